@@ -1,0 +1,22 @@
+# Decide whether the GPU backend is built. Without a CUDA compiler the build still succeeds and
+# produces a model-only binary (`cudasync --version` says which).
+set(CUDASYNC_HAVE_CUDA OFF)
+if(NOT CUDASYNC_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # An explicit list, never `native`: 7.5 (Turing) through 9.0 (Hopper), plus PTX for newer GPUs.
+      set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;90-virtual")
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
+    find_package(CUDAToolkit REQUIRED)
+    set(CUDASYNC_HAVE_CUDA ON)
+  elseif(CUDASYNC_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "CUDASYNC_CUDA=ON but no CUDA compiler was found (set CUDACXX or put nvcc on PATH)")
+  endif()
+endif()
+message(STATUS "cudasync: GPU backend ${CUDASYNC_HAVE_CUDA} (CUDASYNC_CUDA=${CUDASYNC_CUDA})")

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what cudasync builds with on Debian 12 (and Ubuntu): CMake, Ninja, a C++17 compiler,
+# CLI11, spdlog, fmt, nlohmann/json, GoogleTest, and jq (lesson texts pipe JSON to it).
+# The CUDA toolkit is not installed here: without it the build is model-only.
+set -euo pipefail
+packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libgtest-dev jq)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

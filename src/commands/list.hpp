@@ -1,0 +1,6 @@
+#pragma once
+#include "core/cli/command.hpp"
+namespace cudasync::commands {
+// `cudasync list` (and `cudasync` alone): the lessons, one line each, and whether each can run here.
+cli::Runner attach_list(CLI::App& sub);
+}  // namespace cudasync::commands

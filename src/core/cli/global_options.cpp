@@ -1,0 +1,50 @@
+#include "core/cli/global_options.hpp"
+
+#include <cctype>
+#include <map>
+
+namespace cudasync::cli {
+
+namespace {
+std::string lowercase(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+void add_global_options(CLI::App& app, GlobalOptions& o) {
+  // `--json` alone writes to stdout; `--json=FILE` writes to FILE. A flag with a default value
+  // keeps `--json warp-primitives` from reading the lesson name as a file name.
+  app.add_flag("--json{-}", o.json_target,
+               "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr)");
+  app.add_option("--device", o.device, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping");
+  // Named words only: a CheckedTransformer would also accept the enum's numbers ("--color 1").
+  const std::map<std::string, BackendRequest> backends{
+      {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};
+  app.add_option_function<std::string>(
+         "--backend", [&o, backends](const std::string& s) { o.backend = backends.at(lowercase(s)); },
+         "auto (the GPU if usable, else the CPU reference model), gpu, or model")
+      ->check(CLI::IsMember({"auto", "gpu", "model"}, CLI::ignore_case))
+      ->default_str("auto");
+  const std::map<std::string, ColorMode> colors{
+      {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
+  app.add_option_function<std::string>(
+         "--color", [&o, colors](const std::string& s) { o.color = colors.at(lowercase(s)); },
+         "Colour in tables: auto (a terminal, and NO_COLOR unset), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}, CLI::ignore_case))
+      ->default_str("auto");
+  app.add_flag("-v,--verbose", o.verbose, "More log lines on stderr (repeatable)");
+  app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr");
+  app.add_option("--seed", o.seed, "Seed for random inputs and predicates (same seed, same run)");
+  app.add_flag("--bench", o.bench, "Measure costs with more repetitions");
+}
+
+bool use_color(ColorMode mode, bool stdout_is_tty, const char* no_color_env, const char* term_env) {
+  if (mode == ColorMode::always) return true;
+  if (mode == ColorMode::never) return false;
+  if (no_color_env && *no_color_env) return false;
+  if (term_env && std::string(term_env) == "dumb") return false;
+  return stdout_is_tty;
+}
+
+}  // namespace cudasync::cli

@@ -1,0 +1,57 @@
+// Asks the CUDA runtime what GPUs this process can see. Never throws: a missing driver is a
+// normal state for cudasync (it falls back to the model), and `reason` says what happened.
+#include <cuda_runtime_api.h>
+
+#include "core/device_info.hpp"
+
+namespace cudasync {
+
+namespace {
+int attribute(cudaDeviceAttr attr, int dev) {
+  int v = 0;
+  if (cudaDeviceGetAttribute(&v, attr, dev) != cudaSuccess) return 0;
+  return v;
+}
+}  // namespace
+
+GpuProbe probe_gpus() {
+  GpuProbe p;
+  p.built_with_cuda = true;
+  cudaRuntimeGetVersion(&p.runtime_version);
+  if (cudaDriverGetVersion(&p.driver_version) != cudaSuccess) p.driver_version = 0;
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    p.reason = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
+    cudaGetLastError();  // clear the sticky-less error so later calls start clean
+    return p;
+  }
+  if (count == 0) {
+    p.reason = "cudaGetDeviceCount found 0 devices";
+    return p;
+  }
+  for (int dev = 0; dev < count; ++dev) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) continue;
+    DeviceInfo d;
+    d.index = dev;
+    d.name = prop.name;
+    d.cc_major = attribute(cudaDevAttrComputeCapabilityMajor, dev);
+    d.cc_minor = attribute(cudaDevAttrComputeCapabilityMinor, dev);
+    d.sm_count = attribute(cudaDevAttrMultiProcessorCount, dev);
+    d.warp_size = attribute(cudaDevAttrWarpSize, dev);
+    d.max_threads_per_block = attribute(cudaDevAttrMaxThreadsPerBlock, dev);
+    d.max_threads_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+    d.max_blocks_per_sm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, dev);
+    d.shared_mem_per_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+    d.regs_per_sm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, dev);
+    d.l2_bytes = attribute(cudaDevAttrL2CacheSize, dev);
+    d.clock_khz = attribute(cudaDevAttrClockRate, dev);
+    d.cooperative_launch = attribute(cudaDevAttrCooperativeLaunch, dev) != 0;
+    p.devices.push_back(d);
+  }
+  if (p.devices.empty()) p.reason = "no device answered cudaGetDeviceProperties";
+  return p;
+}
+
+}  // namespace cudasync

@@ -1,0 +1,24 @@
+#pragma once
+// How many blocks of a kernel can be resident on the whole GPU at once: the number a software
+// grid barrier must not exceed (seed 000 assumes it silently; cudasync checks it).
+#include <cuda_runtime.h>
+
+#include "core/cuda/check.hpp"
+
+namespace cudasync::cuda {
+
+struct Occupancy {
+  int blocks_per_sm = 0;
+  int sm_count = 0;
+  int max_coresident_blocks() const { return blocks_per_sm * sm_count; }
+};
+
+template <typename Kernel>
+Occupancy occupancy_of(Kernel kernel, int block_threads, std::size_t dynamic_smem_bytes, int device) {
+  Occupancy o;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o.blocks_per_sm, kernel, block_threads, dynamic_smem_bytes));
+  CUDA_CHECK(cudaDeviceGetAttribute(&o.sm_count, cudaDevAttrMultiProcessorCount, device));
+  return o;
+}
+
+}  // namespace cudasync::cuda

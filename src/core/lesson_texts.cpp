@@ -1,0 +1,11 @@
+#include "core/lesson_texts.hpp"
+
+namespace cudasync {
+
+std::optional<std::string_view> find_lesson_text(std::string_view lesson, std::string_view lang) {
+  for (const auto& t : lesson_texts())
+    if (lesson == t.lesson && lang == t.lang) return t.text();
+  return std::nullopt;
+}
+
+}  // namespace cudasync

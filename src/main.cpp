@@ -1,0 +1,20 @@
+// cudasync: one table of commands. A new lesson is a new folder under techniques/ and one row here.
+#include "commands/devices.hpp"
+#include "commands/explain.hpp"
+#include "commands/list.hpp"
+#include "core/cli/app.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+
+int main(int argc, char** argv) {
+  using cudasync::cli::CommandKind;
+  const std::vector<cudasync::cli::Command> commands = {
+      {"warp-primitives", "shuffles, votes, match, reduce and __syncwarp, lane by lane (seed 002, 10.1-10.3)",
+       CommandKind::lesson, cudasync::warp_primitives::attach},
+      {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
+      {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
+       cudasync::commands::attach_devices},
+      {"explain", "a lesson's text: concept, the seed's code and its bugs, what to run", CommandKind::tool,
+       cudasync::commands::attach_explain},
+  };
+  return cudasync::cli::run_app(argc, argv, commands);
+}

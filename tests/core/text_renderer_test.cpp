@@ -1,0 +1,283 @@
+// render_text on small hand-made Reports: folding to the width, cells, marks, colour,
+// measurements and the checks summary.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/report/text_renderer.hpp"
+
+namespace report = cudasync::report;
+using report::RowMark;
+using I = std::int64_t;
+
+namespace {
+
+std::string render(const report::Report& r, int width, bool color) {
+  report::TextStyle style;
+  style.width = width;
+  style.color = color;
+  std::ostringstream out;
+  report::render_text(r, style, out);
+  return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> words;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w) words.push_back(w);
+  return words;
+}
+
+bool has_escape(const std::string& s) { return s.find('\x1b') != std::string::npos; }
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+// One section with a 32-lane table across the page: lane, a value of three digits, and an
+// undefined cell in lanes 24-31 (marked inactive).
+report::Report lane_report(bool with_marks) {
+  report::Report r;
+  r.technique = "test";
+  r.title = "test report";
+  report::Section s;
+  s.id = "s";
+  s.title = "lanes";
+  report::LaneTable t;
+  t.id = "t";
+  t.title = "per lane";
+  t.lanes_across = true;
+  t.columns = {{"lane", "lane", ""}, {"value", "value", ""}};
+  for (int l = 0; l < 32; ++l) {
+    const bool inactive = with_marks && l >= 24;
+    t.add_row({static_cast<I>(l), inactive ? report::Value{report::Undefined{}} : report::Value{static_cast<I>(100 + l)}},
+              inactive ? RowMark::inactive : (with_marks && l == 3 ? RowMark::kept_own : RowMark::none));
+  }
+  s.tables.push_back(std::move(t));
+  r.sections.push_back(std::move(s));
+  return r;
+}
+
+}  // namespace
+
+TEST(TextRenderer, LanesAcrossFitsTheWidthAndShowsEveryLaneOnce) {
+  for (int width : {80, 120}) {
+    for (bool marks : {false, true}) {
+      const std::string text = render(lane_report(marks), width, false);
+      std::vector<int> seen(32, 0);
+      for (const auto& line : lines_of(text)) {
+        EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << "width " << width << ": '" << line << "'";
+        const auto w = words_of(line);
+        if (!w.empty() && w[0] == "lane")
+          for (std::size_t i = 1; i < w.size(); ++i) ++seen[static_cast<std::size_t>(std::stoi(w[i]))];
+      }
+      for (int l = 0; l < 32; ++l) EXPECT_EQ(seen[static_cast<std::size_t>(l)], 1) << "lane " << l << " width " << width;
+    }
+  }
+}
+
+TEST(TextRenderer, NarrowWidthFoldsAtPowersOfTwo) {
+  // At width 80 each cell is 4 wide ("131" + a space): 16 lanes per line, so lanes 0-15 then 16-31.
+  const std::string text = render(lane_report(false), 80, false);
+  std::vector<std::vector<std::string>> lane_lines;
+  for (const auto& line : lines_of(text)) {
+    const auto w = words_of(line);
+    if (!w.empty() && w[0] == "lane") lane_lines.push_back(w);
+  }
+  ASSERT_EQ(lane_lines.size(), 2u);
+  EXPECT_EQ(lane_lines[0][1], "0");
+  EXPECT_EQ(lane_lines[0].back(), "15");
+  EXPECT_EQ(lane_lines[1][1], "16");
+  // At 120 the 32 lanes (4 columns each = 128) still do not fit; 16 per line again.
+  std::size_t lines120 = 0;
+  for (const auto& line : lines_of(render(lane_report(false), 120, false)))
+    if (!words_of(line).empty() && words_of(line)[0] == "lane") ++lines120;
+  EXPECT_EQ(lines120, 2u);
+  // At 200 everything fits on one line.
+  std::size_t lines200 = 0;
+  for (const auto& line : lines_of(render(lane_report(false), 200, false)))
+    if (!words_of(line).empty() && words_of(line)[0] == "lane") ++lines200;
+  EXPECT_EQ(lines200, 1u);
+}
+
+TEST(TextRenderer, UndefinedCellsPrintAsDash) {
+  EXPECT_EQ(report::format_value(report::Undefined{}, ""), "-");
+  EXPECT_EQ(report::format_value(report::Undefined{}, "hex32"), "-");
+  const std::string text = render(lane_report(true), 200, false);
+  for (const auto& line : lines_of(text)) {
+    const auto w = words_of(line);
+    if (w.empty() || w[0] != "value") continue;
+    ASSERT_EQ(w.size(), 33u);
+    EXPECT_EQ(w[1], "100");
+    for (std::size_t i = 25; i <= 32; ++i) EXPECT_EQ(w[i], "-") << "lane " << i - 1;
+  }
+}
+
+TEST(TextRenderer, Hex32AndBin32) {
+  EXPECT_EQ(report::format_value(static_cast<I>(0xfffe), "hex32"), "0x0000fffe");
+  EXPECT_EQ(report::format_value(static_cast<I>(0x1), "hex32"), "0x00000001");
+  EXPECT_EQ(report::format_value(static_cast<I>(0xffffffffu), "hex32"), "0xffffffff");
+  EXPECT_EQ(report::format_value(static_cast<I>(0xfffe), "bin32"), "00000000_00000000_11111111_11111110");
+  EXPECT_EQ(report::format_value(static_cast<I>(0x80000001u), "bin32"), "10000000_00000000_00000000_00000001");
+  EXPECT_EQ(report::format_value(static_cast<I>(-1), "hex32"), "0xffffffff");  // the low 32 bits
+  EXPECT_EQ(report::format_value(static_cast<I>(42), ""), "42");
+  EXPECT_EQ(report::format_value(static_cast<I>(-7), ""), "-7");
+  EXPECT_EQ(report::format_value(std::string("text"), "hex32"), "text");
+  EXPECT_EQ(report::format_value(2.5, ""), "2.500");
+}
+
+TEST(TextRenderer, FactsUseTheirFormat) {
+  report::Report r;
+  r.title = "t";
+  report::Section s;
+  s.title = "facts";
+  s.facts.push_back({"ballot", static_cast<I>(0xfffe), "hex32", ""});
+  s.facts.push_back({"ballot, binary", static_cast<I>(0x1), "bin32", "lane 31 on the left"});
+  r.sections.push_back(s);
+  const std::string text = render(r, 80, false);
+  EXPECT_NE(text.find("0x0000fffe"), std::string::npos) << text;
+  EXPECT_NE(text.find("00000000_00000000_00000000_00000001   (lane 31 on the left)"), std::string::npos) << text;
+}
+
+TEST(TextRenderer, MarkRowAndLegendOnlyWhenMarksExist) {
+  const std::string plain = render(lane_report(false), 200, false);
+  EXPECT_EQ(plain.find("mark"), std::string::npos);
+  EXPECT_EQ(plain.find("did not take part"), std::string::npos);
+
+  const std::string marked = render(lane_report(true), 200, false);
+  std::string mark_line;
+  for (const auto& line : lines_of(marked))
+    if (!words_of(line).empty() && words_of(line)[0] == "mark") mark_line = line;
+  ASSERT_FALSE(mark_line.empty()) << marked;
+  const auto m = words_of(mark_line);
+  ASSERT_EQ(m.size(), 33u);
+  EXPECT_EQ(m[1], ".");
+  EXPECT_EQ(m[4], "k");   // lane 3 kept its own value
+  EXPECT_EQ(m[25], "x");  // lane 24 inactive
+  // One legend line per kind of mark present, once each.
+  EXPECT_EQ(count(marked, "x  lane did not take part"), 1u);
+  EXPECT_EQ(count(marked, "k  source lane outside the lane's segment"), 1u);
+  EXPECT_EQ(count(marked, "the GPU and the reference model disagree"), 0u);
+}
+
+TEST(TextRenderer, RowsTableMarkColumn) {
+  report::Report r;
+  r.title = "t";
+  report::Section s;
+  s.title = "rows";
+  report::LaneTable t;
+  t.title = "per lane";
+  t.columns = {{"lane", "lane", ""}, {"mask", "mask", "hex32"}};
+  t.add_row({static_cast<I>(0), static_cast<I>(0x11)});
+  t.add_row({static_cast<I>(1), report::Value{report::Undefined{}}}, RowMark::mismatch);
+  s.tables.push_back(t);
+  r.sections.push_back(s);
+  const std::string text = render(r, 80, false);
+  EXPECT_NE(text.find("0x00000011"), std::string::npos) << text;
+  EXPECT_NE(text.find("mark"), std::string::npos);
+  EXPECT_NE(text.find("!  the GPU and the reference model disagree"), std::string::npos) << text;
+}
+
+TEST(TextRenderer, ColorOnlyWhenAskedFor) {
+  report::Report r = lane_report(true);
+  r.sections[0].checks.push_back({"a check", true, ""});
+  r.sections[0].checks.push_back({"another", false, "lanes 3 differ"});
+  EXPECT_FALSE(has_escape(render(r, 80, false)));
+  const std::string colored = render(r, 80, true);
+  EXPECT_TRUE(has_escape(colored));
+  EXPECT_NE(colored.find("\x1b[1m"), std::string::npos);  // bold title
+  EXPECT_NE(colored.find("\x1b[0m"), std::string::npos);  // reset
+  EXPECT_NE(colored.find("\x1b[2m"), std::string::npos);  // dim inactive lanes
+  EXPECT_NE(colored.find("\x1b[32m[PASS]"), std::string::npos);
+}
+
+TEST(TextRenderer, MeasurementsThatNeedAGpuPrintNoNumber) {
+  report::Report r;
+  r.title = "t";
+  report::Section s;
+  s.title = "cost";
+  report::Measurement m;
+  m.name = "shuffle latency";
+  m.unit = "cycles";
+  m.needs_gpu = true;
+  s.measurements.push_back(m);
+  report::Measurement measured;
+  measured.name = "measured one";
+  measured.unit = "cycles";
+  measured.samples = {30.0, 10.0, 20.0};
+  s.measurements.push_back(measured);
+  r.sections.push_back(s);
+  const std::string text = render(r, 80, false);
+  std::string line, measured_line;
+  for (const auto& l : lines_of(text)) {
+    if (l.find("shuffle latency") != std::string::npos) line = l;
+    if (l.find("measured one") != std::string::npos) measured_line = l;
+  }
+  ASSERT_FALSE(line.empty()) << text;
+  EXPECT_NE(line.find("needs a GPU"), std::string::npos) << line;
+  EXPECT_EQ(line.find_first_of("0123456789"), std::string::npos) << line;
+  // The measured row: median 20, min 10, max 30, 3 repetitions.
+  EXPECT_NE(measured_line.find("20.000"), std::string::npos) << measured_line;
+  EXPECT_NE(measured_line.find("10.000"), std::string::npos) << measured_line;
+  EXPECT_NE(measured_line.find("30.000"), std::string::npos) << measured_line;
+  EXPECT_EQ(words_of(measured_line).back(), "3");
+}
+
+TEST(TextRenderer, ChecksSummaryLine) {
+  report::Report r = lane_report(false);
+  r.sections[0].checks.push_back({"first", true, "32 of 32 lanes agree"});
+  r.sections[0].checks.push_back({"second", true, ""});
+  report::Section more;
+  more.title = "more";
+  more.checks.push_back({"third", false, "lanes 5 differ"});
+  r.sections.push_back(more);
+  const std::string text = render(r, 80, false);
+  EXPECT_NE(text.find("[PASS] first: 32 of 32 lanes agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("[FAIL] third: lanes 5 differ"), std::string::npos) << text;
+  const auto lines = lines_of(text);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "checks: 2 passed, 1 failed");
+  // No checks at all: no summary line.
+  EXPECT_EQ(render(lane_report(false), 80, false).find("checks:"), std::string::npos);
+  // Waived parts are counted in the summary.
+  r.waived.push_back({"reduce_add", "needs compute capability 8.0"});
+  EXPECT_EQ(lines_of(render(r, 80, false)).back(), "checks: 2 passed, 1 failed, 1 waived");
+}
+
+TEST(TextRenderer, ParagraphsWrapToTheWidth) {
+  report::Report r;
+  r.title = "t";
+  report::Section s;
+  s.title = "words";
+  std::string para;
+  for (int i = 0; i < 60; ++i) para += "word" + std::to_string(i) + " ";
+  s.paragraphs.push_back(para);
+  r.sections.push_back(s);
+  for (int width : {40, 80}) {
+    const std::string text = render(r, width, false);
+    for (const auto& line : lines_of(text)) EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
+    EXPECT_NE(text.find("word59"), std::string::npos);
+  }
+}
+
+TEST(TextRenderer, DocumentIsPrintedWhole) {
+  report::Report r;
+  r.title = "cudasync explain x (en)";
+  r.document = "# x\n\na line that is longer than forty characters and must not be wrapped at all";
+  const std::string text = render(r, 40, false);
+  EXPECT_NE(text.find(r.document + "\n"), std::string::npos) << text;
+}

@@ -1,0 +1,106 @@
+// "Every command a lesson text shows is run by the tests": each `$ cudasync ...` line inside a
+// ```console block of lessons/<lesson>/<lang>.md is run here, and must exit 0, or the code its
+// trailing `# exit N` comment names. Without a GPU they run on the reference model; on a GPU
+// machine the same lines run on the GPU.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_cli.hpp"
+
+namespace cudasync::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShownCommand {
+  std::string command;  // as shown, starting with "cudasync"
+  int expected_exit = 0;
+};
+
+std::vector<ShownCommand> commands_in(const std::string& markdown) {
+  std::vector<ShownCommand> out;
+  std::istringstream in(markdown);
+  std::string line;
+  bool in_console = false;
+  static const std::regex exit_comment(R"(\s+#\s*exit\s+(\d+)\s*$)");
+  while (std::getline(in, line)) {
+    if (line.rfind("```", 0) == 0) {
+      in_console = !in_console && line.find("console") != std::string::npos;
+      continue;
+    }
+    if (!in_console || line.rfind("$ cudasync", 0) != 0) continue;
+    ShownCommand c;
+    c.command = line.substr(2);
+    std::smatch m;
+    if (std::regex_search(c.command, m, exit_comment)) {
+      c.expected_exit = std::stoi(m[1].str());
+      c.command = c.command.substr(0, static_cast<std::size_t>(m.position(0)));
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+bool have_jq() { return run_shell("command -v jq >/dev/null").exit_code == 0; }
+
+std::vector<fs::path> lesson_dirs() {
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(fs::path(source_dir()) / "lessons"))
+    if (e.is_directory()) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+TEST(LessonCommands, EveryLessonHasBothLanguagesShowingTheSameCommands) {
+  const auto dirs = lesson_dirs();
+  ASSERT_FALSE(dirs.empty());
+  for (const auto& d : dirs) {
+    SCOPED_TRACE(d.string());
+    ASSERT_TRUE(fs::exists(d / "en.md"));
+    ASSERT_TRUE(fs::exists(d / "zh.md"));
+    const auto en = commands_in(read_file((d / "en.md").string()));
+    const auto zh = commands_in(read_file((d / "zh.md").string()));
+    EXPECT_FALSE(en.empty()) << "a lesson text with no command to run";
+    std::vector<std::string> en_cmds, zh_cmds;
+    for (const auto& c : en) en_cmds.push_back(c.command);
+    for (const auto& c : zh) zh_cmds.push_back(c.command);
+    EXPECT_EQ(en_cmds, zh_cmds) << "en.md and zh.md show different commands";
+  }
+}
+
+TEST(LessonCommands, EveryShownCommandRunsWithItsStatedExitCode) {
+  const bool jq = have_jq();
+  int ran = 0;
+  for (const auto& d : lesson_dirs())
+    for (const char* lang : {"en.md", "zh.md"}) {
+      if (!fs::exists(d / lang)) continue;
+      for (const auto& c : commands_in(read_file((d / lang).string()))) {
+        SCOPED_TRACE((d / lang).string() + ": " + c.command);
+        std::string cmd = c.command;
+        const auto pipe = cmd.find(" | ");
+        const bool piped = pipe != std::string::npos;
+        if (piped) {
+          ASSERT_EQ(cmd.compare(pipe, 6, " | jq "), 0) << "lesson commands may pipe only to jq";
+          if (!jq) cmd = cmd.substr(0, pipe);  // no jq here: still run cudasync and check its JSON
+        }
+        const CliResult r = run_shell(with_binary(cmd));
+        ++ran;
+        EXPECT_EQ(r.exit_code, c.expected_exit) << "stderr: " << r.err;
+        if (piped && !jq && c.expected_exit == 0) {
+          EXPECT_TRUE(nlohmann::json::accept(r.out)) << "not one JSON document: " << r.out.substr(0, 200);
+        }
+        if (c.expected_exit == 2) {
+          EXPECT_NE(r.err.find("error"), std::string::npos) << "a usage error must say why";
+        }
+      }
+    }
+  EXPECT_GT(ran, 0);
+}
+
+}  // namespace
+}  // namespace cudasync::test
