@@ -34,7 +34,7 @@ sanitize() {  # tool, label, args...
   local tool=$1 label=$2; shift 2
   compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$@" >"$OUT/sanitizer-$tool-$label.tmp" 2>&1
   local rc=$?
-  note "compute-sanitizer $tool ($label): exit $rc, $(grep -cE 'Error|Warning|Hazard|hazard' "$OUT/sanitizer-$tool-$label.tmp") hazard/error lines"
+  note "compute-sanitizer $tool ($label): exit $rc, $(grep -E 'SUMMARY' "$OUT/sanitizer-$tool-$label.tmp" | tail -1 | sed 's/^=* *//')"
   { echo "### $tool $label"; cat "$OUT/sanitizer-$tool-$label.tmp"; } >>"$OUT/sanitizer.log"; rm "$OUT/sanitizer-$tool-$label.tmp"
 }
 sanitize memcheck all warp-primitives --backend gpu --variant guarded,registers
