@@ -17,7 +17,7 @@ report::Report run_devices(const RunContext& ctx) {
   host.id = "host";
   host.title = "CUDA on this machine";
   host.facts.push_back({"CUDA built in", std::string(kCudaBuiltIn ? "yes" : "no (model-only binary)"), "", ""});
-  host.facts.push_back({"driver version", version_string(p.driver_version), "", ""});
+  host.facts.push_back({"driver version", version_string(p.driver_version), "", "the CUDA version the driver supports"});
   host.facts.push_back({"runtime version", version_string(p.runtime_version), "", "linked statically"});
   host.facts.push_back({"visible GPUs", static_cast<I>(p.devices.size()), "", p.devices.empty() ? p.reason : ""});
   r.sections.push_back(std::move(host));
