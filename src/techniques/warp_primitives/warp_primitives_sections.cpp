@@ -1,7 +1,8 @@
 #include "techniques/warp_primitives/warp_primitives_sections.hpp"
 
+#include "core/report/text_renderer.hpp"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace cudasync::warp_primitives {
 
@@ -16,11 +17,7 @@ using I = std::int64_t;
 
 namespace {
 
-std::string hex32(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
+std::string hex32(std::uint32_t v) { return report::format_value(static_cast<I>(v), "hex32"); }
 
 std::string lane_list(const std::vector<int>& lanes) {
   std::string s;
