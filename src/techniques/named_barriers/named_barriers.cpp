@@ -68,7 +68,7 @@ struct CostVariantRow {
   int variant;
   bool needs_cc80;
 };
-const CostVariantRow kCostVariants[] = {
+const CostVariantRow kCostRows[] = {
     {"__syncthreads()", "bar.sync 0: the whole block", 0, false},
     {"bar.sync 1|2, half", "named: each half of the block on its own barrier", 1, false},
     {"bar.arrive + bar.sync", "one round trip between the halves: two barrier phases", 2, false},
@@ -234,7 +234,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
     (void)reps;  // unused in a model-only build
     std::vector<CostRow> rows;
     for (int block : kCostBlocks)
-      for (const auto& v : kCostVariants) {
+      for (const auto& v : kCostRows) {
         CostRow row{v.name, v.note, block, {}};
         const bool waived = gpu && v.needs_cc80 && cc < 80;
         if (waived) row.note = "waived: needs compute capability 8.0+";

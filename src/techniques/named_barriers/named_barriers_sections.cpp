@@ -215,25 +215,31 @@ bool contains_op(const std::vector<std::string>& ins, const std::string& prefix)
   });
 }
 
+// Each distinct instruction once, in the order it first appears, with how often it appears
+// (unrolled loops repeat the same barrier many times).
 std::string joined(const std::vector<std::string>& ins) {
-  std::string s;
-  std::string last;
-  int repeat = 0;
-  const auto flush = [&] {
-    if (last.empty()) return;
-    s += (s.empty() ? "" : "; ") + last + (repeat > 1 ? " (x" + std::to_string(repeat) + ")" : "");
-  };
+  std::vector<std::pair<std::string, int>> seen;
   for (const auto& i : ins) {
-    if (i == last) {
-      ++repeat;
-      continue;
-    }
-    flush();
-    last = i;
-    repeat = 1;
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == i; });
+    if (it == seen.end()) seen.emplace_back(i, 1);
+    else ++it->second;
   }
-  flush();
+  std::string s;
+  for (const auto& [text, n] : seen) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
   return s.empty() ? std::string("(none)") : s;
+}
+
+// Opcodes (the first word, after a predicate guard) with how often each appears.
+std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& ins) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& i : ins) {
+    std::string op = i.rfind('@', 0) == 0 ? i.substr(i.find(' ') + 1) : i;
+    op = op.substr(0, op.find(' '));
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == op; });
+    if (it == out.end()) out.emplace_back(op, 1);
+    else ++it->second;
+  }
+  return out;
 }
 
 struct KernelPart {
@@ -496,7 +502,15 @@ Section cuda_barrier_section(const PcSpec& spec, const std::optional<PcResult>& 
   if (gpu) add_pc_timing(s, spec, *gpu, trace, "full.arrive()", "full.wait()", "empty.wait()");
   else s.notes.push_back("the values the GPU consumed and the stamps need a GPU");
   if (!arch.empty()) {
-    s.facts.push_back({"compiles to (" + arch + ")", joined(sass), "", "from this build's cuda_barrier_pc_kernel"});
+    LaneTable t;
+    t.id = "compiled";
+    t.title = "what cuda_barrier_pc_kernel compiled to (" + arch + "), by opcode";
+    t.columns = {{"opcode", "opcode", ""}, {"times", "times", ""}};
+    for (const auto& [op, n] : opcode_counts(sass)) t.add_row({op, static_cast<I>(n)});
+    if (t.rows.empty()) t.add_row({std::string("(no synchronization instruction)"), static_cast<I>(0)});
+    t.legend.push_back("SYNCS.ARRIVE: arrive (a token comes back); SYNCS.PHASECHK...TRYWAIT: has the phase completed?");
+    t.legend.push_back("NANOSLEEP: the back-off of wait() between tries; all of them in the listing part");
+    s.tables.push_back(std::move(t));
   }
   return s;
 }
@@ -543,7 +557,7 @@ Section listing_section(const KernelListing& listing, const std::string& arch) {
   LaneTable ptx;
   ptx.id = "ptx";
   ptx.title = "PTX" + (ptx_arch.empty() ? std::string() : " (compute_" + ptx_arch.substr(3) + ")");
-  ptx.columns = {{"kernel", "kernel", ""}, {"part", "part", ""}, {"instructions", "instructions", ""}};
+  ptx.columns = {{"kernel", "kernel", ""}, {"instructions", "instructions (each once, xN: how often)", ""}};
   LaneTable sass;
   sass.id = "sass";
   sass.title = "SASS (" + arch + ")";
@@ -551,11 +565,12 @@ Section listing_section(const KernelListing& listing, const std::string& arch) {
   for (const auto& kp : kKernelParts) {
     for (const auto& k : listing.ptx)
       if (k.arch == ptx_arch && is_lesson_kernel(k.function) && short_kernel_name(k.function) == kp.name)
-        ptx.add_row({std::string(kp.name), std::string(kp.part), joined(k.instructions)});
+        ptx.add_row({std::string(kp.name), joined(k.instructions)});
     for (const auto& k : listing.sass)
       if (k.arch == arch && is_lesson_kernel(k.function) && short_kernel_name(k.function) == kp.name)
-        sass.add_row({std::string(kp.name), std::string(kp.part), joined(k.instructions)});
+        sass.add_row({std::string(kp.name), joined(k.instructions)});
   }
+  for (const auto& kp : kKernelParts) sass.legend.push_back(std::string(kp.name) + ": " + kp.part);
   if (!ptx.rows.empty()) s.tables.push_back(std::move(ptx));
   if (!sass.rows.empty()) s.tables.push_back(std::move(sass));
   if (arch.empty()) return s;
