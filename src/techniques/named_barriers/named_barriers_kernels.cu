@@ -58,8 +58,21 @@ __device__ __forceinline__ void work(long long cycles) {
   while (stamp() - s < cycles) {
   }
 }
-// Makes the value of a load needed here, so a stamp taken next is taken after the load returned.
-__device__ __forceinline__ void use(int& v) { asm volatile("mov.b32 %0, %0;" : "+r"(v)); }
+// A stamp taken right after bar.sync is not a release time: the SASS form is
+// BAR.SYNC.DEFER_BLOCKING, and the warp goes on issuing instructions that touch no memory (a clock
+// read among them) until its next memory access, which waits for the barrier (the PTX ISA
+// promises only that no new memory access is made before the barrier completes). So lane 0 first
+// reads and writes a word of its own in shared memory, then takes the stamp: a warp issues in
+// order, the store needs the load's value, and the load waits for the barrier.
+__device__ __forceinline__ long long stamp_after_barrier(volatile int* own_word) {
+  *own_word = *own_word + 1;
+  return stamp();
+}
+// The same for a value loaded from global memory: the store needs it, so the stamp comes after it.
+__device__ __forceinline__ long long stamp_after_value(volatile int* own_word, int v) {
+  *own_word = v;
+  return stamp();
+}
 
 struct GroupsArgs {
   int threads0, threads1, id0, id1, phases;
@@ -76,6 +89,8 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
   const unsigned id = static_cast<unsigned>(g == 0 ? a.id0 : a.id1);
   const unsigned count = static_cast<unsigned>(g == 0 ? a.threads0 : a.threads1);
   const long long w = g == 0 ? a.work0 : a.work1;
+  __shared__ int own[kMaxWarps];  // one word per warp, touched by its lane 0 only
+  if (lane == 0) own[warp] = 0;
   __syncthreads();
   long long g0 = 0, c0 = 0;
   if (tid == a.threads0) {  // the first thread of the long group measures the clock against %globaltimer
@@ -91,7 +106,7 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
     __syncwarp();
     bar_sync(id, count);
     if (lane == 0) {
-      leave[warp * a.phases + ph] = stamp();
+      leave[warp * a.phases + ph] = stamp_after_barrier(&own[warp]);
       passed[warp] += 1;
     }
   }
@@ -107,31 +122,35 @@ struct PcArgs {
 
 // The seed's producer/consumer (PTX ISA, "bar, barrier"), round after round through one shared
 // buffer of `producers` slots.
+// Two slot arrays, used in turn (round r uses slot[r % 2]): the protocol would be just as correct
+// with one, but compute-sanitizer racecheck (CUDA 13.0) then reports the consumers' read of round r
+// against the producers' write of round r + 1, an order that barrier `empty` guarantees (PTX ISA:
+// bar.arrive performs the arriving thread's earlier accesses before the barrier completes).
 __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* stamps, long long* calib) {
-  __shared__ int slot[kMaxBlockThreads];
+  __shared__ int slot[2][kMaxBlockThreads];
+  __shared__ int own[kMaxWarps];
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize, lane = tid % kWarpSize;
   const unsigned count = static_cast<unsigned>(a.producers + a.consumers);
   const unsigned full = static_cast<unsigned>(a.full), empty = static_cast<unsigned>(a.empty);
   long long* my = stamps + static_cast<long long>(warp) * a.rounds * kPcStamps;
+  if (lane == 0) own[warp] = 0;
   __syncthreads();
   const long long g0 = static_cast<long long>(globaltimer_ns()), c0 = stamp();
   if (tid < a.producers) {
     int v = input[tid];
-    use(v);
     for (int r = 0; r < a.rounds; ++r) {
-      slot[tid] = v;                         // st.shared: the value produced
+      slot[r & 1][tid] = v;                  // st.shared: the value produced
       const long long t0 = stamp();
       __syncwarp();
       bar_arrive(full, count);               // "it is there": signal, do not wait
       const long long t1 = stamp();
       if (r + 1 < a.rounds) v = input[(r + 1) * a.producers + tid];  // fetch the next one meanwhile
-      use(v);
-      const long long t2 = stamp();
+      const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       __syncwarp();
       bar_sync(empty, count);                // wait until the consumers have read the slots
-      const long long t3 = stamp();
       if (lane == 0) {
+        const long long t3 = stamp_after_barrier(&own[warp]);
         my[r * kPcStamps + 0] = t0;
         my[r * kPcStamps + 1] = t1;
         my[r * kPcStamps + 2] = t2;
@@ -144,8 +163,8 @@ __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* 
       const long long t0 = stamp();
       __syncwarp();
       bar_sync(full, count);                 // wait until every producer has written
-      const long long t1 = stamp();
-      for (int i = c; i < a.producers; i += a.consumers) consumed[r * a.producers + i] = slot[i];
+      const long long t1 = lane == 0 ? stamp_after_barrier(&own[warp]) : 0;
+      for (int i = c; i < a.producers; i += a.consumers) consumed[r * a.producers + i] = slot[r & 1][i];
       const long long t2 = stamp();
       __syncwarp();
       bar_arrive(empty, count);              // "read": the producers may overwrite
@@ -172,9 +191,11 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
   __shared__ block_barrier full, empty;
 #pragma nv_diag_default static_var_with_dynamic_init
   __shared__ int slot[kMaxBlockThreads];
+  __shared__ int own[kMaxWarps];
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize, lane = tid % kWarpSize;
   long long* my = stamps + static_cast<long long>(warp) * a.rounds * kPcStamps;
+  if (lane == 0) own[warp] = 0;
   if (tid == 0) {
     init(&full, a.producers + a.consumers);   // expected arrivals per phase: every thread
     init(&empty, a.producers + a.consumers);
@@ -183,7 +204,6 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
   const long long g0 = static_cast<long long>(globaltimer_ns()), c0 = stamp();
   if (tid < a.producers) {
     int v = input[tid];
-    use(v);
     for (int r = 0; r < a.rounds; ++r) {
       slot[tid] = v;
       const long long t0 = stamp();
@@ -191,8 +211,7 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
       block_barrier::arrival_token read = empty.arrive();  // arrive early on "empty" ...
       const long long t1 = stamp();
       if (r + 1 < a.rounds) v = input[(r + 1) * a.producers + tid];
-      use(v);
-      const long long t2 = stamp();
+      const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       empty.wait(std::move(read));                   // ... and wait for that phase only now
       const long long t3 = stamp();
       if (lane == 0) {
@@ -258,10 +277,12 @@ __global__ void misuse_kernel(MisuseArgs a, long long* arrive_ns, long long* lea
                               int* rescues, unsigned* stuck_seen, unsigned* gave_up) {
   __shared__ unsigned long long t0;
   __shared__ int passed, turn;
+  __shared__ int own[kMaxWarps];
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize, lane = tid % kWarpSize;
   volatile int* vpassed = &passed;
   volatile int* vturn = &turn;
+  if (lane == 0) own[warp] = 0;
   if (tid == 0) {
     t0 = globaltimer_ns();
     passed = 0;
@@ -277,6 +298,7 @@ __global__ void misuse_kernel(MisuseArgs a, long long* arrive_ns, long long* lea
     __syncwarp();
     bar_sync(a.id, count);
     if (lane == 0) {
+      (void)stamp_after_barrier(&own[warp]);  // the barrier has completed when this returns
       leave_ns[warp] = static_cast<long long>(globaltimer_ns() - t0);
       __threadfence_block();
       atomicAdd(&passed, 1);
@@ -316,12 +338,17 @@ __global__ void cost_kernel(int iterations, long long* ns) {
 #pragma nv_diag_default static_var_with_dynamic_init
   if (Variant == 3 && tid == 0) init(&bar, static_cast<std::ptrdiff_t>(blockDim.x));
 #endif
+  __shared__ int own;
+  if (tid == 0) own = 0;
   __syncthreads();
   long long t0 = 0;
   for (int i = -8; i < iterations; ++i) {  // 8 rounds to warm up, then the timed ones
     if (i == 0) {
       __syncthreads();
-      if (tid == 0) t0 = static_cast<long long>(globaltimer_ns());
+      if (tid == 0) {
+        (void)stamp_after_barrier(&own);
+        t0 = static_cast<long long>(globaltimer_ns());
+      }
     }
     if constexpr (Variant == 0) {
       __syncthreads();
@@ -343,7 +370,10 @@ __global__ void cost_kernel(int iterations, long long* ns) {
     }
   }
   __syncthreads();
-  if (tid == 0) *ns = static_cast<long long>(globaltimer_ns()) - t0;
+  if (tid == 0) {
+    (void)stamp_after_barrier(&own);
+    *ns = static_cast<long long>(globaltimer_ns()) - t0;
+  }
 }
 
 double ns_per_cycle(const long long calib[2]) {

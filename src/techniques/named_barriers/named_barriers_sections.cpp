@@ -55,10 +55,12 @@ LaneTable phase_table(const std::string& id, const std::string& title, const Sim
   t.title = title;
   t.columns = {{"barrier", "barrier", ""},
                {"phase", "phase", ""},
-               {"count", "count (threads)", ""},
-               {"warps", "warps arrived", ""},
-               {"waited", "waited (bar.sync)", ""},
-               {"arrived_only", "arrived only (bar.arrive)", ""}};
+               {"count", "count", ""},
+               {"warps", "warps", ""},
+               {"waited", "sync", ""},
+               {"arrived_only", "arrive", ""}};
+  t.legend.push_back("count: threads the phase needs; warps: warps that arrived; sync / arrive: of them, "
+                     "how many waited (bar.sync) and how many only arrived (bar.arrive)");
   for (const auto& p : sim.phases) {
     const I waited = static_cast<I>(p.waited.size());
     t.add_row({static_cast<I>(p.id), static_cast<I>(p.index), static_cast<I>(p.needed_threads),
@@ -272,8 +274,8 @@ Section setup_section(const Inputs& in, bool gpu, const std::string& device) {
       "barrier a until b threads have arrived; without b, every thread of the block. __syncthreads() is bar.sync 0. "
       "bar.arrive a, b counts the warp's arrival and does not wait. A thread count must be a multiple of 32: "
       "warps arrive as a whole (PTX ISA, \"bar, barrier\").");
-  s.facts.push_back({"backend", std::string(gpu ? "GPU " + device + ", checked against the reference model"
-                                                : "reference model"), "", ""});
+  s.facts.push_back({"backend", std::string(gpu ? "GPU " + device : "reference model"), "",
+                     gpu ? "checked against the reference model" : "no GPU: the model's answers only"});
   s.facts.push_back({"barrier ids used", std::to_string(in.groups.ids[0]) + " and " + std::to_string(in.groups.ids[1]), "",
                      "--barrier-ids; __syncthreads() and __syncthreads_count/and/or use barrier 0"});
   s.facts.push_back({"bar-sync block", static_cast<I>(in.groups.block_threads()), "",
@@ -305,9 +307,9 @@ Section groups_section(const GroupsSpec& spec, const std::optional<GroupsTrace>&
                      std::to_string(spec.warps(1)) + " warps"});
   LaneTable phases = phase_table("phases", "barrier phases (reference model: arrivals per barrier id)", sim, {});
   if (gpu) {
-    phases.columns.push_back({"gpu_warps", "warps arrived (gpu)", ""});
-    phases.columns.push_back({"last_arrival", "last arrival (gpu)", ""});
-    phases.columns.push_back({"first_release", "first release (gpu)", ""});
+    phases.columns.push_back({"gpu_warps", "gpu warps", ""});
+    phases.columns.push_back({"last_arrival", "last in", ""});
+    phases.columns.push_back({"first_release", "first out", ""});
   }
   long long origin = std::numeric_limits<long long>::max();
   if (gpu)
@@ -351,7 +353,8 @@ Section groups_section(const GroupsSpec& spec, const std::optional<GroupsTrace>&
       }
       phases.add_row(std::move(rows[i]), m);
     }
-    phases.legend.push_back("gpu times: clock64 cycles after the first arrival (one SM, one clock)");
+    phases.legend.push_back("last in / first out (gpu): clock64 cycles after the first arrival, the last warp "
+                            "arriving and the first released (one SM, one clock)");
   }
   s.tables.push_back(std::move(phases));
   s.checks.push_back(model_finishes(sim, "the two groups' program"));
