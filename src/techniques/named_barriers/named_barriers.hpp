@@ -16,7 +16,8 @@ inline constexpr std::int32_t kPoison = static_cast<std::int32_t>(0xABABABABu);
 
 // ---- bar.sync with a thread count: two groups of warps, each on its own barrier ----------------
 // Group g has threads[g] threads (a multiple of 32) and runs `phases` phases; each phase is
-// `work_cycles[g]` cycles of work, then `bar.sync ids[g], threads[g]`.
+// `work_cycles[g]` cycles of work, then `bar.sync ids[g], threads[g]`. Group 1 is held before its
+// first barrier until group 0 has passed all of its own.
 struct GroupsSpec {
   int threads[2] = {64, 128};
   int ids[2] = {1, 2};
@@ -34,6 +35,7 @@ struct GroupsTrace {
   std::vector<int> passed;             // barriers each warp got through, per warp
   std::vector<int> arrivals;           // warps counted at [g * phases + phase] (atomicAdd before arriving)
   double ns_per_cycle = 0.0;           // from %globaltimer over the same kernel
+  bool hold_gave_up = false;           // group 1, held until group 0 was done, stopped waiting (deadline)
 };
 
 // ---- producer / consumer with bar.arrive (the seed's pattern) -----------------------------------

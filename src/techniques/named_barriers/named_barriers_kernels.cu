@@ -81,8 +81,12 @@ struct GroupsArgs {
 
 // Two groups of warps, each on its own barrier with its own thread count. Nothing but the start
 // (__syncthreads) ties them together. Barrier 0 is not used after it, so --barrier-ids may name 0.
+// The proof that group 0 never waits for group 1 is causal, not a race of clocks: group 1 is held
+// before its first barrier until group 0 has passed all its phases (a flag in global memory,
+// watched with a deadline). If bar.sync on group 0's barrier needed group 1, that would deadlock,
+// the watch would give up, and the check would fail; nothing hangs either way.
 __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave, int* passed, int* arrivals,
-                              long long* calib) {
+                              long long* calib, int* group0_done, unsigned* hold_gave_up) {
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid / kWarpSize, lane = tid % kWarpSize;
   const int g = tid < a.threads0 ? 0 : 1;
@@ -99,6 +103,11 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
   }
   for (int ph = 0; ph < a.phases; ++ph) {
     work(w);
+    if (g == 1 && ph == 0 && lane == 0) {
+      const volatile int* done = group0_done;
+      cuda::SpinDeadline hold{200000000ull, hold_gave_up};  // 200 ms
+      (void)cuda::spin_until([&] { return *done >= a.threads0 / kWarpSize; }, hold);
+    }
     if (lane == 0) {
       atomicAdd(&arrivals[g * a.phases + ph], 1);
       arrive[warp * a.phases + ph] = stamp();
@@ -109,6 +118,10 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
       leave[warp * a.phases + ph] = stamp_after_barrier(&own[warp]);
       passed[warp] += 1;
     }
+  }
+  if (g == 0 && lane == 0) {
+    __threadfence();
+    atomicAdd(group0_done, 1);
   }
   if (tid == a.threads0) {
     calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
@@ -409,6 +422,10 @@ GroupsTrace gpu_groups(const GroupsSpec& spec) {
   const int warps = spec.block_threads() / kWarpSize;
   DeviceBuffer<long long> arrive(static_cast<std::size_t>(warps * spec.phases)), leave(arrive.size()), calib(2);
   DeviceBuffer<int> passed(static_cast<std::size_t>(warps)), arrivals(static_cast<std::size_t>(2 * spec.phases));
+  DeviceBuffer<int> group0_done(1);
+  DeviceBuffer<unsigned> hold_gave_up(1);
+  group0_done.fill_bytes(0);
+  hold_gave_up.fill_bytes(0);
   arrive.fill_bytes(0);
   leave.fill_bytes(0);
   calib.fill_bytes(0);
@@ -416,7 +433,8 @@ GroupsTrace gpu_groups(const GroupsSpec& spec) {
   arrivals.fill_bytes(0);
   const GroupsArgs a{spec.threads[0], spec.threads[1], spec.ids[0], spec.ids[1], spec.phases, spec.work_cycles[0],
                      spec.work_cycles[1]};
-  groups_kernel<<<1, spec.block_threads()>>>(a, arrive.get(), leave.get(), passed.get(), arrivals.get(), calib.get());
+  groups_kernel<<<1, spec.block_threads()>>>(a, arrive.get(), leave.get(), passed.get(), arrivals.get(), calib.get(),
+                                             group0_done.get(), hold_gave_up.get());
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   GroupsTrace t;
@@ -426,6 +444,9 @@ GroupsTrace gpu_groups(const GroupsSpec& spec) {
   t.arrivals = arrivals.download();
   const auto c = calib.download();
   t.ns_per_cycle = ns_per_cycle(c.data());
+  unsigned gave_up = 0;
+  hold_gave_up.download(&gave_up, 1);
+  t.hold_gave_up = gave_up != 0;
   return t;
 }
 

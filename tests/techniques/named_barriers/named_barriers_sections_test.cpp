@@ -109,12 +109,18 @@ TEST(NamedBarriersSections, GroupsIndependentPassesAndWaitingForTheOtherGroupFai
   spec.phases = 3;
   const report::Section good = groups_section(spec, groups_trace(spec, 2000, 10000));
   EXPECT_EQ(failed(good), 0u);
-  ASSERT_NE(check_named(good, "never waited for group 1"), nullptr);
-  // If group 0's phases took as long as group 1's, it would not have finished first.
+  ASSERT_NE(check_named(good, "never needed group 1"), nullptr);
+  // Group 0 still in its phases when group 1 arrived: the hold did not work.
   const report::Section slow = groups_section(spec, groups_trace(spec, 10000, 10000));
-  const report::Check* c = check_named(slow, "never waited for group 1");
+  const report::Check* c = check_named(slow, "never needed group 1");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
+  // The hold gave up: group 0 could not finish without group 1.
+  GroupsTrace stuck = groups_trace(spec, 2000, 10000);
+  stuck.hold_gave_up = true;
+  const report::Check* h = check_named(groups_section(spec, stuck), "never needed group 1");
+  EXPECT_FALSE(h->passed);
+  EXPECT_NE(h->detail.find("gave up"), std::string::npos) << h->detail;
   // A warp released before its group's last arrival breaks the barrier rule.
   GroupsTrace early = groups_trace(spec, 2000, 10000);
   early.leave[0] = early.arrive[static_cast<std::size_t>(spec.phases)] - 1;  // warp 0 left phase 0 before warp 1 arrived
