@@ -1,0 +1,43 @@
+#pragma once
+// The synchronization instructions of cudasync's own kernels, as this build compiled them: read
+// back from the kernels' object files by cuobjdump at build time (cmake/kernel_listing.cmake),
+// filtered to barrier, fence and mbarrier instructions, and embedded. A lesson picks its kernels
+// by name. Plain C++: no CUDA needed to read it, so a CUDA build shows it even without a GPU.
+#include <string>
+#include <vector>
+
+namespace cudasync {
+
+struct KernelListingData {
+  bool available;
+  const char* reason;   // why there is no listing, when !available
+  const char* tool;     // the cuobjdump that made it
+  const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nP ...": see kernel_listing_run.cmake
+};
+const KernelListingData& kernel_listing_data();  // generated
+
+struct KernelCode {
+  std::string arch;                       // "sm_90" (SASS) or the PTX target "sm_90"
+  std::string function;                   // mangled name, as cuobjdump prints it
+  std::vector<std::string> instructions;  // in program order
+};
+
+struct KernelListing {
+  bool available = false;
+  std::string reason;
+  std::vector<KernelCode> sass;  // one entry per (arch, function)
+  std::vector<KernelCode> ptx;
+  std::vector<std::string> sass_archs() const;  // in the order the build lists them, without repeats
+  std::vector<std::string> ptx_archs() const;
+};
+
+// Parses the records format; unknown lines are ignored.
+KernelListing parse_kernel_listing(const std::string& records);
+// This binary's listing.
+const KernelListing& kernel_listing();
+
+// "cudasync::x::(anonymous namespace)::foo_kernel<2>(int, int*)" -> "foo_kernel<2>": the demangled
+// name without namespaces and parameters (the mangled name itself when it does not demangle).
+std::string short_kernel_name(const std::string& mangled);
+
+}  // namespace cudasync

@@ -1,0 +1,166 @@
+// named-barriers on a real GPU: values consumed equal values produced over many seeded runs and
+// shapes, bar.red equals __syncthreads_* and the model, the named groups do not wait for each
+// other, the misuse part (through the real binary, in its child process) never hangs, and the
+// barriers' costs are plausible.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/kernel_listing.hpp"
+#include "support/gpu_available.hpp"
+#include "support/run_cli.hpp"
+#include "techniques/named_barriers/named_barriers_gpu.hpp"
+#include "techniques/named_barriers/named_barriers_inputs.hpp"
+#include "techniques/named_barriers/named_barriers_sections.hpp"
+
+namespace cudasync::named_barriers {
+namespace {
+
+int cc() { return probe_gpus().devices.front().compute_capability(); }
+
+void expect_all_checks_pass(const report::Section& s, const std::string& what) {
+  for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << what << ": " << c.name << ": " << c.detail;
+  EXPECT_FALSE(s.checks.empty()) << what;
+}
+
+struct PcShape {
+  int producers, consumers, full, empty;
+};
+const PcShape kShapes[] = {{32, 32, 1, 2}, {32, 32, 0, 1}, {64, 64, 3, 4}, {32, 96, 5, 6},
+                           {96, 32, 7, 8}, {256, 256, 15, 14}, {512, 480, 9, 10}};
+
+TEST(NamedBarriersGpu, ProducerConsumerValuesOverManySeeds) {
+  CUDASYNC_REQUIRE_GPU();
+  int runs = 0;
+  for (const auto& shape : kShapes)
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      PcSpec spec;
+      spec.producers = shape.producers;
+      spec.consumers = shape.consumers;
+      spec.ids[0] = shape.full;
+      spec.ids[1] = shape.empty;
+      spec.rounds = 8;
+      spec.input = make_input(spec.rounds, spec.producers, seed);
+      const PcResult got = gpu_producer_consumer(spec);
+      ASSERT_EQ(got.consumed, model_consumed(spec)) << shape.producers << "+" << shape.consumers << " seed " << seed;
+      expect_all_checks_pass(pc_section(spec, got, false),
+                             std::to_string(shape.producers) + "+" + std::to_string(shape.consumers));
+      ++runs;
+    }
+  EXPECT_EQ(runs, 84);
+}
+
+TEST(NamedBarriersGpu, CudaBarrierProducerConsumerOverManySeeds) {
+  CUDASYNC_REQUIRE_GPU();
+  if (cc() < 80) GTEST_SKIP() << "cuda::barrier part needs compute capability 8.0+";
+  for (const auto& shape : kShapes)
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      PcSpec spec;
+      spec.producers = shape.producers;
+      spec.consumers = shape.consumers;
+      spec.rounds = 8;
+      spec.input = make_input(spec.rounds, spec.producers, seed);
+      const PcResult got = gpu_producer_consumer_cuda_barrier(spec);
+      ASSERT_EQ(got.consumed, model_consumed(spec)) << shape.producers << "+" << shape.consumers << " seed " << seed;
+      const report::Section s = cuda_barrier_section(spec, got, false, "", {});
+      expect_all_checks_pass(s, "cuda::barrier " + std::to_string(shape.producers));
+    }
+}
+
+TEST(NamedBarriersGpu, BarRedEqualsSyncthreadsAndTheModel) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int threads : {32, 100, 256, 1000, 1024})
+    for (const char* text : {"lane<5", "tid<100", "warp==1", "even", "odd", "true", "false", "random", "tid>=999"})
+      for (int id : {1, 0, 15}) {
+        const Predicate p = *parse_predicate(text);
+        const auto values = evaluate(p, threads, 9);
+        const RedResult got = gpu_red(RedSpec{threads, id, values});
+        const RedTotals m = model_red(values);
+        for (int tid = 0; tid < threads; ++tid) {
+          const auto at = [&](int c) { return got.values[static_cast<std::size_t>(tid * kRedColumns + c)]; };
+          SCOPED_TRACE(std::string(text) + " threads " + std::to_string(threads) + " id " + std::to_string(id) +
+                       " tid " + std::to_string(tid));
+          ASSERT_EQ(at(red_count), m.count);
+          ASSERT_EQ(at(red_ptx_popc), m.count);
+          ASSERT_EQ(at(red_and) != 0, m.all != 0);
+          ASSERT_EQ(at(red_ptx_and), m.all);
+          ASSERT_EQ(at(red_or) != 0, m.any != 0);
+          ASSERT_EQ(at(red_ptx_or), m.any);
+        }
+      }
+}
+
+TEST(NamedBarriersGpu, NamedGroupsDoNotWaitForEachOther) {
+  CUDASYNC_REQUIRE_GPU();
+  struct G {
+    int t0, t1, id0, id1, phases;
+  };
+  for (const G g : {G{64, 128, 1, 2, 4}, G{32, 32, 0, 15, 8}, G{512, 512, 3, 4, 2}, G{32, 992, 6, 7, 3}}) {
+    GroupsSpec spec;
+    spec.threads[0] = g.t0;
+    spec.threads[1] = g.t1;
+    spec.ids[0] = g.id0;
+    spec.ids[1] = g.id1;
+    spec.phases = g.phases;
+    spec.work_cycles[0] = 2000;
+    spec.work_cycles[1] = 2000LL * (g.phases + 2);
+    expect_all_checks_pass(groups_section(spec, gpu_groups(spec)), std::to_string(g.t0) + "," + std::to_string(g.t1));
+  }
+}
+
+TEST(NamedBarriersGpu, MisuseRunsInAChildAndNeverHangs) {
+  CUDASYNC_REQUIRE_GPU();
+  for (const char* args : {"named-barriers --part misuse --json", "named-barriers --part misuse --count 48 --arrive 32 --json",
+                           "named-barriers --part misuse --count 64 --arrive 96 --json"}) {
+    const test::CliResult r = test::run_cli(args);
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err << r.out.substr(0, 2000);
+    const auto doc = nlohmann::json::parse(r.out);
+    const auto& s = doc["report"]["sections"][1];
+    ASSERT_EQ(s["id"], "misuse");
+    int hung = 0;
+    for (const auto& c : s["checks"]) {
+      EXPECT_TRUE(c["passed"].get<bool>()) << args << ": " << c["name"] << ": " << c["detail"];
+      hung += c["name"].get<std::string>().find("nothing hung") != std::string::npos ? 1 : 0;
+    }
+    EXPECT_GE(hung, 1) << args;
+    std::cout << "[ MISUSE   ] " << args << ":";
+    for (const auto& n : s["notes"]) std::cout << " " << n.get<std::string>();
+    std::cout << "\n";
+  }
+}
+
+TEST(NamedBarriersGpu, CostsArePlausible) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int v = 0; v < kCostVariants; ++v) {
+    if (static_cast<CostVariant>(v) == CostVariant::cuda_barrier && cc() < 80) continue;
+    for (int block : {64, 1024}) {
+      const double ns = gpu_ns_per_barrier(static_cast<CostVariant>(v), block, 500);
+      EXPECT_GT(ns, 1.0) << "variant " << v << " block " << block;
+      EXPECT_LT(ns, 20000.0) << "variant " << v << " block " << block;
+    }
+  }
+}
+
+TEST(NamedBarriersGpu, ListingMatchesThisGpu) {
+  CUDASYNC_REQUIRE_GPU();
+  const KernelListing& l = kernel_listing();
+  if (!l.available) GTEST_SKIP() << l.reason;
+  const std::string arch = listing_arch(l, cc());
+  ASSERT_FALSE(arch.empty());
+  expect_all_checks_pass(listing_section(l, arch), arch);
+}
+
+TEST(NamedBarriersGpu, DefaultRunPassesEveryCheck) {
+  CUDASYNC_REQUIRE_GPU();
+  const test::CliResult r = test::run_cli("named-barriers --backend gpu --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["backend"]["used"], "gpu");
+  EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0);
+  EXPECT_GT(doc["report"]["summary"]["checks_passed"].get<int>(), 20);
+}
+
+}  // namespace
+}  // namespace cudasync::named_barriers
