@@ -53,7 +53,7 @@ std::optional<std::string> n_error(const std::string& text) {
     used = 0;
   }
   if (used == 0 || used != text.size()) return "'" + text + "' is not a whole number of elements";
-  if (v <= 0) return text + ": the number of elements must be at least 1";
+  if (v <= 0) return text + " elements: give at least 1";
   if (v > kMaxN)
     return text + " is more than " + pow2_name(kMaxN) +
            ", the most the seed's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
@@ -123,7 +123,8 @@ int rotation_copies(std::int64_t bytes, const RunContext& ctx, std::size_t free_
 void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::size_t free_bytes, const RunContext& ctx,
                          const std::string& what) {
   const double input = static_cast<double>(n) * static_cast<double>(elem);
-  const int grid = std::max({p.seed_grid, p.occupancy_grid, p.vector_grid, p.grid_sync_grid});
+  const int sync_grid = p.grid_sync_limit > 0 ? std::min(p.grid_sync_grid, p.grid_sync_limit) : p.grid_sync_grid;
+  const int grid = std::max({p.seed_grid, p.occupancy_grid, p.vector_grid, sync_grid});
   const double partials = static_cast<double>(grid) * static_cast<double>(elem);
   if (input + partials > 0.9 * static_cast<double>(free_bytes))
     throw UsageError(what + " needs " + mib(input) + " of device memory for the input and " + mib(partials) +
@@ -141,7 +142,7 @@ template <typename T>
 report::Report run_single(const Options& o, const RunContext& ctx) {
   const Dtype dtype = dtype_of<T>();
   bool cooperative = true;
-  Setup s;
+  Problem s;
   s.dtype = dtype;
   s.n = o.n.value_or(kDefaultN);
   s.seed = ctx.seed;
@@ -231,7 +232,7 @@ std::vector<report::Section> run_bench(const Options& o, const RunContext& ctx, 
                                        std::vector<report::Waiver>& waived) {
   const Dtype dtype = dtype_of<T>();
   bool cooperative = true;
-  Setup s;
+  Problem s;
   s.dtype = dtype;
   s.seed = ctx.seed;
   s.plan = plan_for(o, ctx, dtype, cooperative);
@@ -367,8 +368,7 @@ cli::Runner attach(CLI::App& sub) {
           b = 0;
         }
         return power_of_two_block(b) ? std::string()
-                                     : "--block " + s + " is not a power of two in 32..1024: accepted 32, 64, 128, "
-                                                        "256, 512, 1024";
+                                     : s + " is not a power of two in 32..1024: accepted 32, 64, 128, 256, 512, 1024";
       });
   std::string names;
   for (const auto& v : kVariants) names += (names.empty() ? "" : ", ") + v;

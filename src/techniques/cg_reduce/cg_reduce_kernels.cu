@@ -374,7 +374,9 @@ struct GpuReduce<T>::Impl {
         break;
       }
       case Kernel::grid_sync: {
-        T* partial = partials_for(p.grid_sync_grid);
+        // A grid past the co-residency limit is refused before it runs: give it no buffer to write.
+        const bool too_large = p.grid_sync_limit > 0 && p.grid_sync_grid > p.grid_sync_limit;
+        T* partial = too_large ? nullptr : partials_for(p.grid_sync_grid);
         T* d_y = out.get();
         int count = n;
         void* args[] = {&x, &partial, &d_y, &count};
@@ -388,6 +390,7 @@ struct GpuReduce<T>::Impl {
                             " such blocks at once (occupancy API)");
         }
         CUDA_CHECK(e);
+        if (too_large) throw Error(ExitCode::check_failed, "internal", "a cooperative launch past the limit ran");
         break;
       }
       case Kernel::cub_sum:

@@ -176,11 +176,14 @@ std::vector<T> vector_partials(const T* x, std::int64_t n, int grid, int block) 
 template <typename T>
 T grid_sync_sum(const T* x, std::int64_t n, int grid, int block) {
   const auto acc = grid_stride_accumulate(x, n, static_cast<std::int64_t>(grid) * block);
+  // Blocks past the data hold +0, and y + 0 == y bit for bit (y >= +0 here): they are skipped,
+  // so that a huge --grid costs the model nothing.
+  const int live = std::min(grid, blocks_for(static_cast<std::int64_t>(acc.size()), block));
   const std::vector<T> partial =
-      per_block(acc, grid, block, [](T* s, int size) { return warp_first_block_sum(s, size); });
+      per_block(acc, live, block, [](T* s, int size) { return warp_first_block_sum(s, size); });
   std::vector<T> z(static_cast<std::size_t>(block), T(0));  // block 0 after grid.sync()
   for (int tid = 0; tid < block; ++tid)
-    for (int i = tid; i < grid; i += block) z[static_cast<std::size_t>(tid)] += partial[static_cast<std::size_t>(i)];
+    for (int i = tid; i < live; i += block) z[static_cast<std::size_t>(tid)] += partial[static_cast<std::size_t>(i)];
   return warp_first_block_sum(z.data(), block);
 }
 

@@ -39,7 +39,7 @@ std::size_t type_bytes(Dtype d) { return d == Dtype::f32 ? 4 : 8; }
 std::string pow2_text(int log2) { return "2^" + std::to_string(log2); }
 
 // The relative-error check every kernel with a result carries.
-Check bound_check(const std::string& title, Kernel k, double sum, const Setup& s, std::int64_t depth) {
+Check bound_check(const std::string& title, Kernel k, double sum, const Problem& s, std::int64_t depth) {
   const double err = relative_error(sum, s.reference);
   Check c;
   if (k == Kernel::cub_sum) {
@@ -161,7 +161,7 @@ const char* rung_of(Kernel k) {
   return "shared";
 }
 
-Section setup_section(const Setup& s) {
+Section setup_section(const Problem& s) {
   Section sec;
   sec.id = "setup";
   sec.title = "setup: " + std::to_string(s.n) + " " + dtype_name(s.dtype) + "s, blocks of " +
@@ -201,7 +201,7 @@ Section setup_section(const Setup& s) {
   return sec;
 }
 
-Section rung_section(const std::string& variant, const std::vector<KernelRun>& runs, const Setup& s) {
+Section rung_section(const std::string& variant, const std::vector<KernelRun>& runs, const Problem& s) {
   Section sec;
   std::string id = variant;
   std::replace(id.begin(), id.end(), '-', '_');
@@ -297,7 +297,7 @@ Section rung_section(const std::string& variant, const std::vector<KernelRun>& r
   return sec;
 }
 
-Section ladder_section(const std::vector<KernelRun>& runs, const Setup& s) {
+Section ladder_section(const std::vector<KernelRun>& runs, const Problem& s) {
   Section sec;
   sec.id = "ladder";
   sec.title = "the ladder: every rung side by side";
@@ -375,7 +375,7 @@ std::vector<int> offsets_of(int block) {
 }  // namespace
 
 template <typename T>
-Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Setup& s) {
+Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Problem& s) {
   const int B = model.block;
   const int b = model.block_index;
   const int w = model.warp;
@@ -478,11 +478,11 @@ Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu,
   return sec;
 }
 
-template Section trace_section<float>(const Trace<float>&, const std::optional<Trace<float>>&, const Setup&);
-template Section trace_section<double>(const Trace<double>&, const std::optional<Trace<double>>&, const Setup&);
+template Section trace_section<float>(const Trace<float>&, const std::optional<Trace<float>>&, const Problem&);
+template Section trace_section<double>(const Trace<double>&, const std::optional<Trace<double>>&, const Problem&);
 
 Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std::vector<BenchRow>& rows,
-                      const Setup& s) {
+                      const Problem& s) {
   Section sec;
   sec.id = std::string("bench_") + dtype_name(dtype);
   sec.title = std::string("bench: ") + dtype_name(dtype) + ", GB/s by size";

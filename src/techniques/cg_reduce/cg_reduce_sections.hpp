@@ -21,7 +21,7 @@ struct Sum {
 Sum sum_of(float v);
 Sum sum_of(double v);
 
-struct Setup {
+struct Problem {
   Dtype dtype = Dtype::f32;
   std::int64_t n = 0;
   std::uint64_t seed = 1;
@@ -53,14 +53,14 @@ struct KernelRun {
 
 const char* rung_of(Kernel k);  // the --variant name: "shared", "two-pass", ...
 
-report::Section setup_section(const Setup& s);
+report::Section setup_section(const Problem& s);
 // One section per --variant (its kernels, in ladder order).
-report::Section rung_section(const std::string& variant, const std::vector<KernelRun>& runs, const Setup& s);
+report::Section rung_section(const std::string& variant, const std::vector<KernelRun>& runs, const Problem& s);
 // Every kernel side by side: sum, error, agreement, time, GB/s, ratio to CUB.
-report::Section ladder_section(const std::vector<KernelRun>& runs, const Setup& s);
+report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem& s);
 
 template <typename T>
-report::Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Setup& s);
+report::Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Problem& s);
 
 // --bench: one sweep for one dtype.
 struct BenchCell {
@@ -76,7 +76,7 @@ struct BenchRow {
   std::vector<BenchCell> cells;  // one per size, in order
 };
 report::Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std::vector<BenchRow>& rows,
-                              const Setup& s);
+                              const Problem& s);
 
 double gb_per_s(std::int64_t n, Dtype d, double ms);
 double relative_error(double sum, double reference);

@@ -143,6 +143,8 @@ TEST(CgReduceModel, GridSyncSumsBlocksThenBlockZeroAddsThem) {
   // block 0 then adds the two block sums: 16777278.
   const auto x = big_then_ones(64);
   EXPECT_EQ(grid_sync_sum(x.data(), 64, 2, 32), 16777278.0f);
+  // A grid far larger than the data: the extra blocks add +0, which changes no bit.
+  EXPECT_EQ(grid_sync_sum(x.data(), 64, 1000000000, 32), 16777278.0f);
 }
 
 TEST(CgReduceModel, InputsAreRandomExactAndNeverZero) {
