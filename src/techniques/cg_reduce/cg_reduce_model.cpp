@@ -75,9 +75,10 @@ template <typename T>
 std::vector<T> make_inputs(std::int64_t n, std::uint64_t seed) {
   std::vector<T> x(static_cast<std::size_t>(n));
   std::uint64_t state = seed;
+  const T scale = std::ldexp(T(1), -kFraction<T>);  // a power of two: the product is exact
   for (auto& v : x) {
     const std::uint64_t k = (splitmix64(state) >> (64 - kFraction<T>)) | 1u;  // odd: never zero
-    v = std::ldexp(static_cast<T>(k), -kFraction<T>);
+    v = static_cast<T>(k) * scale;
   }
   return x;
 }
@@ -85,7 +86,8 @@ std::vector<T> make_inputs(std::int64_t n, std::uint64_t seed) {
 template <typename T>
 double exact_sum(const std::vector<T>& x) {
   u128 total = 0;
-  for (const T v : x) total += static_cast<std::uint64_t>(std::ldexp(v, kFraction<T>));
+  const T scale = std::ldexp(T(1), kFraction<T>);
+  for (const T v : x) total += static_cast<std::uint64_t>(v * scale);
   return std::ldexp(static_cast<double>(total), -kFraction<T>);  // one rounding, to nearest
 }
 
