@@ -47,16 +47,6 @@ note "trace run: exit $?, $(tail -1 "$OUT/cg-reduce.txt")"
 note "grid-sync with a grid too large: exit $?"
 grep -A3 '== waived' "$OUT/cg-reduce.txt" | head -4
 
-# compute-sanitizer on small runs of every rung (and the traced kernels).
-for tool in memcheck racecheck synccheck; do
-  timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" cg-reduce --backend gpu --n 5003 \
-    --block 64 --trace --trace-block 2 >"$OUT/san.tmp" 2>&1
-  rc=$?
-  note "compute-sanitizer $tool: exit $rc, $(grep -E 'SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//')"
-  { echo "### $tool"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
-done
-rm -f "$OUT/san.tmp"
-
 # The sweep: 2^20 ... 2^28, float and double.
 t0=$(date +%s)
 "$bin" cg-reduce --bench --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
@@ -67,6 +57,16 @@ for b in 256 512; do
     >>"$OUT/bench-blocks.txt" 2>&1
   note "bench --block $b: $(grep -E 'best rung' "$OUT/bench-blocks.txt" | tail -1 | sed 's/^ *//')"
 done
+
+# compute-sanitizer on small runs of every rung (and the traced kernels).
+for tool in memcheck racecheck synccheck; do
+  timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" cg-reduce --backend gpu --n 5003 \
+    --block 64 --trace --trace-block 2 >"$OUT/san.tmp" 2>&1
+  rc=$?
+  note "compute-sanitizer $tool: exit $rc, $(grep -E 'SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//')"
+  { echo "### $tool"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
+done
+rm -f "$OUT/san.tmp"
 
 echo
 sed -n '/== bench: float/,/measurement/p' "$OUT/bench.txt" | head -60
