@@ -99,8 +99,7 @@ Plan plan_for(const Options& o, const RunContext& ctx, Dtype dtype, bool& cooper
 std::string device_text(const RunContext& ctx) {
   if (!ctx.device) return "";
   const DeviceInfo& d = *ctx.device;
-  return "GPU " + std::to_string(d.index) + ": " + d.name + " (" + std::to_string(d.sm_count) + " SMs, compute capability " +
-         d.cc_string() + ")";
+  return "GPU " + std::to_string(d.index) + ", " + d.name + ", " + std::to_string(d.sm_count) + " SMs, cc " + d.cc_string();
 }
 
 #if CUDASYNC_HAVE_CUDA
@@ -301,7 +300,7 @@ report::Report bench(const Options& o, const RunContext& ctx) {
   setup.facts.push_back({"sizes (--sizes)", list, "", ""});
   setup.facts.push_back({"block (--block)", static_cast<std::int64_t>(o.block), "", ""});
   setup.facts.push_back({"seed (--seed)", static_cast<std::int64_t>(ctx.seed), "", ""});
-  setup.facts.push_back({"backend", ctx.gpu ? "GPU: " + device_text(ctx) : std::string("reference model"), "", ""});
+  setup.facts.push_back({"backend", ctx.gpu ? device_text(ctx) : std::string("reference model"), "", ""});
   if (!ctx.gpu) setup.notes.push_back("without a GPU every figure of the sweep says 'needs a GPU'");
   r.sections.push_back(setup);
   for (Dtype d : dtypes) {
@@ -384,7 +383,8 @@ cli::Runner attach(CLI::App& sub) {
   sub.add_option("--trace-warp", o->trace_warp, "The warp of that block --trace shows (default 0)")
       ->check(CLI::NonNegativeNumber);
   sub.add_option("--grid", o->grid,
-                 "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API)")
+                 "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API; "
+                 "a larger grid is refused, and a run of that rung alone exits 77)")
       ->check(CLI::Range(1, 1 << 30));
   sub.add_option("--sizes", o->sizes,
                  "--bench sizes as powers of two, comma-separated log2 values in " + std::to_string(kMinLog2Size) +

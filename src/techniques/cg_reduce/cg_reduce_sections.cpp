@@ -182,7 +182,7 @@ Section setup_section(const Problem& s) {
   sec.facts.push_back({"block (--block)", static_cast<I>(s.plan.block), "", ""});
   sec.facts.push_back({"seed (--seed)", static_cast<I>(s.seed), "", ""});
   sec.facts.push_back({"exact sum (fp64)", fmt("%.17g", s.reference), "", ""});
-  sec.facts.push_back({"backend", s.gpu ? "GPU: " + s.device : std::string("reference model"), "", ""});
+  sec.facts.push_back({"backend", s.gpu ? s.device : std::string("reference model"), "", ""});
   const std::string from = s.gpu ? "occupancy API" : "assumed: an H100, 132 SMs x " +
                                                          std::to_string(std::min(32, 2048 / s.plan.block)) +
                                                          " blocks of " + std::to_string(s.plan.block);

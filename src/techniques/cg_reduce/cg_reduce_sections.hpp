@@ -27,7 +27,7 @@ struct Problem {
   std::uint64_t seed = 1;
   Plan plan;
   bool gpu = false;
-  std::string device;       // "GPU 0: NVIDIA H100 80GB HBM3 (132 SMs, cc 9.0)"; empty in a model run
+  std::string device;       // "GPU 0, NVIDIA H100 80GB HBM3, 132 SMs, cc 9.0"; empty in a model run
   double reference = 0.0;   // the exact sum, rounded to fp64
   int copies = 1;           // device copies timing rotates through
   int reps = 0;             // timed calls per kernel
