@@ -3,6 +3,7 @@
 #include "commands/explain.hpp"
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   const std::vector<cudasync::cli::Command> commands = {
       {"warp-primitives", "shuffles, votes, match, reduce and __syncwarp, lane by lane (seed 002, 10.1-10.3)",
        CommandKind::lesson, cudasync::warp_primitives::attach},
+      {"cg-reduce", "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (seed 002, 10.2-10.5)",
+       CommandKind::lesson, cudasync::cg_reduce::attach},
       {"named-barriers", "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (seed 004, PTX bar)",
        CommandKind::lesson, cudasync::named_barriers::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},

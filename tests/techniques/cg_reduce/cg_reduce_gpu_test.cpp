@@ -1,0 +1,213 @@
+// The GPU against the reference model: every rung with a fixed order bit for bit, over sizes
+// (n not a multiple of the block included), blocks, seeds and both types; the atomic rungs within
+// the bound that covers every order of their atomics; CUB against the exact sum; the cooperative
+// launch refused when its grid cannot be resident at once; and the trace, lane by lane.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "support/gpu_available.hpp"
+#include "support/json_schema.hpp"
+#include "support/run_cli.hpp"
+#include "techniques/cg_reduce/cg_reduce_gpu.hpp"
+#include "techniques/cg_reduce/cg_reduce_model.hpp"
+
+namespace cudasync::cg_reduce {
+namespace {
+
+template <typename T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+template <typename T>
+Dtype dtype_of() {
+  return sizeof(T) == sizeof(float) ? Dtype::f32 : Dtype::f64;
+}
+
+template <typename T>
+Plan gpu_plan(int block) {
+  const GpuGrids g = gpu_grids(dtype_of<T>(), block, 0);
+  Plan p;
+  p.block = block;
+  p.occupancy_grid = g.occupancy_grid;
+  p.vector_grid = g.vector_grid;
+  p.grid_sync_limit = g.grid_sync_limit;
+  p.grid_sync_grid = g.grid_sync_limit;
+  return p;
+}
+
+constexpr Kernel kFixed[] = {Kernel::two_pass_seed, Kernel::two_pass_occupancy, Kernel::two_pass_vector,
+                             Kernel::static_buffer, Kernel::grid_sync};
+constexpr Kernel kAtomic[] = {Kernel::shared_atomic,         Kernel::syncwarp_atomic,  Kernel::shfl_down_atomic,
+                              Kernel::shfl_xor_atomic,       Kernel::tile_shfl_down_atomic,
+                              Kernel::cg_reduce_atomic};
+
+template <typename T>
+void expect_fixed_rungs_bit_exact(std::int64_t n, int block, std::uint64_t seed) {
+  const Plan p = gpu_plan<T>(block);
+  const auto x = make_inputs<T>(n, seed);
+  GpuReduce<T> gpu(x, 1);
+  for (Kernel k : kFixed) {
+    SCOPED_TRACE(std::string(kernel_key(k)) + " n " + std::to_string(n) + " block " + std::to_string(block) + " seed " +
+                 std::to_string(seed) + " " + dtype_name(dtype_of<T>()));
+    const T want = model_kernel(k, x, p).sum;
+    const T got = gpu.run(k, p);
+    EXPECT_TRUE(same_bits(got, want)) << "GPU " << got << ", model " << want;
+    EXPECT_TRUE(same_bits(gpu.run(k, p), got)) << "a second run changed the bits";
+  }
+}
+
+TEST(CgReduceGpu, FixedOrderRungsMatchTheModelBitForBit) {
+  CUDASYNC_REQUIRE_GPU();
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{31}, std::int64_t{1000}, std::int64_t{4097},
+                         (std::int64_t{1} << 20) + 3, std::int64_t{3000001}})
+    for (int block : {32, 128, 1024})
+      for (std::uint64_t seed : {1u, 7u}) {
+        expect_fixed_rungs_bit_exact<float>(n, block, seed);
+        expect_fixed_rungs_bit_exact<double>(n, block, seed);
+      }
+}
+
+template <typename T>
+void expect_atomic_rungs_in_bound(std::int64_t n, int block, std::uint64_t seed) {
+  const Plan p = gpu_plan<T>(block);
+  const auto x = make_inputs<T>(n, seed);
+  GpuReduce<T> gpu(x, 1);
+  const ModelResult<T> m = model_kernel(Kernel::shared_atomic, x, p);
+  const double bound = atomic_order_bound(m.block_sums);
+  ASSERT_GE(bound, 0.0);
+  for (Kernel k : kAtomic) {
+    SCOPED_TRACE(std::string(kernel_key(k)) + " n " + std::to_string(n) + " block " + std::to_string(block));
+    const T got = gpu.run(k, p);
+    EXPECT_LE(std::fabs(static_cast<double>(got) - static_cast<double>(m.sum)), bound);
+    // And within Higham's bound of the exact sum.
+    const double ref = exact_sum(x);
+    EXPECT_LE(std::fabs(static_cast<double>(got) - ref) / ref,
+              gamma_bound(error_depth(k, n, p, dtype_of<T>()), unit_roundoff(dtype_of<T>())));
+  }
+  // One block: nothing to reorder, so the atomic rungs are bit-exact too.
+  if (n <= block) {
+    for (Kernel k : kAtomic) EXPECT_TRUE(same_bits(gpu.run(k, p), m.sum)) << kernel_key(k);
+  }
+}
+
+TEST(CgReduceGpu, AtomicRungsStayWithinTheOrderBound) {
+  CUDASYNC_REQUIRE_GPU();
+  for (std::int64_t n : {std::int64_t{100}, std::int64_t{1000}, std::int64_t{100003}, std::int64_t{2000000}})
+    for (int block : {32, 128, 1024}) {
+      expect_atomic_rungs_in_bound<float>(n, block, 3);
+      expect_atomic_rungs_in_bound<double>(n, block, 3);
+    }
+}
+
+template <typename T>
+void expect_cub_agrees(std::int64_t n) {
+  const auto x = make_inputs<T>(n, 11);
+  GpuReduce<T> gpu(x, 1);
+  const Plan p = gpu_plan<T>(128);
+  const T sum = gpu.run(Kernel::cub_sum, p);
+  const double ref = exact_sum(x);
+  EXPECT_LE(std::fabs(static_cast<double>(sum) - ref) / ref, cub_tolerance(dtype_of<T>())) << "n " << n;
+  EXPECT_TRUE(same_bits(gpu.run(Kernel::cub_sum, p), sum)) << "CUB promises run-to-run determinism";
+  EXPECT_TRUE(same_bits(gpu.cub_reduce_plus(), sum)) << "Reduce(cuda::std::plus<>{}, 0) is what Sum calls";
+  // CUB and the vector rung agree within both their bounds.
+  const T vec = gpu.run(Kernel::two_pass_vector, p);
+  EXPECT_LE(std::fabs(static_cast<double>(vec) - static_cast<double>(sum)) / ref, 2 * cub_tolerance(dtype_of<T>()));
+}
+
+TEST(CgReduceGpu, CubAgreesWithTheExactSumAndWithItself) {
+  CUDASYNC_REQUIRE_GPU();
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{1} << 22, (std::int64_t{1} << 24) + 5}) {
+    expect_cub_agrees<float>(n);
+    expect_cub_agrees<double>(n);
+  }
+}
+
+TEST(CgReduceGpu, CooperativeLaunchTooLargeIsRefusedNotRun) {
+  CUDASYNC_REQUIRE_GPU();
+  Plan p = gpu_plan<float>(128);
+  ASSERT_GT(p.grid_sync_limit, 0);
+  const auto x = make_inputs<float>(100000, 1);
+  GpuReduce<float> gpu(x, 1);
+  p.grid_sync_grid = p.grid_sync_limit;  // the largest grid that fits runs
+  EXPECT_TRUE(same_bits(gpu.run(Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
+  p.grid_sync_grid = p.grid_sync_limit + 1;  // one more block does not
+  try {
+    (void)gpu.run(Kernel::grid_sync, p);
+    ADD_FAILURE() << "a cooperative launch of " << p.grid_sync_grid << " blocks was accepted";
+  } catch (const WaivedError& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << e.what();
+  }
+  // The context survives: the next launch works.
+  p.grid_sync_grid = 4;
+  EXPECT_TRUE(same_bits(gpu.run(Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
+}
+
+TEST(CgReduceGpu, CliRefusesTheTooLargeGridWithExit77OrListsItAsWaived) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto alone = test::run_cli("cg-reduce --backend gpu --n 100000 --variant grid-sync --grid 1000000000");
+  EXPECT_EQ(alone.exit_code, 77) << alone.out << alone.err;
+  EXPECT_NE((alone.out + alone.err).find("cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << alone.out;
+  const auto mixed = test::run_cli("cg-reduce --backend gpu --n 100000 --variant two-pass,grid-sync --grid 1000000000");
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.out << mixed.err;
+  EXPECT_NE(mixed.out.find("== waived =="), std::string::npos) << mixed.out;
+}
+
+template <typename T>
+void expect_trace_matches(std::int64_t n, int block, int block_index, int warp) {
+  const auto x = make_inputs<T>(n, 5);
+  const Plan p = gpu_plan<T>(block);
+  GpuReduce<T> gpu(x, 1);
+  const Trace<T> got = gpu.trace(p, block_index, warp);
+  const Trace<T> want = model_trace(x, p, block_index, warp);
+  SCOPED_TRACE("n " + std::to_string(n) + " block " + std::to_string(block) + " traced block " +
+               std::to_string(block_index) + " warp " + std::to_string(warp));
+  ASSERT_EQ(got.shared_tree.size(), want.shared_tree.size());
+  // Live words only: word i after the step with offset o is read again only if i < o.
+  int step = 0;
+  for (int o = block; o >= 1; o >>= 1, ++step)
+    for (int i = 0; i < o; ++i) {
+      const auto at = static_cast<std::size_t>(step * block + i);
+      EXPECT_TRUE(same_bits(got.shared_tree[at], want.shared_tree[at])) << "step " << step << " s_y[" << i << "]";
+    }
+  ASSERT_EQ(got.shuffle.size(), want.shuffle.size());
+  for (std::size_t i = 0; i < got.shuffle.size(); ++i) EXPECT_TRUE(same_bits(got.shuffle[i], want.shuffle[i])) << i;
+  ASSERT_EQ(got.grid_stride.size(), want.grid_stride.size());
+  for (std::size_t i = 0; i < got.grid_stride.size(); ++i)
+    EXPECT_TRUE(same_bits(got.grid_stride[i], want.grid_stride[i])) << i;
+}
+
+TEST(CgReduceGpu, TraceMatchesTheModelLaneByLane) {
+  CUDASYNC_REQUIRE_GPU();
+  expect_trace_matches<float>(1000000, 128, 0, 0);
+  expect_trace_matches<float>(1000000, 128, 3, 2);
+  expect_trace_matches<double>(5000, 256, 19, 7);  // the last, partial block (136 of 256 elements)
+  expect_trace_matches<float>(100, 32, 3, 0);      // 4 elements, then zeros
+}
+
+TEST(CgReduceGpu, CliGpuRunPassesEveryCheckAndItsJsonValidates) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto schema = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
+  for (const char* args : {"cg-reduce --backend gpu --n 100003 --json",
+                           "cg-reduce --backend gpu --n 5000 --block 64 --dtype double --trace --trace-block 3 --json",
+                           "cg-reduce --backend gpu --bench --sizes 12,14 --json"}) {
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    const auto doc = nlohmann::ordered_json::parse(r.out);
+    const auto errors = schema.validate(doc);
+    EXPECT_TRUE(errors.empty()) << args << "\n" << test::to_string(errors);
+    EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0) << args;
+    EXPECT_GT(doc["report"]["summary"]["checks_passed"].get<int>(), 0) << args;
+    for (const auto& s : doc["report"]["sections"])
+      for (const auto& m : s["measurements"]) EXPECT_FALSE(m["needs_gpu"].get<bool>()) << args << " " << m["name"];
+  }
+}
+
+}  // namespace
+}  // namespace cudasync::cg_reduce
