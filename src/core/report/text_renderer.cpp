@@ -255,7 +255,7 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
           out << line << note << '\n';
         } else {  // the note goes under the value rather than past the edge
           out << line << '\n';
-          wrap("(" + f.note + ")", style.width, std::string(w + 4, ' '), out);
+          if (!f.note.empty()) wrap("(" + f.note + ")", style.width, std::string(w + 4, ' '), out);
         }
       }
     }
