@@ -169,7 +169,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
   if (gpu && selected(o.parts, "misuse")) {
     for (std::size_t i = 0; i < in.misuse.size(); ++i) {
       try {
-        children.push_back(std::make_unique<MisuseChild>(self_executable(), in.misuse[i], in.misuse_id,
+        children.push_back(std::make_unique<MisuseChild>(cudasync::self_executable(), in.misuse[i], in.misuse_id,
                                                          ctx.device->index, std::chrono::milliseconds(8000)));
       } catch (const std::runtime_error& e) {
         children.push_back(nullptr);

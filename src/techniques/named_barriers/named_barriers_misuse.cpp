@@ -1,22 +1,9 @@
 #include "techniques/named_barriers/named_barriers_misuse.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
-#include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace cudasync::named_barriers {
 
@@ -40,24 +27,6 @@ bool split_numbers(const std::string& s, std::vector<long long>& out) {
     out.push_back(v);
   }
   return true;
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string temp_file(const char* tag) {
-  const char* dir = std::getenv("TMPDIR");
-  std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/cudasync_" + tag + "_XXXXXX";
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  const int fd = mkstemp(buf.data());
-  if (fd < 0) throw std::runtime_error(std::string("mkstemp failed: ") + std::strerror(errno));
-  close(fd);
-  return buf.data();
 }
 
 }  // namespace
@@ -137,97 +106,42 @@ std::vector<std::vector<int>> observed_phases(const MisuseObservation& o) {
   return groups;
 }
 
-std::string self_executable() {
-  std::vector<char> buf(4096);
-  const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) throw std::runtime_error("cannot read /proc/self/exe");
-  return std::string(buf.data(), static_cast<std::size_t>(n));
-}
-
 MisuseChild::MisuseChild(const std::string& exe, const MisuseCase& c, int id, int device, std::chrono::milliseconds timeout)
-    : c_(c), timeout_(timeout) {
-  out_path_ = temp_file("misuse_out");
-  err_path_ = temp_file("misuse_err");
+    : c_(c) {
   const int other = id == 15 ? 14 : id + 1;  // --barrier-ids needs two distinct ids; the child uses the first
-  std::vector<std::string> args = {exe,
-                                   "named-barriers",
-                                   "--misuse-child",
-                                   out_path_,
-                                   "--count",
-                                   std::to_string(c.count),
-                                   "--arrive",
-                                   std::to_string(c.arrive_threads),
-                                   "--barrier-ids",
-                                   std::to_string(id) + "," + std::to_string(other),
-                                   "--backend",
-                                   "gpu",
-                                   "--device",
-                                   std::to_string(device),
-                                   "--color",
-                                   "never",
-                                   "-q"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_TRUNC, 0);
-  start_ = std::chrono::steady_clock::now();
-  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) {
-    pid_ = -1;
-    std::remove(out_path_.c_str());
-    std::remove(err_path_.c_str());
-    throw std::runtime_error("cannot start " + exe + " for the misuse part: " + std::strerror(rc));
-  }
-}
-
-MisuseChild::~MisuseChild() {
-  if (pid_ > 0) {  // finish() was never called: do not leave the child behind
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-  }
-  std::remove(out_path_.c_str());
-  std::remove(err_path_.c_str());
+  child_ = std::make_unique<ChildProcess>(exe,
+                                          std::vector<std::string>{"named-barriers",
+                                                                   "--misuse-child",
+                                                                   ChildProcess::kOutToken,
+                                                                   "--count",
+                                                                   std::to_string(c.count),
+                                                                   "--arrive",
+                                                                   std::to_string(c.arrive_threads),
+                                                                   "--barrier-ids",
+                                                                   std::to_string(id) + "," + std::to_string(other),
+                                                                   "--backend",
+                                                                   "gpu",
+                                                                   "--device",
+                                                                   std::to_string(device),
+                                                                   "--color",
+                                                                   "never",
+                                                                   "-q"},
+                                          timeout, "misuse");
 }
 
 MisuseOutcome MisuseChild::finish() {
   MisuseOutcome out;
   out.c = c_;
-  int status = 0;
-  bool timed_out = false;
-  for (;;) {
-    const pid_t r = waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) break;
-    if (r < 0 && errno != EINTR) {
-      out.message = std::string("waitpid failed: ") + std::strerror(errno);
-      pid_ = -1;
-      return out;
-    }
-    if (std::chrono::steady_clock::now() - start_ > timeout_) {
-      kill(pid_, SIGKILL);  // a hung kernel dies with its process; the driver frees the context
-      waitpid(pid_, &status, 0);
-      timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  pid_ = -1;
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::string err = read_all(err_path_);
-  if (timed_out) {
+  const ChildResult r = child_->finish();
+  out.seconds = r.seconds;
+  if (r.status == ChildResult::Status::timeout) {
     out.status = MisuseOutcome::Status::timeout;
-    out.message = "no answer after " + std::to_string(timeout_.count()) + " ms: the child was killed";
+    out.message = r.message;
     return out;
   }
-  if (parse_child_output(read_all(out_path_), out)) return out;
+  if (r.status != ChildResult::Status::lost && parse_child_output(r.output, out)) return out;
   out.status = MisuseOutcome::Status::crashed;
-  if (WIFSIGNALED(status)) out.message = std::string("killed by signal ") + strsignal(WTERMSIG(status));
-  else out.message = "exit " + std::to_string(WEXITSTATUS(status));
-  if (!err.empty()) out.message += ": " + err.substr(0, err.find_last_not_of("\n") + 1);
+  out.message = r.describe();
   return out;
 }
 

@@ -3,12 +3,14 @@
 // option (`named-barriers --misuse-child FILE`), the child runs one misuse kernel and writes one
 // line to FILE, and the parent waits for it with a host-side timeout. Whatever a bad count does
 // to the hardware (wait, trap, hang), it happens to the child's CUDA context, never the parent's.
-// Host-only code: POSIX spawn and wait, no CUDA.
+// The process machinery is core/child_process.hpp; this file is the misuse part's protocol.
+// Host-only code, no CUDA.
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 
+#include "core/child_process.hpp"
 #include "techniques/named_barriers/named_barriers.hpp"
 
 namespace cudasync::named_barriers {
@@ -39,22 +41,13 @@ class MisuseChild {
   // Starts `exe named-barriers --misuse-child FILE --count C --arrive T --barrier-ids ID,X
   // --backend gpu --device D -q`. Throws std::runtime_error if the process cannot be started.
   MisuseChild(const std::string& exe, const MisuseCase& c, int id, int device, std::chrono::milliseconds timeout);
-  ~MisuseChild();
-  MisuseChild(const MisuseChild&) = delete;
-  MisuseChild& operator=(const MisuseChild&) = delete;
   // Waits until the child exits or the timeout (from the start) passes; on timeout kills it
   // (SIGKILL) and reports Status::timeout. Call once.
   MisuseOutcome finish();
 
  private:
   MisuseCase c_;
-  pid_t pid_ = -1;
-  std::string out_path_, err_path_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::milliseconds timeout_;
+  std::unique_ptr<ChildProcess> child_;
 };
-
-// This process's executable (/proc/self/exe).
-std::string self_executable();
 
 }  // namespace cudasync::named_barriers
