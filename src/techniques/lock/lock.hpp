@@ -1,0 +1,111 @@
+#pragma once
+// lock: the spin lock of "CUDA by Example" (seed 001: atomicCAS to take, atomicExch to release),
+// its four pitfalls run on a real GPU, and locks that are correct and fast. This header holds the
+// plain structs the GPU and the reference model both fill; nvcc compiles it too, so it includes
+// only the standard library.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cudasync::lock {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kMaxBlockThreads = 1024;
+inline constexpr int kMaxBlocks = 4096;
+inline constexpr int kMaxIters = 100000;
+// Acquisitions one launch may make (blocks x threads x iterations): at about 1 us per contended
+// handoff, a launch stays within a few seconds.
+inline constexpr long long kMaxAcquisitions = 1LL << 22;
+// How long one spinner may wait for the lock before it gives up (and the run reports it stuck):
+// 1 s, and for big launches 4 us per acquisition, up to 10 s. An unfair lock may keep one waiter
+// waiting for most of a launch; a lock that is never released ends every wait at the deadline.
+inline constexpr unsigned long long kDefaultDeadlineNs = 1000000000ull;  // 1 s
+inline constexpr unsigned long long kMaxDeadlineNs = 10000000000ull;     // 10 s
+inline unsigned long long deadline_for(long long acquisitions) {
+  const unsigned long long scaled = static_cast<unsigned long long>(acquisitions) * 4000ull;
+  return scaled < kDefaultDeadlineNs ? kDefaultDeadlineNs : scaled > kMaxDeadlineNs ? kMaxDeadlineNs : scaled;
+}
+// All the launches of one part together (stale-reads: runs x blocks x iterations).
+inline constexpr long long kMaxPartAcquisitions = 1LL << 23;
+
+// Every kernel of the lesson, one per lock variant.
+enum class Variant : int {
+  // part 1, the lock class as the seed writes it: while (atomicCAS(m, 0, 1) != 0); ... atomicExch(m, 0),
+  // no fence; the critical section is the seed's *cnt = *cnt + 1
+  book = 0,
+  // part 2: the class with the seed's __threadfence fix, lock() and unlock() as __noinline__
+  // functions, called by every lane of the block
+  lock_functions,
+  // part 3, stale reads. peek: the book lock, and before lock() the thread reads *cnt (a plain
+  // load, which leaves the counter's line in this SM's L1)
+  peek,
+  peek_atomic_add,   // fix 1: the critical section is atomicAdd(cnt, 1)
+  peek_threadfence,  // fix 2: __threadfence() after taking the lock and before releasing it
+  peek_atomic_ref,   // fix 3: cuda::atomic_ref, compare_exchange with acquire, store with release
+  // part 5: the seed's "true thread lock", acquire-work-release inline in one loop iteration
+  thread_lock,
+  // the benchmark: every one with acquire on lock and release on unlock, critical section *cnt += 1
+  cas,              // compare_exchange spin
+  cas_backoff,      // the same with exponential back-off (__nanosleep) after a failed try
+  ticket,           // ticket lock: take a number, wait for it to be served (back-off by distance)
+  warp_aggregated,  // one lane per warp takes the (ticket) lock and does the warp's updates
+};
+inline constexpr int kVariants = 11;
+
+// One launch: `blocks` x `threads` threads, each acquiring the lock `iters` times.
+struct RunSpec {
+  Variant variant = Variant::book;
+  int blocks = 132;
+  int threads = 1;
+  int iters = 100;
+  unsigned long long deadline_ns = kDefaultDeadlineNs;
+  bool start_locked = false;  // tests: the mutex starts taken and nobody releases it
+  long long threads_total() const { return static_cast<long long>(blocks) * threads; }
+  long long acquisitions() const { return threads_total() * iters; }
+};
+
+// What one launch did. A thread whose spin passed the deadline gave up: it stopped acquiring,
+// and its block is listed in `stuck_blocks`.
+struct LockRun {
+  long long expected = 0;      // updates the counter must show
+  long long count = 0;         // what the counter shows
+  long long completed = 0;     // acquisitions that completed (sum over threads)
+  long long gave_up = 0;       // threads that gave up at their deadline
+  std::vector<int> stuck_blocks;  // blocks with a thread that gave up, ascending
+  std::vector<int> stuck_threads; // the first few of those threads (global ids)
+  double ms = 0.0;             // the launch, timed with events
+  long long peeks_sum = 0;     // peek variants: sum of the values the threads read before lock()
+  bool timed_out() const { return gave_up > 0; }
+  bool exact() const { return !timed_out() && count == expected; }
+  long long lost() const { return expected - count; }
+};
+
+// ---- part 4: the lock class passed by value, in a child process --------------------------------
+// One step of the child's run of the seed's callKernel(): what was called and what CUDA answered.
+struct CopyStep {
+  std::string what;     // "launch 1: GtThrCntKernel<<<132,1>>>(..., lock_)"
+  std::string error;    // "cudaSuccess", "cudaErrorInvalidValue", ... ("" when no call)
+  std::string detail;   // count, pointer type, destructor calls
+};
+struct CopyObservation {
+  std::vector<CopyStep> steps;
+  int destructor_calls = 0;   // ~CudaKernelLock() calls, all of them host-side
+  int frees_ok = 0;           // cudaFree(mutex) calls that returned cudaSuccess
+  int frees_failed = 0;       // and that failed (a pointer freed before)
+  long long count1 = -1, count2 = -1, expected = 0;
+  bool reused = false;        // the second launch's counter was allocated at the freed mutex's address
+  bool second_timed_out = false;
+};
+
+// A fix of the seed's, run twice in this process: count of each launch and cudaFree calls.
+struct FixRun {
+  std::string name;
+  long long expected = 0;
+  long long count1 = -1, count2 = -1;
+  int frees = 0;          // cudaFree(mutex) calls
+  int frees_failed = 0;
+  int copies_made = 0;    // copy constructor calls the launches made (shared_ptr: use_count went up)
+  bool ok() const { return count1 == expected && count2 == expected && frees == 1 && frees_failed == 0; }
+};
+
+}  // namespace cudasync::lock

@@ -1,0 +1,168 @@
+// The lock lesson's reference model: the interleaving simulator must find the seed's warp deadlock
+// under lockstep scheduling and not under independent scheduling, lose an update exactly where a
+// stale L1 line is read, and count exactly for every correct protocol.
+#include <gtest/gtest.h>
+
+#include "techniques/lock/lock_model.hpp"
+
+namespace cudasync::lock {
+namespace {
+
+SimResult run(Protocol p, Regime r, int blocks, int threads, int iters, int trace_rows = 0) {
+  SimConfig c;
+  c.protocol = p;
+  c.regime = r;
+  c.blocks = blocks;
+  c.threads = threads;
+  c.iters = iters;
+  c.trace_rows = trace_rows;
+  return simulate(c);
+}
+
+TEST(LockModel, RegimesParse) {
+  EXPECT_EQ(parse_regime("lockstep"), Regime::lockstep);
+  EXPECT_EQ(parse_regime("independent"), Regime::independent);
+  EXPECT_FALSE(parse_regime("volta"));
+  EXPECT_STREQ(to_string(Regime::lockstep), "lockstep");
+}
+
+TEST(LockModel, LockstepWarpDeadlocksInTheSeedsLockFunction) {
+  const SimResult r = run(Protocol::lock_functions, Regime::lockstep, 1, 4, 1, 40);
+  ASSERT_EQ(r.outcome, Outcome::deadlock);
+  // Lane 0 wins the CAS in step 1; in step 2 the warp diverges; from step 3 on lanes 1-3 spin and
+  // the state after step 5 equals the state after step 3.
+  EXPECT_EQ(r.repeat_from, 3);
+  EXPECT_EQ(r.cycle_rounds, 2);
+  EXPECT_EQ(r.count, 0);
+  ASSERT_EQ(r.trace.size(), 5u);
+  EXPECT_EQ(r.trace[0].cells[0], "CAS: 0, takes the lock");
+  EXPECT_EQ(r.trace[0].cells[1], "CAS: 1 (taken)");
+  EXPECT_EQ(r.trace[1].cells[0], "leaves the loop");
+  EXPECT_EQ(r.trace[1].cells[3], "spins");
+  EXPECT_EQ(r.trace[1].note, "lane 0 goes to 2, lanes 1-3 go to 0; they meet again at 2");
+  EXPECT_EQ(r.trace[2].cells[0], "holds the lock, waits at 2");
+  EXPECT_EQ(r.trace[4].mutex, 1);
+  EXPECT_NE(r.trace[4].note.find("the same state as after step 3"), std::string::npos) << r.trace[4].note;
+  EXPECT_NE(r.holder.find("lane 0 holds the lock and waits at pc 2"), std::string::npos) << r.holder;
+  EXPECT_NE(r.spinners.find("lanes 1-3 of warp 0 spin at pc"), std::string::npos) << r.spinners;
+}
+
+TEST(LockModel, IndependentSchedulingCompletesTheSameProgram) {
+  const SimResult r = run(Protocol::lock_functions, Regime::independent, 1, 4, 2, 100);
+  ASSERT_EQ(r.outcome, Outcome::completed);
+  EXPECT_EQ(r.count, 8);
+  EXPECT_EQ(r.expected, 8);
+  EXPECT_TRUE(r.exact());
+  EXPECT_EQ(r.stale_reads, 0);  // one block, one L1: nothing to be stale against
+  EXPECT_EQ(r.trace.front().cells[0], "CAS: 0, takes the lock");
+  EXPECT_EQ(r.trace.back().cells.back(), "exits");
+}
+
+TEST(LockModel, TheIssuesShapesDeadlockInLockstepAndCompleteIndependently) {
+  for (int threads : {32, 128, 100}) {
+    SCOPED_TRACE(threads);
+    const SimResult lock = run(Protocol::lock_functions, Regime::lockstep, 1, threads, 1);
+    EXPECT_EQ(lock.outcome, Outcome::deadlock);
+    const SimResult ind = run(Protocol::lock_functions, Regime::independent, 1, threads, 1);
+    EXPECT_TRUE(ind.exact()) << to_string(ind.outcome) << " " << ind.count;
+  }
+  // Several warps in lockstep: warp 0's lane 0 holds the lock, every other warp spins for it.
+  const SimResult r = run(Protocol::lock_functions, Regime::lockstep, 1, 128, 1);
+  EXPECT_NE(r.spinners.find("3 more warps"), std::string::npos) << r.spinners;
+}
+
+TEST(LockModel, OneThreadPerBlockNeverDeadlocksEvenInLockstep) {
+  for (Regime g : {Regime::lockstep, Regime::independent}) {
+    const SimResult r = run(Protocol::book, g, 4, 1, 3);
+    EXPECT_TRUE(r.exact()) << to_string(g) << ": " << to_string(r.outcome) << " " << r.count;
+    EXPECT_EQ(r.stale_reads, 0);  // a store leaves no copy in its own L1: the next load goes to L2
+  }
+}
+
+TEST(LockModel, TheSeedsInlineThreadLockSurvivesLockstep) {
+  for (Regime g : {Regime::lockstep, Regime::independent})
+    for (int threads : {4, 32, 64}) {
+      const SimResult r = run(Protocol::thread_lock, g, 1, threads, 2);
+      EXPECT_TRUE(r.exact()) << to_string(g) << " " << threads << ": " << to_string(r.outcome) << " " << r.count;
+    }
+  const SimResult t = run(Protocol::thread_lock, Regime::lockstep, 1, 4, 1, 60);
+  // The lane that got the lock works and releases while the others wait at the end of the body.
+  ASSERT_GE(t.trace.size(), 8u);
+  EXPECT_EQ(t.trace[2].cells[0], "CAS: 0, takes the lock");
+  EXPECT_EQ(t.trace[4].cells[0], "atomicAdd: cnt = 1");
+  EXPECT_EQ(t.trace[4].cells[1], "waits at 8");
+  EXPECT_EQ(t.trace[6].cells[0], "releases");
+}
+
+TEST(LockModel, APlainReadBeforeLockLeavesAStaleLineAndLosesAnUpdate) {
+  const SimResult r = run(Protocol::peek, Regime::independent, 2, 1, 2, 40);
+  ASSERT_EQ(r.outcome, Outcome::completed);
+  EXPECT_EQ(r.expected, 4);
+  EXPECT_LT(r.count, 4);
+  EXPECT_GT(r.stale_reads, 0);
+  EXPECT_EQ(r.first_stale, "step 8: block 1 read cnt = 0 from its SM's L1 while L2 held 1");
+  EXPECT_EQ(r.trace[7].l1, "SM0 1, SM1 0");
+  EXPECT_EQ(r.columns, (std::vector<std::string>{"block 0", "block 1"}));
+}
+
+TEST(LockModel, EachFixLosesNothing) {
+  for (Protocol p : {Protocol::fix_atomic_add, Protocol::fix_threadfence, Protocol::fix_atomic_ref})
+    for (int blocks : {2, 3, 5}) {
+      const SimResult r = run(p, Regime::independent, blocks, 1, 3);
+      EXPECT_TRUE(r.exact()) << program_of(p).name << " x" << blocks << ": " << r.count << " of " << r.expected;
+      if (p != Protocol::fix_atomic_add) {
+        EXPECT_EQ(r.stale_reads, 0) << program_of(p).name;
+      }
+    }
+}
+
+TEST(LockModel, OnlyTheWarpAggregatedLockSurvivesLockstep) {
+  for (Protocol p : {Protocol::cas, Protocol::cas_backoff, Protocol::ticket}) {
+    EXPECT_EQ(run(p, Regime::lockstep, 1, 4, 1).outcome, Outcome::deadlock) << program_of(p).name;
+    EXPECT_TRUE(run(p, Regime::independent, 1, 4, 2).exact()) << program_of(p).name;
+    EXPECT_TRUE(run(p, Regime::independent, 3, 1, 2).exact()) << program_of(p).name;
+  }
+  for (Regime g : {Regime::lockstep, Regime::independent})
+    for (int threads : {4, 32, 64, 100}) {
+      const SimResult r = run(Protocol::warp_aggregated, g, 2, threads, 2);
+      EXPECT_TRUE(r.exact()) << to_string(g) << " " << threads << ": " << to_string(r.outcome) << " " << r.count
+                             << " of " << r.expected;
+    }
+}
+
+TEST(LockModel, RunsAreDeterministic) {
+  const SimResult a = run(Protocol::peek, Regime::independent, 3, 1, 3, 50);
+  const SimResult b = run(Protocol::peek, Regime::independent, 3, 1, 3, 50);
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.rounds, b.rounds);
+  ASSERT_EQ(a.trace.size(), b.trace.size());
+  for (std::size_t i = 0; i < a.trace.size(); ++i) EXPECT_EQ(a.trace[i].cells, b.trace[i].cells);
+}
+
+TEST(LockModel, EveryVariantHasAProtocol) {
+  for (int v = 0; v < kVariants; ++v) {
+    const Program p = program_of(protocol_of(static_cast<Variant>(v)));
+    EXPECT_FALSE(p.name.empty());
+    ASSERT_FALSE(p.code.empty());
+    EXPECT_EQ(p.code.back().op, Op::exit);
+    for (const auto& in : p.code)
+      if (in.target >= 0) {
+        EXPECT_LT(in.target, static_cast<int>(p.code.size())) << p.name;
+      }
+  }
+}
+
+TEST(LockModel, ARoundLimitIsReportedNotHidden) {
+  SimConfig c;
+  c.protocol = Protocol::lock_functions;
+  c.regime = Regime::independent;
+  c.threads = 32;
+  c.iters = 3;
+  c.max_rounds = 10;
+  const SimResult r = simulate(c);
+  EXPECT_EQ(r.outcome, Outcome::round_limit);
+  EXPECT_FALSE(r.exact());
+}
+
+}  // namespace
+}  // namespace cudasync::lock
