@@ -1,0 +1,348 @@
+// Part 4: the seed's lock class passed to a kernel by value, its two fixes, and an owner whose copy
+// is deleted. The classes are written as the seed writes them (cudaMalloc in the constructor,
+// cudaFree in the destructor), with one addition: every cudaFree they make is logged, so the
+// report can say how many times a destructor ran and what CUDA answered.
+//
+// What happens (CUDA C++ Programming Guide, "__global__ Function Argument Processing"): the launch
+// statement copies a by-value argument into compiler-generated stub functions, one or more times,
+// and memcpy's its bytes into the kernel's parameter memory. The copies are destroyed on the host
+// when the stubs return, possibly before the kernel has finished. The seed's destructor frees the
+// mutex each time. Nothing runs on the device at kernel exit.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/deadline.cuh"
+#include "techniques/lock/lock_gpu.hpp"
+
+namespace cudasync::lock {
+
+using cuda::SpinDeadline;
+using cuda::spin_until;
+
+namespace {
+
+// What the classes' destructors and deleters did.
+struct FreeLog {
+  int destructor_calls = 0;
+  int frees_ok = 0;
+  int frees_failed = 0;
+  int copies = 0;
+  std::string results;  // "cudaSuccess, cudaErrorInvalidValue"
+  std::string last;
+  void free(int* p) {
+    const cudaError_t e = cudaFree(p);
+    (e == cudaSuccess ? frees_ok : frees_failed) += 1;
+    last = cudaGetErrorName(e);
+    results += (results.empty() ? "" : ", ") + last;
+  }
+};
+FreeLog* g_log = nullptr;  // the log of the run in progress (host code, one thread)
+
+// ---- the seed's class, as written (plus the log) ---------------------------------------------
+class CudaKernelLock {
+ public:
+  int* mutex = nullptr;
+  CudaKernelLock() {
+    int state = 0;
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&mutex), sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(mutex, &state, sizeof(int), cudaMemcpyHostToDevice));
+  }
+  ~CudaKernelLock() {
+    ++g_log->destructor_calls;
+    g_log->free(mutex);
+  }
+  __device__ bool lock(const SpinDeadline& d) { return spin_until([&] { return atomicCAS(mutex, 0, 1) == 0; }, d); }
+  __device__ void unlock() { atomicExch(mutex, 0); }
+};
+
+// ---- the seed's fix 3: shared_ptr owns the mutex, cudaFree is its deleter -----------------------
+class SharedLock {
+ public:
+  std::shared_ptr<int> mutex;
+  int* mutex_ptr = nullptr;  // what device code uses: it cannot call shared_ptr's members
+  SharedLock() {
+    int state = 0;
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&mutex_ptr), sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(mutex_ptr, &state, sizeof(int), cudaMemcpyHostToDevice));
+    mutex = std::shared_ptr<int>(mutex_ptr, [](int* p) { g_log->free(p); });
+  }
+  SharedLock(const SharedLock& o) : mutex(o.mutex), mutex_ptr(o.mutex_ptr) { ++g_log->copies; }
+  SharedLock& operator=(const SharedLock&) = default;
+  ~SharedLock() { ++g_log->destructor_calls; }
+  __device__ bool lock(const SpinDeadline& d) {
+    const bool ok = spin_until([&] { return atomicCAS(mutex_ptr, 0, 1) == 0; }, d);
+    __threadfence();
+    return ok;
+  }
+  __device__ void unlock() {
+    __threadfence();
+    atomicExch(mutex_ptr, 0);
+  }
+};
+
+// ---- an owner that cannot be copied, and the trivially copyable view kernels take ---------------
+struct MutexRef {
+  int* mutex;
+  __device__ bool lock(const SpinDeadline& d) const {
+    const bool ok = spin_until([&] { return atomicCAS(mutex, 0, 1) == 0; }, d);
+    __threadfence();
+    return ok;
+  }
+  __device__ void unlock() const {
+    __threadfence();
+    atomicExch(mutex, 0);
+  }
+};
+class MutexOwner {
+ public:
+  MutexOwner() {
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&m_), sizeof(int)));
+    CUDA_CHECK(cudaMemset(m_, 0, sizeof(int)));
+  }
+  ~MutexOwner() {
+    if (m_) {
+      ++g_log->destructor_calls;
+      g_log->free(m_);
+    }
+  }
+  MutexOwner(const MutexOwner&) = delete;
+  MutexOwner& operator=(const MutexOwner&) = delete;
+  MutexOwner(MutexOwner&& o) noexcept : m_(o.m_) { o.m_ = nullptr; }
+  MutexOwner& operator=(MutexOwner&&) = delete;
+  MutexRef ref() const { return MutexRef{m_}; }
+
+ private:
+  int* m_ = nullptr;
+};
+// What makes the bug impossible, checked when this file compiles: the owner cannot be passed by
+// value (`kernel<<<g, b>>>(owner)` does not compile), and the view a kernel gets owns nothing.
+static_assert(!std::is_copy_constructible_v<MutexOwner>, "the owner of the mutex must not be copyable");
+static_assert(std::is_trivially_copyable_v<MutexRef> && std::is_trivially_destructible_v<MutexRef>,
+              "a kernel's view of the mutex must be a plain value");
+
+template <typename L>
+__device__ void count_under(L& lock, int* cnt, int iters, const SpinDeadline& d, int* gave_up) {
+  for (int i = 0; i < iters; ++i) {
+    if (!lock.lock(d)) {
+      atomicAdd(gave_up, 1);
+      return;
+    }
+    atomicAdd(cnt, 1);
+    lock.unlock();
+  }
+}
+__global__ void seed_by_value_kernel(int* cnt, int iters, CudaKernelLock lock, SpinDeadline d, int* gave_up) {
+  count_under(lock, cnt, iters, d, gave_up);
+}
+__global__ void seed_device_copy_kernel(int* cnt, int iters, CudaKernelLock* lock, SpinDeadline d, int* gave_up) {
+  count_under(*lock, cnt, iters, d, gave_up);
+}
+__global__ void shared_ptr_kernel(int* cnt, int iters, SharedLock lock, SpinDeadline d, int* gave_up) {
+  count_under(lock, cnt, iters, d, gave_up);
+}
+__global__ void owner_ref_kernel(int* cnt, int iters, MutexRef lock, SpinDeadline d, int* gave_up) {
+  count_under(lock, cnt, iters, d, gave_up);
+}
+
+// Scratch for one launch: the counter, the give-up count and the deadline flag.
+struct Scratch {
+  int* cnt = nullptr;
+  int* gave_up = nullptr;
+  unsigned* timed_out = nullptr;
+  Scratch() {
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cnt), sizeof(int)));
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&gave_up), sizeof(int)));
+    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&timed_out), sizeof(unsigned)));
+    reset();
+  }
+  ~Scratch() {
+    CUDA_CHECK_NOTHROW(cudaFree(cnt));
+    CUDA_CHECK_NOTHROW(cudaFree(gave_up));
+    CUDA_CHECK_NOTHROW(cudaFree(timed_out));
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  void reset() {
+    CUDA_CHECK(cudaMemset(cnt, 0, sizeof(int)));
+    CUDA_CHECK(cudaMemset(gave_up, 0, sizeof(int)));
+    CUDA_CHECK(cudaMemset(timed_out, 0, sizeof(unsigned)));
+  }
+  long long count() const {
+    int c = 0;
+    CUDA_CHECK(cudaMemcpy(&c, cnt, sizeof(int), cudaMemcpyDeviceToHost));
+    return c;
+  }
+};
+
+std::string name_of(cudaError_t e) { return cudaGetErrorName(e); }
+std::string with_text(cudaError_t e) {
+  return e == cudaSuccess ? name_of(e) : name_of(e) + " (" + cudaGetErrorString(e) + ")";
+}
+std::string hex(const void* p) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%p", p);
+  return b;
+}
+
+}  // namespace
+
+CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_ns) {
+  CopyObservation o;
+  o.expected = static_cast<long long>(blocks) * iters;
+  FreeLog log;
+  g_log = &log;
+  const std::string grid = "<<<" + std::to_string(blocks) + ", 1>>>";
+  int* cnt1 = nullptr;
+  int* gave_up = nullptr;
+  unsigned* timed_out = nullptr;
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cnt1), sizeof(int)));
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&gave_up), sizeof(int)));
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&timed_out), sizeof(unsigned)));
+  CUDA_CHECK(cudaMemset(cnt1, 0, sizeof(int)));
+  CUDA_CHECK(cudaMemset(gave_up, 0, sizeof(int)));
+  const SpinDeadline d{deadline_ns, timed_out};
+  int before_end[3] = {0, 0, 0};
+  {
+    CudaKernelLock lock_;  // the seed's callKernel(): one lock, two launches, the lock passed by value
+    int* const mutex = lock_.mutex;
+    o.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", "cudaMalloc + cudaMemcpy: mutex at " + hex(mutex)});
+
+    auto launch = [&](int n, int* cnt) {
+      const int calls = log.destructor_calls, ok = log.frees_ok, failed = log.frees_failed;
+      seed_by_value_kernel<<<blocks, 1>>>(cnt, iters, lock_, d, gave_up);
+      const cudaError_t last = cudaGetLastError();  // the seed checks exactly this
+      const int ran = log.destructor_calls - calls;
+      o.steps.push_back({"launch " + std::to_string(n) + ": GtThrCntKernel" + grid + "(..., lock_); cudaGetLastError()",
+                         name_of(last),
+                         "~CudaKernelLock() ran " + std::to_string(ran) + " times on the host as the launch returned: " +
+                             std::to_string(log.frees_ok - ok) + " cudaFree(mutex) succeeded, " +
+                             std::to_string(log.frees_failed - failed) + " failed"});
+    };
+    auto sync_and_count = [&](int n, int* cnt, long long& count) {
+      const cudaError_t e = cudaDeviceSynchronize();
+      int c = -1;
+      const cudaError_t m = cudaMemcpy(&c, cnt, sizeof(int), cudaMemcpyDeviceToHost);
+      int g = 0;
+      (void)cudaMemcpy(&g, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
+      count = m == cudaSuccess ? c : -1;
+      std::string detail = m == cudaSuccess ? "count " + std::to_string(c) + " of " + std::to_string(o.expected)
+                                            : "the count cannot be read: " + with_text(m);
+      if (m == cudaSuccess && g > 0) detail += "; " + std::to_string(g) + " blocks gave up waiting for the lock";
+      if (n == 2) o.second_timed_out = m == cudaSuccess && g > 0;
+      o.steps.push_back({"cudaDeviceSynchronize() after launch " + std::to_string(n), with_text(e), detail});
+    };
+
+    launch(1, cnt1);
+    sync_and_count(1, cnt1, o.count1);
+
+    cudaPointerAttributes attr{};
+    const cudaError_t pa = cudaPointerGetAttributes(&attr, mutex);
+    o.steps.push_back({"cudaPointerGetAttributes(lock_.mutex)", name_of(pa),
+                       pa != cudaSuccess ? "" : attr.type == cudaMemoryTypeDevice ? "still device memory"
+                                                                                  : "no longer a device allocation: freed"});
+
+    // The seed's second launch needs a counter too; allocate it, as any program would.
+    int* cnt2 = nullptr;
+    const cudaError_t am = cudaMalloc(reinterpret_cast<void**>(&cnt2), sizeof(int));
+    if (am == cudaSuccess) {
+      (void)cudaMemset(cnt2, 0, sizeof(int));
+      (void)cudaMemset(gave_up, 0, sizeof(int));
+    }
+    o.reused = am == cudaSuccess && cnt2 == mutex;
+    o.steps.push_back({"cudaMalloc(&cnt2): the second launch's counter", name_of(am),
+                       "at " + hex(cnt2) + (o.reused ? ": the freed mutex's address, so lock_.mutex now points at cnt2"
+                                                     : ": not the freed mutex's address")});
+    if (am == cudaSuccess) {
+      launch(2, cnt2);
+      sync_and_count(2, cnt2, o.count2);
+    }
+    if (cnt2 && !o.reused) (void)cudaFree(cnt2);
+    before_end[0] = log.destructor_calls;
+    before_end[1] = log.frees_ok;
+    before_end[2] = log.frees_failed;
+  }  // lock_ goes out of scope: its own destructor frees the mutex once more
+  o.steps.push_back({"end of callKernel(): ~CudaKernelLock() for lock_, cudaFree(mutex)", log.last,
+                     std::string(log.frees_ok > before_end[1] ? "succeeded" : "failed: the mutex was freed before") +
+                         " (" + std::to_string(log.destructor_calls - before_end[0]) + " destructor call)"});
+  o.destructor_calls = log.destructor_calls;
+  o.frees_ok = log.frees_ok;
+  o.frees_failed = log.frees_failed;
+  o.steps.push_back({"every cudaFree(mutex) the destructors made, in order", "", log.results});
+  o.steps.push_back({"cudaGetLastError() at the end", name_of(cudaGetLastError()), ""});
+  (void)cudaFree(cnt1);
+  (void)cudaFree(gave_up);
+  (void)cudaFree(timed_out);
+  g_log = nullptr;
+  return o;
+}
+
+std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long deadline_ns) {
+  std::vector<FixRun> out;
+  Scratch s;
+  const SpinDeadline d{deadline_ns, s.timed_out};
+  const long long expected = static_cast<long long>(blocks) * iters;
+  auto run_twice = [&](FixRun& f, auto&& launch) {
+    for (int n = 1; n <= 2; ++n) {
+      s.reset();
+      launch();
+      CUDA_CHECK_LAUNCH();
+      CUDA_CHECK(cudaDeviceSynchronize());
+      (n == 1 ? f.count1 : f.count2) = s.count();
+    }
+  };
+  {
+    FreeLog log;
+    g_log = &log;
+    FixRun f;
+    f.name = "fix 1 (seed): copy the object to the device, pass a pointer";
+    f.expected = expected;
+    {
+      CudaKernelLock lock_;
+      CudaKernelLock* dev_lock = nullptr;
+      CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev_lock), sizeof(CudaKernelLock)));
+      CUDA_CHECK(cudaMemcpy(dev_lock, &lock_, sizeof(CudaKernelLock), cudaMemcpyHostToDevice));
+      run_twice(f, [&] { seed_device_copy_kernel<<<blocks, 1>>>(s.cnt, iters, dev_lock, d, s.gave_up); });
+      CUDA_CHECK(cudaFree(dev_lock));  // the seed never frees it
+    }
+    f.frees = log.frees_ok + log.frees_failed;
+    f.frees_failed = log.frees_failed;
+    out.push_back(f);
+  }
+  {
+    FreeLog log;
+    g_log = &log;
+    FixRun f;
+    f.name = "fix 2 (seed): shared_ptr with cudaFree as its deleter";
+    f.expected = expected;
+    {
+      SharedLock lock_;
+      run_twice(f, [&] { shared_ptr_kernel<<<blocks, 1>>>(s.cnt, iters, lock_, d, s.gave_up); });
+      f.copies_made = log.copies;
+    }
+    f.frees = log.frees_ok + log.frees_failed;
+    f.frees_failed = log.frees_failed;
+    out.push_back(f);
+  }
+  {
+    FreeLog log;
+    g_log = &log;
+    FixRun f;
+    f.name = "an owner with its copy deleted; kernels get a plain view";
+    f.expected = expected;
+    {
+      MutexOwner owner;
+      run_twice(f, [&] { owner_ref_kernel<<<blocks, 1>>>(s.cnt, iters, owner.ref(), d, s.gave_up); });
+    }
+    f.frees = log.frees_ok + log.frees_failed;
+    f.frees_failed = log.frees_failed;
+    out.push_back(f);
+  }
+  g_log = nullptr;
+  return out;
+}
+
+}  // namespace cudasync::lock
