@@ -1,0 +1,130 @@
+// lock on a real GPU: every correct variant counts exactly across grid shapes; a lock that is never
+// released ends every wait at its deadline and names the stuck blocks, and the GPU is fine after;
+// the copy-destructor child returns the seed's errors and this process still runs kernels after
+// it; the report's checks pass through the real binary.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "core/child_process.hpp"
+#include "support/gpu_available.hpp"
+#include "support/run_cli.hpp"
+#include "techniques/lock/lock_copy.hpp"
+#include "techniques/lock/lock_gpu.hpp"
+
+namespace cudasync::lock {
+namespace {
+
+RunSpec spec_of(Variant v, int blocks, int threads, int iters) {
+  RunSpec s;
+  s.variant = v;
+  s.blocks = blocks;
+  s.threads = threads;
+  s.iters = iters;
+  s.deadline_ns = deadline_for(s.acquisitions());
+  return s;
+}
+
+void expect_exact(const RunSpec& s, const LockRun& r) {
+  EXPECT_FALSE(r.timed_out()) << "variant " << static_cast<int>(s.variant) << " <<<" << s.blocks << ","
+                              << s.threads << ">>>: " << r.gave_up << " threads gave up";
+  EXPECT_EQ(r.count, s.acquisitions()) << "variant " << static_cast<int>(s.variant) << " <<<" << s.blocks << ","
+                                       << s.threads << ">>> x " << s.iters;
+  EXPECT_EQ(r.completed, s.acquisitions());
+  EXPECT_GT(r.ms, 0.0);
+}
+
+struct Shape {
+  int blocks, threads, iters;
+};
+
+TEST(LockGpu, EveryCorrectVariantCountsExactlyAcrossShapes) {
+  CUDASYNC_REQUIRE_GPU();
+  const Shape shapes[] = {{1, 1, 50}, {132, 1, 20}, {7, 1, 33}, {1, 32, 10}, {1, 128, 5},
+                          {4, 128, 4}, {3, 100, 3}, {33, 64, 2}, {264, 1, 10}, {2, 1024, 1}};
+  for (Variant v : {Variant::lock_functions, Variant::peek_atomic_add, Variant::peek_threadfence, Variant::peek_atomic_ref,
+                    Variant::thread_lock, Variant::cas, Variant::cas_backoff, Variant::ticket, Variant::warp_aggregated})
+    for (const Shape& sh : shapes) {
+      const RunSpec s = spec_of(v, sh.blocks, sh.threads, sh.iters);
+      for (const LockRun& r : gpu_runs(s, 2, false)) expect_exact(s, r);
+    }
+}
+
+TEST(LockGpu, WarpAggregatedCountsPartialWarps) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int threads : {1, 5, 31, 33, 65, 1000}) {
+    const RunSpec s = spec_of(Variant::warp_aggregated, 3, threads, 4);
+    expect_exact(s, gpu_run(s));
+  }
+}
+
+TEST(LockGpu, ALockNeverReleasedEndsEveryWaitAtTheDeadlineAndNamesTheBlocks) {
+  CUDASYNC_REQUIRE_GPU();
+  for (Variant v : {Variant::book, Variant::lock_functions, Variant::thread_lock, Variant::cas, Variant::cas_backoff,
+                    Variant::ticket, Variant::warp_aggregated}) {
+    RunSpec s = spec_of(v, 6, 64, 3);
+    s.start_locked = true;
+    s.deadline_ns = 20'000'000;  // 20 ms
+    const auto t0 = std::chrono::steady_clock::now();
+    const LockRun r = gpu_run(s);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(took, 5.0) << "variant " << static_cast<int>(v) << ": the deadline did not bound the wait";
+    EXPECT_TRUE(r.timed_out());
+    EXPECT_EQ(r.count, 0);
+    EXPECT_EQ(r.completed, 0);
+    EXPECT_EQ(r.stuck_blocks, (std::vector<int>{0, 1, 2, 3, 4, 5})) << "variant " << static_cast<int>(v);
+    EXPECT_FALSE(r.stuck_threads.empty());
+  }
+  // The GPU is fine afterwards.
+  const RunSpec s = spec_of(Variant::cas, 8, 1, 10);
+  expect_exact(s, gpu_run(s));
+}
+
+TEST(LockGpu, TheFixesOfPart4LaunchTwiceAndFreeOnce) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto fixes = gpu_copy_fixes(16, 5, 1'000'000'000ull);
+  ASSERT_EQ(fixes.size(), 3u);
+  for (const FixRun& f : fixes) {
+    EXPECT_TRUE(f.ok()) << f.name << ": " << f.count1 << ", " << f.count2 << " of " << f.expected << ", " << f.frees
+                        << " frees (" << f.frees_failed << " failed)";
+  }
+  EXPECT_GT(fixes[1].copies_made, 0) << "the launch statements copy a by-value shared_ptr argument";
+}
+
+TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
+  CUDASYNC_REQUIRE_GPU();
+  ChildProcess child(test::binary_path(),
+                     {"lock", "--copy-child", ChildProcess::kOutToken, "--backend", "gpu", "--color", "never", "-q"},
+                     std::chrono::milliseconds(30000), "lock_test");
+  const CopyOutcome o = copy_outcome(child.finish());
+  ASSERT_EQ(o.status, CopyOutcome::Status::ok) << o.message;
+  EXPECT_EQ(o.seen.count1, o.seen.expected) << "the first launch runs on a mutex freed only after it was launched";
+  EXPECT_GE(o.seen.destructor_calls, 2) << "one object, and at least one copy destroyed by the launch";
+  EXPECT_EQ(o.seen.frees_ok + o.seen.frees_failed, o.seen.destructor_calls);
+  EXPECT_GE(o.seen.frees_failed, 1) << "the mutex is freed more than once";
+  bool any_error = false;
+  for (const auto& st : o.seen.steps) any_error = any_error || (!st.error.empty() && st.error != "cudaSuccess");
+  EXPECT_TRUE(any_error) << "some CUDA call of the seed's callKernel() must fail";
+  // This process's context is untouched.
+  const RunSpec s = spec_of(Variant::book, 32, 1, 10);
+  expect_exact(s, gpu_run(s));
+}
+
+TEST(LockGpu, TheBinaryPassesEveryCheckOnTheGpu) {
+  CUDASYNC_REQUIRE_GPU();
+  const test::CliResult r = test::run_cli("lock --backend gpu --json --color never");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 2000);
+  const auto doc = nlohmann::ordered_json::parse(r.out);
+  int checks = 0;
+  for (const auto& s : doc["report"]["sections"])
+    for (const auto& c : s["checks"]) {
+      ++checks;
+      EXPECT_TRUE(c["passed"].get<bool>()) << s["id"] << ": " << c["name"] << ": " << c["detail"];
+    }
+  EXPECT_GT(checks, 15);
+}
+
+}  // namespace
+}  // namespace cudasync::lock
