@@ -117,7 +117,8 @@ report::Report bench(const RunContext& ctx) {
   setup.regimes = {Regime::lockstep, Regime::independent};
   r.sections.push_back(setup_section(setup));
   BenchPart b;
-  b.locks = {Variant::book, Variant::cas, Variant::cas_backoff, Variant::ticket, Variant::warp_aggregated};
+  b.locks = {Variant::book,    Variant::fenced, Variant::acq_rel,
+             Variant::backoff, Variant::ticket, Variant::warp_aggregated};
   b.configs = bench_configs();
   b.reps = kBenchReps;
   for (Variant v : b.locks)
@@ -136,7 +137,7 @@ report::Report bench(const RunContext& ctx) {
 #endif
       b.cells.push_back(std::move(cell));
     }
-  for (Protocol p : {Protocol::cas, Protocol::cas_backoff, Protocol::ticket, Protocol::warp_aggregated})
+  for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::backoff, Protocol::ticket, Protocol::warp_aggregated})
     for (Regime g : {Regime::lockstep, Regime::independent}) b.verdicts.push_back(sim(p, g, 1, kTraceLanes, 1));
   r.sections.push_back(bench_section(b, ctx.gpu));
   return r;
@@ -193,9 +194,9 @@ std::optional<std::string> combination_error(const Options& o, bool bench) {
   if (selected(o.parts, "stale-reads")) {
     const int runs = stale_runs(o), blocks = o.blocks.value_or(kStaleBlocks),
               iters = o.iters.value_or(kStaleIters);
-    const long long total = static_cast<long long>(runs) * blocks * iters * 5;
+    const long long total = static_cast<long long>(runs) * blocks * iters * 4;
     if (total > kMaxPartAcquisitions)
-      return "--part stale-reads: 5 variants x " + std::to_string(runs) + " runs x " + grid_text(blocks, 1) + " x " +
+      return "--part stale-reads: 4 variants x " + std::to_string(runs) + " runs x " + grid_text(blocks, 1) + " x " +
              std::to_string(iters) + " iterations is " + std::to_string(total) + " lock acquisitions, more than " +
              std::to_string(kMaxPartAcquisitions) + " (tens of seconds); give fewer --runs, --blocks or --iters";
   }
@@ -246,14 +247,20 @@ report::Report run(const Options& o, const RunContext& ctx) {
 
   if (selected(o.parts, "lock-class")) {
     ClassPart p;
-    p.spec.variant = Variant::book;
+    p.spec.variant = Variant::book_atomic_add;
     p.spec.blocks = o.blocks.value_or(kClassBlocks);
     p.spec.threads = 1;
     p.spec.iters = o.iters.value_or(kClassIters);
     p.spec.deadline_ns = deadline_for(p.spec.acquisitions());
-    p.model = sim(Protocol::book, Regime::independent, 3, 1, 2);
+    p.model = sim(Protocol::book_atomic_add, Regime::independent, 3, 1, 2);
+    p.model_plain = sim(Protocol::book, Regime::independent, 3, 1, 2);
 #if CUDASYNC_HAVE_CUDA
-    if (gpu) p.gpu = gpu_runs(p.spec, kTimedReps);
+    if (gpu) {
+      p.gpu = gpu_runs(p.spec, kTimedReps);
+      RunSpec plain = p.spec;
+      plain.variant = Variant::book;
+      p.gpu_plain = gpu_runs(plain, kTimedReps, false);
+    }
 #endif
     r.sections.push_back(lock_class_section(p, gpu));
   }
@@ -292,8 +299,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
     p.spec.deadline_ns = deadline_for(p.spec.acquisitions());
     p.runs = stale_runs(o);
     p.arch = listing.available ? arch : "";
-    for (Variant v : {Variant::book, Variant::peek, Variant::peek_atomic_add, Variant::peek_threadfence,
-                      Variant::peek_atomic_ref}) {
+    for (Variant v : {Variant::book, Variant::book_atomic_add, Variant::fenced, Variant::acq_rel}) {
       StaleRow row;
       row.variant = v;
       row.model = sim(protocol_of(v), Regime::independent, 2, 1, 2);
@@ -307,7 +313,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
 #endif
       p.rows.push_back(std::move(row));
     }
-    p.trace = sim(Protocol::peek, Regime::independent, 2, 1, 2, 40);
+    p.trace = sim(Protocol::book, Regime::independent, 2, 1, 2, 40);
     r.sections.push_back(stale_reads_section(p, gpu));
   }
   if (selected(o.parts, "copy-destructor")) {

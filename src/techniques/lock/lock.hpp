@@ -30,27 +30,27 @@ inline constexpr long long kMaxPartAcquisitions = 1LL << 23;
 
 // Every kernel of the lesson, one per lock variant.
 enum class Variant : int {
-  // part 1, the lock class as the seed writes it: while (atomicCAS(m, 0, 1) != 0); ... atomicExch(m, 0),
-  // no fence; the critical section is the seed's *cnt = *cnt + 1
+  // parts 1 and 3, the lock class as the seed writes it: while (atomicCAS(m, 0, 1) != 0); ...
+  // atomicExch(m, 0), no fence, around the seed's first critical section *cnt = *cnt + 1
   book = 0,
+  // the same lock around the critical section of the seed's later kernel, atomicAdd(cnt, 1) (fix 1)
+  book_atomic_add,
   // part 2: the class with the seed's __threadfence fix, lock() and unlock() as __noinline__
   // functions, called by every lane of the block
   lock_functions,
-  // part 3, stale reads. peek: the book lock, and before lock() the thread reads *cnt (a plain
-  // load, which leaves the counter's line in this SM's L1)
-  peek,
-  peek_atomic_add,   // fix 1: the critical section is atomicAdd(cnt, 1)
-  peek_threadfence,  // fix 2: __threadfence() after taking the lock and before releasing it
-  peek_atomic_ref,   // fix 3: cuda::atomic_ref, compare_exchange with acquire, store with release
+  // fix 2, the seed's fixed class: __threadfence() after taking the lock and before releasing it.
+  // In the benchmark this is "the CAS lock", the baseline of every ratio.
+  fenced,
+  // fix 3: cuda::atomic_ref, compare_exchange with acquire, store with release
+  acq_rel,
   // part 5: the seed's "true thread lock", acquire-work-release inline in one loop iteration
   thread_lock,
-  // the benchmark: every one with acquire on lock and release on unlock, critical section *cnt += 1
-  cas,              // compare_exchange spin
-  cas_backoff,      // the same with exponential back-off (__nanosleep) after a failed try
+  // the benchmark's other locks, each with acquire on lock and release on unlock
+  backoff,          // compare_exchange with exponential back-off (__nanosleep) after a failed try
   ticket,           // ticket lock: take a number, wait for it to be served (back-off by distance)
-  warp_aggregated,  // one lane per warp takes the (ticket) lock and does the warp's updates
+  warp_aggregated,  // one lane per warp takes the lock (acquire / release) and does the warp's updates
 };
-inline constexpr int kVariants = 11;
+inline constexpr int kVariants = 9;
 
 // One launch: `blocks` x `threads` threads, each acquiring the lock `iters` times.
 struct RunSpec {
@@ -74,7 +74,6 @@ struct LockRun {
   std::vector<int> stuck_blocks;  // blocks with a thread that gave up, ascending
   std::vector<int> stuck_threads; // the first few of those threads (global ids)
   double ms = 0.0;             // the launch, timed with events
-  long long peeks_sum = 0;     // peek variants: sum of the values the threads read before lock()
   bool timed_out() const { return gave_up > 0; }
   bool exact() const { return !timed_out() && count == expected; }
   long long lost() const { return expected - count; }
@@ -93,7 +92,7 @@ struct CopyObservation {
   int frees_ok = 0;           // cudaFree(mutex) calls that returned cudaSuccess
   int frees_failed = 0;       // and that failed (a pointer freed before)
   long long count1 = -1, count2 = -1, expected = 0;
-  bool reused = false;        // the second launch's counter was allocated at the freed mutex's address
+  bool reused = false;        // the next cudaMalloc returned the freed mutex's address
   bool second_timed_out = false;
 };
 

@@ -10,6 +10,7 @@
 // mutex each time. Nothing runs on the device at kernel exit.
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -196,37 +197,38 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
   FreeLog log;
   g_log = &log;
   const std::string grid = "<<<" + std::to_string(blocks) + ", 1>>>";
-  int* cnt1 = nullptr;
+  int* dev_c = nullptr;
   int* gave_up = nullptr;
   unsigned* timed_out = nullptr;
-  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cnt1), sizeof(int)));
+  CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev_c), sizeof(int)));
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&gave_up), sizeof(int)));
   CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&timed_out), sizeof(unsigned)));
-  CUDA_CHECK(cudaMemset(cnt1, 0, sizeof(int)));
-  CUDA_CHECK(cudaMemset(gave_up, 0, sizeof(int)));
   const SpinDeadline d{deadline_ns, timed_out};
+  int* other = nullptr;
   int before_end[3] = {0, 0, 0};
   {
     CudaKernelLock lock_;  // the seed's callKernel(): one lock, two launches, the lock passed by value
     int* const mutex = lock_.mutex;
     o.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", "cudaMalloc + cudaMemcpy: mutex at " + hex(mutex)});
 
-    auto launch = [&](int n, int* cnt) {
+    auto launch = [&](int n) {
+      (void)cudaMemset(dev_c, 0, sizeof(int));
+      (void)cudaMemset(gave_up, 0, sizeof(int));
       const int calls = log.destructor_calls, ok = log.frees_ok, failed = log.frees_failed;
-      seed_by_value_kernel<<<blocks, 1>>>(cnt, iters, lock_, d, gave_up);
+      seed_by_value_kernel<<<blocks, 1>>>(dev_c, iters, lock_, d, gave_up);
       const cudaError_t last = cudaGetLastError();  // the seed checks exactly this
       const int ran = log.destructor_calls - calls;
-      o.steps.push_back({"launch " + std::to_string(n) + ": GtThrCntKernel" + grid + "(..., lock_); cudaGetLastError()",
-                         name_of(last),
-                         "~CudaKernelLock() ran " + std::to_string(ran) + " times on the host as the launch returned: " +
-                             std::to_string(log.frees_ok - ok) + " cudaFree(mutex) succeeded, " +
-                             std::to_string(log.frees_failed - failed) + " failed"});
+      o.steps.push_back({"launch " + std::to_string(n) + ": GtThrCntKernel" + grid + "(..., dev_c, lock_); cudaGetLastError()",
+                         with_text(last),
+                         "~CudaKernelLock() ran " + std::to_string(ran) + (ran == 1 ? " time" : " times") +
+                             " on the host as the launch returned: cudaFree(mutex) " +
+                             (log.frees_ok > ok ? "succeeded" : "") + (log.frees_ok > ok && log.frees_failed > failed ? ", then " : "") +
+                             (log.frees_failed > failed ? "failed: " + log.last : "")});
     };
-    auto sync_and_count = [&](int n, int* cnt, long long& count) {
+    auto sync_and_count = [&](int n, long long& count) {
       const cudaError_t e = cudaDeviceSynchronize();
-      int c = -1;
-      const cudaError_t m = cudaMemcpy(&c, cnt, sizeof(int), cudaMemcpyDeviceToHost);
-      int g = 0;
+      int c = -1, g = 0;
+      const cudaError_t m = cudaMemcpy(&c, dev_c, sizeof(int), cudaMemcpyDeviceToHost);
       (void)cudaMemcpy(&g, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
       count = m == cudaSuccess ? c : -1;
       std::string detail = m == cudaSuccess ? "count " + std::to_string(c) + " of " + std::to_string(o.expected)
@@ -236,44 +238,43 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
       o.steps.push_back({"cudaDeviceSynchronize() after launch " + std::to_string(n), with_text(e), detail});
     };
 
-    launch(1, cnt1);
-    sync_and_count(1, cnt1, o.count1);
-
+    launch(1);
+    sync_and_count(1, o.count1);
     cudaPointerAttributes attr{};
     const cudaError_t pa = cudaPointerGetAttributes(&attr, mutex);
     o.steps.push_back({"cudaPointerGetAttributes(lock_.mutex)", name_of(pa),
                        pa != cudaSuccess ? "" : attr.type == cudaMemoryTypeDevice ? "still device memory"
                                                                                   : "no longer a device allocation: freed"});
+    launch(2);
+    sync_and_count(2, o.count2);
 
-    // The seed's second launch needs a counter too; allocate it, as any program would.
-    int* cnt2 = nullptr;
-    const cudaError_t am = cudaMalloc(reinterpret_cast<void**>(&cnt2), sizeof(int));
-    if (am == cudaSuccess) {
-      (void)cudaMemset(cnt2, 0, sizeof(int));
-      (void)cudaMemset(gave_up, 0, sizeof(int));
-    }
-    o.reused = am == cudaSuccess && cnt2 == mutex;
-    o.steps.push_back({"cudaMalloc(&cnt2): the second launch's counter", name_of(am),
-                       "at " + hex(cnt2) + (o.reused ? ": the freed mutex's address, so lock_.mutex now points at cnt2"
-                                                     : ": not the freed mutex's address")});
-    if (am == cudaSuccess) {
-      launch(2, cnt2);
-      sync_and_count(2, cnt2, o.count2);
-    }
-    if (cnt2 && !o.reused) (void)cudaFree(cnt2);
+    // The program goes on and allocates something else: where does it land?
+    const cudaError_t am = cudaMalloc(reinterpret_cast<void**>(&other), sizeof(int));
+    if (am == cudaSuccess) (void)cudaMemset(other, 0, sizeof(int));
+    o.reused = am == cudaSuccess && other == mutex;
+    o.steps.push_back({"cudaMalloc(&other): the next allocation of the program", with_text(am),
+                       "at " + hex(other) +
+                           (o.reused ? ": the freed mutex's address; lock_.mutex now points into `other`"
+                                     : ": not the freed mutex's address")});
     before_end[0] = log.destructor_calls;
     before_end[1] = log.frees_ok;
     before_end[2] = log.frees_failed;
   }  // lock_ goes out of scope: its own destructor frees the mutex once more
   o.steps.push_back({"end of callKernel(): ~CudaKernelLock() for lock_, cudaFree(mutex)", log.last,
-                     std::string(log.frees_ok > before_end[1] ? "succeeded" : "failed: the mutex was freed before") +
-                         " (" + std::to_string(log.destructor_calls - before_end[0]) + " destructor call)"});
+                     log.frees_ok > before_end[1]
+                         ? std::string(o.reused ? "succeeded: it freed `other`, an allocation it never owned"
+                                                : "succeeded")
+                         : std::string("failed: the mutex was freed before")});
+  if (other) {
+    const cudaError_t e = cudaFree(other);
+    o.steps.push_back({"cudaFree(other), by its owner", with_text(e),
+                       e == cudaSuccess ? "" : "the owner's own free fails: the lock's destructor took it"});
+  }
   o.destructor_calls = log.destructor_calls;
   o.frees_ok = log.frees_ok;
   o.frees_failed = log.frees_failed;
   o.steps.push_back({"every cudaFree(mutex) the destructors made, in order", "", log.results});
-  o.steps.push_back({"cudaGetLastError() at the end", name_of(cudaGetLastError()), ""});
-  (void)cudaFree(cnt1);
+  (void)cudaFree(dev_c);
   (void)cudaFree(gave_up);
   (void)cudaFree(timed_out);
   g_log = nullptr;

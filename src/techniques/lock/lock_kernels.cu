@@ -1,9 +1,10 @@
 // The lock lesson's kernels: one per variant, each a loop of `iters` acquire / critical section /
 // release per thread. Kernels fill plain arrays and never print; lock.cpp turns them into a Report.
 //
-// Every wait goes through spin_until() with a deadline on %globaltimer: a thread whose wait passes
-// it sets gave_up[tid], stops acquiring, and the host lists its block as stuck. Nothing here can
-// hang the GPU, whatever the variant, the grid or the scheduling.
+// Every wait goes through spin_until() with a deadline on %globaltimer (after one try, so that a
+// free lock costs no read of the clock): a thread whose wait passes the deadline sets gave_up[tid],
+// stops acquiring, and the host lists its block as stuck. Nothing here can hang the GPU, whatever
+// the variant, the grid or the scheduling.
 #include <cuda/atomic>
 
 #include <algorithm>
@@ -33,21 +34,26 @@ struct Args {
   int iters;
   int* done;          // per thread: acquisitions completed
   int* gave_up;       // per thread: 1 when its wait passed the deadline
-  unsigned long long* peeks;  // peek variants: sum of what the threads read before lock()
   SpinDeadline d;
 };
 
 __device__ __forceinline__ int global_tid() { return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); }
 
+// One try before the spin: a lock that is free costs no read of the clock.
+template <typename Try>
+__device__ __forceinline__ bool take(Try try_once, const SpinDeadline& d) {
+  return try_once() || spin_until(try_once, d);
+}
+
 // ---- the book's lock (seed 001): atomicCAS to take, atomicExch to release, no fence -------------
 __device__ __forceinline__ bool book_lock(int* m, const SpinDeadline& d) {
-  return spin_until([&] { return atomicCAS(m, 0, 1) == 0; }, d);
+  return take([&] { return atomicCAS(m, 0, 1) == 0; }, d);
 }
 __device__ __forceinline__ void book_unlock(int* m) { atomicExch(m, 0); }
 
 // ---- the seed's class with its fix: __threadfence() after taking and before releasing -----------
 __device__ __forceinline__ bool fenced_lock(int* m, const SpinDeadline& d) {
-  const bool ok = spin_until([&] { return atomicCAS(m, 0, 1) == 0; }, d);
+  const bool ok = take([&] { return atomicCAS(m, 0, 1) == 0; }, d);
   __threadfence();
   return ok;
 }
@@ -64,7 +70,7 @@ __device__ __noinline__ void unlock_fn(int* m) { fenced_unlock(m); }
 // ---- cuda::atomic_ref: acquire when the lock is taken, release when it is given back ------------
 __device__ __forceinline__ bool acq_lock(int* m, const SpinDeadline& d) {
   DeviceInt ref(*m);
-  return spin_until(
+  return take(
       [&] {
         int expected = 0;
         return ref.compare_exchange_strong(expected, 1, ::cuda::memory_order_acquire, ::cuda::memory_order_relaxed);
@@ -78,7 +84,7 @@ constexpr unsigned kBackoffMinNs = 32, kBackoffMaxNs = 2048;
 __device__ __forceinline__ bool backoff_lock(int* m, const SpinDeadline& d) {
   DeviceInt ref(*m);
   unsigned ns = kBackoffMinNs;
-  return spin_until(
+  return take(
       [&] {
         int expected = 0;
         if (ref.compare_exchange_strong(expected, 1, ::cuda::memory_order_acquire, ::cuda::memory_order_relaxed))
@@ -90,24 +96,22 @@ __device__ __forceinline__ bool backoff_lock(int* m, const SpinDeadline& d) {
       d);
 }
 
-// Ticket lock: take a number, then wait until it is served. The waiter polls with relaxed loads and
-// sleeps in proportion to how many tickets are ahead of it (only the next in line polls hard); one
-// acquire fence when its turn comes.
+// Ticket lock: take a number, then wait until it is served. The waiter polls with acquire loads
+// (no fence of its own) and sleeps in proportion to how many tickets are ahead of it, so only the
+// next in line polls hard.
 constexpr unsigned kTicketBackoffNs = 64, kTicketBackoffMaxNs = 4096;
 __device__ __forceinline__ bool ticket_lock(unsigned* next, unsigned* serving, unsigned& ticket, const SpinDeadline& d) {
   ticket = DeviceUnsigned(*next).fetch_add(1u, ::cuda::memory_order_relaxed);
   DeviceUnsigned now(*serving);
-  const bool ok = spin_until(
+  return take(
       [&] {
-        const unsigned s = now.load(::cuda::memory_order_relaxed);
+        const unsigned s = now.load(::cuda::memory_order_acquire);
         if (s == ticket) return true;
         const unsigned ahead = ticket - s;  // unsigned: correct across wrap-around
         if (ahead > 1) __nanosleep(min((ahead - 1) * kTicketBackoffNs, kTicketBackoffMaxNs));
         return false;
       },
       d);
-  ::cuda::atomic_thread_fence(::cuda::memory_order_acquire, ::cuda::thread_scope_device);
-  return ok;
 }
 __device__ __forceinline__ void ticket_unlock(unsigned* serving, unsigned ticket) {
   DeviceUnsigned(*serving).store(ticket + 1u, ::cuda::memory_order_release);
@@ -131,9 +135,23 @@ __device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock u
   a.done[tid] = done;
 }
 
-// Part 1: the seed's class, used as kernel<<<N, 1>>>.
+// Parts 1 and 3: the seed's class, used as kernel<<<N, 1>>>, around its two critical sections.
 __global__ void book_kernel(Args a) {
   counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); });
+}
+__global__ void book_atomic_add_kernel(Args a) {
+  const int tid = global_tid();
+  int done = 0;
+  for (int i = 0; i < a.iters; ++i) {
+    if (!book_lock(a.mutex, a.d)) {
+      a.gave_up[tid] = 1;
+      break;
+    }
+    atomicAdd(a.cnt, 1);
+    book_unlock(a.mutex);
+    ++done;
+  }
+  a.done[tid] = done;
 }
 
 // Part 2: lock() and unlock() as functions, called by every lane.
@@ -141,38 +159,13 @@ __global__ void lock_functions_kernel(Args a) {
   counting_loop(a, [&] { return lock_fn(a.mutex, a.d); }, [&] { unlock_fn(a.mutex); });
 }
 
-// Part 3: before each lock() the thread reads the counter with a plain load (say, to see how far
-// the work has got). The load leaves the counter's line in this SM's L1; the book's lock does
-// nothing to drop it, so the load inside the critical section can hit that old line.
-template <int Fix>  // 0: none, 1: atomicAdd, 2: __threadfence, 3: atomic_ref acquire/release
-__device__ __forceinline__ void peek_loop(const Args& a) {
-  const int tid = global_tid();
-  int done = 0;
-  unsigned long long seen = 0;
-  for (int i = 0; i < a.iters; ++i) {
-    seen += static_cast<unsigned>(*a.cnt);  // the peek: a plain load, outside the lock
-    bool ok;
-    if constexpr (Fix == 3) ok = acq_lock(a.mutex, a.d);
-    else if constexpr (Fix == 2) ok = fenced_lock(a.mutex, a.d);
-    else ok = book_lock(a.mutex, a.d);
-    if (!ok) {
-      a.gave_up[tid] = 1;
-      break;
-    }
-    if constexpr (Fix == 1) atomicAdd(a.cnt, 1);
-    else *a.cnt = *a.cnt + 1;
-    if constexpr (Fix == 3) rel_unlock(a.mutex);
-    else if constexpr (Fix == 2) fenced_unlock(a.mutex);
-    else book_unlock(a.mutex);
-    ++done;
-  }
-  a.done[tid] = done;
-  atomicAdd(a.peeks, seen);
+// Part 3's fixes 2 and 3; in the benchmark, the CAS lock (fenced) and the same with acquire/release.
+__global__ void fenced_kernel(Args a) {
+  counting_loop(a, [&] { return fenced_lock(a.mutex, a.d); }, [&] { fenced_unlock(a.mutex); });
 }
-__global__ void peek_kernel(Args a) { peek_loop<0>(a); }
-__global__ void peek_atomic_add_kernel(Args a) { peek_loop<1>(a); }
-__global__ void peek_threadfence_kernel(Args a) { peek_loop<2>(a); }
-__global__ void peek_atomic_ref_kernel(Args a) { peek_loop<3>(a); }
+__global__ void acq_rel_kernel(Args a) {
+  counting_loop(a, [&] { return acq_lock(a.mutex, a.d); }, [&] { rel_unlock(a.mutex); });
+}
 
 // Part 5: the seed's "true thread lock": try, and if the lock was free do the work and release it
 // in the same iteration, so no lane ever holds the lock while it waits for its warp.
@@ -180,7 +173,7 @@ __global__ void thread_lock_kernel(Args a) {
   const int tid = global_tid();
   int done = 0;
   for (int i = 0; i < a.iters; ++i) {
-    const bool ok = spin_until(
+    const bool ok = take(
         [&] {
           if (0 == atomicCAS(a.mutex, 0, 1)) {
             atomicAdd(a.cnt, 1);
@@ -200,11 +193,8 @@ __global__ void thread_lock_kernel(Args a) {
   a.done[tid] = done;
 }
 
-// The benchmark's locks: acquire on lock, release on unlock, the same critical section.
-__global__ void cas_kernel(Args a) {
-  counting_loop(a, [&] { return acq_lock(a.mutex, a.d); }, [&] { rel_unlock(a.mutex); });
-}
-__global__ void cas_backoff_kernel(Args a) {
+// The benchmark's other locks: acquire on lock, release on unlock, the same critical section.
+__global__ void backoff_kernel(Args a) {
   counting_loop(a, [&] { return backoff_lock(a.mutex, a.d); }, [&] { rel_unlock(a.mutex); });
 }
 __global__ void ticket_kernel(Args a) {
@@ -214,8 +204,8 @@ __global__ void ticket_kernel(Args a) {
 }
 
 // Warp-aggregated: the lanes of a warp that arrive together elect their lowest lane; it takes the
-// ticket lock once and adds the warp's n updates in one critical section; the others wait for it
-// with __syncwarp. One lock handoff serves n updates.
+// lock (compare_exchange with acquire) once and adds the warp's n updates in one critical section;
+// the others wait for it with __syncwarp (in __shfl_sync). One lock handoff serves n updates.
 __global__ void warp_aggregated_kernel(Args a) {
   const int tid = global_tid();
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -225,11 +215,10 @@ __global__ void warp_aggregated_kernel(Args a) {
     const int leader = __ffs(mask) - 1;
     int ok = 1;
     if (lane == leader) {
-      unsigned ticket = 0;
-      ok = ticket_lock(a.next, a.serving, ticket, a.d) ? 1 : 0;
+      ok = acq_lock(a.mutex, a.d) ? 1 : 0;
       if (ok) {
         *a.cnt = *a.cnt + __popc(mask);
-        ticket_unlock(a.serving, ticket);
+        rel_unlock(a.mutex);
       }
     }
     ok = __shfl_sync(mask, ok, leader);
@@ -246,14 +235,12 @@ using KernelFn = void (*)(Args);
 KernelFn kernel_of(Variant v) {
   switch (v) {
     case Variant::book: return book_kernel;
+    case Variant::book_atomic_add: return book_atomic_add_kernel;
     case Variant::lock_functions: return lock_functions_kernel;
-    case Variant::peek: return peek_kernel;
-    case Variant::peek_atomic_add: return peek_atomic_add_kernel;
-    case Variant::peek_threadfence: return peek_threadfence_kernel;
-    case Variant::peek_atomic_ref: return peek_atomic_ref_kernel;
+    case Variant::fenced: return fenced_kernel;
+    case Variant::acq_rel: return acq_rel_kernel;
     case Variant::thread_lock: return thread_lock_kernel;
-    case Variant::cas: return cas_kernel;
-    case Variant::cas_backoff: return cas_backoff_kernel;
+    case Variant::backoff: return backoff_kernel;
     case Variant::ticket: return ticket_kernel;
     case Variant::warp_aggregated: return warp_aggregated_kernel;
   }
@@ -266,8 +253,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
   const auto n = static_cast<std::size_t>(spec.threads_total());
   DeviceBuffer<int> mutex(1), cnt(1), done(n), gave_up(n);
   DeviceBuffer<unsigned> next(1), serving(1), timed_out(1);
-  DeviceBuffer<unsigned long long> peeks(1);
-  Args a{mutex.get(), cnt.get(), next.get(), serving.get(), spec.iters, done.get(), gave_up.get(), peeks.get(),
+  Args a{mutex.get(), cnt.get(), next.get(), serving.get(), spec.iters, done.get(), gave_up.get(),
          SpinDeadline{spec.deadline_ns, timed_out.get()}};
   const KernelFn kernel = kernel_of(spec.variant);
   const auto reset = [&] {
@@ -281,7 +267,6 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
     done.fill_bytes(0);
     gave_up.fill_bytes(0);
     timed_out.fill_bytes(0);
-    peeks.fill_bytes(0);
   };
   const auto launch = [&] {
     kernel<<<spec.blocks, spec.threads>>>(a);
@@ -305,9 +290,6 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
     int c = 0;
     cnt.download(&c, 1);
     run.count = c;
-    unsigned long long pk = 0;
-    peeks.download(&pk, 1);
-    run.peeks_sum = static_cast<long long>(pk);
     const std::vector<int> d = done.download(), g = gave_up.download();
     for (std::size_t t = 0; t < n; ++t) {
       run.completed += d[t];

@@ -43,7 +43,7 @@ Instr acquire(Instr i) {
 // pc of the CAS.
 void book_body(std::vector<Instr>& c, bool fences, bool atomic_ref, bool atomic_add) {
   const int cas_pc = static_cast<int>(c.size());
-  if (atomic_ref) c.push_back(acquire(I(Op::cas, "lock: while (!m.compare_exchange_weak(z = 0, 1, acquire))")));
+  if (atomic_ref) c.push_back(acquire(I(Op::cas, "lock: while (!m.compare_exchange_strong(z = 0, 1, acquire))")));
   else c.push_back(I(Op::cas, "lock: while (atomicCAS(mutex, 0, 1) != 0)"));
   c.push_back(I(Op::bra_r_ne0, "        ;   // spin: try again", cas_pc, cas_pc + 2));
   if (fences) c.push_back(I(Op::fence, "      __threadfence();"));
@@ -74,6 +74,10 @@ Program program_of(Protocol p) {
       prog.name = "the book's lock, no fence (seed: Lock.lock(); *cnt = *cnt + 1; Lock.unlock();)";
       book_body(c, false, false, false);
       break;
+    case Protocol::book_atomic_add:
+      prog.name = "fix 1: the book's lock around atomicAdd(cnt, 1)";
+      book_body(c, false, false, true);
+      break;
     case Protocol::lock_functions:
       prog.name = "lock() and unlock() as functions (the seed's class with __threadfence), every lane calls them";
       c.push_back(I(Op::cas, "lock() { while (atomicCAS(mutex, 0, 1) != 0)"));
@@ -84,24 +88,12 @@ Program program_of(Protocol p) {
       c.push_back(I(Op::fence, "unlock() { __threadfence();"));
       c.push_back(I(Op::exch, "          atomicExch(mutex, 0); }"));
       break;
-    case Protocol::peek:
-      prog.name = "the book's lock, and a plain read of the counter before lock()";
-      c.push_back(I(Op::peek, "seen = *cnt;   // a plain load before lock()"));
-      book_body(c, false, false, false);
-      break;
-    case Protocol::fix_atomic_add:
-      prog.name = "fix 1: the critical section is atomicAdd";
-      c.push_back(I(Op::peek, "seen = *cnt;   // a plain load before lock()"));
-      book_body(c, false, false, true);
-      break;
-    case Protocol::fix_threadfence:
-      prog.name = "fix 2: __threadfence() in lock() and unlock()";
-      c.push_back(I(Op::peek, "seen = *cnt;   // a plain load before lock()"));
+    case Protocol::fenced:
+      prog.name = "fix 2: __threadfence() in lock() and unlock() (the seed's fixed class)";
       book_body(c, true, false, false);
       break;
-    case Protocol::fix_atomic_ref:
+    case Protocol::acq_rel:
       prog.name = "fix 3: cuda::atomic_ref, acquire on lock, release on unlock";
-      c.push_back(I(Op::peek, "seen = *cnt;   // a plain load before lock()"));
       book_body(c, false, true, false);
       break;
     case Protocol::thread_lock:
@@ -116,15 +108,7 @@ Program program_of(Protocol p) {
       c.push_back(I(Op::set_done, "    blocked = false; }"));
       c.push_back(I(Op::jmp, "}", 1));
       break;
-    case Protocol::cas:
-      prog.name = "CAS spin lock, acquire/release";
-      c.push_back(acquire(I(Op::cas, "lock: while (!m.compare_exchange_weak(z = 0, 1, acquire))")));
-      c.push_back(I(Op::bra_r_ne0, "        ;   // spin", 0, 2));
-      c.push_back(I(Op::ld_cnt, "*cnt = *cnt + 1;   // load"));
-      c.push_back(I(Op::st_cnt, "*cnt = *cnt + 1;   // store"));
-      c.push_back(I(Op::exch, "unlock: m.store(0, release);"));
-      break;
-    case Protocol::cas_backoff:
+    case Protocol::backoff:
       prog.name = "CAS with exponential back-off";
       c.push_back(acquire(I(Op::cas, "lock: r = m.compare_exchange(z = 0, 1, acquire)")));
       c.push_back(I(Op::bra_r_eq0, "      while (!r) {", 4, 4));
@@ -143,15 +127,15 @@ Program program_of(Protocol p) {
       c.push_back(I(Op::st_serving, "unlock: serving.store(t + 1, release);"));
       break;
     case Protocol::warp_aggregated: {
-      prog.name = "warp-aggregated: the warp's lowest lane takes the ticket lock for the whole warp";
+      prog.name = "warp-aggregated: the warp's lowest lane takes the lock for the whole warp";
       c.push_back(I(Op::bra_not_leader, "if (lane == leader) {", 6, 6));
-      c.push_back(I(Op::take_ticket, "  t = atomicAdd(&next, 1);"));
-      c.push_back(I(Op::bra_not_turn, "  while (serving.load(acquire) != t) back_off();", 2, 3));
+      c.push_back(acquire(I(Op::cas, "  while (!m.compare_exchange_strong(z = 0, 1, acquire))")));
+      c.push_back(I(Op::bra_r_ne0, "    ;   // spin", 1, 3));
       c.push_back(I(Op::ld_cnt, "  v = *cnt;"));
       Instr st = I(Op::st_cnt, "  *cnt = v + n;   // the warp's n updates");
       st.whole_warp = true;
       c.push_back(st);
-      c.push_back(I(Op::st_serving, "  serving.store(t + 1, release); }"));
+      c.push_back(I(Op::exch, "  m.store(0, release); }"));
       c.push_back(I(Op::syncwarp, "__syncwarp();"));
       break;
     }
@@ -163,14 +147,12 @@ Program program_of(Protocol p) {
 Protocol protocol_of(Variant v) {
   switch (v) {
     case Variant::book: return Protocol::book;
+    case Variant::book_atomic_add: return Protocol::book_atomic_add;
     case Variant::lock_functions: return Protocol::lock_functions;
-    case Variant::peek: return Protocol::peek;
-    case Variant::peek_atomic_add: return Protocol::fix_atomic_add;
-    case Variant::peek_threadfence: return Protocol::fix_threadfence;
-    case Variant::peek_atomic_ref: return Protocol::fix_atomic_ref;
+    case Variant::fenced: return Protocol::fenced;
+    case Variant::acq_rel: return Protocol::acq_rel;
     case Variant::thread_lock: return Protocol::thread_lock;
-    case Variant::cas: return Protocol::cas;
-    case Variant::cas_backoff: return Protocol::cas_backoff;
+    case Variant::backoff: return Protocol::backoff;
     case Variant::ticket: return Protocol::ticket;
     case Variant::warp_aggregated: return Protocol::warp_aggregated;
   }
@@ -181,7 +163,7 @@ namespace {
 
 struct Lane {
   int pc = 0;
-  long long r = 0, v = 0, p = 0, t = 0;
+  long long r = 0, v = 0, t = 0;
   int i = 0;
   bool blocked = true;
   bool exited = false;
@@ -328,14 +310,13 @@ class Machine {
         L.blocked = false;
         cell = "blocked = false";
         break;
-      case Op::peek:
       case Op::ld_cnt: {
-        long long& dst = in.op == Op::peek ? L.p : L.v;
+        long long& dst = L.v;
         const long long line = l1_[static_cast<std::size_t>(block)];
-        const char* name = in.op == Op::peek ? "seen" : "v";
+        const char* name = "v";
         if (line >= 0) {
           dst = line;
-          if (line != cnt_ && in.op == Op::ld_cnt) {
+          if (line != cnt_) {
             ++stale_;
             cell = std::string(name) + " = " + std::to_string(line) + " from L1, L2 has " + std::to_string(cnt_) + ": stale";
             if (first_stale_.empty())
@@ -354,7 +335,7 @@ class Machine {
       case Op::st_cnt: {
         const long long n = in.whole_warp ? live_lanes_of_warp(gl) : 1;
         cnt_ = L.v + n;
-        drop_l1();
+        l1_[static_cast<std::size_t>(block)] = cnt_;  // write-through, and this SM's L1 keeps the new value
         cell = "cnt = " + std::to_string(cnt_);
         break;
       }
@@ -581,7 +562,7 @@ class Machine {
     mix(mutex_), mix(cnt_), mix(next_), mix(serving_), mix(holder_);
     for (long long l : l1_) mix(l);
     for (const Lane& L : lanes_) {
-      mix(L.pc), mix(L.r), mix(L.v), mix(L.p), mix(L.t), mix(L.i);
+      mix(L.pc), mix(L.r), mix(L.v), mix(L.t), mix(L.i);
       mix((L.blocked ? 1 : 0) | (L.exited ? 2 : 0) | (L.at_sync ? 4 : 0));
     }
     if (cfg_.regime == Regime::lockstep)

@@ -14,9 +14,10 @@
 // Memory: the lock word, the counter and the ticket words live in L2; every block runs on its own
 // SM with its own L1. A plain load goes through the SM's L1 (a hit returns the line it holds, which
 // may be stale: L1s are not coherent for global data, PTX ISA "Cache operators"); atomics act in
-// L2; a plain store writes through to L2 and leaves no copy in its own L1; an acquire (a fence,
-// compare_exchange with acquire on success, an acquire load that sees its turn) drops the SM's L1
-// lines. The model does not reorder stores: it shows only the cache effect.
+// L2; a plain store writes through to L2 and keeps the new value in its own L1 (what the H100 does:
+// with the book's lock and no fence, every block went on adding to its own copy); an acquire (a
+// fence, compare_exchange with acquire on success, an acquire load that sees its turn) drops the
+// SM's L1 lines. The model does not reorder stores: it shows only the cache effect.
 //
 // The run is deterministic, so a state that comes back means the run repeats forever: that is how
 // the lockstep deadlock is detected (Brent's cycle detection on the state after each round).
@@ -41,7 +42,6 @@ enum class Op {
   jmp,             // goto target
   clear_done,      // blocked = true
   set_done,        // blocked = false
-  peek,            // p = *cnt                            (through L1)
   ld_cnt,          // v = *cnt                            (through L1)
   st_cnt,          // *cnt = v + 1, or v + lanes of the warp (warp-aggregated)
   add_cnt,         // atomicAdd(cnt, 1)
@@ -71,17 +71,15 @@ struct Program {
   std::vector<Instr> code;
 };
 
-// The protocols the lesson runs, as the model writes them.
+// The protocols the lesson runs, as the model writes them: one per Variant.
 enum class Protocol {
-  book,            // part 1: the seed's class, inline in the kernel, no fence
-  lock_functions,  // part 2: the class with __threadfence, lock()/unlock() as functions
-  peek,            // part 3: book + a plain read of the counter before lock()
-  fix_atomic_add,
-  fix_threadfence,
-  fix_atomic_ref,
-  thread_lock,     // part 5: the seed's inline acquire-work-release loop
-  cas,             // bench protocols
-  cas_backoff,
+  book,             // parts 1 and 3: the seed's class, inline in the kernel, no fence
+  book_atomic_add,  // the same lock, atomicAdd as the critical section (fix 1)
+  lock_functions,   // part 2: the class with __threadfence, lock()/unlock() as functions
+  fenced,           // fix 2: __threadfence() after taking and before releasing
+  acq_rel,          // fix 3: compare_exchange with acquire, store with release
+  thread_lock,      // part 5: the seed's inline acquire-work-release loop
+  backoff,          // bench protocols
   ticket,
   warp_aggregated,
 };

@@ -20,11 +20,12 @@ struct Setup {
 };
 report::Section setup_section(const Setup& s);
 
-// Part 1.
+// Part 1: the seed's class around its two critical sections, atomicAdd (timed) and *cnt = *cnt + 1.
 struct ClassPart {
-  RunSpec spec;
-  SimResult model;               // a few blocks, independent threads
-  std::vector<LockRun> gpu;      // one per timed launch
+  RunSpec spec;                  // book_atomic_add; the plain runs use the same grid
+  SimResult model, model_plain;  // a few blocks, independent threads
+  std::vector<LockRun> gpu;      // atomicAdd, one per timed launch
+  std::vector<LockRun> gpu_plain;
 };
 report::Section lock_class_section(const ClassPart& p, bool gpu_run);
 
@@ -52,7 +53,7 @@ struct StalePart {
   RunSpec spec;               // blocks, iterations (variant unused)
   int runs = 4;
   std::vector<StaleRow> rows;
-  SimResult trace;            // the model's run of the lossy variant, step by step
+  SimResult trace;            // the model's run of the seed's code, step by step
   std::string arch;           // the SASS shown ("sm_90"), "" when none
 };
 report::Section stale_reads_section(const StalePart& p, bool gpu_run);
