@@ -287,7 +287,7 @@ Section lock_class_section(const ClassPart& p, bool gpu_run) {
   for (const auto& r : p.gpu) exact = exact && r.exact();
   s.facts.push_back({"verdict",
                      exact ? std::string("the lock excludes: with atomicAdd every count is exact; with the seed's "
-                                         "*cnt = *cnt + 1 the counts are wrong, which is the next pitfall but one")
+                                         "*cnt = *cnt + 1 the counts are wrong (part 3)")
                            : std::string("an acquisition went missing: see the check"),
                      "", ""});
   return s;
@@ -732,7 +732,7 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
     s.notes.push_back("the CAS lock costs " + fixed(one->second, 0) + " ns per acquisition with one thread alone and " +
                       fixed(many->second, 0) + " ns per handoff among 132 blocks: at one thread per block the cost is "
                       "the latency of take, critical section and release, not contention, so back-off and tickets "
-                      "cannot halve it; lighter ordering and aggregation can");
+                      "gain little there; lighter ordering does, and with many threads per block, aggregation");
   // The model: which locks survive lockstep.
   if (!p.verdicts.empty()) {
     LaneTable v;
