@@ -5,6 +5,7 @@
 #include "core/cli/app.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,8 @@ int main(int argc, char** argv) {
        CommandKind::lesson, cudasync::cg_reduce::attach},
       {"named-barriers", "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (seed 004, PTX bar)",
        CommandKind::lesson, cudasync::named_barriers::attach},
+      {"threadfence", "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
+       CommandKind::lesson, cudasync::threadfence::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices},
