@@ -49,6 +49,14 @@ grep -E 'FAIL|FINDING' "$OUT/threadfence.txt" | head -10
   echo "### --test mp --fence none --iterations 1000000"
   "$bin" threadfence --test mp --fence none --iterations 1000000 --color never
   echo "exit $?"
+  echo "### --test sb,lb --iterations 2000000"
+  "$bin" threadfence --test sb,lb --iterations 2000000 --color never
+  echo "exit $?"
+  echo "### --test mp --fence rel-acq,none / none,rel-acq / device,block"
+  for f in rel-acq,none none,rel-acq device,block; do
+    "$bin" threadfence --test mp --fence "$f" --iterations 1000000 --color never | grep -E '^  mp '
+  done
+  echo "exit $?"
   echo "### --show-ptx"
   "$bin" threadfence --show-ptx --color never
   echo "exit $?"
@@ -87,7 +95,7 @@ rm -f "$OUT/san.tmp"
 
 echo
 sed -n '/== litmus tests/,/== scopes/p' "$OUT/bench.txt" | grep -vE '^  [a-z].{60,}$' | head -60
-sed -n '/== scopes/,/== cost/p' "$OUT/bench.txt" | grep -E '^  (mp|case|test|wait|sb|pairs)' | head -30
+sed -n '/== scopes/,/== cost/p' "$OUT/bench.txt" | grep -E '^  (mp|case|test|wait|sb|lb|pairs)' | head -30
 sed -n '/== cost/,/== lastBlock/p' "$OUT/bench.txt" | grep -vE '^  [A-Z].{60,}' | head -50
 sed -n '/== lastBlock/,$p' "$OUT/bench.txt" | grep -E 'guard|seed guard|wrong|slowest|a-priori /|FAIL|checks:' | head -20
 echo

@@ -42,7 +42,8 @@ std::vector<Test> tests_of(const Options& o) {
 }
 
 // The fence pairs the litmus part runs for `test`: the given one, else the matrix (each fence on
-// both sides). A single name for corr is the reader's fence; its writer takes none, or rel-acq.
+// both sides; mp also __threadfence() on one side only). A single name for corr is the reader's
+// fence; its writer takes none, or rel-acq.
 std::vector<std::pair<Fence, Fence>> fences_for(const Options& o, Test test) {
   std::vector<std::pair<Fence, Fence>> out;
   const auto one = [&](Fence f) {
@@ -51,6 +52,11 @@ std::vector<std::pair<Fence, Fence>> fences_for(const Options& o, Test test) {
   };
   if (o.fence.empty()) {
     for (int f = 0; f < kFences; ++f) out.push_back(one(static_cast<Fence>(f)));
+    // mp also with one fence on one side only: each half of the pair alone.
+    if (test == Test::mp) {
+      out.push_back({Fence::device, Fence::none});
+      out.push_back({Fence::none, Fence::device});
+    }
   } else if (o.fence.size() == 1) {
     out.push_back(one(*parse_fence(o.fence[0])));
   } else {
@@ -191,6 +197,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
         {"wait with a volatile load", Test::mp, Fence::none, Access::plain, false},
         {"mp, all volatile", Test::mp, Fence::none, Access::vol, false},
         {"sb, all volatile", Test::sb, Fence::none, Access::vol, false},
+        {"lb, all volatile", Test::lb, Fence::none, Access::vol, false},
         {"sb, volatile + __threadfence()", Test::sb, Fence::device, Access::vol, false},
         {"sb, release/acquire", Test::sb, Fence::rel_acq, Access::vol, false},
     };

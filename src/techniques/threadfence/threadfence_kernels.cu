@@ -122,8 +122,10 @@ __global__ void litmus_kernel(LitmusArgs a) {
     unsigned* x = a.x + i;
     unsigned* y = a.y + i;
     // mp: the consumer has looked at the data before, as a polling program would; with plain
-    // loads the line may now sit in its SM's L1.
-    if (test == Test::mp && side == 1) (void)load(x, a.access);
+    // loads the line may now sit in its SM's L1. The branch keeps the load (ptxas drops a load
+    // whose value nobody uses) and makes it complete here: x is 0 until the producer, which is
+    // still before the rendezvous, writes it.
+    if (test == Test::mp && side == 1 && load(x, a.access) > 1u) return;
     // Both sides meet first, so that they run the test at the same moment (Alglave et al.'s
     // "thread synchronisation" incantation). The one that arrives first waits, with a deadline.
     if (atomicAdd(a.go + i, 1u) == 0u) {

@@ -367,26 +367,32 @@ namespace {
 struct Probe {
   const char* kernel;
   const char* cuda;
-  const char* isa;                    // what the PTX ISA / the atomics ABI maps it to
+  const char* maps_to;                // what the PTX ISA / the atomics ABI maps it to
   std::vector<std::string> ptx_must;  // opcodes the PTX must contain (prefixes)
 };
 
 const std::vector<Probe>& probes() {
   static const std::vector<Probe> p = {
-      {"probe_threadfence_block", "__threadfence_block()", "seed 004: membar.cta = fence.sc.cta", {"membar.cta"}},
-      {"probe_threadfence", "__threadfence()", "seed 004: membar.gl = fence.sc.gpu", {"membar.gl"}},
-      {"probe_threadfence_system", "__threadfence_system()", "seed 004: membar.sys = fence.sc.sys", {"membar.sys"}},
+      {"probe_threadfence_block", "__threadfence_block()", "membar.cta = fence.sc.cta", {"membar.cta"}},
+      {"probe_threadfence", "__threadfence()", "membar.gl = fence.sc.gpu", {"membar.gl"}},
+      {"probe_threadfence_system", "__threadfence_system()", "membar.sys = fence.sc.sys", {"membar.sys"}},
       {"probe_fence_sc_gpu", "asm(\"fence.sc.gpu;\")", "fence.sc.gpu", {"fence.sc.gpu"}},
-      {"probe_fence_acq_rel_gpu", "cuda::atomic_thread_fence(acq_rel, device)", "fence.acq_rel.gpu", {"fence.acq_rel.gpu"}},
-      {"probe_store_release", "atomic_ref<..., device>.store(v, release)", "st.release.gpu", {"st.release.gpu"}},
-      {"probe_load_acquire", "atomic_ref<..., device>.load(acquire)", "ld.acquire.gpu", {"ld.acquire.gpu"}},
-      {"probe_store_seq_cst", "atomic_ref<..., device>.store(v, seq_cst)", "fence.sc.gpu; st.relaxed.gpu", {"fence.sc.gpu"}},
-      {"probe_volatile", "volatile store, volatile load", "st.volatile; ld.volatile (relaxed, .sys)", {"st.volatile", "ld.volatile"}},
-      {"probe_atomic_add", "atomicAdd(p, 1), result used", "atom.add (relaxed, .gpu)", {"atom."}},
-      {"probe_atomic_add_unused", "atomicAdd(p, 1), result unused", "atom.add; ptxas may emit a RED", {"atom."}},
-      {"probe_fetch_add_acq_rel", "atomic_ref<..., device>.fetch_add(1, acq_rel)", "atom.acq_rel.gpu.add", {"atom."}},
+      {"probe_fence_acq_rel_gpu", "atomic_thread_fence(acq_rel)", "fence.acq_rel.gpu", {"fence.acq_rel.gpu"}},
+      {"probe_store_release", "ref.store(1, release)", "st.release.gpu", {"st.release.gpu"}},
+      {"probe_load_acquire", "ref.load(acquire)", "ld.acquire.gpu", {"ld.acquire.gpu"}},
+      {"probe_store_seq_cst", "ref.store(1, seq_cst)", "fence.sc.gpu; st.relaxed.gpu", {"fence.sc.gpu", "st.relaxed.gpu"}},
+      {"probe_volatile", "volatile store; volatile load", "st.volatile; ld.volatile", {"st.volatile", "ld.volatile"}},
+      {"probe_atomic_add", "v = atomicAdd(p, 1)", "atom.add (relaxed, gpu)", {"atom."}},
+      {"probe_atomic_add_unused", "atomicAdd(p, 1), v unused", "atom.add (relaxed, gpu)", {"atom."}},
+      {"probe_fetch_add_acq_rel", "ref.fetch_add(1, acq_rel)", "atom.acq_rel.gpu.add", {"atom."}},
   };
   return p;
+}
+
+std::string joined_list(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
 }
 
 }  // namespace
@@ -410,26 +416,32 @@ Section ptx_section(const KernelListing& listing, const std::string& arch) {
   s.facts.push_back({"SASS shown", arch.empty() ? std::string("none in this build") : arch, "", ""});
   s.facts.push_back({"PTX shown", ptx_archs.empty() ? std::string("none in this build") : "compute_" + ptx_archs.back().substr(3),
                      "", ""});
-  LaneTable t;
-  t.id = "compiled";
-  t.title = "each probe: CUDA C++, the PTX it maps to, and this build's PTX and SASS";
-  t.columns = {{"cuda", "CUDA C++", ""}, {"maps_to", "PTX ISA / atomics ABI", ""}, {"ptx", "PTX", ""},
-               {"sass", "SASS (" + arch + ")", ""}};
+  LaneTable ptx;
+  ptx.id = "ptx";
+  ptx.title = "PTX: what the compiler emitted for each probe";
+  ptx.columns = {{"cuda", "CUDA C++", ""}, {"maps_to", "PTX ISA / atomics ABI", ""}, {"ptx", "PTX in this build", ""}};
+  LaneTable sass;
+  sass.id = "sass";
+  sass.title = "SASS (" + (arch.empty() ? std::string("none in this build") : arch) + "): what the assembler made of it";
+  sass.columns = {{"cuda", "CUDA C++", ""}, {"sass", "SASS", ""}};
   for (const auto& p : probes()) {
-    const auto ptx = kernel_code(listing, false, arch, p.kernel, true);
-    const auto sass = kernel_code(listing, true, arch, p.kernel, true);
-    t.add_row({std::string(p.cuda), std::string(p.isa), joined(ptx), arch.empty() ? std::string("-") : joined(sass)});
+    ptx.add_row({std::string(p.cuda), std::string(p.maps_to), joined(kernel_code(listing, false, arch, p.kernel, true))});
+    if (!arch.empty()) sass.add_row({std::string(p.cuda), joined(kernel_code(listing, true, arch, p.kernel, true))});
   }
-  t.legend.push_back("PTX membar.gl = fence.sc.gpu: the same SASS for __threadfence() and asm(\"fence.sc.gpu;\")");
-  t.legend.push_back("SASS .STRONG.GPU / .STRONG.SYS: a relaxed (or volatile) access at that scope; plain accesses are not listed");
-  s.tables.push_back(std::move(t));
+  ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>; atomic_thread_fence at device scope");
+  ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer (PTX ISA, \"membar/fence\")");
+  sass.legend.push_back("MEMBAR.SC / .ALL: the fence; ERRBAR: waits for the earlier accesses to be acknowledged;");
+  sass.legend.push_back("CCTL.IVALL: invalidates the SM's L1, so later plain loads miss it and read from L2");
+  sass.legend.push_back(".STRONG.GPU / .STRONG.SYS: a relaxed or volatile access at that scope (plain ones are not listed)");
+  s.tables.push_back(std::move(ptx));
+  if (!arch.empty()) s.tables.push_back(std::move(sass));
   for (const auto& p : probes()) {
-    const auto ptx = kernel_code(listing, false, arch, p.kernel, true);
+    const auto code = kernel_code(listing, false, arch, p.kernel, true);
     std::string missing;
     for (const auto& m : p.ptx_must)
-      if (!has_prefix(ptx, m)) missing += (missing.empty() ? "" : ", ") + m;
-    s.checks.push_back({std::string(p.cuda) + " compiled to " + p.isa, missing.empty(),
-                        missing.empty() ? "PTX: " + joined(ptx) : "missing in the PTX: " + missing});
+      if (!has_prefix(code, m)) missing += (missing.empty() ? "" : ", ") + m;
+    s.checks.push_back({std::string(p.cuda) + " compiles to " + joined_list(p.ptx_must) + " in PTX", missing.empty(),
+                        missing.empty() ? joined(code) : "missing: " + missing + " (PTX: " + joined(code) + ")"});
   }
   if (!arch.empty()) {
     const auto a = kernel_code(listing, true, arch, "probe_threadfence", false);
@@ -640,10 +652,15 @@ Section queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_r
     const auto i = static_cast<std::size_t>(b);
     const double a = have ? us_static[i] : static_cast<double>(st.block_units[i]);
     const double q = have ? us_queue[i] : static_cast<double>(qu.block_units[i]);
+    // Times as text, padded so that they line up on the right like numbers.
+    const auto us = [](double v) {
+      const std::string text = fixed(v, 1);
+      return Value(std::string(text.size() < 8 ? 8 - text.size() : 0, ' ') + text);
+    };
     t.add_row({static_cast<I>(b), static_cast<I>(have ? gpu.a_priori->block_items[i] : st.block_items[i]),
-               have ? Value(fixed(a, 1)) : Value(static_cast<I>(st.block_units[i])), bar(a, max),
+               have ? us(a) : Value(static_cast<I>(st.block_units[i])), bar(a, max),
                static_cast<I>(have ? gpu.queue->block_items[i] : qu.block_items[i]),
-               have ? Value(fixed(q, 1)) : Value(static_cast<I>(qu.block_units[i])), bar(q, max)});
+               have ? us(q) : Value(static_cast<I>(qu.block_units[i])), bar(q, max)});
   }
   s.tables.push_back(std::move(t));
   if (!have) {

@@ -199,8 +199,9 @@ TEST(ThreadfenceSections, PtxChecksReadTheListing) {
   l.available = true;
   const report::Section s = ptx_section(l, "sm_90");
   EXPECT_EQ(failed(s), 0u);
-  ASSERT_EQ(s.tables.size(), 1u);
-  EXPECT_EQ(std::get<std::string>(s.tables[0].rows[1][3]), "MEMBAR.SC.GPU; STG.E.STRONG.GPU");
+  ASSERT_EQ(s.tables.size(), 2u);
+  EXPECT_EQ(std::get<std::string>(s.tables[0].rows[7][2]), "fence.sc.gpu; st.relaxed.gpu.b32 [%rd1],%r1");
+  EXPECT_EQ(std::get<std::string>(s.tables[1].rows[1][1]), "MEMBAR.SC.GPU; STG.E.STRONG.GPU");
   // A different SASS for fence.sc.gpu than for membar.gl would contradict the PTX ISA.
   std::string other = rec;
   other.replace(other.find("S MEMBAR.SC.GPU\nP"), 15, "S MEMBAR.ALL.GPU");
