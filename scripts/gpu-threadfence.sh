@@ -41,9 +41,10 @@ done
 note "wall ms for 'cudasync threadfence': ${times[*]}"
 t0=$(date +%s%N); "$bin" --help >/dev/null 2>&1; t1=$(date +%s%N)
 note "wall ms for 'cudasync --help': $(( (t1 - t0) / 1000000 ))"
-"$bin" threadfence --color never --json="$OUT/default.json" >"$OUT/threadfence.txt" 2>&1
-note "default run: exit $?, $(tail -1 "$OUT/threadfence.txt")"
-grep -E 'FAIL|FINDING' "$OUT/threadfence.txt" | head -10
+# The default run's text opens commands.txt (at most 8 files come back from a device call).
+"$bin" threadfence --color never --json="$OUT/default.json" >"$OUT/commands.txt" 2>&1
+note "default run: exit $?, $(tail -1 "$OUT/commands.txt")"
+grep -E 'FAIL|FINDING' "$OUT/commands.txt" | head -10
 # The issue's commands.
 {
   echo "### --test mp --fence none --iterations 1000000"
@@ -69,7 +70,7 @@ grep -E 'FAIL|FINDING' "$OUT/threadfence.txt" | head -10
   echo "### --access volatile"
   "$bin" threadfence --access volatile --color never
   echo "exit $?"
-} >"$OUT/commands.txt" 2>&1
+} >>"$OUT/commands.txt" 2>&1
 note "issue commands: exits $(grep -E '^exit ' "$OUT/commands.txt" | awk '{print $2}' | tr '\n' ' ')"
 
 # The --bench run: every part with more repetitions (10^6 instances per litmus row).
