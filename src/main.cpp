@@ -6,6 +6,7 @@
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/lock/lock_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
        CommandKind::lesson, cudasync::named_barriers::attach},
       {"lock", "the CUDA-by-Example spin lock, its four pitfalls on the GPU, and faster correct locks (seed 001)",
        CommandKind::lesson, cudasync::lock::attach},
+      {"threadfence", "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
+       CommandKind::lesson, cudasync::threadfence::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices},

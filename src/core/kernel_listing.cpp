@@ -26,16 +26,20 @@ KernelListing parse_kernel_listing(const std::string& records) {
   std::istringstream in(records);
   std::string arch[2];  // 0: SASS, 1: PTX
   for (std::string line; std::getline(in, line);) {
-    if (line.size() < 3 || line[1] != ' ' || (line[0] != 'S' && line[0] != 'P')) continue;
-    const int k = line[0] == 'S' ? 0 : 1;
+    if (line.size() < 3 || line[1] != ' ') continue;
+    const char tag = line[0];
+    if (tag != 'S' && tag != 'P' && tag != 'M' && tag != 'Q') continue;
+    const int k = tag == 'S' || tag == 'M' ? 0 : 1;
+    const bool memory = tag == 'M' || tag == 'Q';  // an access: in `ordering` only
     auto& codes = k == 0 ? l.sass : l.ptx;
     const std::string rest = line.substr(2);
-    if (rest.rfind("arch ", 0) == 0) {
+    if (!memory && rest.rfind("arch ", 0) == 0) {
       arch[k] = rest.substr(5);
-    } else if (rest.rfind("fn ", 0) == 0) {
-      codes.push_back({arch[k], rest.substr(3), {}});
+    } else if (!memory && rest.rfind("fn ", 0) == 0) {
+      codes.push_back({arch[k], rest.substr(3), {}, {}});
     } else if (!codes.empty()) {
-      codes.back().instructions.push_back(rest);
+      if (!memory) codes.back().instructions.push_back(rest);
+      codes.back().ordering.push_back(rest);
     }
   }
   return l;
@@ -50,6 +54,18 @@ const KernelListing& kernel_listing() {
     return parsed;
   }();
   return l;
+}
+
+std::string listing_sass_arch(const KernelListing& listing, int compute_capability) {
+  const auto archs = listing.sass_archs();
+  if (archs.empty()) return "";
+  const std::string want = "sm_" + std::to_string(compute_capability);
+  if (compute_capability > 0 && std::find(archs.begin(), archs.end(), want) != archs.end()) return want;
+  // The newest: archs are "sm_NN"; compare the numbers.
+  std::string best = archs.front();
+  for (const auto& a : archs)
+    if (std::atoi(a.c_str() + 3) > std::atoi(best.c_str() + 3)) best = a;
+  return best;
 }
 
 std::string short_kernel_name(const std::string& mangled) {

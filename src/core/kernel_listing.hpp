@@ -12,14 +12,18 @@ struct KernelListingData {
   bool available;
   const char* reason;   // why there is no listing, when !available
   const char* tool;     // the cuobjdump that made it
-  const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nP ...": see kernel_listing_run.cmake
+  const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nM ...\nP ...": see kernel_listing_run.cmake
 };
 const KernelListingData& kernel_listing_data();  // generated
 
 struct KernelCode {
   std::string arch;                       // "sm_90" (SASS) or the PTX target "sm_90"
   std::string function;                   // mangled name, as cuobjdump prints it
-  std::vector<std::string> instructions;  // in program order
+  std::vector<std::string> instructions;  // barriers, fences, mbarrier: in program order
+  // The same, with the memory accesses the memory model orders among them (atomics, reductions,
+  // volatile / relaxed / acquire / release loads and stores; SASS: ATOM*, RED*, .STRONG): what a
+  // fence or an atomic compiled to, in program order.
+  std::vector<std::string> ordering;
 };
 
 struct KernelListing {
@@ -35,6 +39,9 @@ struct KernelListing {
 KernelListing parse_kernel_listing(const std::string& records);
 // This binary's listing.
 const KernelListing& kernel_listing();
+// The SASS arch a run on a GPU of `compute_capability` shows: "sm_<cc>" when the build has it,
+// else the build's newest ("" when the listing has no SASS). 0: no GPU, the newest.
+std::string listing_sass_arch(const KernelListing& listing, int compute_capability);
 
 // "cudasync::x::(anonymous namespace)::foo_kernel<2>(int, int*)" -> "foo_kernel<2>": the demangled
 // name without namespaces and parameters (the mangled name itself when it does not demangle).

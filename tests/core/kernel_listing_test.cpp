@@ -26,6 +26,30 @@ TEST(KernelListing, ParsesRecordsPerArchAndFunction) {
   EXPECT_EQ(l.ptx_archs(), (std::vector<std::string>{"sm_90"}));
 }
 
+TEST(KernelListing, MemoryAccessesGoIntoTheOrderingOnly) {
+  // M / Q records: an atomic or a strong access between the barriers and fences, in program order.
+  const KernelListing l = parse_kernel_listing(
+      "S arch sm_90\nS fn _Z1fv\nM STG.E.STRONG.SYS desc[UR4][R2.64], R5\nS MEMBAR.SC.GPU\n"
+      "M ATOMG.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5\nP arch sm_90\nP fn _Z1fv\n"
+      "Q st.volatile.global.u32 [%rd2], %r1\nP membar.gl\nQ fn not_a_function\n");
+  ASSERT_EQ(l.sass.size(), 1u);
+  EXPECT_EQ(l.sass[0].instructions, (std::vector<std::string>{"MEMBAR.SC.GPU"})) << "barriers and fences only";
+  EXPECT_EQ(l.sass[0].ordering, (std::vector<std::string>{"STG.E.STRONG.SYS desc[UR4][R2.64], R5", "MEMBAR.SC.GPU",
+                                                          "ATOMG.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5"}));
+  ASSERT_EQ(l.ptx.size(), 1u) << "a Q line never starts a function";
+  EXPECT_EQ(l.ptx[0].instructions, (std::vector<std::string>{"membar.gl"}));
+  EXPECT_EQ(l.ptx[0].ordering,
+            (std::vector<std::string>{"st.volatile.global.u32 [%rd2], %r1", "membar.gl", "fn not_a_function"}));
+}
+
+TEST(KernelListing, SassArchOfARun) {
+  const KernelListing l = parse_kernel_listing("S arch sm_75\nS fn _Z1fv\nS arch sm_90\nS fn _Z1fv\nS arch sm_80\n");
+  EXPECT_EQ(listing_sass_arch(l, 75), "sm_75");
+  EXPECT_EQ(listing_sass_arch(l, 86), "sm_90") << "not in the build: the newest it has";
+  EXPECT_EQ(listing_sass_arch(l, 0), "sm_90") << "no GPU: the newest";
+  EXPECT_EQ(listing_sass_arch(KernelListing{}, 90), "");
+}
+
 TEST(KernelListing, ShortNamesDropNamespacesAndParameters) {
   // cudasync::named_barriers::(anonymous namespace)::groups_kernel(GroupsArgs, long long*)
   EXPECT_EQ(short_kernel_name("_ZN8cudasync14named_barriers12_GLOBAL__N_113groups_kernelENS1_10GroupsArgsEPx"),

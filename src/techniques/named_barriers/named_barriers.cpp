@@ -209,7 +209,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
     r.sections.push_back(red_section(in.red_threads, in.red_id, runs));
   }
   const KernelListing& listing = kernel_listing();
-  const std::string arch = listing_arch(listing, cc);
+  const std::string arch = listing_sass_arch(listing, cc);
   if (selected(o.parts, "cuda-barrier")) {
     if (gpu && cc < 80) {
       waive_cc80("cuda-barrier", "cuda::barrier in shared memory is the mbarrier object of 8.0");

@@ -522,18 +522,6 @@ Section cuda_barrier_section(const PcSpec& spec, const std::optional<PcResult>& 
   return s;
 }
 
-std::string listing_arch(const KernelListing& listing, int compute_capability) {
-  const auto archs = listing.sass_archs();
-  if (archs.empty()) return "";
-  const std::string want = "sm_" + std::to_string(compute_capability);
-  if (compute_capability > 0 && std::find(archs.begin(), archs.end(), want) != archs.end()) return want;
-  // The newest: archs are "sm_NN"; compare the numbers.
-  std::string best = archs.front();
-  for (const auto& a : archs)
-    if (std::atoi(a.c_str() + 3) > std::atoi(best.c_str() + 3)) best = a;
-  return best;
-}
-
 std::vector<std::string> kernel_sass(const KernelListing& listing, const std::string& arch, const std::string& name) {
   for (const auto& k : listing.sass)
     if (k.arch == arch && is_lesson_kernel(k.function) && short_kernel_name(k.function) == name) return k.instructions;

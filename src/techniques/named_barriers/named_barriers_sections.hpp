@@ -41,9 +41,8 @@ report::Section red_section(int threads, int id, const std::vector<RedRun>& runs
 report::Section cuda_barrier_section(const PcSpec& spec, const std::optional<PcResult>& gpu, bool trace,
                                      const std::string& arch, const std::vector<std::string>& sass);
 
-// The listing for `arch` ("sm_90"), or the build's newest when it has no SASS for it.
+// The listing for `arch` ("sm_90": listing_sass_arch in core/kernel_listing.hpp).
 report::Section listing_section(const KernelListing& listing, const std::string& arch);
-std::string listing_arch(const KernelListing& listing, int compute_capability);  // "" when none
 // The instructions of this lesson's kernel `name` ("groups_kernel") for `arch` (SASS) or PTX.
 std::vector<std::string> kernel_sass(const KernelListing& listing, const std::string& arch, const std::string& name);
 

@@ -147,7 +147,7 @@ TEST(NamedBarriersGpu, ListingMatchesThisGpu) {
   CUDASYNC_REQUIRE_GPU();
   const KernelListing& l = kernel_listing();
   if (!l.available) GTEST_SKIP() << l.reason;
-  const std::string arch = listing_arch(l, cc());
+  const std::string arch = listing_sass_arch(l, cc());
   ASSERT_FALSE(arch.empty());
   expect_all_checks_pass(listing_section(l, arch), arch);
 }

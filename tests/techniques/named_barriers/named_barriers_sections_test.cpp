@@ -160,8 +160,8 @@ TEST(NamedBarriersSections, ListingChecksLookForTheInstructions) {
       "S fn _ZN8cudasync14named_barriers12_GLOBAL__N_122cuda_barrier_pc_kernelEv\nS @P0 SYNCS.ARRIVE.TRANS64.A1T0 R4\n"
       "S SYNCS.PHASECHK.TRANS64.TRYWAIT P0\n");
   l.available = true;
-  EXPECT_EQ(listing_arch(l, 90), "sm_90");
-  EXPECT_EQ(listing_arch(l, 75), "sm_90");  // not in the build: the newest it has
+  EXPECT_EQ(listing_sass_arch(l, 90), "sm_90");
+  EXPECT_EQ(listing_sass_arch(l, 75), "sm_90");  // not in the build: the newest it has
   const report::Section s = listing_section(l, "sm_90");
   EXPECT_TRUE(check_named(s, "groups_kernel compiled to BAR.SYNC")->passed);
   EXPECT_TRUE(check_named(s, "cuda_barrier_pc_kernel")->passed);  // a predicated instruction counts
