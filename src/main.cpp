@@ -4,6 +4,7 @@
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
@@ -16,6 +17,8 @@ int main(int argc, char** argv) {
        CommandKind::lesson, cudasync::cg_reduce::attach},
       {"named-barriers", "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (seed 004, PTX bar)",
        CommandKind::lesson, cudasync::named_barriers::attach},
+      {"lockfree-barrier", "grid barriers: relaunch, graph, Xiao & Feng's two, grid.sync and a faster one (seed 000)",
+       CommandKind::lesson, cudasync::lockfree_barrier::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices},
