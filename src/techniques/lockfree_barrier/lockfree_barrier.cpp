@@ -84,6 +84,8 @@ Limits limits_for(int threads, const RunContext& ctx) {
   return l;
 }
 
+std::string counters_note(int c) { return "C = " + std::to_string(c) + (c == 1 ? " counter" : " counters"); }
+
 const char* kUnsafeEscape = "--allow-unsafe to launch it anyway and watch the deadline end it";
 
 report::Report run_lesson(const Options& o, const RunContext& ctx) {
@@ -220,12 +222,12 @@ report::Report run_bench(const Options& o, const RunContext& ctx) {
           const Timing t = gpu_time(b, spec, kBenchReps, kBenchK1, kBenchK2);
           c.ns = t.ns;
           c.deadline_hit = t.deadline_hit;
-          if (b == Barrier::own) c.note = "C = " + std::to_string(spec.own_counters) + " counters";
+          if (b == Barrier::own) c.note = counters_note(spec.own_counters);
         }
       }
 #endif
       if (!ctx.gpu && b == Barrier::own)
-        c.note = "C = " + std::to_string(std::min(own_counters_for(n), n)) + " counters";
+        c.note = counters_note(std::min(own_counters_for(n), n));
       row.cells.push_back(c);
     }
     rows.push_back(std::move(row));
@@ -258,7 +260,7 @@ std::optional<std::string> combination_error(const Options& o, bool bench) {
     if (o.trace) return "--trace and --bench do not mix: --trace looks at one run, --bench sweeps grid sizes";
     if (o.allow_unsafe) return "--allow-unsafe and --bench do not mix: --bench times barriers that work";
     for (Barrier b : barriers)
-      if (!is_correct(b))
+      if (!o.barriers.empty() && !is_correct(b))
         return std::string("--bench times the correct barriers; ") + barrier_key(b) +
                " is the seed's code as written, which is broken: leave it out of --barrier";
     return std::nullopt;

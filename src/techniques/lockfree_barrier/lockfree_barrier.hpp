@@ -45,7 +45,7 @@ struct WordLayout {
   int out = 0;      //                     Arrayout[0..N-1]
   int total = 0;
 };
-inline WordLayout word_layout(int blocks) {
+CUDASYNC_LB_HD inline WordLayout word_layout(int blocks) {
   WordLayout w;
   w.counter = 0;
   w.own = kOwnStride;

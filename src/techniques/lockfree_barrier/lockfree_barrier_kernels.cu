@@ -263,7 +263,7 @@ __device__ bool grid_gave_up(const PhaseArgs& a) {
 
 // The multi-phase kernel with one software barrier (or grid.sync) between phases.
 template <Barrier B>
-__global__ void __launch_bounds__(1024, 2) phases_kernel(PhaseArgs a) {
+__global__ void __launch_bounds__(1024) phases_kernel(PhaseArgs a) {
   const unsigned b = blockIdx.x;
   if constexpr (B != Barrier::grid_sync) {
     if (grid_gave_up(a)) {
@@ -289,7 +289,7 @@ __global__ void __launch_bounds__(1024, 2) phases_kernel(PhaseArgs a) {
 
 // Relaunch: one launch per phase. Barrier 1 "arrives" when block b of kernel 1 has written and
 // "releases" when block b of kernel 2 starts.
-__global__ void __launch_bounds__(1024, 2) relaunch_kernel(PhaseArgs a, int p) {
+__global__ void __launch_bounds__(1024) relaunch_kernel(PhaseArgs a, int p) {
   const unsigned b = blockIdx.x;
   if (p == 2 && threadIdx.x == 0) a.release_ns[b] = now_ns();
   phase(a, p);
@@ -302,7 +302,7 @@ __global__ void __launch_bounds__(1024, 2) relaunch_kernel(PhaseArgs a, int p) {
 
 // The bench: nothing but barriers.
 template <Barrier B>
-__global__ void __launch_bounds__(1024, 2) loop_kernel(PhaseArgs a, int barriers) {
+__global__ void __launch_bounds__(1024) loop_kernel(PhaseArgs a, int barriers) {
   for (int k = 1; k <= barriers; ++k) {
     const int r = grid_barrier<B>(a, k);
     if (r != kPassed) {
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(1024, 2) loop_kernel(PhaseArgs a, int barriers
 }
 
 // What relaunch costs: an empty grid of the same shape.
-__global__ void __launch_bounds__(1024, 2) empty_kernel(int* sink) {
+__global__ void __launch_bounds__(1024) empty_kernel(int* sink) {
   if (sink != nullptr && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *sink = 1;
 }
 

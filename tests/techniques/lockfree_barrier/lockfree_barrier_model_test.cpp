@@ -1,0 +1,202 @@
+// The reference model of lockfree-barrier: the multi-phase values, the words each protocol leaves,
+// and the step simulation (completion, the deadlock past co-residency, the seed's two bugs).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+
+#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_sections.hpp"
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+TEST(LockfreeBarrierModel, ValuesFollowTheNeighbourRule) {
+  // 3 blocks of 2 threads, 1 phase, by hand: out[b][t] = mix(in[b][t], in[b+1][t], in[b-1][t+1], 1).
+  const auto x = initial_values(3, 2, 7);
+  const auto y = model_values(3, 2, 1, 7);
+  ASSERT_EQ(y.size(), 6u);
+  const auto at = [&](int b, int t) { return x[static_cast<std::size_t>(b * 2 + t)]; };
+  EXPECT_EQ(y[0], mix(at(0, 0), at(1, 0), at(2, 1), 1));
+  EXPECT_EQ(y[1], mix(at(0, 1), at(1, 1), at(2, 0), 1));
+  EXPECT_EQ(y[4], mix(at(2, 0), at(0, 0), at(1, 1), 1));
+  // Two phases are the one-phase rule applied twice.
+  const auto z = model_values(3, 2, 2, 7);
+  const auto yy = [&](int b, int t) { return y[static_cast<std::size_t>(b * 2 + t)]; };
+  EXPECT_EQ(z[2], mix(yy(1, 0), yy(2, 0), yy(0, 1), 2));
+  // Another seed, other values; one value early is visible at the end.
+  EXPECT_NE(model_values(3, 2, 2, 8), z);
+}
+
+TEST(LockfreeBarrierModel, StaleNeighbourChangesTheResult) {
+  // What a barrier that lets block 0 through early does: it reads block 1's phase-1 value before
+  // block 1 wrote it (the initial value instead), and the error spreads.
+  const int N = 4, T = 32, P = 3;
+  auto cur = initial_values(N, T, 1);
+  auto next = cur;
+  for (int p = 1; p <= P; ++p) {
+    auto stale = cur;
+    for (int b = 0; b < N; ++b)
+      for (int t = 0; t < T; ++t) {
+        const auto in = [&](int bb, int tt) { return cur[static_cast<std::size_t>(bb * T + tt)]; };
+        std::uint32_t right = in((b + 1) % N, t);
+        if (p == 2 && b == 0 && t == 0) right = initial_value(1, static_cast<std::uint32_t>(T));  // a phase too old
+        next[static_cast<std::size_t>(b * T + t)] = mix(in(b, t), right, in((b + N - 1) % N, (t + 1) % T), static_cast<std::uint32_t>(p));
+      }
+    cur.swap(next);
+  }
+  EXPECT_NE(cur, model_values(N, T, P, 1));
+}
+
+TEST(LockfreeBarrierModel, FinalWords) {
+  EXPECT_EQ(final_words(Barrier::xf_lock, 132, 16, 1), std::vector<std::uint32_t>{15u * 132u});
+  const auto lf = final_words(Barrier::xf_lockfree, 5, 4, 1);
+  EXPECT_EQ(lf, std::vector<std::uint32_t>(10, 3u));
+  EXPECT_EQ(final_words(Barrier::own, 10, 3, 4), (std::vector<std::uint32_t>{6, 6, 4, 4}));
+  EXPECT_TRUE(final_words(Barrier::grid_sync, 10, 3, 1).empty());
+  EXPECT_TRUE(final_words(Barrier::relaunch, 10, 3, 1).empty());
+}
+
+TEST(LockfreeBarrierModel, OwnCountersSpreadEveryBlock) {
+  EXPECT_EQ(own_counters_for(1), 1);
+  EXPECT_EQ(own_counters_for(132), 1);
+  EXPECT_GT(own_counters_for(1056), 1);
+  EXPECT_LE(own_counters_for(65536), kMaxOwnCounters);
+  for (int blocks : {1, 7, 132, 1056, 5000}) {
+    const int C = std::min(own_counters_for(blocks), blocks);
+    int sum = 0;
+    for (int l = 0; l < C; ++l) sum += own_share(blocks, C, l);
+    EXPECT_EQ(sum, blocks) << blocks;
+  }
+  EXPECT_EQ(own_share(10, 4, 0), 3);
+  EXPECT_EQ(own_share(10, 4, 3), 2);
+  EXPECT_EQ(own_share(10, 4, 4), 0);
+}
+
+TEST(LockfreeBarrierModel, KeysRoundTrip) {
+  for (Barrier b : all_barriers()) {
+    const auto back = barrier_from_key(barrier_key(b));
+    ASSERT_TRUE(back.has_value()) << barrier_key(b);
+    EXPECT_EQ(*back, b);
+  }
+  EXPECT_FALSE(barrier_from_key("xf_lock").has_value());
+  EXPECT_EQ(all_barriers().size(), static_cast<std::size_t>(kBarrierCount));
+}
+
+SimSpec spec(Barrier b, int blocks, int slots, int barriers = 3) {
+  SimSpec s;
+  s.barrier = b;
+  s.blocks = blocks;
+  s.slots = slots;
+  s.barriers = barriers;
+  s.threads = 256;
+  s.own_counters = std::min(own_counters_for(blocks), blocks);
+  s.shown_barriers = barriers;
+  return s;
+}
+
+TEST(LockfreeBarrierSim, CorrectProtocolsCompleteWithoutEarlyRelease) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own, Barrier::relaunch,
+                    Barrier::graph})
+    for (int blocks : {1, 2, 5, 300}) {
+      SCOPED_TRACE(std::string(barrier_key(b)) + " blocks " + std::to_string(blocks));
+      const SimResult r = simulate(spec(b, blocks, 1056));
+      EXPECT_TRUE(r.completed);
+      EXPECT_FALSE(r.deadlock);
+      EXPECT_EQ(r.early_barrier, 0);
+      for (int a : r.arrived) EXPECT_EQ(a, 3);
+      EXPECT_FALSE(r.steps.empty());
+    }
+}
+
+TEST(LockfreeBarrierSim, StatesPrintTheWords) {
+  const SimResult lock = simulate(spec(Barrier::xf_lock, 4, 8, 2));
+  ASSERT_FALSE(lock.steps.empty());
+  EXPECT_EQ(lock.steps.back().state, "g_mutex 8");  // 2 barriers x 4 blocks
+  EXPECT_TRUE(contains(lock.steps[1].event, "atomicAdd(&g_mutex, 1)"));
+  const SimResult lf = simulate(spec(Barrier::xf_lockfree, 4, 8, 2));
+  EXPECT_EQ(lf.steps.back().state, "Arrayin 2 2 2 2 | Arrayout 2 2 2 2");
+  const SimResult gs = simulate(spec(Barrier::grid_sync, 4, 8, 1));
+  EXPECT_EQ(gs.steps.back().state, "counter 0x80000000");
+  const SimResult own = simulate(spec(Barrier::own, 4, 8, 2));
+  EXPECT_EQ(own.steps.back().state, "counter 8");
+}
+
+TEST(LockfreeBarrierSim, PastCoresidencyEverySoftwareBarrierDeadlocks) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own}) {
+    SCOPED_TRACE(barrier_key(b));
+    const SimResult r = simulate(spec(b, 6, 4));
+    EXPECT_TRUE(r.deadlock);
+    EXPECT_FALSE(r.completed);
+    EXPECT_EQ(r.spinning, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(r.waiting, (std::vector<int>{4, 5}));
+    EXPECT_TRUE(contains(r.steps.back().event, "deadlock")) << r.steps.back().event;
+    EXPECT_TRUE(contains(r.steps.back().event, "4-5 wait for a slot")) << r.steps.back().event;
+  }
+  const SimResult big = simulate(spec(Barrier::xf_lock, 5000, 1056));
+  EXPECT_TRUE(big.deadlock);
+  EXPECT_EQ(big.spinning.size(), 1056u);
+  EXPECT_EQ(big.waiting.size(), 3944u);
+  EXPECT_EQ(big.steps.back().state, "g_mutex 1056");
+}
+
+TEST(LockfreeBarrierSim, RelaunchRunsInWavesPastCoresidency) {
+  const SimResult r = simulate(spec(Barrier::relaunch, 6, 4, 2));
+  EXPECT_TRUE(r.completed);
+  EXPECT_FALSE(r.deadlock);
+  ASSERT_GE(r.steps.size(), 3u);
+  EXPECT_EQ(r.steps[0].blocks, "0-3");
+  EXPECT_EQ(r.steps[1].blocks, "4-5");
+  EXPECT_TRUE(contains(r.steps[2].event, "barrier 1")) << r.steps[2].event;
+}
+
+TEST(LockfreeBarrierSim, SeedLockDeadlocksWhenABlockRunsAhead) {
+  // `while (g_mutex != goalVal)`: block 0 passes barrier 1 and adds 1 for barrier 2 before the
+  // others look, and they never see goalVal.
+  const SimResult r = simulate(spec(Barrier::xf_lock_seed, 4, 8, 3));
+  EXPECT_TRUE(r.deadlock);
+  EXPECT_EQ(r.spinning, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(r.waiting.empty());
+  EXPECT_EQ(r.steps.back().state, "g_mutex 5");
+  bool saw_neq = false;
+  for (const auto& s : r.steps) saw_neq = saw_neq || contains(s.event, "g_mutex 5 != goalVal 4");
+  EXPECT_TRUE(saw_neq);
+  // The repaired one (`>=`) passes the same schedule.
+  EXPECT_TRUE(simulate(spec(Barrier::xf_lock, 4, 8, 3)).completed);
+  // With one barrier there is no next barrier to run ahead to.
+  EXPECT_TRUE(simulate(spec(Barrier::xf_lock_seed, 4, 8, 1)).completed);
+}
+
+TEST(LockfreeBarrierSim, SeedLockfreeLetsBlocksThroughEarly) {
+  const SimResult r = simulate(spec(Barrier::xf_lockfree_seed, 4, 8, 3));
+  EXPECT_EQ(r.early_barrier, 1);
+  EXPECT_EQ(r.early_block, 0);
+  // One slot per thread: with more blocks than threads the master checks slots 0..threads-1 only.
+  SimSpec s = spec(Barrier::xf_lockfree_seed, 6, 8, 1);
+  s.threads = 4;
+  const SimResult few = simulate(s);
+  bool unchecked = false;
+  for (const auto& st : few.steps) unchecked = unchecked || contains(st.event, "slots 4..5: no thread checks them");
+  EXPECT_TRUE(unchecked);
+}
+
+TEST(LockfreeBarrierSim, BlockRanges) {
+  EXPECT_EQ(block_ranges({0, 1, 2, 3, 5, 7, 8}), "0-3, 5, 7-8");
+  EXPECT_EQ(block_ranges({}), "");
+  EXPECT_EQ(block_ranges({4}), "4");
+  EXPECT_EQ(block_ranges({0, 2, 4, 6, 8}, 2), "0, 2, ... (3 more)");
+}
+
+TEST(LockfreeBarrierSections, Timeline) {
+  EXPECT_EQ(timeline(0, 100, 0, 100, 11), "a---------r");
+  EXPECT_EQ(timeline(50, 100, 0, 100, 11), "     a----r");
+  EXPECT_EQ(timeline(0, 0, 0, 100, 5), "a----");  // never released: waits to the end
+  EXPECT_EQ(timeline(30, 30, 0, 100, 11), "   x");
+  EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2.0);
+  EXPECT_DOUBLE_EQ(median_of({4, 1, 2, 3}), 2.5);
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier
