@@ -200,3 +200,172 @@ TEST(LockfreeBarrierSections, Timeline) {
 
 }  // namespace
 }  // namespace cudasync::lockfree_barrier
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+// The sections, fed with made-up GPU results. (Inside a TEST, `Setup` names gtest's
+// misspelling guard, hence the alias.)
+using RunSetup = Setup;
+
+RunSetup small_setup(int blocks, int phases) {
+  Setup s;
+  s.blocks = blocks;
+  s.threads = 32;
+  s.phases = phases;
+  s.gpu = true;
+  s.device = "GPU 0, test";
+  s.software = assumed_coresidency(32, 32, kH100Limits, "test");
+  s.cooperative = s.software;
+  s.reps = 3;
+  s.trace = true;
+  s.timer_step_ns = 32;
+  return s;
+}
+
+GpuRun fake_run(Barrier b, const Setup& s, const std::vector<std::uint32_t>& values) {
+  GpuRun g;
+  g.barrier = b;
+  g.values = values;
+  g.words = final_words(b, s.blocks, s.phases, 1);
+  g.phases_done.assign(static_cast<std::size_t>(s.blocks), s.phases);
+  g.gave_up.assign(static_cast<std::size_t>(s.blocks), 0);
+  g.stopped.assign(static_cast<std::size_t>(s.blocks), 0);
+  for (int i = 0; i < s.blocks; ++i) {
+    g.arrive_ns.push_back(1000 + 10 * i);
+    g.release_ns.push_back(2000 + i);
+  }
+  g.kernel_ms = 0.1;
+  g.ns_per_barrier = b == Barrier::grid_sync ? std::vector<double>{1000.0, 1010.0, 990.0}
+                                             : std::vector<double>{600.0, 610.0, 590.0};
+  return g;
+}
+
+const report::Check* find_check(const report::Section& sec, const std::string& prefix) {
+  for (const auto& c : sec.checks)
+    if (c.name.rfind(prefix, 0) == 0) return &c;
+  return nullptr;
+}
+
+TEST(LockfreeBarrierSections, AgreeingGpuRunPassesAndWrongValuesFail) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  BarrierResult r;
+  r.barrier = Barrier::xf_lock;
+  r.sim = simulate(SimSpec{Barrier::xf_lock, 4, 8, 32, 2, 1, 2});
+  r.model_words = final_words(Barrier::xf_lock, 4, 3, 1);
+  r.gpu = fake_run(Barrier::xf_lock, s, want);
+  const auto sec = barrier_section(r, s, want);
+  const auto* values = find_check(sec, "GPU agrees with the reference model: 128 values");
+  ASSERT_NE(values, nullptr);
+  EXPECT_TRUE(values->passed);
+  const auto* words = find_check(sec, "GPU agrees with the reference model: the protocol's words");
+  ASSERT_NE(words, nullptr);
+  EXPECT_TRUE(words->passed) << words->detail;
+  ASSERT_FALSE(sec.tables.empty());
+  EXPECT_EQ(sec.tables.back().id, "timeline");
+  EXPECT_EQ(sec.tables.back().rows.size(), 4u);
+
+  auto bad = want;
+  bad[37] ^= 1u;
+  r.gpu = fake_run(Barrier::xf_lock, s, bad);
+  const auto failed = barrier_section(r, s, want);
+  const auto* v = find_check(failed, "GPU agrees with the reference model: 128 values");
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->passed);
+  EXPECT_NE(v->detail.find("block 1, thread 5"), std::string::npos) << v->detail;
+}
+
+TEST(LockfreeBarrierSections, SeedRunsAreReportedNotChecked) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  BarrierResult r;
+  r.barrier = Barrier::xf_lockfree_seed;
+  r.sim = simulate(SimSpec{Barrier::xf_lockfree_seed, 4, 8, 32, 2, 1, 2});
+  auto wrong = want;
+  for (std::size_t i = 0; i < 10; ++i) wrong[i] += 1;
+  r.gpu = fake_run(Barrier::xf_lockfree_seed, s, wrong);
+  const auto sec = barrier_section(r, s, want);
+  EXPECT_TRUE(sec.checks.empty());
+  bool found = false;
+  for (const auto& f : sec.facts)
+    if (f.name == "GPU: wrong values") found = std::get<std::int64_t>(f.value) == 10;
+  EXPECT_TRUE(found);
+}
+
+TEST(LockfreeBarrierSections, PastCoresidencyNamesWhoNeverArrived) {
+  RunSetup s = small_setup(6, 3);
+  s.software.blocks_per_sm = 1;
+  s.software.sm_count = 4;  // 4 resident slots
+  BarrierResult r;
+  r.barrier = Barrier::own;
+  r.sim = simulate(SimSpec{Barrier::own, 6, 4, 32, 2, 1, 2});
+  GpuRun g = fake_run(Barrier::own, s, {});
+  g.deadline_hit = true;
+  for (int i = 4; i < 6; ++i) {
+    g.arrive_ns[static_cast<std::size_t>(i)] = 0;
+    g.release_ns[static_cast<std::size_t>(i)] = 0;
+    g.stopped[static_cast<std::size_t>(i)] = 1;
+  }
+  for (int i = 0; i < 4; ++i) {
+    g.release_ns[static_cast<std::size_t>(i)] = 0;
+    g.gave_up[static_cast<std::size_t>(i)] = 1;
+  }
+  r.gpu = g;
+  const auto sec = barrier_section(r, s, {});
+  std::string never;
+  for (const auto& f : sec.facts)
+    if (f.name == "GPU: never arrived") never = std::get<std::string>(f.value);
+  EXPECT_EQ(never, "4-5");
+  const auto* ended = find_check(sec, "the deadline ended the kernel");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_TRUE(ended->passed) << ended->detail;
+  const auto* model = find_check(sec, "model: past co-residency the protocol deadlocks");
+  ASSERT_NE(model, nullptr);
+  EXPECT_TRUE(model->passed);
+}
+
+TEST(LockfreeBarrierSections, SummaryAndBenchDivideByGridSync) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  std::vector<BarrierResult> results;
+  for (Barrier b : {Barrier::grid_sync, Barrier::own}) {
+    BarrierResult r;
+    r.barrier = b;
+    r.gpu = fake_run(b, s, want);
+    results.push_back(r);
+  }
+  const auto sum = summary_section(results, s);
+  ASSERT_EQ(sum.tables.size(), 1u);
+  EXPECT_DOUBLE_EQ(std::get<double>(sum.tables[0].rows[1][4]), 0.6);
+
+  BenchSetup bs;
+  bs.blocks = {132, 1056};
+  bs.gpu = true;
+  bs.reps = 3;
+  bs.floor_ns = {150, 160, 140};
+  std::vector<BenchRow> rows;
+  for (Barrier b : {Barrier::grid_sync, Barrier::own}) {
+    BenchRow row;
+    row.barrier = b;
+    for (int n : bs.blocks) {
+      BenchCell c;
+      c.blocks = n;
+      c.ns = b == Barrier::grid_sync ? std::vector<double>{1000, 1100, 900} : std::vector<double>{650, 640, 660};
+      row.cells.push_back(c);
+    }
+    rows.push_back(row);
+  }
+  const auto bench = bench_section(bs, rows);
+  ASSERT_EQ(bench.tables.size(), 2u);
+  EXPECT_DOUBLE_EQ(std::get<double>(bench.tables[1].rows[2][1]), 0.65);  // own / grid.sync at 132
+  bool fact = false;
+  for (const auto& f : bench.facts)
+    if (f.name.rfind("own / grid.sync, 1 block per SM", 0) == 0) fact = std::get<std::string>(f.value) == "0.650";
+  EXPECT_TRUE(fact);
+  ASSERT_EQ(bench.checks.size(), 1u);
+  EXPECT_TRUE(bench.checks[0].passed);
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier
