@@ -28,11 +28,6 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr unsigned kAbortPollMask = 1023;  // a spinner looks at the abort word every 1024 tries
 
 // PTX memory-model operations at GPU scope (PTX ISA, "Memory Consistency Model"; sm_70+).
-__device__ __forceinline__ u32 ld_acquire(const u32* p) {
-  u32 v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 __device__ __forceinline__ u32 ld_relaxed(const u32* p) {
   u32 v;
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -182,20 +177,32 @@ __device__ int xf_lockfree_seed(const PhaseArgs& a, int k) {
 }
 
 // ---- 5. cudasync's own -------------------------------------------------------------------------------
-// Arrival: one red.release (no return value, so no round trip to wait for) on counter b % C; the
-// counters sit 256 bytes apart so that C of them spread the N same-address atomics over C places.
-// Wait: lanes 0..C-1 of warp 0 each watch one counter with ld.acquire until it reaches
-// k x (blocks that add to it); __all_sync ends the wait when every lane is satisfied. With C = 1
-// this is Xiao & Feng's lock-based barrier done right: goal += N, `>=`, release / acquire instead
-// of fence.sc, and no atomic whose result must come back.
+// Arrival: one red.release (a reduction: no value comes back, so nobody waits a round trip before
+// polling) on counter b % C, with the goal known in advance (k x the blocks that add to it, as in
+// Xiao & Feng). Wait: ld.relaxed polls, then one fence.acquire.gpu: on sm_90 the poll loop is a bare
+// LDG.E.STRONG.GPU and the acquire a single CCTL.IVALL after it, where ld.acquire would invalidate
+// the L1 on every try. C = 1 (up to 192 blocks): thread 0 alone, no warp votes. C > 1: the counters
+// sit 256 bytes apart, lanes 0..C-1 of warp 0 poll one each, and __all_sync ends the wait, so the N
+// same-address atomics that one L2 slice performs one by one become N / C on each of C addresses.
+__device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+
 __device__ int own(const PhaseArgs& a, int k) {
   __syncthreads();
   int r = kPassed;
+  const int C = a.own_counters;
+  const int N = static_cast<int>(gridDim.x);
+  u32* counters = a.words + word_layout(N).own;
+  if (C == 1) {
+    if (threadIdx.x == 0) {
+      red_release_add(counters, 1u);
+      const u32 goal = static_cast<u32>(k) * static_cast<u32>(N);
+      r = wait_for([&] { return reached(ld_relaxed(counters), goal); }, a.watch);
+      fence_acquire_gpu();
+    }
+    return block_result(r, k);
+  }
   if (threadIdx.x < kWarpSize) {
     const int lane = static_cast<int>(threadIdx.x);
-    const int C = a.own_counters;
-    const int N = static_cast<int>(gridDim.x);
-    u32* counters = a.words + word_layout(N).own;
     if (lane == 0) red_release_add(counters + (blockIdx.x % C) * kOwnStride, 1u);
     const u32 goal = lane < C ? static_cast<u32>(k) * static_cast<u32>((N - lane + C - 1) / C) : 0u;
     const u32* mine = counters + (lane < C ? lane : 0) * kOwnStride;
@@ -204,7 +211,7 @@ __device__ int own(const PhaseArgs& a, int k) {
     const unsigned long long start = globaltimer_ns();
     unsigned tries = 0;
     while (true) {
-      if (!ok) ok = reached(ld_acquire(mine), goal);
+      if (!ok) ok = reached(ld_relaxed(mine), goal);
       if (__all_sync(FULL_MASK, ok)) break;
       const bool late = globaltimer_ns() - start > a.watch.budget_ns;
       const bool stop = (++tries & kAbortPollMask) == 0 && ld_relaxed(a.watch.timed_out) != 0;
@@ -218,6 +225,7 @@ __device__ int own(const PhaseArgs& a, int k) {
         break;
       }
     }
+    fence_acquire_gpu();
   }
   return block_result(r, k);
 }

@@ -53,8 +53,9 @@ const std::vector<Barrier>& all_barriers() {
 }
 
 int own_counters_for(int blocks) {
-  if (blocks <= 264) return 1;
-  return std::min(kMaxOwnCounters, (blocks + 63) / 64);
+  if (blocks <= 192) return 1;
+  if (blocks <= 768) return 2;
+  return std::min(kMaxOwnCounters, (blocks + 131) / 132);
 }
 
 int own_share(int blocks, int counters, int l) {

@@ -63,14 +63,14 @@ const char* how_it_works(Barrier b) {
              "flips when all have arrived) and polls that word with ld.acquire.gpu; __syncthreads(). The runtime "
              "refuses a grid that cannot be resident at once.";
     case Barrier::own:
-      return "cudasync's own: __syncthreads(); thread 0 does red.release.gpu.add on counter (block mod C), a "
-             "reduction that returns nothing, so no thread waits for a round trip before it starts polling; lanes "
-             "0..C-1 of warp 0 poll counter 0..C-1 with ld.acquire.gpu until each holds k x (blocks that add to "
-             "it), and __all_sync ends the wait; __syncthreads(). Against grid.sync it saves the round trip of the "
-             "atomic's return value, and with C > 1 counters 256 bytes apart the N same-address atomics that "
-             "serialize in one L2 slice become N / C in each of C slices. Release / acquire at GPU scope is all "
-             "the data needs (the PTX memory model's release and acquire patterns): a lighter fence than "
-             "__threadfence()'s fence.sc.";
+      return "cudasync's own: __syncthreads(); thread 0 does red.release.gpu.add on the counter, a reduction "
+             "that returns nothing, so no block waits a round trip before it starts polling, and polls it with "
+             "ld.relaxed.gpu until it holds k x N; one fence.acquire.gpu after the loop (on sm_90 a single "
+             "CCTL.IVALL, where ld.acquire invalidates the L1 on every try); __syncthreads(). Against grid.sync "
+             "it saves the round trip of the atomic's return value. Past 192 blocks the arrivals are spread over "
+             "C counters 256 bytes apart (block b adds to counter b mod C) and lanes 0..C-1 of warp 0 poll one "
+             "each, so the N same-address atomics that one L2 slice performs one by one become N / C on each "
+             "of C addresses.";
     case Barrier::xf_lock_seed:
       return "The seed's lock-based code as written: thread 0 runs atomicAdd((int*)&g_mutex, 1) and `while "
              "(g_mutex != goalVal)`, then __syncthreads(). Three bugs: (1) no __syncthreads() before the "
@@ -253,7 +253,7 @@ Section setup_section(const Setup& s) {
   sec.facts.push_back({"resident at once, grid.sync kernel", static_cast<I>(s.cooperative.limit()), "",
                        per_sm(s.cooperative)});
   sec.facts.push_back({"own barrier's counters (C)", static_cast<I>(s.own_counters), "",
-                       s.own_counters == 1 ? "one counter: few blocks" : "one per 64 blocks"});
+                       s.own_counters == 1 ? "one counter up to 192 blocks" : "arrivals spread over C counters"});
   sec.facts.push_back({"deadline per spin (--deadline-ms)", static_cast<I>(s.deadline_ms), "", "ms"});
   if (s.beyond())
     sec.notes.push_back("--allow-unsafe: " + std::to_string(s.blocks) + " blocks is more than the " +
