@@ -116,6 +116,8 @@ std::string words_text(Barrier b, const std::vector<std::uint32_t>& w, int block
   }
 }
 
+std::string blocks_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " block" : " blocks"); }
+
 std::string sim_outcome(const SimResult& m) {
   std::string s = m.deadlock    ? "deadlock at step " + std::to_string(m.total_steps)
                   : m.completed ? "completed in " + std::to_string(m.total_steps) + " steps"
@@ -326,13 +328,14 @@ Section barrier_section(const BarrierResult& r, const Setup& s, const std::vecto
 
   if (beyond) {
     sec.facts.push_back({"GPU: arrived at barrier 1", block_ranges(arrived), "",
-                         std::to_string(arrived.size()) + " blocks; the model's resident slots: " +
+                         blocks_count(arrived.size()) + "; the model's resident slots: " +
                              std::to_string(s.software.limit())});
     sec.facts.push_back({"GPU: never arrived", never.empty() ? std::string("none") : block_ranges(never), "",
-                         std::to_string(never.size()) + " blocks: they could start only after a resident block had "
-                                                        "given up"});
+                         never.empty() ? std::string("every block arrived")
+                                       : blocks_count(never.size()) +
+                                             ": they could start only after a resident block had given up"});
     sec.facts.push_back({"GPU: gave up at the deadline", gave_up.empty() ? std::string("none") : block_ranges(gave_up),
-                         "", std::to_string(gave_up.size()) + " blocks"});
+                         "", blocks_count(gave_up.size())});
     const std::string how = std::to_string(never.size()) + " never arrived, the kernel took " +
                             fmt("%.1f", g.kernel_ms) + " ms (deadline " + std::to_string(s.deadline_ms) + " ms)";
     if (is_correct(b)) {
