@@ -5,6 +5,7 @@
 #include "core/cli/app.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/threadfence/threadfence_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
        CommandKind::lesson, cudasync::lock::attach},
       {"threadfence", "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
        CommandKind::lesson, cudasync::threadfence::attach},
+      {"lockfree-barrier", "grid barriers: relaunch, graph, Xiao & Feng's two, grid.sync and a faster one (seed 000)",
+       CommandKind::lesson, cudasync::lockfree_barrier::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices},

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# lockfree-barrier on a GPU machine, in one call: build (preset gpu: sm_90, -Werror), every GPU
+# test, the lesson's CPU tests and every lesson command (which run on the GPU there), the default
+# run timed, the trace, the refusal and --allow-unsafe, compute-sanitizer memcheck on the correct
+# barriers, and the --bench sweep. Logs go to $OUT (at most 8 files); the summary is printed last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/cudasync-lockfree-barrier}
+mkdir -p "$OUT"
+summary=()
+note() { summary+=("$*"); echo "== $*"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+nvcc --version | tail -1
+start=$(date +%s)
+if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build build/gpu -j 16; } >"$OUT/build.log" 2>&1; then
+  grep -E 'error|Error' "$OUT/build.log" | head -30
+  tail -30 "$OUT/build.log"
+  echo "BUILD FAILED"
+  exit 1
+fi
+note "build: $(( $(date +%s) - start )) s"
+bin=build/gpu/src/cudasync
+
+t0=$(date +%s)
+ctest --preset gpu --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
+note "gpu tests ($(( $(date +%s) - t0 )) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
+grep -E '\*\*\*Failed|\(Failed\)|Failure|Expected|Which is|SKIPPED' "$OUT/ctest-gpu.log" | head -30
+t0=$(date +%s)
+ctest --test-dir build/gpu -R 'LockfreeBarrier|Coresidency|LessonCommands' -j 4 --output-on-failure \
+  >"$OUT/ctest-cpu.log" 2>&1
+note "lockfree-barrier cpu tests and every lesson command, on the GPU ($(( $(date +%s) - t0 )) s): $(grep -E 'tests passed|tests failed' "$OUT/ctest-cpu.log")"
+grep -E '\*\*\*Failed|\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
+
+# The default run: wall time including CUDA start-up (goal < 1 s), five runs.
+times=()
+for i in 1 2 3 4 5; do
+  t0=$(date +%s%N); "$bin" lockfree-barrier >/dev/null 2>&1; t1=$(date +%s%N)
+  times+=("$(( (t1 - t0) / 1000000 ))")
+done
+note "wall ms for 'cudasync lockfree-barrier': ${times[*]}"
+runs="$OUT/runs.txt"
+"$bin" lockfree-barrier --color never >"$runs" 2>&1
+note "default run: exit $?, $(tail -1 "$runs")"
+sed -n '/== every barrier side by side/,/checks:/p' "$runs"
+grep -E '\[FAIL\]|GPU: wrong values|GPU: a spin reached' "$runs" | head -12
+{ echo; echo "### --trace --blocks 16"; } >>"$runs"
+"$bin" lockfree-barrier --trace --blocks 16 --barrier xf-lock,grid-sync,own,relaunch --color never >>"$runs" 2>&1
+note "trace run: exit $?, $(tail -1 "$runs")"
+{ echo; echo "### --blocks 5000"; } >>"$runs"
+"$bin" lockfree-barrier --blocks 5000 --color never >>"$runs" 2>&1
+note "--blocks 5000: exit $? (expected 2): $(tail -1 "$runs" | cut -c1-160)"
+{ echo; echo "### --blocks 5000 --allow-unsafe"; } >>"$runs"
+t0=$(date +%s%N)
+"$bin" lockfree-barrier --blocks 5000 --allow-unsafe --color never >>"$runs" 2>&1
+rc=$?
+note "--blocks 5000 --allow-unsafe: exit $rc in $(( ($(date +%s%N) - t0) / 1000000 )) ms, $(tail -1 "$runs")"
+grep -E 'GPU: never arrived|GPU: arrived' "$runs" | head -6
+
+# compute-sanitizer memcheck on the correct barriers (the seed's are wrong on purpose).
+: >"$OUT/sanitizer.log"
+for blocks in 16 132; do
+  timeout 180 compute-sanitizer --tool memcheck --error-exitcode 99 "$bin" lockfree-barrier --backend gpu \
+    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own --blocks "$blocks" --phases 4 --deadline-ms 5000 \
+    --color never >"$OUT/san.tmp" 2>&1
+  rc=$?
+  note "compute-sanitizer memcheck, $blocks blocks: exit $rc, $(grep -E 'ERROR SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//'), $(grep -E '^checks:' "$OUT/san.tmp")"
+  { echo "### memcheck --blocks $blocks"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
+done
+rm -f "$OUT/san.tmp"
+
+# The sweep: 1, 2, 4 blocks per SM and full co-residency.
+t0=$(date +%s)
+"$bin" lockfree-barrier --bench --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
+note "bench: exit $?, $(( $(date +%s) - t0 )) s, $(tail -1 "$OUT/bench.txt")"
+grep -E 'own / grid.sync|^  floor' "$OUT/bench.txt" | sed 's/^ *//' | while read -r l; do note "$l"; done
+
+echo
+sed -n '/== bench: ns per barrier/,/measurement/p' "$OUT/bench.txt" | head -40
+echo
+echo "SUMMARY"
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,97 @@
+#pragma once
+// lockfree-barrier: every way to make all blocks of a grid wait for each other (seed 000, Xiao &
+// Feng, IPDPS 2010), run in the same multi-phase kernel and timed. This header holds the plain types
+// both backends use; nvcc compiles it too, so it includes only the standard library.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define CUDASYNC_LB_HD __host__ __device__
+#else
+#define CUDASYNC_LB_HD
+#endif
+
+namespace cudasync::lockfree_barrier {
+
+enum class Barrier : int {
+  relaunch = 0,      // one kernel per phase, back to back in a stream: the launch boundary is the barrier
+  graph,             // the same launches captured once in a CUDA graph and replayed
+  xf_lock,           // Xiao & Feng lock-based: atomicAdd on one counter, goal += N; fences added, `<` not `!=`
+  xf_lockfree,       // Xiao & Feng lock-free: Arrayin / Arrayout, master block 0 checks every slot; fences added
+  grid_sync,         // cooperative_groups::this_grid().sync() in a cudaLaunchCooperativeKernel launch
+  own,               // cudasync's: red.release on spread counters, warp 0 polls them with ld.acquire
+  xf_lock_seed,      // the seed's lock-based code as written: no fence, `while (g_mutex != goalVal)`
+  xf_lockfree_seed,  // the seed's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
+};
+inline constexpr int kBarrierCount = 8;
+
+// Software barriers spin inside one kernel: every block must be resident at once.
+constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
+// The barriers the bench times (the seed's, as written, are broken).
+constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_seed && b != Barrier::xf_lockfree_seed; }
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kSimBarriers = 3;         // the model's step simulation runs through this many barriers
+inline constexpr int kStepTableMaxBlocks = 16;  // the model's step table is printed for grids this small (or --trace)
+inline constexpr int kMaxOwnCounters = 32;  // one per lane of warp 0
+inline constexpr int kOwnStride = 64;       // words between two counters of the own barrier (256 bytes)
+
+// Where each protocol keeps its words in the one zeroed array a launch gets (see words_needed).
+struct WordLayout {
+  int counter = 0;  // xf-lock, xf-lock-seed: g_mutex
+  int own = 0;      // own: counter l at own + l * kOwnStride
+  int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
+  int out = 0;      //                     Arrayout[0..N-1]
+  int total = 0;
+};
+CUDASYNC_LB_HD inline WordLayout word_layout(int blocks) {
+  WordLayout w;
+  w.counter = 0;
+  w.own = kOwnStride;
+  w.in = kOwnStride * (kMaxOwnCounters + 1);
+  w.out = w.in + blocks;
+  w.total = w.out + blocks;
+  return w;
+}
+
+// The multi-phase kernel's data. Phase p (1 .. phases) reads buffer (p - 1) % 2 and writes buffer
+// p % 2: thread t of block b combines its own value with the value of thread t in block b + 1 and
+// of thread t + 1 in block b - 1 (both wrapping), all written in phase p - 1. A barrier that lets
+// a block through early makes it read a neighbour's value of the wrong phase (or overwrite one the
+// neighbour has not read yet), and the final values differ from the model's.
+CUDASYNC_LB_HD inline std::uint32_t mix(std::uint32_t self, std::uint32_t right, std::uint32_t left, std::uint32_t phase) {
+  std::uint32_t h = self * 0x9E3779B1u ^ (right + 0x7F4A7C15u * phase);
+  h ^= h >> 15;
+  h *= 0x85EBCA77u;
+  h ^= left + (h >> 13);
+  h *= 0xC2B2AE3Du;
+  return h ^ (h >> 16);
+}
+
+CUDASYNC_LB_HD inline std::uint32_t initial_value(std::uint64_t seed, std::uint32_t i) {
+  std::uint32_t h = static_cast<std::uint32_t>(seed) * 0x27D4EB2Fu ^ static_cast<std::uint32_t>(seed >> 32) ^ i;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  return h ^ (h >> 16);
+}
+
+// What one run of the multi-phase kernel with one barrier observed on the GPU.
+struct GpuRun {
+  Barrier barrier = Barrier::relaunch;
+  std::string refused;                       // grid-sync past co-residency: the runtime's error, else empty
+  std::vector<std::uint32_t> values;         // final data, blocks x threads
+  std::vector<std::uint32_t> words;          // the protocol's words at the end (see model's final_words)
+  std::vector<int> phases_done;              // per block: phases it completed
+  std::vector<std::uint8_t> gave_up;         // per block: its own spin reached the deadline
+  std::vector<std::uint8_t> stopped;         // per block: stopped early because another block gave up
+  std::vector<std::int64_t> arrive_ns;       // per block: %globaltimer when thread 0 reached barrier 1 (0: never)
+  std::vector<std::int64_t> release_ns;      // per block: %globaltimer when thread 0 left barrier 1 (0: never)
+  bool deadline_hit = false;                 // some spin gave up
+  double kernel_ms = 0.0;                    // the whole multi-phase run (all launches for relaunch/graph)
+  std::vector<double> ns_per_barrier;        // timing samples of a barrier-only loop (empty: not timed)
+};
+
+}  // namespace cudasync::lockfree_barrier

@@ -1,0 +1,80 @@
+#pragma once
+// The reference model of lockfree-barrier: (1) the multi-phase kernel's final values, computed on
+// the CPU phase by phase, which any correct barrier must reproduce bit for bit; (2) the words each
+// protocol leaves behind (the counter, Arrayin / Arrayout, the own barrier's counters); (3) a step
+// simulation of each protocol over B blocks and S resident slots, which prints the counter or the
+// arrays step by step and ends in a deadlock when B > S.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/coresidency.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier.hpp"
+
+namespace cudasync::lockfree_barrier {
+
+const char* barrier_key(Barrier b);    // the --barrier name: "xf-lockfree"
+const char* barrier_title(Barrier b);  // "Xiao & Feng lock-free (Arrayin / Arrayout)"
+std::optional<Barrier> barrier_from_key(const std::string& key);
+// In the order the report shows them.
+const std::vector<Barrier>& all_barriers();
+
+// How many counters the own barrier spreads its arrivals over for a grid of `blocks`: one up to
+// 192 blocks, two up to 768, then one per 132 blocks, at most 32 (chosen from H100 measurements:
+// one counter is best at 132 blocks, two beat one from 264 blocks on).
+int own_counters_for(int blocks);
+// Blocks that add to counter l of C: b = l, l + C, l + 2C, ... < blocks.
+int own_share(int blocks, int counters, int l);
+
+// The co-residency a model run assumes: an H100 (132 SMs, 32 blocks and 2048 threads per SM, 64K
+// registers), for kernels of at most 32 registers per thread (ptxas -v gives the lesson's kernels
+// 5 to 31 on sm_75 and sm_90; a GPU run asks the occupancy API instead).
+Coresidency model_coresidency(int threads);
+
+// (1) the data
+std::vector<std::uint32_t> initial_values(int blocks, int threads, std::uint64_t seed);
+std::vector<std::uint32_t> model_values(int blocks, int threads, int phases, std::uint64_t seed);
+
+// (2) what the protocol's words hold after phases - 1 barriers (empty for relaunch, graph and
+// grid-sync, whose state the tool cannot read): xf-lock: {counter}; xf-lockfree: Arrayin[0..N-1]
+// then Arrayout[0..N-1]; own: its counters.
+std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int own_counters);
+
+// (3) the step simulation
+struct SimSpec {
+  Barrier barrier = Barrier::xf_lock;
+  int blocks = 4;
+  int slots = 4;       // blocks that can be resident at once
+  int threads = 256;   // the lock-free master checks one slot per thread in the seed's code
+  int barriers = 2;    // barriers to run through (phases - 1)
+  int own_counters = 1;
+  int shown_barriers = 2;  // steps are recorded for barriers 1 .. shown_barriers (and the end)
+};
+
+struct SimStep {
+  int step = 0;
+  std::string blocks;  // "0-3, 5"
+  std::string event;   // "arrive at barrier 1: atomicAdd(&g_mutex, 1)"
+  std::string state;   // the protocol's words after the step: "g_mutex 4, goalVal 6"
+};
+
+struct SimResult {
+  std::vector<SimStep> steps;
+  bool completed = false;      // every block finished every phase
+  bool deadlock = false;       // a step in which nothing could move, before the end
+  int early_barrier = 0;       // > 0: a block passed this barrier before every block had arrived
+  int early_block = -1;        // the first such block
+  std::vector<int> spinning;   // at a deadlock: blocks that hold a slot and spin
+  std::vector<int> waiting;    // at a deadlock: blocks that never got a slot
+  std::vector<int> arrived;    // per block: barriers it arrived at
+  int total_steps = 0;
+  std::string schedule;        // how the simulation orders the blocks' actions
+};
+
+SimResult simulate(const SimSpec& s);
+
+// "0-3, 5, 7-9"; at most `max_ranges` ranges, then ", ..." and the count.
+std::string block_ranges(const std::vector<int>& blocks, std::size_t max_ranges = 6);
+
+}  // namespace cudasync::lockfree_barrier

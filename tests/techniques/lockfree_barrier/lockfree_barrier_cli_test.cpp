@@ -1,0 +1,157 @@
+// lockfree-barrier as a student runs it, on the reference model: bad input is refused at once with
+// a reason (exit 2), a grid past co-residency is refused with both numbers, --allow-unsafe shows the
+// model's deadlock instead, and every --json document validates against schema/report-v1.json.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "support/json_schema.hpp"
+#include "support/run_cli.hpp"
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+using test::CliResult;
+using test::run_cli;
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+std::string shown(const CliResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout (first 1500)\n" + r.out.substr(0, 1500) +
+         "\n--- stderr\n" + r.err;
+}
+
+const test::JsonSchema& schema() {
+  static const test::JsonSchema s = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
+  return s;
+}
+
+nlohmann::ordered_json valid_document(const std::string& args, int expected_exit) {
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, expected_exit) << "cudasync " << args << "\n" << shown(r);
+  nlohmann::ordered_json doc;
+  try {
+    doc = nlohmann::ordered_json::parse(r.out);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "cudasync " << args << ": not one JSON document: " << e.what() << "\n" << shown(r);
+    return doc;
+  }
+  const auto errors = schema().validate(doc);
+  EXPECT_TRUE(errors.empty()) << "cudasync " << args << " breaks the schema:\n" << test::to_string(errors);
+  return doc;
+}
+
+struct UsageCase {
+  const char* args;
+  std::vector<const char*> err_has;
+};
+
+TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
+  const UsageCase cases[] = {
+      {"lockfree-barrier --blocks 0", {"--blocks 0", "at least 1"}},
+      {"lockfree-barrier --blocks -3", {"--blocks -3", "at least 1"}},
+      {"lockfree-barrier --blocks 99999999999", {"--blocks 99999999999", "65536"}},
+      {"lockfree-barrier --blocks many", {"--blocks 'many'", "whole number"}},
+      {"lockfree-barrier --threads 0", {"--threads 0", "at least 1"}},
+      {"lockfree-barrier --threads 2048", {"--threads 2048", "1024"}},
+      {"lockfree-barrier --threads 100", {"--threads 100", "multiple of 32", "own"}},
+      {"lockfree-barrier --barrier own --threads 48", {"--threads 48", "multiple of 32"}},
+      {"lockfree-barrier --phases 1", {"--phases 1", "at least 2"}},
+      {"lockfree-barrier --phases 1000000", {"--phases 1000000", "100000"}},
+      {"lockfree-barrier --barrier xf_lock", {"--barrier", "xf_lock", "xf-lock", "grid-sync"}},
+      {"lockfree-barrier --barrier fastest", {"--barrier", "fastest", "own"}},
+      {"lockfree-barrier --trace --blocks 100", {"--trace", "64", "100"}},
+      {"lockfree-barrier --blocks 65536 --threads 1024", {"65536", "1024", "2^24"}},
+      {"lockfree-barrier --blocks 1000 --threads 1024 --phases 1000", {"--phases", "2^28"}},
+      {"lockfree-barrier --deadline-ms 0", {"--deadline-ms 0", "at least 1"}},
+      {"lockfree-barrier --backend model --bench --blocks 10", {"--blocks", "--bench"}},
+      {"lockfree-barrier --backend model --bench --trace", {"--trace", "--bench"}},
+      {"lockfree-barrier --backend model --bench --phases 4", {"--phases", "--bench"}},
+      {"lockfree-barrier --backend model --bench --allow-unsafe", {"--allow-unsafe", "--bench"}},
+      {"lockfree-barrier --backend model --bench --barrier xf-lock-seed", {"xf-lock-seed", "broken"}},
+  };
+  for (const auto& c : cases) {
+    const CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << shown(r);
+    for (const char* s : c.err_has)
+      EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << shown(r);
+    EXPECT_FALSE(contains(r.out, "== ")) << "a usage error prints no report\n" << shown(r);
+  }
+}
+
+TEST(LockfreeBarrierCli, GridPastCoresidencyIsRefusedWithBothNumbers) {
+  const CliResult r = run_cli("lockfree-barrier --backend model --blocks 5000");
+  EXPECT_EQ(r.exit_code, 2) << shown(r);
+  for (const char* s : {"--blocks 5000", "1056", "8 blocks of 256 threads per SM x 132 SMs", "deadlock",
+                        "--allow-unsafe"})
+    EXPECT_TRUE(contains(r.err, s)) << "stderr lacks '" << s << "'\n" << shown(r);
+  // Relaunch needs no co-residency: the same grid runs in waves.
+  const CliResult waves = run_cli("lockfree-barrier --backend model --blocks 5000 --barrier relaunch,graph --phases 3");
+  EXPECT_EQ(waves.exit_code, 0) << shown(waves);
+  // The refusal is a JSON error document too.
+  const CliResult j = run_cli("lockfree-barrier --backend model --blocks 2000 --json");
+  EXPECT_EQ(j.exit_code, 2) << shown(j);
+  const auto doc = nlohmann::ordered_json::parse(j.out);
+  EXPECT_TRUE(schema().validate(doc).empty());
+}
+
+TEST(LockfreeBarrierCli, ModelRunShowsEveryBarrierAndWhatNeedsAGpu) {
+  const CliResult r = run_cli("lockfree-barrier --backend model --color never");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  for (const char* s : {"== setup: 132 blocks of 256 threads, 16 phases", "== relaunch:", "== graph:", "== xf-lock:",
+                        "== xf-lockfree:", "== grid-sync:", "== own:", "== xf-lock-seed:", "== xf-lockfree-seed:",
+                        "== every barrier side by side", "needs a GPU", "g_mutex 1980", "checks: 6 passed, 0 failed"})
+    EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
+  EXPECT_FALSE(contains(r.out, "[FAIL]")) << shown(r);
+}
+
+TEST(LockfreeBarrierCli, SmallGridsPrintTheStepTable) {
+  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --barrier xf-lock-seed --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_EQ(sections[1]["id"], "xf_lock_seed");
+  const auto& steps = sections[1]["tables"][0];
+  EXPECT_EQ(steps["id"], "steps");
+  const std::string last = steps["rows"].back()["event"].get<std::string>();
+  EXPECT_TRUE(contains(last, "deadlock")) << last;
+}
+
+TEST(LockfreeBarrierCli, AllowUnsafeShowsTheModelsDeadlock) {
+  const auto doc =
+      valid_document("lockfree-barrier --backend model --blocks 1100 --allow-unsafe --barrier xf-lock,relaunch --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  ASSERT_EQ(sections.size(), 4u);  // setup, relaunch, xf-lock, summary
+  bool deadlock = false, relaunch_ok = false;
+  for (const auto& f : sections[2]["facts"])
+    if (f["name"] == "model: step simulation") deadlock = contains(f["value"].get<std::string>(), "deadlock");
+  for (const auto& f : sections[1]["facts"])
+    if (f["name"] == "model: step simulation") relaunch_ok = contains(f["value"].get<std::string>(), "completed");
+  EXPECT_TRUE(deadlock);
+  EXPECT_TRUE(relaunch_ok);
+  for (const auto& c : sections[2]["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
+}
+
+TEST(LockfreeBarrierCli, TraceDefaultsTo16BlocksAndPrintsSteps) {
+  const CliResult r = run_cli("lockfree-barrier --backend model --trace --barrier own --color never");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  for (const char* s : {"16 blocks of 256 threads", "the model, step by step", "red.release add(&counter, 1)"})
+    EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
+}
+
+TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
+  const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_EQ(sections[1]["id"], "bench");
+  const auto& table = sections[1]["tables"][0];
+  EXPECT_EQ(table["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
+  EXPECT_EQ(table["rows"].size(), 7u);     // floor + 6 barriers
+  for (const auto& m : sections[1]["measurements"]) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << m.dump();
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier

@@ -1,0 +1,174 @@
+// The barriers on the GPU against the reference model: every correct barrier leaves exactly the
+// model's values and words at several grid sizes up to full co-residency; past co-residency every
+// software barrier is ended by its deadline and the blocks that never arrived are named, grid.sync
+// is refused by the runtime, and relaunch still works; the seed's code never hangs; the timings are
+// positive; and the CLI's GPU run passes its checks and validates against the schema.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "support/gpu_available.hpp"
+#include "support/json_schema.hpp"
+#include "support/run_cli.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+constexpr Barrier kCorrect[] = {Barrier::relaunch,    Barrier::graph,     Barrier::xf_lock,
+                                Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own};
+
+GpuSpec spec_for(int blocks, int threads, int phases) {
+  GpuSpec s;
+  s.blocks = blocks;
+  s.threads = threads;
+  s.phases = phases;
+  s.own_counters = std::min(own_counters_for(blocks), blocks);
+  s.deadline_ns = 2'000'000'000ull;  // generous: a correct barrier never comes near it
+  return s;
+}
+
+TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int threads : {32, 256, 1024}) {
+    const GpuLimits lim = gpu_limits(threads, 0);
+    const int full = std::min(lim.software.limit(), lim.cooperative.limit());
+    const int sms = lim.software.sm_count;
+    for (int blocks : {1, 2, 7, sms, full}) {
+      if (blocks > full) continue;
+      const int phases = blocks == full ? 9 : 16;
+      const auto x0 = initial_values(blocks, threads, 5);
+      const auto want = model_values(blocks, threads, phases, 5);
+      for (Barrier b : kCorrect) {
+        if (b == Barrier::grid_sync && !lim.cooperative_launch) continue;
+        SCOPED_TRACE(std::string(barrier_key(b)) + ", " + std::to_string(blocks) + " blocks of " +
+                     std::to_string(threads));
+        const GpuSpec s = spec_for(blocks, threads, phases);
+        const GpuRun g = gpu_run(b, s, x0);
+        ASSERT_TRUE(g.refused.empty()) << g.refused;
+        EXPECT_FALSE(g.deadline_hit);
+        EXPECT_EQ(g.values, want);
+        EXPECT_EQ(g.words, final_words(b, blocks, phases, s.own_counters));
+        for (int p : g.phases_done) ASSERT_EQ(p, phases);
+        for (std::size_t i = 0; i < g.arrive_ns.size(); ++i) {
+          ASSERT_NE(g.arrive_ns[i], 0) << "block " << i;
+          ASSERT_NE(g.release_ns[i], 0) << "block " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(LockfreeBarrierGpu, NoBlockLeavesBarrierOneBeforeTheLastArrives) {
+  CUDASYNC_REQUIRE_GPU();
+  const int blocks = gpu_limits(256, 0).software.sm_count;
+  const auto x0 = initial_values(blocks, 256, 1);
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own}) {
+    SCOPED_TRACE(barrier_key(b));
+    const GpuRun g = gpu_run(b, spec_for(blocks, 256, 4), x0);
+    ASSERT_TRUE(g.refused.empty());
+    const auto last_arrival = *std::max_element(g.arrive_ns.begin(), g.arrive_ns.end());
+    for (auto r : g.release_ns) EXPECT_GE(r, last_arrival);
+  }
+}
+
+TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived) {
+  CUDASYNC_REQUIRE_GPU();
+  const GpuLimits lim = gpu_limits(256, 0);
+  const int blocks = lim.software.limit() + 100;
+  const auto x0 = initial_values(blocks, 256, 1);
+  GpuSpec s = spec_for(blocks, 256, 4);
+  s.deadline_ns = 50'000'000ull;  // 50 ms
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::own, Barrier::xf_lock_seed}) {
+    SCOPED_TRACE(barrier_key(b));
+    const auto t0 = std::chrono::steady_clock::now();
+    const GpuRun g = gpu_run(b, s, x0);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 5.0) << "the deadline did not bound the run";
+    EXPECT_TRUE(g.deadline_hit);
+    int arrived = 0, never = 0, gave_up = 0;
+    for (int i = 0; i < blocks; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      (g.arrive_ns[u] != 0 ? arrived : never) += 1;
+      gave_up += g.gave_up[u];
+      EXPECT_LT(g.phases_done[u], s.phases) << "block " << i << " finished every phase past co-residency";
+    }
+    EXPECT_GT(never, 0);
+    EXPECT_GT(gave_up, 0);
+    EXPECT_LE(arrived, lim.software.limit());
+    EXPECT_EQ(arrived + never, blocks);
+  }
+  if (lim.cooperative_launch) {
+    GpuSpec c = s;
+    c.blocks = lim.cooperative.limit() + 1;
+    const GpuRun g = gpu_run(Barrier::grid_sync, c, initial_values(c.blocks, 256, 1));
+    EXPECT_NE(g.refused.find("cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << g.refused;
+  }
+  // Relaunch needs no co-residency: the grid runs in waves and the values are right.
+  const GpuRun r = gpu_run(Barrier::relaunch, s, x0);
+  EXPECT_FALSE(r.deadline_hit);
+  EXPECT_EQ(r.values, model_values(blocks, 256, 4, 1));
+}
+
+TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
+  CUDASYNC_REQUIRE_GPU();
+  const GpuLimits lim = gpu_limits(256, 0);
+  for (int blocks : {1, 2, lim.software.sm_count, lim.software.limit()}) {
+    const auto x0 = initial_values(blocks, 256, 3);
+    GpuSpec s = spec_for(blocks, 256, 16);
+    s.deadline_ns = 50'000'000ull;
+    for (Barrier b : {Barrier::xf_lock_seed, Barrier::xf_lockfree_seed}) {
+      SCOPED_TRACE(std::string(barrier_key(b)) + ", " + std::to_string(blocks) + " blocks");
+      const auto t0 = std::chrono::steady_clock::now();
+      const GpuRun g = gpu_run(b, s, x0);
+      EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+      EXPECT_EQ(g.values.size(), static_cast<std::size_t>(blocks) * 256u);
+    }
+  }
+}
+
+TEST(LockfreeBarrierGpu, TimingsArePositiveAndTheFloorIsAnL2RoundTrip) {
+  CUDASYNC_REQUIRE_GPU();
+  const int blocks = gpu_limits(256, 0).software.sm_count;
+  for (Barrier b : kCorrect) {
+    SCOPED_TRACE(barrier_key(b));
+    const Timing t = gpu_time(b, spec_for(blocks, 256, 2), 3, 50, 250);
+    EXPECT_FALSE(t.deadline_hit);
+    ASSERT_EQ(t.ns.size(), 3u);
+    for (double ns : t.ns) {
+      EXPECT_GT(ns, 10.0);
+      EXPECT_LT(ns, 1e6);
+    }
+  }
+  const auto floor = gpu_floor_ns(3, 500);
+  ASSERT_EQ(floor.size(), 3u);
+  for (double ns : floor) {
+    EXPECT_GT(ns, 20.0);
+    EXPECT_LT(ns, 5000.0);
+  }
+  EXPECT_GT(gpu_timer_step_ns(), 0.0);
+}
+
+TEST(LockfreeBarrierGpu, CliRunPassesItsChecksAndValidates) {
+  CUDASYNC_REQUIRE_GPU();
+  const test::JsonSchema schema = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
+  for (const char* args : {"lockfree-barrier --backend gpu --json", "lockfree-barrier --backend gpu --trace --json",
+                           "lockfree-barrier --backend gpu --blocks 3000 --allow-unsafe --deadline-ms 30 --json",
+                           "lockfree-barrier --backend gpu --bench --barrier own --json"}) {
+    SCOPED_TRACE(args);
+    const test::CliResult r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err << "\n" << r.out.substr(0, 3000);
+    const auto doc = nlohmann::ordered_json::parse(r.out);
+    const auto errors = schema.validate(doc);
+    EXPECT_TRUE(errors.empty()) << test::to_string(errors);
+    EXPECT_EQ(doc["backend"]["used"], "gpu");
+  }
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier

@@ -1,0 +1,371 @@
+// The reference model of lockfree-barrier: the multi-phase values, the words each protocol leaves,
+// and the step simulation (completion, the deadlock past co-residency, the seed's two bugs).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+
+#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_sections.hpp"
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+TEST(LockfreeBarrierModel, ValuesFollowTheNeighbourRule) {
+  // 3 blocks of 2 threads, 1 phase, by hand: out[b][t] = mix(in[b][t], in[b+1][t], in[b-1][t+1], 1).
+  const auto x = initial_values(3, 2, 7);
+  const auto y = model_values(3, 2, 1, 7);
+  ASSERT_EQ(y.size(), 6u);
+  const auto at = [&](int b, int t) { return x[static_cast<std::size_t>(b * 2 + t)]; };
+  EXPECT_EQ(y[0], mix(at(0, 0), at(1, 0), at(2, 1), 1));
+  EXPECT_EQ(y[1], mix(at(0, 1), at(1, 1), at(2, 0), 1));
+  EXPECT_EQ(y[4], mix(at(2, 0), at(0, 0), at(1, 1), 1));
+  // Two phases are the one-phase rule applied twice.
+  const auto z = model_values(3, 2, 2, 7);
+  const auto yy = [&](int b, int t) { return y[static_cast<std::size_t>(b * 2 + t)]; };
+  EXPECT_EQ(z[2], mix(yy(1, 0), yy(2, 0), yy(0, 1), 2));
+  // Another seed, other values; one value early is visible at the end.
+  EXPECT_NE(model_values(3, 2, 2, 8), z);
+}
+
+TEST(LockfreeBarrierModel, StaleNeighbourChangesTheResult) {
+  // What a barrier that lets block 0 through early does: it reads block 1's phase-1 value before
+  // block 1 wrote it (the initial value instead), and the error spreads.
+  const int N = 4, T = 32, P = 3;
+  auto cur = initial_values(N, T, 1);
+  auto next = cur;
+  for (int p = 1; p <= P; ++p) {
+    auto stale = cur;
+    for (int b = 0; b < N; ++b)
+      for (int t = 0; t < T; ++t) {
+        const auto in = [&](int bb, int tt) { return cur[static_cast<std::size_t>(bb * T + tt)]; };
+        std::uint32_t right = in((b + 1) % N, t);
+        if (p == 2 && b == 0 && t == 0) right = initial_value(1, static_cast<std::uint32_t>(T));  // a phase too old
+        next[static_cast<std::size_t>(b * T + t)] = mix(in(b, t), right, in((b + N - 1) % N, (t + 1) % T), static_cast<std::uint32_t>(p));
+      }
+    cur.swap(next);
+  }
+  EXPECT_NE(cur, model_values(N, T, P, 1));
+}
+
+TEST(LockfreeBarrierModel, FinalWords) {
+  EXPECT_EQ(final_words(Barrier::xf_lock, 132, 16, 1), std::vector<std::uint32_t>{15u * 132u});
+  const auto lf = final_words(Barrier::xf_lockfree, 5, 4, 1);
+  EXPECT_EQ(lf, std::vector<std::uint32_t>(10, 3u));
+  EXPECT_EQ(final_words(Barrier::own, 10, 3, 4), (std::vector<std::uint32_t>{6, 6, 4, 4}));
+  EXPECT_TRUE(final_words(Barrier::grid_sync, 10, 3, 1).empty());
+  EXPECT_TRUE(final_words(Barrier::relaunch, 10, 3, 1).empty());
+}
+
+TEST(LockfreeBarrierModel, OwnCountersSpreadEveryBlock) {
+  EXPECT_EQ(own_counters_for(1), 1);
+  EXPECT_EQ(own_counters_for(132), 1);
+  EXPECT_GT(own_counters_for(1056), 1);
+  EXPECT_LE(own_counters_for(65536), kMaxOwnCounters);
+  for (int blocks : {1, 7, 132, 1056, 5000}) {
+    const int C = std::min(own_counters_for(blocks), blocks);
+    int sum = 0;
+    for (int l = 0; l < C; ++l) sum += own_share(blocks, C, l);
+    EXPECT_EQ(sum, blocks) << blocks;
+  }
+  EXPECT_EQ(own_share(10, 4, 0), 3);
+  EXPECT_EQ(own_share(10, 4, 3), 2);
+  EXPECT_EQ(own_share(10, 4, 4), 0);
+}
+
+TEST(LockfreeBarrierModel, KeysRoundTrip) {
+  for (Barrier b : all_barriers()) {
+    const auto back = barrier_from_key(barrier_key(b));
+    ASSERT_TRUE(back.has_value()) << barrier_key(b);
+    EXPECT_EQ(*back, b);
+  }
+  EXPECT_FALSE(barrier_from_key("xf_lock").has_value());
+  EXPECT_EQ(all_barriers().size(), static_cast<std::size_t>(kBarrierCount));
+}
+
+SimSpec spec(Barrier b, int blocks, int slots, int barriers = 3) {
+  SimSpec s;
+  s.barrier = b;
+  s.blocks = blocks;
+  s.slots = slots;
+  s.barriers = barriers;
+  s.threads = 256;
+  s.own_counters = std::min(own_counters_for(blocks), blocks);
+  s.shown_barriers = barriers;
+  return s;
+}
+
+TEST(LockfreeBarrierSim, CorrectProtocolsCompleteWithoutEarlyRelease) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own, Barrier::relaunch,
+                    Barrier::graph})
+    for (int blocks : {1, 2, 5, 300}) {
+      SCOPED_TRACE(std::string(barrier_key(b)) + " blocks " + std::to_string(blocks));
+      const SimResult r = simulate(spec(b, blocks, 1056));
+      EXPECT_TRUE(r.completed);
+      EXPECT_FALSE(r.deadlock);
+      EXPECT_EQ(r.early_barrier, 0);
+      for (int a : r.arrived) EXPECT_EQ(a, 3);
+      EXPECT_FALSE(r.steps.empty());
+    }
+}
+
+TEST(LockfreeBarrierSim, StatesPrintTheWords) {
+  const SimResult lock = simulate(spec(Barrier::xf_lock, 4, 8, 2));
+  ASSERT_FALSE(lock.steps.empty());
+  EXPECT_EQ(lock.steps.back().state, "g_mutex 8");  // 2 barriers x 4 blocks
+  EXPECT_TRUE(contains(lock.steps[1].event, "atomicAdd(&g_mutex, 1)"));
+  const SimResult lf = simulate(spec(Barrier::xf_lockfree, 4, 8, 2));
+  EXPECT_EQ(lf.steps.back().state, "Arrayin 2 2 2 2 | Arrayout 2 2 2 2");
+  const SimResult gs = simulate(spec(Barrier::grid_sync, 4, 8, 1));
+  EXPECT_EQ(gs.steps.back().state, "counter 0x80000000");
+  const SimResult own = simulate(spec(Barrier::own, 4, 8, 2));
+  EXPECT_EQ(own.steps.back().state, "counter 8");
+}
+
+TEST(LockfreeBarrierSim, PastCoresidencyEverySoftwareBarrierDeadlocks) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own}) {
+    SCOPED_TRACE(barrier_key(b));
+    const SimResult r = simulate(spec(b, 6, 4));
+    EXPECT_TRUE(r.deadlock);
+    EXPECT_FALSE(r.completed);
+    EXPECT_EQ(r.spinning, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(r.waiting, (std::vector<int>{4, 5}));
+    EXPECT_TRUE(contains(r.steps.back().event, "deadlock")) << r.steps.back().event;
+    EXPECT_TRUE(contains(r.steps.back().event, "4-5 wait for a slot")) << r.steps.back().event;
+  }
+  const SimResult big = simulate(spec(Barrier::xf_lock, 5000, 1056));
+  EXPECT_TRUE(big.deadlock);
+  EXPECT_EQ(big.spinning.size(), 1056u);
+  EXPECT_EQ(big.waiting.size(), 3944u);
+  EXPECT_EQ(big.steps.back().state, "g_mutex 1056");
+}
+
+TEST(LockfreeBarrierSim, RelaunchRunsInWavesPastCoresidency) {
+  const SimResult r = simulate(spec(Barrier::relaunch, 6, 4, 2));
+  EXPECT_TRUE(r.completed);
+  EXPECT_FALSE(r.deadlock);
+  ASSERT_GE(r.steps.size(), 3u);
+  EXPECT_EQ(r.steps[0].blocks, "0-3");
+  EXPECT_EQ(r.steps[1].blocks, "4-5");
+  EXPECT_TRUE(contains(r.steps[2].event, "barrier 1")) << r.steps[2].event;
+}
+
+TEST(LockfreeBarrierSim, SeedLockDeadlocksWhenABlockRunsAhead) {
+  // `while (g_mutex != goalVal)`: block 0 passes barrier 1 and adds 1 for barrier 2 before the
+  // others look, and they never see goalVal.
+  const SimResult r = simulate(spec(Barrier::xf_lock_seed, 4, 8, 3));
+  EXPECT_TRUE(r.deadlock);
+  EXPECT_EQ(r.spinning, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(r.waiting.empty());
+  EXPECT_EQ(r.steps.back().state, "g_mutex 5");
+  bool saw_neq = false;
+  for (const auto& s : r.steps) saw_neq = saw_neq || contains(s.event, "g_mutex 5 != goalVal 4");
+  EXPECT_TRUE(saw_neq);
+  // The repaired one (`>=`) passes the same schedule.
+  EXPECT_TRUE(simulate(spec(Barrier::xf_lock, 4, 8, 3)).completed);
+  // With one barrier there is no next barrier to run ahead to.
+  EXPECT_TRUE(simulate(spec(Barrier::xf_lock_seed, 4, 8, 1)).completed);
+}
+
+TEST(LockfreeBarrierSim, SeedLockfreeLetsBlocksThroughEarly) {
+  const SimResult r = simulate(spec(Barrier::xf_lockfree_seed, 4, 8, 3));
+  EXPECT_EQ(r.early_barrier, 1);
+  EXPECT_EQ(r.early_block, 0);
+  // One slot per thread: with more blocks than threads the master checks slots 0..threads-1 only.
+  SimSpec s = spec(Barrier::xf_lockfree_seed, 6, 8, 1);
+  s.threads = 4;
+  const SimResult few = simulate(s);
+  bool unchecked = false;
+  for (const auto& st : few.steps) unchecked = unchecked || contains(st.event, "slots 4..5: no thread checks them");
+  EXPECT_TRUE(unchecked);
+}
+
+TEST(LockfreeBarrierSim, BlockRanges) {
+  EXPECT_EQ(block_ranges({0, 1, 2, 3, 5, 7, 8}), "0-3, 5, 7-8");
+  EXPECT_EQ(block_ranges({}), "");
+  EXPECT_EQ(block_ranges({4}), "4");
+  EXPECT_EQ(block_ranges({0, 2, 4, 6, 8}, 2), "0, 2, ... (3 more)");
+}
+
+TEST(LockfreeBarrierSections, Timeline) {
+  EXPECT_EQ(timeline(0, 100, 0, 100, 11), "a---------r");
+  EXPECT_EQ(timeline(50, 100, 0, 100, 11), "     a----r");
+  EXPECT_EQ(timeline(0, 0, 0, 100, 5), "a----");  // never released: waits to the end
+  EXPECT_EQ(timeline(30, 30, 0, 100, 11), "   x");
+  EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2.0);
+  EXPECT_DOUBLE_EQ(median_of({4, 1, 2, 3}), 2.5);
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+// The sections, fed with made-up GPU results. (Inside a TEST, `Setup` names gtest's
+// misspelling guard, hence the alias.)
+using RunSetup = Setup;
+
+RunSetup small_setup(int blocks, int phases) {
+  Setup s;
+  s.blocks = blocks;
+  s.threads = 32;
+  s.phases = phases;
+  s.gpu = true;
+  s.device = "GPU 0, test";
+  s.software = assumed_coresidency(32, 32, kH100Limits, "test");
+  s.cooperative = s.software;
+  s.reps = 3;
+  s.trace = true;
+  s.timer_step_ns = 32;
+  return s;
+}
+
+GpuRun fake_run(Barrier b, const Setup& s, const std::vector<std::uint32_t>& values) {
+  GpuRun g;
+  g.barrier = b;
+  g.values = values;
+  g.words = final_words(b, s.blocks, s.phases, 1);
+  g.phases_done.assign(static_cast<std::size_t>(s.blocks), s.phases);
+  g.gave_up.assign(static_cast<std::size_t>(s.blocks), 0);
+  g.stopped.assign(static_cast<std::size_t>(s.blocks), 0);
+  for (int i = 0; i < s.blocks; ++i) {
+    g.arrive_ns.push_back(1000 + 10 * i);
+    g.release_ns.push_back(2000 + i);
+  }
+  g.kernel_ms = 0.1;
+  g.ns_per_barrier = b == Barrier::grid_sync ? std::vector<double>{1000.0, 1010.0, 990.0}
+                                             : std::vector<double>{600.0, 610.0, 590.0};
+  return g;
+}
+
+const report::Check* find_check(const report::Section& sec, const std::string& prefix) {
+  for (const auto& c : sec.checks)
+    if (c.name.rfind(prefix, 0) == 0) return &c;
+  return nullptr;
+}
+
+TEST(LockfreeBarrierSections, AgreeingGpuRunPassesAndWrongValuesFail) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  BarrierResult r;
+  r.barrier = Barrier::xf_lock;
+  r.sim = simulate(SimSpec{Barrier::xf_lock, 4, 8, 32, 2, 1, 2});
+  r.model_words = final_words(Barrier::xf_lock, 4, 3, 1);
+  r.gpu = fake_run(Barrier::xf_lock, s, want);
+  const auto sec = barrier_section(r, s, want);
+  const auto* values = find_check(sec, "GPU agrees with the reference model: 128 values");
+  ASSERT_NE(values, nullptr);
+  EXPECT_TRUE(values->passed);
+  const auto* words = find_check(sec, "GPU agrees with the reference model: the protocol's words");
+  ASSERT_NE(words, nullptr);
+  EXPECT_TRUE(words->passed) << words->detail;
+  ASSERT_FALSE(sec.tables.empty());
+  EXPECT_EQ(sec.tables.back().id, "timeline");
+  EXPECT_EQ(sec.tables.back().rows.size(), 4u);
+
+  auto bad = want;
+  bad[37] ^= 1u;
+  r.gpu = fake_run(Barrier::xf_lock, s, bad);
+  const auto failed = barrier_section(r, s, want);
+  const auto* v = find_check(failed, "GPU agrees with the reference model: 128 values");
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->passed);
+  EXPECT_NE(v->detail.find("block 1, thread 5"), std::string::npos) << v->detail;
+}
+
+TEST(LockfreeBarrierSections, SeedRunsAreReportedNotChecked) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  BarrierResult r;
+  r.barrier = Barrier::xf_lockfree_seed;
+  r.sim = simulate(SimSpec{Barrier::xf_lockfree_seed, 4, 8, 32, 2, 1, 2});
+  auto wrong = want;
+  for (std::size_t i = 0; i < 10; ++i) wrong[i] += 1;
+  r.gpu = fake_run(Barrier::xf_lockfree_seed, s, wrong);
+  const auto sec = barrier_section(r, s, want);
+  EXPECT_TRUE(sec.checks.empty());
+  bool found = false;
+  for (const auto& f : sec.facts)
+    if (f.name == "GPU: wrong values") found = std::get<std::int64_t>(f.value) == 10;
+  EXPECT_TRUE(found);
+}
+
+TEST(LockfreeBarrierSections, PastCoresidencyNamesWhoNeverArrived) {
+  RunSetup s = small_setup(6, 3);
+  s.software.blocks_per_sm = 1;
+  s.software.sm_count = 4;  // 4 resident slots
+  BarrierResult r;
+  r.barrier = Barrier::own;
+  r.sim = simulate(SimSpec{Barrier::own, 6, 4, 32, 2, 1, 2});
+  GpuRun g = fake_run(Barrier::own, s, {});
+  g.deadline_hit = true;
+  for (int i = 4; i < 6; ++i) {
+    g.arrive_ns[static_cast<std::size_t>(i)] = 0;
+    g.release_ns[static_cast<std::size_t>(i)] = 0;
+    g.stopped[static_cast<std::size_t>(i)] = 1;
+  }
+  for (int i = 0; i < 4; ++i) {
+    g.release_ns[static_cast<std::size_t>(i)] = 0;
+    g.gave_up[static_cast<std::size_t>(i)] = 1;
+  }
+  r.gpu = g;
+  const auto sec = barrier_section(r, s, {});
+  std::string never;
+  for (const auto& f : sec.facts)
+    if (f.name == "GPU: never arrived") never = std::get<std::string>(f.value);
+  EXPECT_EQ(never, "4-5");
+  const auto* ended = find_check(sec, "the deadline ended the kernel");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_TRUE(ended->passed) << ended->detail;
+  const auto* model = find_check(sec, "model: past co-residency the protocol deadlocks");
+  ASSERT_NE(model, nullptr);
+  EXPECT_TRUE(model->passed);
+}
+
+TEST(LockfreeBarrierSections, SummaryAndBenchDivideByGridSync) {
+  const RunSetup s = small_setup(4, 3);
+  const auto want = model_values(4, 32, 3, 1);
+  std::vector<BarrierResult> results;
+  for (Barrier b : {Barrier::grid_sync, Barrier::own}) {
+    BarrierResult r;
+    r.barrier = b;
+    r.gpu = fake_run(b, s, want);
+    results.push_back(r);
+  }
+  const auto sum = summary_section(results, s);
+  ASSERT_EQ(sum.tables.size(), 1u);
+  EXPECT_DOUBLE_EQ(std::get<double>(sum.tables[0].rows[1][4]), 0.6);
+
+  BenchSetup bs;
+  bs.blocks = {132, 1056};
+  bs.gpu = true;
+  bs.reps = 3;
+  bs.floor_ns = {150, 160, 140};
+  std::vector<BenchRow> rows;
+  for (Barrier b : {Barrier::grid_sync, Barrier::own}) {
+    BenchRow row;
+    row.barrier = b;
+    for (int n : bs.blocks) {
+      BenchCell c;
+      c.blocks = n;
+      c.ns = b == Barrier::grid_sync ? std::vector<double>{1000, 1100, 900} : std::vector<double>{650, 640, 660};
+      row.cells.push_back(c);
+    }
+    rows.push_back(row);
+  }
+  const auto bench = bench_section(bs, rows);
+  ASSERT_EQ(bench.tables.size(), 2u);
+  EXPECT_DOUBLE_EQ(std::get<double>(bench.tables[1].rows[2][1]), 0.65);  // own / grid.sync at 132
+  bool fact = false;
+  for (const auto& f : bench.facts)
+    if (f.name.rfind("own / grid.sync, 1 block per SM", 0) == 0) fact = std::get<std::string>(f.value) == "0.650";
+  EXPECT_TRUE(fact);
+  ASSERT_EQ(bench.checks.size(), 1u);
+  EXPECT_TRUE(bench.checks[0].passed);
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier
