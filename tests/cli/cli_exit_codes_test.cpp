@@ -13,21 +13,18 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
 
 using cudasync::test::CliResult;
+using cudasync::test::contains;
+using cudasync::test::shown;
 using cudasync::test::run_cli;
 using cudasync::test::run_shell;
 
 namespace {
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 bool has_escape(const std::string& s) { return contains(s, "\x1b["); }
-
-std::string shown(const CliResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout (first 600)\n" + r.out.substr(0, 600) +
-         "\n--- stderr\n" + r.err;
-}
 
 std::string quoted_binary() { return "'" + cudasync::test::binary_path() + "'"; }
 

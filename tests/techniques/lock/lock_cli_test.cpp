@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/cli_expect.hpp"
 #include "support/json_schema.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/lock/lock_copy.hpp"
@@ -18,34 +19,11 @@ namespace cudasync::lock {
 namespace {
 
 using test::CliResult;
+using test::contains;
+using test::report_schema;
 using test::run_cli;
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
-
-std::string shown(const CliResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout (first 800)\n" + r.out.substr(0, 800) + "\n--- stderr\n" +
-         r.err;
-}
-
-const test::JsonSchema& schema() {
-  static const test::JsonSchema s = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
-  return s;
-}
-
-nlohmann::ordered_json valid_document(const std::string& args, int expected_exit) {
-  const CliResult r = run_cli(args);
-  EXPECT_EQ(r.exit_code, expected_exit) << "cudasync " << args << "\n" << shown(r);
-  nlohmann::ordered_json doc;
-  try {
-    doc = nlohmann::ordered_json::parse(r.out);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "cudasync " << args << ": not one JSON document: " << e.what() << "\n" << shown(r);
-    return doc;
-  }
-  const auto errors = schema().validate(doc);
-  EXPECT_TRUE(errors.empty()) << "cudasync " << args << " breaks the schema:\n" << test::to_string(errors);
-  return doc;
-}
+using test::shown;
+using test::valid_document;
 
 struct UsageCase {
   const char* args;

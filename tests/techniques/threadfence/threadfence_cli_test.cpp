@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_expect.hpp"
 #include "support/json_schema.hpp"
 #include "support/run_cli.hpp"
 
@@ -13,28 +14,6 @@ namespace cudasync::test {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
-
-const JsonSchema& schema() {
-  static const JsonSchema s = JsonSchema::from_file(source_dir() + "/schema/report-v1.json");
-  return s;
-}
-
-json valid_document(const std::string& args, int expected_exit = 0) {
-  const CliResult r = run_cli(args);
-  EXPECT_EQ(r.exit_code, expected_exit) << "cudasync " << args << "\n" << r.err;
-  json doc;
-  try {
-    doc = json::parse(r.out);
-  } catch (const json::parse_error& e) {
-    ADD_FAILURE() << "cudasync " << args << ": not one JSON document: " << e.what() << "\n" << r.out.substr(0, 300);
-    return doc;
-  }
-  const auto errors = schema().validate(doc);
-  EXPECT_TRUE(errors.empty()) << "cudasync " << args << " breaks the schema:\n" << to_string(errors);
-  return doc;
-}
 
 std::vector<std::string> section_ids(const json& doc) {
   std::vector<std::string> ids;

@@ -1,0 +1,21 @@
+#pragma once
+// What the CLI tests of every lesson ask of a run of the real binary, in one place.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/json_schema.hpp"
+#include "support/run_cli.hpp"
+
+namespace cudasync::test {
+
+bool contains(const std::string& hay, const std::string& needle);
+// A run as a failure message shows it: exit code, the start of stdout, all of stderr.
+std::string shown(const CliResult& r);
+// schema/report-v1.json, read once.
+const JsonSchema& report_schema();
+// Runs `cudasync <args>`, expects `expected_exit`, and returns its stdout parsed as one JSON
+// document that must validate against the schema (failures are reported, not thrown).
+nlohmann::ordered_json valid_document(const std::string& args, int expected_exit = 0);
+
+}  // namespace cudasync::test
