@@ -31,4 +31,13 @@ nlohmann::ordered_json valid_document(const std::string& args, int expected_exit
   return doc;
 }
 
+void expect_usage_error(const UsageCase& c) {
+  const CliResult r = run_cli(c.args);
+  EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << shown(r);
+  EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << shown(r);
+  for (const char* s : c.err_has)
+    EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << shown(r);
+  EXPECT_FALSE(contains(r.out, "== ")) << "cudasync " << c.args << ": a usage error prints no report\n" << shown(r);
+}
+
 }  // namespace cudasync::test

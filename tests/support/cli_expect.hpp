@@ -1,6 +1,7 @@
 #pragma once
 // What the CLI tests of every lesson ask of a run of the real binary, in one place.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,5 +18,13 @@ const JsonSchema& report_schema();
 // Runs `cudasync <args>`, expects `expected_exit`, and returns its stdout parsed as one JSON
 // document that must validate against the schema (failures are reported, not thrown).
 nlohmann::ordered_json valid_document(const std::string& args, int expected_exit = 0);
+
+// A command line every lesson must refuse the same way: exit 2, "error" and each of `err_has`
+// on stderr (the input named, what would be accepted), and no report on stdout.
+struct UsageCase {
+  const char* args;
+  std::vector<const char*> err_has;
+};
+void expect_usage_error(const UsageCase& c);
 
 }  // namespace cudasync::test

@@ -18,16 +18,13 @@ namespace cudasync::cg_reduce {
 namespace {
 
 using test::CliResult;
+using test::expect_usage_error;
+using test::UsageCase;
 using test::contains;
 using test::report_schema;
 using test::run_cli;
 using test::shown;
 using test::valid_document;
-
-struct UsageCase {
-  const char* args;
-  std::vector<const char*> err_has;
-};
 
 TEST(CgReduceCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
   const UsageCase cases[] = {
@@ -52,14 +49,7 @@ TEST(CgReduceCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"cg-reduce --backend model --bench --n 1000", {"--n", "--bench", "--sizes"}},
       {"cg-reduce --backend model --bench --trace", {"--trace", "--bench"}},
   };
-  for (const auto& c : cases) {
-    const CliResult r = run_cli(c.args);
-    EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << shown(r);
-    EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << shown(r);
-    for (const char* s : c.err_has)
-      EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << shown(r);
-    EXPECT_FALSE(contains(r.out, "== ")) << "a usage error prints no report\n" << shown(r);
-  }
+  for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(CgReduceCli, ModelRunShowsEveryRungAndWhatNeedsAGpu) {

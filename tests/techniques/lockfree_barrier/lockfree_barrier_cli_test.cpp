@@ -16,16 +16,13 @@ namespace cudasync::lockfree_barrier {
 namespace {
 
 using test::CliResult;
+using test::expect_usage_error;
+using test::UsageCase;
 using test::contains;
 using test::report_schema;
 using test::run_cli;
 using test::shown;
 using test::valid_document;
-
-struct UsageCase {
-  const char* args;
-  std::vector<const char*> err_has;
-};
 
 TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
   const UsageCase cases[] = {
@@ -51,14 +48,7 @@ TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lockfree-barrier --backend model --bench --allow-unsafe", {"--allow-unsafe", "--bench"}},
       {"lockfree-barrier --backend model --bench --barrier xf-lock-seed", {"xf-lock-seed", "broken"}},
   };
-  for (const auto& c : cases) {
-    const CliResult r = run_cli(c.args);
-    EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << shown(r);
-    EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << shown(r);
-    for (const char* s : c.err_has)
-      EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << shown(r);
-    EXPECT_FALSE(contains(r.out, "== ")) << "a usage error prints no report\n" << shown(r);
-  }
+  for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(LockfreeBarrierCli, GridPastCoresidencyIsRefusedWithBothNumbers) {

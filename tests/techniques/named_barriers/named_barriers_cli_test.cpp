@@ -22,11 +22,7 @@ std::vector<std::string> section_ids(const json& doc) {
 }
 
 TEST(NamedBarriersCli, BadInputExits2AndSaysWhatIsAccepted) {
-  struct Case {
-    const char* args;
-    std::vector<const char*> err_has;
-  };
-  const Case cases[] = {
+  const UsageCase cases[] = {
       {"named-barriers --barrier-ids 16,2", {"--barrier-ids 16", "0..15", "sixteen"}},
       {"named-barriers --barrier-ids -1,2", {"-1", "0..15"}},
       {"named-barriers --barrier-ids 3,3", {"3,3", "must differ"}},
@@ -44,14 +40,7 @@ TEST(NamedBarriersCli, BadInputExits2AndSaysWhatIsAccepted) {
       {"named-barriers --part barsync", {"--part", "barsync", "bar-sync"}},
       {"named-barriers --phases 9", {"--phases", "9"}},
   };
-  for (const auto& c : cases) {
-    const CliResult r = run_cli(c.args);
-    EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << r.err;
-    EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << r.err;
-    for (const char* s : c.err_has)
-      EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << r.err;
-    EXPECT_FALSE(contains(r.out, "== ")) << "a usage error prints no report";
-  }
+  for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(NamedBarriersCli, MisuseAcceptsCountsThatAreNotMultiplesOf32) {

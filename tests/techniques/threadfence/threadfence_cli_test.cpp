@@ -28,11 +28,7 @@ const json* section(const json& doc, const std::string& id) {
 }
 
 TEST(ThreadfenceCli, BadInputExits2AndSaysWhatIsAccepted) {
-  struct Case {
-    const char* args;
-    std::vector<const char*> err_has;
-  };
-  const Case cases[] = {
+  const UsageCase cases[] = {
       {"threadfence --test iriw", {"unknown test 'iriw'", "mp, sb, lb, corr"}},
       {"threadfence --test mp,xx", {"unknown test 'xx'"}},
       {"threadfence --fence sometimes", {"unknown fence 'sometimes'", "none, block, device, system, rel-acq"}},
@@ -51,14 +47,7 @@ TEST(ThreadfenceCli, BadInputExits2AndSaysWhatIsAccepted) {
       {"threadfence --placement near", {"unknown placement 'near'", "different-blocks, same-block"}},
       {"threadfence --part nope", {"unknown part 'nope'", "litmus", "work-queue"}},
   };
-  for (const auto& c : cases) {
-    const CliResult r = run_cli(c.args);
-    EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << r.err;
-    EXPECT_TRUE(contains(r.err, "error")) << "cudasync " << c.args << "\n" << r.err;
-    for (const char* s : c.err_has)
-      EXPECT_TRUE(contains(r.err, s)) << "cudasync " << c.args << ": stderr lacks '" << s << "'\n" << r.err;
-    EXPECT_FALSE(contains(r.out, "== ")) << "a usage error prints no report";
-  }
+  for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(ThreadfenceCli, AcceptedFenceCombinations) {
