@@ -1,55 +1,15 @@
 #include "techniques/named_barriers/named_barriers_inputs.hpp"
 
 #include <random>
-#include <regex>
 
 namespace cudasync::named_barriers {
 
 std::optional<Predicate> parse_predicate(const std::string& text) {
-  using K = Predicate::Kind;
-  Predicate p;
-  p.text = text;
-  if (text == "even") p.kind = K::even;
-  else if (text == "odd") p.kind = K::odd;
-  else if (text == "true") p.kind = K::always;
-  else if (text == "false") p.kind = K::never;
-  else if (text == "random") p.kind = K::random;
-  else {
-    static const std::regex form(R"(\s*(lane|warp|tid)\s*(<=|>=|==|!=|<|>)\s*(\d{1,4})\s*)");
-    std::smatch m;
-    if (!std::regex_match(text, m, form)) return std::nullopt;
-    p.k = std::stoi(m[3].str());
-    if (p.k > 1024) return std::nullopt;
-    const std::string var = m[1].str(), op = m[2].str();
-    p.var = var == "lane" ? Predicate::Var::lane : var == "warp" ? Predicate::Var::warp : Predicate::Var::tid;
-    p.kind = op == "<" ? K::lt : op == "<=" ? K::le : op == ">" ? K::gt : op == ">=" ? K::ge : op == "==" ? K::eq : K::ne;
-  }
-  return p;
+  return parse_thread_predicate(text, PredicateGrammar{false, 1024});
 }
 
 std::vector<std::int32_t> evaluate(const Predicate& p, int threads, std::uint64_t seed) {
-  using K = Predicate::Kind;
-  std::vector<std::int32_t> out(static_cast<std::size_t>(threads));
-  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 3);
-  for (int t = 0; t < threads; ++t) {
-    const int x = p.var == Predicate::Var::lane ? t % 32 : p.var == Predicate::Var::warp ? t / 32 : t;
-    bool v = false;
-    switch (p.kind) {
-      case K::even: v = t % 2 == 0; break;
-      case K::odd: v = t % 2 == 1; break;
-      case K::always: v = true; break;
-      case K::never: v = false; break;
-      case K::random: v = (rng() >> 63) != 0; break;
-      case K::lt: v = x < p.k; break;
-      case K::le: v = x <= p.k; break;
-      case K::gt: v = x > p.k; break;
-      case K::ge: v = x >= p.k; break;
-      case K::eq: v = x == p.k; break;
-      case K::ne: v = x != p.k; break;
-    }
-    out[static_cast<std::size_t>(t)] = v ? 1 : 0;
-  }
-  return out;
+  return evaluate_thread_predicate(p, threads, seed, 3);
 }
 
 std::vector<std::int32_t> make_input(int rounds, int producers, std::uint64_t seed) {

@@ -5,16 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "core/thread_predicate.hpp"
+
 namespace cudasync::named_barriers {
 
 // "even", "odd", "true", "false", "random" (seeded), or VAR OP K with VAR one of lane (tid % 32),
 // warp (tid / 32) or tid, OP one of < <= > >= == !=, and 0 <= K <= 1024.
-struct Predicate {
-  enum class Var { lane, warp, tid } var = Var::lane;
-  enum class Kind { even, odd, always, never, random, lt, le, gt, ge, eq, ne } kind = Kind::lt;
-  int k = 5;
-  std::string text;
-};
+// (core/thread_predicate, every variable.)
+using Predicate = ThreadPredicate;
 std::optional<Predicate> parse_predicate(const std::string& text);
 std::vector<std::int32_t> evaluate(const Predicate& p, int threads, std::uint64_t seed);  // 0/1 per thread
 inline const char* kPredicateForms =

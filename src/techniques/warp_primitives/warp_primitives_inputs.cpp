@@ -1,5 +1,6 @@
 #include "techniques/warp_primitives/warp_primitives_inputs.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <random>
 #include <regex>
@@ -18,48 +19,13 @@ std::optional<int> small_int(const std::string& s, int lo, int hi) {
 }  // namespace
 
 std::optional<Predicate> parse_predicate(const std::string& text) {
-  using K = Predicate::Kind;
-  Predicate p;
-  p.text = text;
-  if (text == "even") p.kind = K::even;
-  else if (text == "odd") p.kind = K::odd;
-  else if (text == "true") p.kind = K::always;
-  else if (text == "false") p.kind = K::never;
-  else if (text == "random") p.kind = K::random;
-  else {
-    static const std::regex form(R"(\s*lane\s*(<=|>=|==|!=|<|>)\s*(\d+)\s*)");
-    std::smatch m;
-    if (!std::regex_match(text, m, form)) return std::nullopt;
-    const auto k = small_int(m[2].str(), 0, kWarpSize);
-    if (!k) return std::nullopt;
-    p.k = *k;
-    const std::string op = m[1].str();
-    p.kind = op == "<" ? K::lt : op == "<=" ? K::le : op == ">" ? K::gt : op == ">=" ? K::ge : op == "==" ? K::eq : K::ne;
-  }
-  return p;
+  return parse_thread_predicate(text, PredicateGrammar{true, kWarpSize});
 }
 
 Lanes evaluate(const Predicate& p, std::uint64_t seed) {
-  using K = Predicate::Kind;
+  const auto bits = evaluate_thread_predicate(p, kWarpSize, seed, 1);
   Lanes out{};
-  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 1);
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    bool v = false;
-    switch (p.kind) {
-      case K::even: v = lane % 2 == 0; break;
-      case K::odd: v = lane % 2 == 1; break;
-      case K::always: v = true; break;
-      case K::never: v = false; break;
-      case K::random: v = (rng() >> 63) != 0; break;
-      case K::lt: v = lane < p.k; break;
-      case K::le: v = lane <= p.k; break;
-      case K::gt: v = lane > p.k; break;
-      case K::ge: v = lane >= p.k; break;
-      case K::eq: v = lane == p.k; break;
-      case K::ne: v = lane != p.k; break;
-    }
-    out[static_cast<std::size_t>(lane)] = v ? 1 : 0;
-  }
+  std::copy(bits.begin(), bits.end(), out.begin());
   return out;
 }
 

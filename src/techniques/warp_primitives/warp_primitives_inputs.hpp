@@ -5,17 +5,14 @@
 #include <optional>
 #include <string>
 
+#include "core/thread_predicate.hpp"
 #include "techniques/warp_primitives/warp_primitives.hpp"
 
 namespace cudasync::warp_primitives {
 
 // "even", "odd", "true", "false", "random" (seeded), or "lane<K", "lane<=K", "lane>K",
-// "lane>=K", "lane==K", "lane!=K" with 0 <= K <= 32.
-struct Predicate {
-  enum class Kind { even, odd, always, never, random, lt, le, gt, ge, eq, ne } kind = Kind::even;
-  int k = 0;
-  std::string text;
-};
+// "lane>=K", "lane==K", "lane!=K" with 0 <= K <= 32 (core/thread_predicate, lane only).
+using Predicate = ThreadPredicate;
 std::optional<Predicate> parse_predicate(const std::string& text);
 Lanes evaluate(const Predicate& p, std::uint64_t seed);  // 0/1 per lane
 inline const char* kPredicateForms = "even, odd, true, false, random, or lane<K, lane<=K, lane>K, lane>=K, lane==K, lane!=K";
