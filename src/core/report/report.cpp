@@ -25,20 +25,29 @@ void LaneTable::add_row(std::vector<Value> values, RowMark mark) {
   marks.push_back(mark);
 }
 
-namespace {
-std::vector<double> sorted(const std::vector<double>& v) {
-  std::vector<double> s = v;
-  std::sort(s.begin(), s.end());
-  return s;
-}
-}  // namespace
-
-double Measurement::median() const {
+double median(std::vector<double> samples) {
   if (samples.empty()) return 0.0;
-  const auto s = sorted(samples);
-  const std::size_t n = s.size();
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
+
+Measurement measured(const std::string& name, const std::string& unit, std::vector<double> samples, bool gpu,
+                     const std::string& note) {
+  Measurement m;
+  m.name = name;
+  m.unit = unit;
+  m.samples = std::move(samples);
+  m.needs_gpu = !gpu && m.samples.empty();
+  m.note = note;
+  return m;
+}
+
+Check model_agreement(const std::string& what, bool passed, const std::string& detail) {
+  return {"GPU agrees with the reference model: " + what, passed, detail};
+}
+
+double Measurement::median() const { return report::median(samples); }
 double Measurement::min() const {
   return samples.empty() ? 0.0 : *std::min_element(samples.begin(), samples.end());
 }

@@ -65,6 +65,18 @@ struct Check {
   std::string detail;
 };
 
+// The median of samples (the mean of the middle two for an even count); 0 for none. The one
+// definition every lesson and Measurement::median() use, so a table and a measurement agree.
+double median(std::vector<double> samples);
+
+// A measurement from a run: `gpu` says whether the run had a GPU; without one (and no samples)
+// the renderers print "needs a GPU" instead of a number.
+Measurement measured(const std::string& name, const std::string& unit, std::vector<double> samples, bool gpu,
+                     const std::string& note);
+
+// The check every lesson makes of a GPU result: "GPU agrees with the reference model: <what>".
+Check model_agreement(const std::string& what, bool passed, const std::string& detail);
+
 // A single scalar shown as "name: value" (a ballot result, a sum).
 struct Fact {
   std::string name;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/report/text_format.hpp"
+
 namespace cudasync::cg_reduce {
 
 using report::Check;
@@ -16,14 +18,10 @@ using report::Section;
 using report::Undefined;
 using report::Value;
 using I = std::int64_t;
+using report::measured;
+using report::printf_number;
 
 namespace {
-
-std::string fmt(const char* format, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, format, v);
-  return b;
-}
 
 std::string hex_bits(const Sum& s) {
   char b[32];
@@ -44,19 +42,19 @@ Check bound_check(const std::string& title, Kernel k, double sum, const Problem&
   Check c;
   if (k == Kernel::cub_sum) {
     const double tol = cub_tolerance(s.dtype);
-    c.name = title + ": relative error within " + fmt("%.0e", tol) + " (CUB publishes no order)";
+    c.name = title + ": relative error within " + printf_number("%.0e", tol) + " (CUB publishes no order)";
     c.passed = err <= tol;
-    c.detail = "error " + fmt("%.3e", err) + " against the exact sum";
+    c.detail = "error " + printf_number("%.3e", err) + " against the exact sum";
     return c;
   }
   const double g = gamma_bound(depth, unit_roundoff(s.dtype));
   c.name = title + ": relative error within gamma_d";
   if (g < 0) {
     c.passed = true;
-    c.detail = "error " + fmt("%.3e", err) + "; d = " + std::to_string(depth) + " additions, d*u >= 1: no bound";
+    c.detail = "error " + printf_number("%.3e", err) + "; d = " + std::to_string(depth) + " additions, d*u >= 1: no bound";
   } else {
     c.passed = err <= g;
-    c.detail = "error " + fmt("%.3e", err) + " <= gamma_" + std::to_string(depth) + " = " + fmt("%.3e", g) +
+    c.detail = "error " + printf_number("%.3e", err) + " <= gamma_" + std::to_string(depth) + " = " + printf_number("%.3e", g) +
                " (longest chain of additions d = " + std::to_string(depth) + ")";
   }
   return c;
@@ -108,20 +106,9 @@ const char* rung_text(const std::string& variant) {
          "sum rather than the model. It is the speed every other rung is measured against.";
 }
 
-Measurement measured(const std::string& name, const std::string& unit, std::vector<double> samples, bool gpu,
-                     const std::string& note) {
-  Measurement m;
-  m.name = name;
-  m.unit = unit;
-  m.samples = std::move(samples);
-  m.needs_gpu = !gpu;
-  m.note = note;
-  return m;
-}
-
 }  // namespace
 
-std::string Sum::text() const { return fmt(dtype == Dtype::f32 ? "%.9g" : "%.17g", value); }
+std::string Sum::text() const { return printf_number(dtype == Dtype::f32 ? "%.9g" : "%.17g", value); }
 
 Sum sum_of(float v) {
   std::uint32_t b = 0;
@@ -181,7 +168,7 @@ Section setup_section(const Problem& s) {
   sec.facts.push_back({"type (--dtype)", std::string(dtype_name(s.dtype)), "", ""});
   sec.facts.push_back({"block (--block)", static_cast<I>(s.plan.block), "", ""});
   sec.facts.push_back({"seed (--seed)", static_cast<I>(s.seed), "", ""});
-  sec.facts.push_back({"exact sum (fp64)", fmt("%.17g", s.reference), "", ""});
+  sec.facts.push_back({"exact sum (fp64)", printf_number("%.17g", s.reference), "", ""});
   sec.facts.push_back({"backend", s.gpu ? s.device : std::string("reference model"), "", ""});
   const std::string from = s.gpu ? "occupancy API" : "assumed: an H100, 132 SMs x " +
                                                          std::to_string(std::min(32, 2048 / s.plan.block)) +
@@ -259,10 +246,10 @@ Section rung_section(const std::string& variant, const std::vector<KernelRun>& r
       c.name = name + ": |GPU - model| within the atomic-order bound";
       if (r.order_bound < 0) {
         c.passed = true;
-        c.detail = "|diff| = " + fmt("%.3e", diff) + "; too many blocks for a bound (d*u >= 1)";
+        c.detail = "|diff| = " + printf_number("%.3e", diff) + "; too many blocks for a bound (d*u >= 1)";
       } else {
         c.passed = diff <= r.order_bound;
-        c.detail = "|diff| = " + fmt("%.3e", diff) + " <= " + fmt("%.3e", r.order_bound);
+        c.detail = "|diff| = " + printf_number("%.3e", diff) + " <= " + printf_number("%.3e", r.order_bound);
       }
       if (!c.passed) mark = RowMark::mismatch;
       sec.checks.push_back(c);
@@ -306,13 +293,8 @@ Section ladder_section(const std::vector<KernelRun>& runs, const Problem& s) {
       "every order of its atomics), or -. two runs: whether two calls gave the same bits. x CUB: bandwidth over "
       "CUB's, measured in the same run.");
   double cub_gbs = 0.0;
-  const auto median_of = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   for (const auto& r : runs)
-    if (r.kernel == Kernel::cub_sum && !r.ms.empty()) cub_gbs = gb_per_s(s.n, s.dtype, median_of(r.ms));
+    if (r.kernel == Kernel::cub_sum && !r.ms.empty()) cub_gbs = gb_per_s(s.n, s.dtype, report::median(r.ms));
   LaneTable t;
   t.id = "ladder";
   t.title = std::to_string(s.n) + " " + dtype_name(s.dtype) + "s" + (s.gpu ? ", on the GPU" : ", reference model");
@@ -343,7 +325,7 @@ Section ladder_section(const std::vector<KernelRun>& runs, const Problem& s) {
     if (r.gpu && r.gpu_again) two = std::string(r.gpu->bits == r.gpu_again->bits ? "same" : "differ");
     Value ms = Undefined{}, gbs = Undefined{}, ratio = Undefined{};
     if (!r.ms.empty()) {
-      const double m = median_of(r.ms);
+      const double m = report::median(r.ms);
       ms = m;
       gbs = gb_per_s(s.n, s.dtype, m);
       if (cub_gbs > 0) ratio = gb_per_s(s.n, s.dtype, m) / cub_gbs;
@@ -491,16 +473,11 @@ Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std
       "a two-pass rung, the memset of an atomic rung's target included). Each cell is the median of " +
       std::to_string(s.reps) + " calls after 3 warm-up calls; small sizes rotate through copies of the input so "
       "that every call reads device memory. x CUB divides by CUB's median in the same run.");
-  const auto median_of = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   std::vector<double> cub(log2_sizes.size(), 0.0);
   for (const auto& r : rows)
     if (r.kernel == Kernel::cub_sum)
       for (std::size_t i = 0; i < r.cells.size(); ++i)
-        if (!r.cells[i].ms.empty()) cub[i] = gb_per_s(r.cells[i].n, dtype, median_of(r.cells[i].ms));
+        if (!r.cells[i].ms.empty()) cub[i] = gb_per_s(r.cells[i].n, dtype, report::median(r.cells[i].ms));
 
   LaneTable gbs, ratio;
   gbs.id = "gb_per_s";
@@ -523,7 +500,7 @@ Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std
         g.push_back(Undefined{});
         q.push_back(Undefined{});
       } else {
-        const double v = gb_per_s(c.n, dtype, median_of(c.ms));
+        const double v = gb_per_s(c.n, dtype, report::median(c.ms));
         g.push_back(v);
         q.push_back(cub[i] > 0 ? Value{v / cub[i]} : Value{Undefined{}});
         if (i + 1 == r.cells.size() && r.kernel != Kernel::cub_sum && cub[i] > 0 && v / cub[i] > best_ratio) {
@@ -541,7 +518,7 @@ Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std
         any_checked = true;
         const double err = relative_error(c.gpu->value, c.reference);
         double tol = r.kernel == Kernel::cub_sum ? cub_tolerance(dtype) : gamma_bound(c.depth, unit_roundoff(dtype));
-        if (tol >= 0 && err > tol) out_of_bound.push_back(pow2_text(log2_sizes[i]) + ": " + fmt("%.3e", err));
+        if (tol >= 0 && err > tol) out_of_bound.push_back(pow2_text(log2_sizes[i]) + ": " + printf_number("%.3e", err));
       }
     }
     gbs.add_row(std::move(g));
@@ -560,7 +537,7 @@ Section bench_section(Dtype dtype, const std::vector<int>& log2_sizes, const std
   sec.tables.push_back(std::move(ratio));
   if (!best_name.empty())
     sec.facts.push_back({"best rung at " + pow2_text(log2_sizes.back()), best_name, "",
-                         fmt("%.1f", best_gbs) + " GB/s, " + fmt("%.3f", best_ratio) + " x CUB"});
+                         printf_number("%.1f", best_gbs) + " GB/s, " + printf_number("%.3f", best_ratio) + " x CUB"});
   return sec;
 }
 

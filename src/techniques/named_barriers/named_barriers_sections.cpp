@@ -1,9 +1,12 @@
 #include "techniques/named_barriers/named_barriers_sections.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+
+#include "core/report/text_format.hpp"
 
 namespace cudasync::named_barriers {
 
@@ -14,31 +17,11 @@ using report::Section;
 using report::Undefined;
 using report::Value;
 using I = std::int64_t;
+using report::fixed;
+using report::list_of;
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
-std::string list_of(const std::vector<int>& v, std::size_t limit = 8) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size() && i < limit; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  if (v.size() > limit) s += ", ... (" + std::to_string(v.size()) + ")";
-  return s;
-}
-
-long long median_of(std::vector<long long> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-Check agreement(const std::string& what, bool passed, const std::string& detail) {
-  return {"GPU agrees with the reference model: " + what, passed, detail};
-}
 
 std::string role_range(int first_thread, int threads) {
   const int w0 = first_thread / kWarpSize, w1 = (first_thread + threads) / kWarpSize - 1;
@@ -100,29 +83,29 @@ long long pc_stamp(const PcSpec& spec, const PcResult& r, int warp, int round, i
 PcTiming pc_timing(const PcSpec& spec, const PcResult& r) {
   PcTiming t;
   const int pw = spec.producer_warps(), cw = spec.consumer_warps();
-  std::vector<long long> arrive, full_wait, empty_wait;
+  std::vector<double> arrive, full_wait, empty_wait;  // cycles
   for (int round = 0; round < spec.rounds; ++round) {
     long long last_produced = std::numeric_limits<long long>::min(), last_read = last_produced;
     long long first_consumer_out = std::numeric_limits<long long>::max(), first_producer_out = first_consumer_out;
     for (int w = 0; w < pw; ++w) {
       last_produced = std::max(last_produced, pc_stamp(spec, r, w, round, 0));
       first_producer_out = std::min(first_producer_out, pc_stamp(spec, r, w, round, 3));
-      arrive.push_back(pc_stamp(spec, r, w, round, 1) - pc_stamp(spec, r, w, round, 0));
-      empty_wait.push_back(pc_stamp(spec, r, w, round, 3) - pc_stamp(spec, r, w, round, 2));
+      arrive.push_back(static_cast<double>(pc_stamp(spec, r, w, round, 1) - pc_stamp(spec, r, w, round, 0)));
+      empty_wait.push_back(static_cast<double>(pc_stamp(spec, r, w, round, 3) - pc_stamp(spec, r, w, round, 2)));
     }
     for (int w = pw; w < pw + cw; ++w) {
       last_read = std::max(last_read, pc_stamp(spec, r, w, round, 2));
       first_consumer_out = std::min(first_consumer_out, pc_stamp(spec, r, w, round, 1));
-      full_wait.push_back(pc_stamp(spec, r, w, round, 1) - pc_stamp(spec, r, w, round, 0));
+      full_wait.push_back(static_cast<double>(pc_stamp(spec, r, w, round, 1) - pc_stamp(spec, r, w, round, 0)));
     }
     if (first_consumer_out < last_produced) t.bad_full_rounds.push_back(round);
     if (first_producer_out < last_read) t.bad_empty_rounds.push_back(round);
   }
   t.consumers_waited_for_producers = t.bad_full_rounds.empty();
   t.producers_waited_for_consumers = t.bad_empty_rounds.empty();
-  t.arrive_cycles = median_of(arrive);
-  t.full_wait_cycles = median_of(full_wait);
-  t.empty_wait_cycles = median_of(empty_wait);
+  t.arrive_cycles = std::llround(report::median(arrive));
+  t.full_wait_cycles = std::llround(report::median(full_wait));
+  t.empty_wait_cycles = std::llround(report::median(empty_wait));
   return t;
 }
 
@@ -157,7 +140,7 @@ void add_values(Section& s, const PcSpec& spec, const std::optional<PcResult>& g
   }
   s.tables.push_back(std::move(t));
   if (gpu)
-    s.checks.push_back(agreement("every value consumed equals the value produced", bad_rounds.empty(),
+    s.checks.push_back(report::model_agreement("every value consumed equals the value produced", bad_rounds.empty(),
                                  bad_rounds.empty() ? std::to_string(equal_total) + " of " + std::to_string(model.size()) +
                                                           " values, " + std::to_string(spec.rounds) + " rounds"
                                                     : "rounds " + list_of(bad_rounds) + " differ"));
@@ -384,7 +367,7 @@ Section groups_section(const GroupsSpec& spec, const std::optional<GroupsTrace>&
   if (gpu->ns_per_cycle > 0)
     tl.legend.push_back("one cycle is about " + fixed(gpu->ns_per_cycle, 3) + " ns on this GPU (clock64 against %globaltimer)");
   s.tables.push_back(std::move(tl));
-  s.checks.push_back(agreement("phases and arrivals per barrier id",
+  s.checks.push_back(report::model_agreement("phases and arrivals per barrier id",
                                bad_counts.empty() && short_passed.empty(),
                                bad_counts.empty() && short_passed.empty()
                                    ? std::to_string(sim.phases.size()) + " phases; every warp passed " +
@@ -475,7 +458,7 @@ Section red_section(int threads, int id, const std::vector<RedRun>& runs) {
         if (!ok) bad_threads.push_back(c);
       }
       if (!bad_threads.empty()) mark = RowMark::mismatch;
-      s.checks.push_back(agreement(run.predicate.text,
+      s.checks.push_back(report::model_agreement(run.predicate.text,
                                    bad_threads.empty(),
                                    bad_threads.empty() ? "all " + std::to_string(threads) + " threads got count " +
                                                              std::to_string(m.count) + ", and " + std::to_string(m.all) +
@@ -685,7 +668,7 @@ Section misuse_section(const std::vector<MisuseCase>& cases, int id, const std::
                         std::to_string(seen.arrive_ns.size()) + " warps released, " + std::to_string(rescues) +
                             " by rescue arrivals"});
     if (multiple) {
-      s.checks.push_back(agreement(tag + call + " with " + std::to_string(c.arrive_threads) + " threads arriving",
+      s.checks.push_back(report::model_agreement(tag + call + " with " + std::to_string(c.arrive_threads) + " threads arriving",
                                    !matched.empty(),
                                    "model: " + std::to_string(predictions.front().rescues) +
                                        " rescue arrivals needed; GPU: " + std::to_string(rescues)));

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "core/report/text_format.hpp"
+
 namespace cudasync::threadfence {
 
 using report::Check;
@@ -13,28 +15,13 @@ using report::Section;
 using report::Undefined;
 using report::Value;
 using I = std::int64_t;
+using report::fixed;
+using report::grouped;
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
-// 1234567 -> "1,234,567"
-std::string grouped(std::uint64_t v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-
 std::string ms_text(unsigned long long ns) {
   return ns % 1000000ull == 0 ? std::to_string(ns / 1000000ull) + " ms" : fixed(static_cast<double>(ns) / 1e6, 1) + " ms";
-}
-
-Check agreement(const std::string& what, bool passed, const std::string& detail) {
-  return {"GPU agrees with the reference model: " + what, passed, detail};
 }
 
 bool is_lesson_kernel(const std::string& mangled) { return mangled.find("11threadfence") != std::string::npos; }
@@ -184,7 +171,7 @@ LaneTable litmus_table(const std::string& id, const std::string& title, const st
 }
 
 void add_litmus_checks(Section& s, const TableSummary& sum, const std::vector<LitmusRow>& rows) {
-  s.checks.push_back(agreement("no outcome the PTX memory model forbids was seen", sum.findings.empty(),
+  s.checks.push_back(report::model_agreement("no outcome the PTX memory model forbids was seen", sum.findings.empty(),
                                sum.findings.empty() ? std::to_string(sum.rows) + " configurations, " +
                                                           grouped(sum.completed) + " completed instances"
                                                     : std::to_string(sum.findings.size()) + " configurations broke it"));
@@ -556,7 +543,7 @@ Section last_block_section(const LastBlockSpec& spec, std::uint64_t model_sum, c
       v.emplace_back(std::to_string(reset) + " of " + std::to_string(n));
       if (guard_is_correct(o.variant)) {
         if (right != n) mark = RowMark::mismatch;
-        s.checks.push_back(agreement(std::string(to_string(o.variant)) + ": every run's sum is the model's", right == n,
+        s.checks.push_back(report::model_agreement(std::string(to_string(o.variant)) + ": every run's sum is the model's", right == n,
                                      std::to_string(right) + " of " + std::to_string(n) + " runs"));
         s.checks.push_back({std::string(to_string(o.variant)) + ": the last block reset the counter in every run",
                             reset == n, std::to_string(reset) + " of " + std::to_string(n) + " runs"});
@@ -675,13 +662,13 @@ Section queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_r
     std::size_t once = 0;
     for (auto n : run->times_processed) once += n == 1 ? 1 : 0;
     const bool ok = once == run->times_processed.size() && run->checksum == want;
-    s.checks.push_back(agreement(name + ": every item processed exactly once", ok,
+    s.checks.push_back(report::model_agreement(name + ": every item processed exactly once", ok,
                                  std::to_string(once) + " of " + std::to_string(run->times_processed.size()) +
                                      " items once, checksum " + (run->checksum == want ? "equal" : "differs")));
   }
   bool same = true;
   for (std::size_t i = 0; i < st.item_block.size(); ++i) same = same && gpu.a_priori->processed_by[i] == st.item_block[i];
-  s.checks.push_back(agreement("a-priori: each item done by the block the model assigns", same,
+  s.checks.push_back(report::model_agreement("a-priori: each item done by the block the model assigns", same,
                                std::to_string(st.item_block.size()) + " items"));
   return s;
 }
