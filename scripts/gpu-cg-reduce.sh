@@ -5,23 +5,9 @@
 # printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/cudasync-cg-reduce}
-mkdir -p "$OUT"
-summary=()
-note() { summary+=("$*"); echo "== $*"; }
-
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
-nvcc --version | tail -1
-
-start=$(date +%s)
-if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build --preset gpu -j 16; } >"$OUT/build.log" 2>&1; then
-  grep -E 'error|Error' "$OUT/build.log" | head -40
-  tail -30 "$OUT/build.log"
-  echo "BUILD FAILED"
-  exit 1
-fi
-note "build: $(( $(date +%s) - start )) s"
-bin=build/gpu/src/cudasync
+source scripts/gpu-lib.sh
+gpu_begin cg-reduce
+gpu_build
 
 ctest --preset gpu --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
 note "gpu tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
@@ -31,12 +17,7 @@ note "cg-reduce cpu tests and lesson commands (on the GPU): $(grep -E 'tests pas
 grep -E '\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
 
 # The default run: wall time including CUDA start-up (goal < 1 s), five runs.
-times=()
-for i in 1 2 3 4 5; do
-  t0=$(date +%s%N); "$bin" cg-reduce >/dev/null 2>&1; t1=$(date +%s%N)
-  times+=("$(( (t1 - t0) / 1000000 ))")
-done
-note "wall ms for 'cudasync cg-reduce': ${times[*]}"
+wall_ms cg-reduce
 "$bin" cg-reduce --color never >"$OUT/cg-reduce.txt" 2>&1
 note "default run: exit $?, $(tail -1 "$OUT/cg-reduce.txt")"
 sed -n '/== the ladder/,/checks:/p' "$OUT/cg-reduce.txt"
@@ -60,17 +41,10 @@ done
 
 # compute-sanitizer on small runs of every rung (and the traced kernels).
 for tool in memcheck racecheck synccheck; do
-  timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" cg-reduce --backend gpu --n 5003 \
-    --block 64 --trace --trace-block 2 >"$OUT/san.tmp" 2>&1
-  rc=$?
-  note "compute-sanitizer $tool: exit $rc, $(grep -E 'SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//')"
-  { echo "### $tool"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
+  sanitize "$tool" "every rung, traced" cg-reduce --backend gpu --n 5003 --block 64 --trace --trace-block 2
 done
-rm -f "$OUT/san.tmp"
 
 echo
 sed -n '/== bench: float/,/measurement/p' "$OUT/bench.txt" | head -60
 sed -n '/== bench: double/,/measurement/p' "$OUT/bench.txt" | head -60
-echo
-echo "SUMMARY"
-printf '%s\n' "${summary[@]}"
+gpu_end

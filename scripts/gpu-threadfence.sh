@@ -5,23 +5,9 @@
 # to $OUT; the summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/cudasync-threadfence}
-mkdir -p "$OUT"
-summary=()
-note() { summary+=("$*"); echo "== $*"; }
-
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
-nvcc --version | tail -1
-
-start=$(date +%s)
-if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build --preset gpu -j 16; } >"$OUT/build.log" 2>&1; then
-  grep -E 'error|Error' "$OUT/build.log" | head -40
-  tail -30 "$OUT/build.log"
-  echo "BUILD FAILED"
-  exit 1
-fi
-note "build: $(( $(date +%s) - start )) s"
-bin=build/gpu/src/cudasync
+source scripts/gpu-lib.sh
+gpu_begin threadfence
+gpu_build
 
 t0=$(date +%s)
 ctest --preset gpu -j 4 --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
@@ -33,14 +19,8 @@ note "threadfence cpu tests, listing and lesson commands (on the GPU): $(grep -E
 grep -E '\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
 
 # The default run: wall time including CUDA start-up (goal < 1 s), five runs.
-times=()
-for i in 1 2 3 4 5; do
-  t0=$(date +%s%N); "$bin" threadfence >/dev/null 2>&1; t1=$(date +%s%N)
-  times+=("$(( (t1 - t0) / 1000000 ))")
-done
-note "wall ms for 'cudasync threadfence': ${times[*]}"
-t0=$(date +%s%N); "$bin" --help >/dev/null 2>&1; t1=$(date +%s%N)
-note "wall ms for 'cudasync --help': $(( (t1 - t0) / 1000000 ))"
+wall_ms threadfence
+wall_ms --help
 # The default run's text opens commands.txt (at most 8 files come back from a device call).
 "$bin" threadfence --color never --json="$OUT/default.json" >"$OUT/commands.txt" 2>&1
 note "default run: exit $?, $(tail -1 "$OUT/commands.txt")"
@@ -80,25 +60,16 @@ note "bench: exit $?, $(( $(date +%s) - t0 )) s, $(tail -1 "$OUT/bench.txt")"
 
 # compute-sanitizer on the correct variants (the broken lastBlock guards run in the same kernels'
 # launches but touch nothing out of bounds either).
-san() {
-  local tool=$1; shift
-  timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" threadfence --backend gpu "$@" >"$OUT/san.tmp" 2>&1
-  local rc=$?
-  note "compute-sanitizer $tool ($*): exit $rc, $(grep -E 'SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//')"
-  { echo "### $tool $*"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
-}
+san() { sanitize "$1" "${*:2}" threadfence --backend gpu "${@:2}"; }
 san memcheck --part litmus --fence device --iterations 1000
 san memcheck --part litmus --test mp,sb,lb --fence rel-acq --iterations 1000
 san memcheck --part last-block,work-queue,cost
 san racecheck --part last-block,work-queue
 san synccheck --part last-block,work-queue
-rm -f "$OUT/san.tmp"
 
 echo
 sed -n '/== litmus tests/,/== scopes/p' "$OUT/bench.txt" | grep -vE '^  [a-z].{60,}$' | head -60
 sed -n '/== scopes/,/== cost/p' "$OUT/bench.txt" | grep -E '^  (mp|case|test|wait|sb|lb|pairs)' | head -30
 sed -n '/== cost/,/== lastBlock/p' "$OUT/bench.txt" | grep -vE '^  [A-Z].{60,}' | head -50
 sed -n '/== lastBlock/,$p' "$OUT/bench.txt" | grep -E 'guard|seed guard|wrong|slowest|a-priori /|FAIL|checks:' | head -20
-echo
-echo "SUMMARY"
-printf '%s\n' "${summary[@]}"
+gpu_end
