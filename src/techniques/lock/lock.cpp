@@ -23,6 +23,10 @@ namespace {
 constexpr int kTimedReps = 5;      // launches timed per part in a plain run
 constexpr int kBenchReps = 9;      // per lock and contention level under --bench
 constexpr long long kBenchUpdates = 16384;  // updates per bench launch (iterations adjust)
+// Part 6 runs the CAS lock beside the combining lock for its time per handoff: as many iterations
+// as give about kBenchUpdates handoffs, and only up to 132 x 128 threads (at about 20 us per
+// contended handoff there, more threads would take seconds per launch).
+constexpr long long kCasCompareThreads = 132 * 128;
 constexpr int kTraceLanes = 4;
 
 bool selected(const std::vector<std::string>& parts, const std::string& part) {
@@ -48,10 +52,29 @@ int stale_runs(const Options& o) {
   return static_cast<int>(std::clamp<long long>((1LL << 20) / per_launch, 1, kStaleRuns));
 }
 
-std::vector<Regime> regimes_of(const Options& o, bool warp_part) {
+// The schedulers of a part's traces: --model's, else both for warp-deadlock, lockstep for
+// thread-lock (where it is the point), independent for combining (where one thread serves others).
+enum class TraceDefault { both, lockstep, independent };
+std::vector<Regime> regimes_of(const Options& o, TraceDefault d) {
   if (o.model) return {*parse_regime(*o.model)};
-  if (warp_part) return {Regime::lockstep, Regime::independent};
-  return {Regime::lockstep};
+  if (d == TraceDefault::both) return {Regime::lockstep, Regime::independent};
+  return {d == TraceDefault::lockstep ? Regime::lockstep : Regime::independent};
+}
+
+// The setup section's list: the schedulers of every trace the selected parts show.
+std::vector<Regime> trace_regimes(const Options& o) {
+  bool lockstep = false, independent = false;
+  const auto add = [&](TraceDefault d) {
+    for (Regime g : regimes_of(o, d)) (g == Regime::lockstep ? lockstep : independent) = true;
+  };
+  if (selected(o.parts, "warp-deadlock")) add(TraceDefault::both);
+  if (selected(o.parts, "thread-lock")) add(TraceDefault::lockstep);
+  if (selected(o.parts, "combining")) add(TraceDefault::independent);
+  if (!lockstep && !independent) add(TraceDefault::lockstep);
+  std::vector<Regime> out;
+  if (lockstep) out.push_back(Regime::lockstep);
+  if (independent) out.push_back(Regime::independent);
+  return out;
 }
 
 SimResult sim(Protocol p, Regime r, int blocks, int threads, int iters, int trace_rows = 0) {
@@ -95,6 +118,33 @@ report::Report run_copy_child(const Options& o, const RunContext& ctx) {
   return r;
 }
 
+// Part 6: the combining lock and, for the ratio, the CAS lock at the same grid. The model's trace
+// runs a few blocks of one thread (or a few lanes of one block, when the part runs wider blocks).
+report::Section combining_part(const Options& o, bool gpu) {
+  CombiningPart p;
+  p.spec = RunSpec::of(Variant::combining, o.blocks.value_or(kCombiningBlocks), o.threads.value_or(kCombiningThreads),
+                     o.iters.value_or(kCombiningIters));
+  const bool by_block = p.spec.threads == 1;
+  const int few_blocks = by_block ? std::min(kTraceLanes, p.spec.blocks) : 1;
+  const int few_threads = by_block ? 1 : std::min(kTraceLanes, p.spec.threads);
+  p.lockstep = sim(Protocol::combining, Regime::lockstep, 1, kWarpSize, 1);
+  p.independent = sim(Protocol::combining, Regime::independent, few_blocks, few_threads, 2);
+  for (Regime g : regimes_of(o, TraceDefault::independent))
+    p.traces.push_back(sim(Protocol::combining, g, few_blocks, few_threads, 2, 40));
+  if (p.spec.threads_total() <= kCasCompareThreads)
+    p.cas = RunSpec::of(Variant::fenced, p.spec.blocks, p.spec.threads,
+                      static_cast<int>(std::clamp<long long>(kBenchUpdates / p.spec.threads_total(), 1, p.spec.iters)));
+#if CUDASYNC_HAVE_CUDA
+  if (gpu) {
+    p.gpu = gpu_runs(p.spec, kTimedReps);
+    if (p.cas.iters > 0) p.gpu_cas = gpu_runs(p.cas, kTimedReps);
+  }
+#else
+  (void)gpu;
+#endif
+  return combining_section(p, gpu);
+}
+
 std::vector<BenchConfig> bench_configs() {
   std::vector<BenchConfig> out;
   for (int b : {1, 8, 33, 66, 132, 264}) out.push_back({b, 1, 0});
@@ -109,7 +159,8 @@ std::vector<BenchConfig> bench_configs() {
 report::Report bench(const RunContext& ctx) {
   report::Report r;
   r.technique = "lock";
-  r.title = "lock --bench: contended handoff of the CAS lock, back-off, ticket and warp-aggregated locks";
+  r.title = "lock --bench: contended handoff of the CAS lock, test-and-test-and-set, back-off, ticket, "
+            "warp-aggregated and combining locks";
   Setup setup;
   setup.gpu = ctx.gpu;
   setup.device = device_text(ctx);
@@ -117,8 +168,8 @@ report::Report bench(const RunContext& ctx) {
   setup.regimes = {Regime::lockstep, Regime::independent};
   r.sections.push_back(setup_section(setup));
   BenchPart b;
-  b.locks = {Variant::book,    Variant::fenced, Variant::acq_rel,
-             Variant::backoff, Variant::ticket, Variant::warp_aggregated};
+  b.locks = {Variant::book,   Variant::fenced, Variant::acq_rel,         Variant::ttas,     Variant::ttas_same_line,
+             Variant::backoff, Variant::ticket, Variant::warp_aggregated, Variant::combining};
   b.configs = bench_configs();
   b.reps = kBenchReps;
   for (Variant v : b.locks)
@@ -126,18 +177,13 @@ report::Report bench(const RunContext& ctx) {
       BenchCell cell{v, c, {}};
 #if CUDASYNC_HAVE_CUDA
       if (ctx.gpu) {
-        RunSpec spec;
-        spec.variant = v;
-        spec.blocks = c.blocks;
-        spec.threads = c.threads;
-        spec.iters = c.iters;
-        spec.deadline_ns = deadline_for(spec.acquisitions());
-        cell.gpu = gpu_runs(spec, kBenchReps);
+        cell.gpu = gpu_runs(RunSpec::of(v, c.blocks, c.threads, c.iters), kBenchReps);
       }
 #endif
       b.cells.push_back(std::move(cell));
     }
-  for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::backoff, Protocol::ticket, Protocol::warp_aggregated})
+  for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::ttas, Protocol::backoff, Protocol::ticket,
+                     Protocol::warp_aggregated, Protocol::combining})
     for (Regime g : {Regime::lockstep, Regime::independent}) b.verdicts.push_back(sim(p, g, 1, kTraceLanes, 1));
   r.sections.push_back(bench_section(b, ctx.gpu));
   return r;
@@ -168,21 +214,21 @@ std::optional<std::string> combination_error(const Options& o, bool bench) {
       return "--model " + *o.model + " chooses the warp scheduling of the reference model's traces, and --backend gpu "
                                     "asks for the GPU alone; use --backend model, or leave --backend at auto to see "
                                     "the GPU and the model side by side";
-    if (!any_selected(o.parts, {"warp-deadlock", "thread-lock"}))
-      return "--model chooses the scheduling of the warp-deadlock and thread-lock traces; add --part warp-deadlock "
-             "or --part thread-lock";
+    if (!any_selected(o.parts, {"warp-deadlock", "thread-lock", "combining"}))
+      return "--model chooses the scheduling of the warp-deadlock, thread-lock and combining traces; add --part "
+             "warp-deadlock, --part thread-lock or --part combining";
   }
-  if (o.blocks && !any_selected(o.parts, {"lock-class", "stale-reads", "thread-lock"}))
-    return "--blocks sets the grid of lock-class, stale-reads and thread-lock; warp-deadlock runs one block and "
-           "copy-destructor its own small grid. Add one of those parts";
-  if (o.threads && !any_selected(o.parts, {"warp-deadlock", "thread-lock"}))
-    return "--threads sets the block of warp-deadlock and thread-lock (lock-class and stale-reads run one thread per "
-           "block, as the seed's kernel<<<N, 1>>>). Add one of those parts";
+  if (o.blocks && !any_selected(o.parts, {"lock-class", "stale-reads", "thread-lock", "combining"}))
+    return "--blocks sets the grid of lock-class, stale-reads, thread-lock and combining; warp-deadlock runs one "
+           "block and copy-destructor its own small grid. Add one of those parts";
+  if (o.threads && !any_selected(o.parts, {"warp-deadlock", "thread-lock", "combining"}))
+    return "--threads sets the block of warp-deadlock, thread-lock and combining (lock-class and stale-reads run one "
+           "thread per block, as the seed's kernel<<<N, 1>>>). Add one of those parts";
   if (o.runs && !selected(o.parts, "stale-reads"))
     return "--runs is how often stale-reads launches each variant; add --part stale-reads";
-  if (o.iters && !any_selected(o.parts, {"lock-class", "warp-deadlock", "stale-reads", "thread-lock"}))
-    return "--iters sets the acquisitions per thread of lock-class, warp-deadlock, stale-reads and thread-lock; "
-           "copy-destructor runs its own. Add one of those parts";
+  if (o.iters && !any_selected(o.parts, {"lock-class", "warp-deadlock", "stale-reads", "thread-lock", "combining"}))
+    return "--iters sets the acquisitions per thread of lock-class, warp-deadlock, stale-reads, thread-lock and "
+           "combining; copy-destructor runs its own. Add one of those parts";
   const auto check = [&](const char* part, int blocks, int threads, int iters) -> std::optional<std::string> {
     if (!selected(o.parts, part)) return std::nullopt;
     const std::string e = acquisitions_error(std::string("--part ") + part, blocks, threads, iters);
@@ -202,6 +248,9 @@ std::optional<std::string> combination_error(const Options& o, bool bench) {
   }
   if (auto e = check("thread-lock", o.blocks.value_or(kThreadLockBlocks), o.threads.value_or(kThreadLockThreads),
                      o.iters.value_or(kThreadLockIters)))
+    return e;
+  if (auto e = check("combining", o.blocks.value_or(kCombiningBlocks), o.threads.value_or(kCombiningThreads),
+                     o.iters.value_or(kCombiningIters)))
     return e;
   return std::nullopt;
 }
@@ -240,18 +289,14 @@ report::Report run(const Options& o, const RunContext& ctx) {
   setup.device = device_text(ctx);
   for (const auto& p : kParts)
     if (selected(o.parts, p)) setup.parts.push_back(p);
-  setup.regimes = regimes_of(o, selected(o.parts, "warp-deadlock"));
+  setup.regimes = trace_regimes(o);
   r.sections.push_back(setup_section(setup));
   const KernelListing& listing = kernel_listing();
   const std::string arch = newest_sass_arch(listing, gpu ? ctx.device->compute_capability() : 0);
 
   if (selected(o.parts, "lock-class")) {
     ClassPart p;
-    p.spec.variant = Variant::book_atomic_add;
-    p.spec.blocks = o.blocks.value_or(kClassBlocks);
-    p.spec.threads = 1;
-    p.spec.iters = o.iters.value_or(kClassIters);
-    p.spec.deadline_ns = deadline_for(p.spec.acquisitions());
+    p.spec = RunSpec::of(Variant::book_atomic_add, o.blocks.value_or(kClassBlocks), 1, o.iters.value_or(kClassIters));
     p.model = sim(Protocol::book_atomic_add, Regime::independent, 3, 1, 2);
     p.model_plain = sim(Protocol::book, Regime::independent, 3, 1, 2);
 #if CUDASYNC_HAVE_CUDA
@@ -269,11 +314,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
     std::vector<int> sizes = o.threads ? std::vector<int>{*o.threads} : std::vector<int>{32, 128};
     for (int threads : sizes) {
       WarpCase c;
-      c.spec.variant = Variant::lock_functions;
-      c.spec.blocks = 1;
-      c.spec.threads = threads;
-      c.spec.iters = o.iters.value_or(kWarpIters);
-      c.spec.deadline_ns = deadline_for(c.spec.acquisitions());
+      c.spec = RunSpec::of(Variant::lock_functions, 1, threads, o.iters.value_or(kWarpIters));
       c.lockstep = sim(Protocol::lock_functions, Regime::lockstep, 1, threads, 1);
       c.independent = sim(Protocol::lock_functions, Regime::independent, 1, threads, 1);
 #if CUDASYNC_HAVE_CUDA
@@ -281,7 +322,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
 #endif
       p.cases.push_back(std::move(c));
     }
-    for (Regime g : regimes_of(o, true))
+    for (Regime g : regimes_of(o, TraceDefault::both))
       p.traces.push_back(sim(Protocol::lock_functions, g, 1, std::min(kTraceLanes, sizes.front()), 1, 40));
     const auto sass = lesson_sass(listing, arch, "lock_functions_kernel");
     if (!sass.empty()) {
@@ -333,20 +374,18 @@ report::Report run(const Options& o, const RunContext& ctx) {
   }
   if (selected(o.parts, "thread-lock")) {
     ThreadLockPart p;
-    p.spec.variant = Variant::thread_lock;
-    p.spec.blocks = o.blocks.value_or(kThreadLockBlocks);
-    p.spec.threads = o.threads.value_or(kThreadLockThreads);
-    p.spec.iters = o.iters.value_or(kThreadLockIters);
-    p.spec.deadline_ns = deadline_for(p.spec.acquisitions());
+    p.spec = RunSpec::of(Variant::thread_lock, o.blocks.value_or(kThreadLockBlocks), o.threads.value_or(kThreadLockThreads),
+                       o.iters.value_or(kThreadLockIters));
     p.lockstep = sim(Protocol::thread_lock, Regime::lockstep, 1, 32, 1);
     p.independent = sim(Protocol::thread_lock, Regime::independent, 1, 32, 1);
-    for (Regime g : regimes_of(o, false))
+    for (Regime g : regimes_of(o, TraceDefault::lockstep))
       p.traces.push_back(sim(Protocol::thread_lock, g, 1, std::min(kTraceLanes, p.spec.threads), 1, 40));
 #if CUDASYNC_HAVE_CUDA
     if (gpu) p.gpu = gpu_runs(p.spec, kTimedReps);
 #endif
     r.sections.push_back(thread_lock_section(p, gpu));
   }
+  if (selected(o.parts, "combining")) r.sections.push_back(combining_part(o, gpu));
   return r;
 }
 
@@ -356,16 +395,16 @@ cli::Runner attach(CLI::App& sub) {
   for (const auto& p : kParts) parts_help += " " + p;
   sub.add_option("--part", o->parts, parts_help)->delimiter(',')->check(CLI::IsMember(kParts));
   sub.add_option("--blocks", o->blocks,
-                 "Contending blocks of lock-class and stale-reads (default 132, one thread each) and the grid of "
-                 "thread-lock (default 4): 1.." + std::to_string(kMaxBlocks))
+                 "Contending blocks of lock-class and stale-reads (default 132, one thread each), the grid of "
+                 "thread-lock (default 4) and of combining (default 132): 1.." + std::to_string(kMaxBlocks))
       ->check(CLI::Range(1, kMaxBlocks));
   sub.add_option("--threads", o->threads,
-                 "Threads of the one block of warp-deadlock (default: 32, then 128) and the blocks of thread-lock "
-                 "(default 128): 1.." + std::to_string(kMaxBlockThreads))
+                 "Threads of the one block of warp-deadlock (default: 32, then 128), the blocks of thread-lock "
+                 "(default 128) and of combining (default 1): 1.." + std::to_string(kMaxBlockThreads))
       ->check(CLI::Range(1, kMaxBlockThreads));
   sub.add_option("--iters", o->iters,
                  "Lock acquisitions per thread (default: lock-class 100, warp-deadlock 10, stale-reads 50, "
-                 "thread-lock 20): 1.." + std::to_string(kMaxIters))
+                 "thread-lock 20, combining 100 requests): 1.." + std::to_string(kMaxIters))
       ->check(CLI::Range(1, kMaxIters));
   sub.add_option("--runs", o->runs,
                  "stale-reads: launches of each variant (default 4, fewer when --blocks x --iters is over 2^18): 1.." +
@@ -373,7 +412,8 @@ cli::Runner attach(CLI::App& sub) {
       ->check(CLI::Range(1, kMaxRuns));
   sub.add_option("--model", o->model,
                  "Warp scheduling of the model's step-by-step traces: lockstep (pre-Volta) or independent (Volta and "
-                 "newer); default: both for warp-deadlock, lockstep for thread-lock. Not with --backend gpu")
+                 "newer); default: both for warp-deadlock, lockstep for thread-lock, independent for combining. Not "
+                 "with --backend gpu")
       ->check(CLI::IsMember({"lockstep", "independent"}));
   sub.add_option("--copy-child", o->copy_child)->group("");  // hidden: the copy-destructor part's child process
   CLI::App* parent = sub.get_parent();

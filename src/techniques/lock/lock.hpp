@@ -49,8 +49,20 @@ enum class Variant : int {
   backoff,          // compare_exchange with exponential back-off (__nanosleep) after a failed try
   ticket,           // ticket lock: take a number, wait for it to be served (back-off by distance)
   warp_aggregated,  // one lane per warp takes the lock (acquire / release) and does the warp's updates
+  // beyond the seed (part 6 and the benchmark): a combining lock (flat combining, Hendler et al.,
+  // SPAA 2010). Each thread publishes a request, fetch-and-add(1), in its own slot; whoever takes the
+  // lock serves every published request, writing each answer into its slot.
+  combining,
+  // test-and-test-and-set: poll the lock word with plain (relaxed) loads, compare_exchange with
+  // acquire only when it reads 0; release with a release store. The counter on its own line, or
+  // in the lock word's 128-byte line.
+  ttas,
+  ttas_same_line,
 };
-inline constexpr int kVariants = 9;
+inline constexpr int kVariants = 12;
+// The combining lock's slot word: 2 bits of state and a 30-bit payload (the request's argument,
+// then its answer). Every answer is a counter value below kMaxAcquisitions.
+inline constexpr unsigned kSlotPayloadBits = 30;
 
 // One launch: `blocks` x `threads` threads, each acquiring the lock `iters` times.
 struct RunSpec {
@@ -62,10 +74,22 @@ struct RunSpec {
   bool start_locked = false;  // tests: the mutex starts taken and nobody releases it
   long long threads_total() const { return static_cast<long long>(blocks) * threads; }
   long long acquisitions() const { return threads_total() * iters; }
+  // `v` at blocks x threads, `iters` acquisitions each, with the deadline for that many.
+  static RunSpec of(Variant v, int blocks, int threads, int iters) {
+    RunSpec s;
+    s.variant = v;
+    s.blocks = blocks;
+    s.threads = threads;
+    s.iters = iters;
+    s.deadline_ns = deadline_for(s.acquisitions());
+    return s;
+  }
 };
 
 // What one launch did. A thread whose spin passed the deadline gave up: it stopped acquiring,
-// and its block is listed in `stuck_blocks`.
+// and its block is listed in `stuck_blocks`. The combining lock also returns what each critical
+// section answered (fetch-and-add: the counter before its update), and how often the lock was
+// taken; the answers of a correct run are 0 .. expected-1, each exactly once.
 struct LockRun {
   long long expected = 0;      // updates the counter must show
   long long count = 0;         // what the counter shows
@@ -74,10 +98,20 @@ struct LockRun {
   std::vector<int> stuck_blocks;  // blocks with a thread that gave up, ascending
   std::vector<int> stuck_threads; // the first few of those threads (global ids)
   double ms = 0.0;             // the launch, timed with events
+  long long handoffs = 0;      // combining: times the lock was taken (each a pass over the slots); 0 otherwise
+  long long answers_checked = 0;  // combining: answers compared with 0 .. expected-1
+  long long answers_bad = 0;      // answers out of range or given twice
+  std::string first_bad_answer;   // "answer 17 returned twice (thread 3, request 2)"
   bool timed_out() const { return gave_up > 0; }
-  bool exact() const { return !timed_out() && count == expected; }
+  bool exact() const { return !timed_out() && count == expected && answers_bad == 0; }
   long long lost() const { return expected - count; }
 };
+
+static_assert(kMaxAcquisitions < (1LL << kSlotPayloadBits), "a combining answer must fit its slot's payload");
+
+// Checks fetch-and-add answers (answers[t * iters + i]: thread t's i-th request): each of
+// 0 .. answers.size()-1 must appear exactly once. Fills the answers_* fields of `run`.
+void check_answers(const std::vector<int>& answers, int iters, LockRun& run);
 
 // ---- part 4: the lock class passed by value, in a child process --------------------------------
 // One step of the child's run of the seed's callKernel(): what was called and what CUDA answered.

@@ -1,5 +1,6 @@
 // The lock lesson's kernels: one per variant, each a loop of `iters` acquire / critical section /
-// release per thread. Kernels fill plain arrays and never print; lock.cpp turns them into a Report.
+// release per thread (for the combining lock, `iters` requests, lock_combining.cuh). Kernels fill
+// plain arrays and never print; lock.cpp turns them into a Report.
 //
 // Every wait goes through spin_until() with a deadline on %globaltimer (after one try, so that a
 // free lock costs no read of the clock): a thread whose wait passes the deadline sets gave_up[tid],
@@ -13,6 +14,7 @@
 #include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/event_timer.hpp"
+#include "techniques/lock/lock_combining.cuh"
 #include "techniques/lock/lock_gpu.hpp"
 
 namespace cudasync::lock {
@@ -28,13 +30,15 @@ using DeviceUnsigned = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>
 
 struct Args {
   int* mutex;
-  int* cnt;
+  int* cnt;           // its own allocation; for ttas_same_line the int after the lock word
   unsigned* next;     // ticket lock: the next ticket to hand out
   unsigned* serving;  // ticket lock: the ticket whose turn it is
   int iters;
   int* done;          // per thread: acquisitions completed
   int* gave_up;       // per thread: 1 when its wait passed the deadline
   SpinDeadline d;
+  combining::Shared comb;  // combining: the slots and the handoff count (mutex and cnt as above)
+  int* answers;            // combining: answers[tid * iters + i], what request i returned
 };
 
 __device__ __forceinline__ int global_tid() { return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); }
@@ -115,6 +119,22 @@ __device__ __forceinline__ bool ticket_lock(unsigned* next, unsigned* serving, u
 }
 __device__ __forceinline__ void ticket_unlock(unsigned* serving, unsigned ticket) {
   DeviceUnsigned(*serving).store(ticket + 1u, ::cuda::memory_order_release);
+}
+
+// Test-and-test-and-set: wait with plain relaxed loads, which every waiter's SM sends to L2
+// without taking the line from anyone, and compare-and-swap only when the word reads 0. The
+// acquire must be on the compare-and-swap: an acquire load that saw 0 would synchronize with the
+// release it read, but another thread may take and release the lock between that load and the
+// swap, and the swap would then get in after a critical section it never synchronized with.
+__device__ __forceinline__ bool ttas_lock(int* m, const SpinDeadline& d) {
+  DeviceInt ref(*m);
+  return take(
+      [&] {
+        if (ref.load(::cuda::memory_order_relaxed) != 0) return false;
+        int expected = 0;
+        return ref.compare_exchange_strong(expected, 1, ::cuda::memory_order_acquire, ::cuda::memory_order_relaxed);
+      },
+      d);
 }
 
 // ---- the kernels ---------------------------------------------------------------------------
@@ -231,6 +251,27 @@ __global__ void warp_aggregated_kernel(Args a) {
   a.done[tid] = done;
 }
 
+__global__ void ttas_kernel(Args a) {
+  counting_loop(a, [&] { return ttas_lock(a.mutex, a.d); }, [&] { rel_unlock(a.mutex); });
+}
+
+// The combining lock: every thread's critical section is a fetch-and-add(1) request; the answer
+// (the counter before this update) is kept for the host's check that the answers are 0..n-1.
+__global__ void __launch_bounds__(kMaxBlockThreads) combining_kernel(Args a) {
+  const int tid = global_tid();
+  int done = 0;
+  for (int i = 0; i < a.iters; ++i) {
+    unsigned answer = 0;
+    if (!combining::request(a.comb, tid, 1u, answer, a.d)) {
+      a.gave_up[tid] = 1;
+      break;
+    }
+    a.answers[static_cast<long long>(tid) * a.iters + i] = static_cast<int>(answer);
+    ++done;
+  }
+  a.done[tid] = done;
+}
+
 using KernelFn = void (*)(Args);
 KernelFn kernel_of(Variant v) {
   switch (v) {
@@ -243,6 +284,9 @@ KernelFn kernel_of(Variant v) {
     case Variant::backoff: return backoff_kernel;
     case Variant::ticket: return ticket_kernel;
     case Variant::warp_aggregated: return warp_aggregated_kernel;
+    case Variant::combining: return combining_kernel;
+    case Variant::ttas:
+    case Variant::ttas_same_line: return ttas_kernel;
   }
   return book_kernel;
 }
@@ -251,14 +295,22 @@ KernelFn kernel_of(Variant v) {
 
 std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
   const auto n = static_cast<std::size_t>(spec.threads_total());
-  DeviceBuffer<int> mutex(1), cnt(1), done(n), gave_up(n);
+  const bool combines = spec.variant == Variant::combining;
+  // The lock word and, for ttas_same_line, the counter beside it in the same 128-byte line.
+  DeviceBuffer<int> mutex(2), cnt(1), done(n), gave_up(n), handoffs(1);
   DeviceBuffer<unsigned> next(1), serving(1), timed_out(1);
-  Args a{mutex.get(), cnt.get(), next.get(), serving.get(), spec.iters, done.get(), gave_up.get(),
-         SpinDeadline{spec.deadline_ns, timed_out.get()}};
+  // The combining lock's slots (padded to whole 16-byte loads) and its answers.
+  DeviceBuffer<unsigned> slots(combines ? (n + 3) / 4 * 4 : 0);
+  DeviceBuffer<int> answers(combines ? static_cast<std::size_t>(spec.acquisitions()) : 0);
+  int* counter = spec.variant == Variant::ttas_same_line ? mutex.get() + 1 : cnt.get();
+  Args a{mutex.get(), counter, next.get(), serving.get(), spec.iters, done.get(), gave_up.get(),
+         SpinDeadline{spec.deadline_ns, timed_out.get()},
+         combining::Shared{mutex.get(), counter, slots.get(), static_cast<int>(slots.size()), handoffs.get()},
+         answers.get()};
   const KernelFn kernel = kernel_of(spec.variant);
   const auto reset = [&] {
-    const int locked = spec.start_locked ? 1 : 0;
-    mutex.upload(&locked, 1);
+    const int words[2] = {spec.start_locked ? 1 : 0, 0};
+    mutex.upload(words, 2);
     // Locked from the start: ticket 0 belongs to nobody, so no ticket ever gets its turn.
     const unsigned first_ticket = spec.start_locked ? 1u : 0u, zero = 0u;
     next.upload(&first_ticket, 1);
@@ -267,6 +319,11 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
     done.fill_bytes(0);
     gave_up.fill_bytes(0);
     timed_out.fill_bytes(0);
+    handoffs.fill_bytes(0);
+    if (combines) {
+      slots.fill_bytes(0);       // every slot idle
+      answers.fill_bytes(0xff);  // -1: a request that never got its answer
+    }
   };
   const auto launch = [&] {
     kernel<<<spec.blocks, spec.threads>>>(a);
@@ -288,7 +345,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
     run.ms = cuda::elapsed_ms(start, stop);
     run.expected = spec.acquisitions();
     int c = 0;
-    cnt.download(&c, 1);
+    CUDA_CHECK(cudaMemcpy(&c, counter, sizeof c, cudaMemcpyDeviceToHost));
     run.count = c;
     const std::vector<int> d = done.download(), g = gave_up.download();
     for (std::size_t t = 0; t < n; ++t) {
@@ -299,6 +356,13 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
         if (run.stuck_blocks.empty() || run.stuck_blocks.back() != block) run.stuck_blocks.push_back(block);
         if (run.stuck_threads.size() < 8) run.stuck_threads.push_back(static_cast<int>(t));
       }
+    }
+    if (combines) {
+      int h = 0;
+      handoffs.download(&h, 1);
+      run.handoffs = h;
+      // A thread that gave up left requests unanswered: the timeout is the finding, not the answers.
+      if (!run.timed_out()) check_answers(answers.download(), spec.iters, run);
     }
     runs.push_back(std::move(run));
   }

@@ -8,21 +8,22 @@
 
 namespace cudasync::lock {
 
-// The parts, in the seed's order. `--part` picks some; none picks all.
+// The parts, in the seed's order, then one beyond the seed. `--part` picks some; none picks all.
 inline const std::vector<std::string> kParts = {"lock-class", "warp-deadlock", "stale-reads", "copy-destructor",
-                                                "thread-lock"};
+                                                "thread-lock", "combining"};
 
 // Defaults of each part (the seed's own shapes where it has one).
 inline constexpr int kClassBlocks = 132, kClassIters = 100;  // kernel<<<N, 1>>>, N = an H100's SMs
 inline constexpr int kWarpIters = 10;                        // <<<1, 32>>> and <<<1, 128>>>
 inline constexpr int kStaleBlocks = 132, kStaleIters = 50, kStaleRuns = 4;
 inline constexpr int kThreadLockBlocks = 4, kThreadLockThreads = 128, kThreadLockIters = 20;  // <<<4, 128>>>
+inline constexpr int kCombiningBlocks = 132, kCombiningThreads = 1, kCombiningIters = 100;  // part 1's grid
 inline constexpr int kMaxRuns = 100;
 
 struct Options {
   std::vector<std::string> parts;  // empty: every part
-  std::optional<int> blocks;       // lock-class, stale-reads, thread-lock
-  std::optional<int> threads;      // warp-deadlock, thread-lock
+  std::optional<int> blocks;       // lock-class, stale-reads, thread-lock, combining
+  std::optional<int> threads;      // warp-deadlock, thread-lock, combining
   std::optional<int> iters;        // acquisitions per thread, every part that launches a lock
   std::optional<int> runs;         // stale-reads: launches per variant
   std::optional<std::string> model;  // lockstep | independent: the regime of the model's traces

@@ -58,6 +58,17 @@ void book_body(std::vector<Instr>& c, bool fences, bool atomic_ref, bool atomic_
   else c.push_back(I(Op::exch, fences ? "        atomicExch(mutex, 0);" : "unlock: atomicExch(mutex, 0);"));
 }
 
+// The test before the test-and-set: a plain load of the lock word, and compare_exchange (acquire)
+// only when it read 0; both go back to `target` to wait again.
+void test_then_set(std::vector<Instr>& c, int target, const std::string& poll, int poll_reconverge,
+                   const std::string& swap, const std::string& retry, int retry_reconverge) {
+  c.push_back(I(Op::bra_lock_held, poll, target, poll_reconverge));
+  c.push_back(acquire(I(Op::cas, swap)));
+  Instr again = I(Op::bra_r_ne0, retry, target, retry_reconverge);
+  again.fall_cell = "has the lock";
+  c.push_back(again);
+}
+
 void loop_exit(std::vector<Instr>& c) {
   const int pc = static_cast<int>(c.size());
   c.push_back(I(Op::loop, "if (++i < iters) goto top;", 0, pc + 1));
@@ -126,6 +137,26 @@ Program program_of(Protocol p) {
       c.push_back(I(Op::st_cnt, "*cnt = *cnt + 1;   // store"));
       c.push_back(I(Op::st_serving, "unlock: serving.store(t + 1, release);"));
       break;
+    case Protocol::combining: {
+      prog.name = "combining lock: publish a request, then wait for its answer or take the lock and serve every request";
+      c.push_back(I(Op::publish, "slot[me] = {pending, +1};   // the request: fetch-and-add(1)"));
+      c.push_back(I(Op::bra_slot_done, "wait: if (slot[me] is done) goto 8;   // its answer is in the slot", 8, 8));
+      test_then_set(c, 1, "      if (m.load(relaxed) != 0) goto wait;", 8,
+                    "      r = m.compare_exchange(z = 0, 1, acquire);", "      if (!r) goto wait;", 8);
+      c.push_back(I(Op::combine, "      for each slot s: if pending { slot[s] = {done, cnt}; cnt += 1; }"));
+      c.push_back(I(Op::exch, "      m.store(0, release);"));
+      c.push_back(I(Op::jmp, "      goto wait;   // its own request was served too", 1));
+      break;
+    }
+    case Protocol::ttas: {
+      prog.name = "test-and-test-and-set: poll with plain loads, compare-and-swap (acquire) when it reads 0";
+      test_then_set(c, 0, "lock: while (m.load(relaxed) != 0) ;   // test", 1,
+                    "      r = m.compare_exchange(z = 0, 1, acquire);   // test-and-set", "      if (!r) goto lock;", 3);
+      c.push_back(I(Op::ld_cnt, "*cnt = *cnt + 1;   // load"));
+      c.push_back(I(Op::st_cnt, "*cnt = *cnt + 1;   // store"));
+      c.push_back(I(Op::exch, "unlock: m.store(0, release);"));
+      break;
+    }
     case Protocol::warp_aggregated: {
       prog.name = "warp-aggregated: the warp's lowest lane takes the lock for the whole warp";
       c.push_back(I(Op::bra_not_leader, "if (lane == leader) {", 6, 6));
@@ -155,11 +186,56 @@ Protocol protocol_of(Variant v) {
     case Variant::backoff: return Protocol::backoff;
     case Variant::ticket: return Protocol::ticket;
     case Variant::warp_aggregated: return Protocol::warp_aggregated;
+    case Variant::combining: return Protocol::combining;
+    case Variant::ttas:
+    case Variant::ttas_same_line: return Protocol::ttas;
   }
   return Protocol::book;
 }
 
+bool SimResult::answers_exact() const {
+  if (static_cast<long long>(answers.size()) != expected) return false;
+  std::vector<long long> sorted = answers;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k)
+    if (sorted[k] != static_cast<long long>(k)) return false;
+  return true;
+}
+
 namespace {
+
+bool is_branch(Op op) {
+  switch (op) {
+    case Op::bra_r_ne0:
+    case Op::bra_r_eq0:
+    case Op::bra_done:
+    case Op::jmp:
+    case Op::bra_not_turn:
+    case Op::bra_not_leader:
+    case Op::loop:
+    case Op::bra_slot_done:
+    case Op::bra_lock_held: return true;
+    default: return false;
+  }
+}
+
+// "blocks 0, 2-4" / "lane 3": who a combiner's pass served.
+std::string ids_text(const std::string& noun, const std::vector<int>& ids) {
+  std::string s;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    s += (s.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : "");
+    i = j + 1;
+  }
+  return noun + (ids.size() == 1 ? " " : "s ") + s;
+}
+
+struct Slot {
+  int state = 0;       // 0 idle, 1 pending, 2 done
+  long long value = 0; // the request's argument, then its answer
+  int server = -1;     // the thread whose pass answered it
+};
 
 struct Lane {
   int pc = 0;
@@ -222,6 +298,7 @@ class Machine {
       }
     lanes_.resize(static_cast<std::size_t>(c.blocks) * static_cast<std::size_t>(c.threads));
     l1_.assign(static_cast<std::size_t>(c.blocks), -1);
+    slots_.resize(lanes_.size());
     by_block_ = c.threads == 1;
     const int traced = by_block_ ? std::min(cfg_.trace_lanes, c.blocks) : std::min(cfg_.trace_lanes, c.threads);
     for (int k = 0; k < traced; ++k) traced_.push_back(k);  // global lane k: block k (by_block_) or lane k of block 0
@@ -262,6 +339,10 @@ class Machine {
     res.count = cnt_;
     res.stale_reads = stale_;
     res.first_stale = first_stale_;
+    res.answers = answers_;
+    res.handoffs = handoffs_;
+    res.largest_pass = largest_pass_;
+    res.served_by_others = served_by_others_;
     return res;
   }
 
@@ -288,7 +369,8 @@ class Machine {
         break;
       case Op::bra_r_ne0:
         taken = L.r != 0;
-        cell = taken ? (in.target <= pc_of(in) ? "spins" : "skips") : (in.target <= pc_of(in) ? "leaves the loop" : "goes in");
+        cell = taken ? (in.target <= pc_of(in) ? "spins" : "skips")
+                     : !in.fall_cell.empty() ? in.fall_cell : (in.target <= pc_of(in) ? "leaves the loop" : "goes in");
         break;
       case Op::bra_r_eq0:
         taken = L.r == 0;
@@ -391,6 +473,44 @@ class Machine {
         if (holder_ == gl) holder_ = -1;
         cell = "exits";
         break;
+      case Op::publish:
+        slots_[static_cast<std::size_t>(gl)] = {1, 1, -1};
+        cell = "requests +1";
+        break;
+      case Op::bra_slot_done: {
+        const Slot& m = slots_[static_cast<std::size_t>(gl)];
+        taken = m.state == 2;
+        if (taken) {
+          answers_.push_back(m.value);
+          if (m.server != gl) ++served_by_others_;
+          cell = "answer " + std::to_string(m.value) + (m.server == gl ? " (its own pass)" : " from " + who(m.server));
+        } else {
+          cell = "no answer yet";
+        }
+        break;
+      }
+      case Op::bra_lock_held:
+        taken = mutex_ != 0;
+        cell = taken ? "lock taken: polls" : "reads 0";
+        break;
+      case Op::combine: {
+        long long c = cnt_;  // from L2: the acquire that took the lock dropped this SM's L1
+        std::vector<int> served;
+        for (std::size_t k = 0; k < slots_.size(); ++k)
+          if (slots_[k].state == 1) {
+            const long long arg = slots_[k].value;
+            slots_[k] = {2, c, gl};
+            c += arg;
+            served.push_back(by_block_ ? block_of(static_cast<int>(k)) : static_cast<int>(k));
+          }
+        cell = "serves " + (served.empty() ? std::string("nobody") : ids_text(by_block_ ? "block" : "lane", served)) +
+               ": cnt " + std::to_string(cnt_) + " -> " + std::to_string(c);
+        cnt_ = c;
+        l1_[static_cast<std::size_t>(block)] = cnt_;
+        ++handoffs_;
+        largest_pass_ = std::max<long long>(largest_pass_, static_cast<long long>(served.size()));
+        break;
+      }
     }
     set_cell(gl, cell);
     return taken;
@@ -439,9 +559,7 @@ class Machine {
           set_cell(gl, std::string(holder_ == gl ? "holds the lock, " : "") + "waits at " + std::to_string(at));
         }
       }
-    const bool branch = in.op == Op::bra_r_ne0 || in.op == Op::bra_r_eq0 || in.op == Op::bra_done || in.op == Op::jmp ||
-                        in.op == Op::bra_not_turn || in.op == Op::bra_not_leader || in.op == Op::loop;
-    if (!branch) {
+    if (!is_branch(in.op)) {
       top.pc = pc + 1;
       return true;
     }
@@ -489,10 +607,7 @@ class Machine {
         L.at_sync = true;
         release_syncwarp(static_cast<int>(gl));
       } else if (in.op != Op::exit) {
-        const bool branch = in.op == Op::bra_r_ne0 || in.op == Op::bra_r_eq0 || in.op == Op::bra_done ||
-                            in.op == Op::jmp || in.op == Op::bra_not_turn || in.op == Op::bra_not_leader ||
-                            in.op == Op::loop;
-        L.pc = branch && taken ? in.target : L.pc + 1;
+        L.pc = is_branch(in.op) && taken ? in.target : L.pc + 1;
       }
     }
     return any;
@@ -561,6 +676,7 @@ class Machine {
     };
     mix(mutex_), mix(cnt_), mix(next_), mix(serving_), mix(holder_);
     for (long long l : l1_) mix(l);
+    for (const Slot& m : slots_) mix(m.state), mix(m.value);
     for (const Lane& L : lanes_) {
       mix(L.pc), mix(L.r), mix(L.v), mix(L.t), mix(L.i);
       mix((L.blocked ? 1 : 0) | (L.exited ? 2 : 0) | (L.at_sync ? 4 : 0));
@@ -637,6 +753,9 @@ class Machine {
   std::vector<Lane> lanes_;
   std::vector<Warp> warps_;
   std::vector<long long> l1_;  // per block (SM): the counter's line in L1, -1 when absent
+  std::vector<Slot> slots_;    // combining: one per thread
+  std::vector<long long> answers_;
+  long long handoffs_ = 0, largest_pass_ = 0, served_by_others_ = 0;
   int mutex_ = 0;
   long long cnt_ = 0, next_ = 0, serving_ = 0;
   int holder_ = -1;

@@ -55,6 +55,10 @@ enum class Op {
   syncwarp,        // __syncwarp()
   loop,            // if (++i < iters) goto target
   exit,
+  publish,         // slot[me] = {pending, +1}              (combining: the request)
+  bra_slot_done,   // if (slot[me] is done) { answer = its value; goto target }
+  bra_lock_held,   // if (ld.relaxed(mutex) != 0) goto target   (test before test-and-set)
+  combine,         // for every slot: if pending { slot = {done, cnt}; cnt += 1 }   (the holder's pass)
 };
 
 struct Instr {
@@ -64,6 +68,7 @@ struct Instr {
   int reconverge = -1;    // branches: where the two sides meet again (lockstep)
   bool acquire = false;   // cas: drops L1 on success
   bool whole_warp = false;  // st_cnt: v + lanes of the warp
+  std::string fall_cell;    // branches: the trace's word for not taking it, when the default misleads
 };
 
 struct Program {
@@ -82,6 +87,8 @@ enum class Protocol {
   backoff,          // bench protocols
   ticket,
   warp_aggregated,
+  combining,        // beyond the seed: flat combining, requests in slots, the holder serves them all
+  ttas,             // test-and-test-and-set (the counter's line is not modelled: both ttas variants)
 };
 Program program_of(Protocol p);
 Protocol protocol_of(Variant v);
@@ -125,7 +132,16 @@ struct SimResult {
   long long rows_not_shown = 0;
   long long stale_reads = 0;  // loads that returned a value older than L2's
   std::string first_stale;    // "round 8: block 1 read cnt = 0 from its L1 while L2 held 1"
-  bool exact() const { return outcome == Outcome::completed && count == expected; }
+  // combining: every answer a request returned, in the order they were read; the passes over the
+  // slots (lock handoffs); the most requests one pass served; requests another thread served.
+  std::vector<long long> answers;
+  long long handoffs = 0, largest_pass = 0, served_by_others = 0;
+  // 0 .. expected-1, each once: no critical sections overlapped and every answer is its own.
+  bool answers_exact() const;
+  bool exact() const {
+    return outcome == Outcome::completed && count == expected &&
+           (config.protocol != Protocol::combining || answers_exact());
+  }
 };
 
 SimResult simulate(const SimConfig& c);

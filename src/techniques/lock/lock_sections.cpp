@@ -1,7 +1,8 @@
 #include "techniques/lock/lock_sections.hpp"
+#include "core/report/text_format.hpp"
+#include "techniques/lock/lock_section_tools.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -16,32 +17,8 @@ using report::Section;
 using report::Undefined;
 using report::Value;
 using I = std::int64_t;
-
-namespace {
-
-std::string fixed(double v, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
-std::string list_of(const std::vector<int>& v, std::size_t limit = 8) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size() && i < limit; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  if (v.size() > limit) s += ", ... (" + std::to_string(v.size()) + " in all)";
-  return s;
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-Check agreement(const std::string& what, bool passed, const std::string& detail) {
-  return {"GPU agrees with the reference model: " + what, passed, detail};
-}
+using report::fixed;
+using report::list_of;
 
 std::string stuck_text(const LockRun& r) {
   return std::to_string(r.gave_up) + " threads gave up at their deadline; blocks still spinning: " +
@@ -56,23 +33,21 @@ std::string count_text(long long count, long long expected) {
 // The samples of a part's launches as ns per acquisition.
 Measurement per_acquisition(const std::string& name, const std::vector<LockRun>& runs, bool gpu_run,
                             const std::string& note) {
-  Measurement m;
-  m.name = name;
-  m.unit = "ns";
+  std::vector<double> ns;
   for (const auto& r : runs)
-    if (!r.timed_out()) m.samples.push_back(ns_per_acquisition(r));
-  m.needs_gpu = !gpu_run;
-  m.note = note;
-  return m;
+    if (!r.timed_out()) ns.push_back(ns_per_acquisition(r));
+  return report::measured(name, "ns", std::move(ns), gpu_run, note);
 }
 
-// A check that every launch of a correct variant completed with the exact count.
 Check exact_check(const std::string& name, const std::vector<LockRun>& runs) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const LockRun& r = runs[i];
     if (r.timed_out()) return {name, false, "launch " + std::to_string(i + 1) + ": " + stuck_text(r)};
     if (r.count != r.expected)
       return {name, false, "launch " + std::to_string(i + 1) + ": count " + count_text(r.count, r.expected)};
+    if (r.answers_bad > 0)
+      return {name, false, "launch " + std::to_string(i + 1) + ": " + std::to_string(r.answers_bad) + " of " +
+                               std::to_string(r.answers_checked) + " answers wrong; " + r.first_bad_answer};
   }
   const long long each = runs.empty() ? 0 : runs.front().expected;
   return {name, !runs.empty(), "count " + std::to_string(each) + " in each of " + std::to_string(runs.size()) + " launches"};
@@ -131,6 +106,8 @@ std::string regime_title(Regime r) {
                                : "independent (a pc per lane: Volta and newer)";
 }
 
+namespace {
+
 bool is_lesson_kernel(const std::string& mangled) { return mangled.find("8cudasync4lock") != std::string::npos; }
 
 }  // namespace
@@ -146,6 +123,9 @@ const char* variant_name(Variant v) {
     case Variant::backoff: return "CAS + exponential back-off";
     case Variant::ticket: return "ticket lock";
     case Variant::warp_aggregated: return "warp-aggregated (CAS, acquire / release)";
+    case Variant::combining: return "combining lock (flat combining)";
+    case Variant::ttas: return "test-and-test-and-set (acquire / release)";
+    case Variant::ttas_same_line: return "test-and-test-and-set, counter in the lock's line";
   }
   return "";
 }
@@ -171,6 +151,9 @@ const char* kernel_name(Variant v) {
     case Variant::backoff: return "backoff_kernel";
     case Variant::ticket: return "ticket_kernel";
     case Variant::warp_aggregated: return "warp_aggregated_kernel";
+    case Variant::combining: return "combining_kernel";
+    case Variant::ttas:
+    case Variant::ttas_same_line: return "ttas_kernel";
   }
   return "";
 }
@@ -351,7 +334,7 @@ Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
     s.checks.push_back({"reference model, independent: " + g + " completes with an exact count", c.independent.exact(),
                         model_outcome_text(c.independent)});
     if (c.gpu)
-      s.checks.push_back(agreement(g + " completes with an exact count, as under independent scheduling",
+      s.checks.push_back(report::model_agreement(g + " completes with an exact count, as under independent scheduling",
                                    c.gpu->exact() && c.independent.exact(),
                                    c.gpu->timed_out() ? stuck_text(*c.gpu)
                                                       : "count " + count_text(c.gpu->count, c.gpu->expected)));
@@ -419,7 +402,7 @@ Section stale_reads_section(const StalePart& p, bool gpu_run) {
                         : std::to_string(lost) + " of " + std::to_string(total) + " (" +
                               fixed(100.0 * static_cast<double>(lost) / static_cast<double>(total), 2) + "%)");
       v.push_back(std::to_string(losing) + " of " + std::to_string(row.gpu.size()));
-      v.push_back(fixed(median_of(ns), 1));
+      v.push_back(fixed(report::median(ns), 1));
       if (is_fix(row.variant) && (lost != 0 || stuck)) mark = RowMark::mismatch;
     } else {
       v.push_back(Undefined{});
@@ -639,12 +622,19 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
       "one atomicAdd and serves them in order; a waiter polls with acquire loads and sleeps in proportion to how "
       "many tickets are ahead of it. Warp-aggregated: the lanes of a warp that arrive together elect one lane, "
       "which takes the lock (acquire / release) once and makes the warp's updates in one critical section.");
+  s.paragraphs.push_back(
+      "Test-and-test-and-set waits with plain relaxed loads and tries compare_exchange (acquire) only when the word "
+      "reads 0, so waiters do not queue atomics in front of the release; its second row keeps the counter in the "
+      "lock word's 128-byte line instead of a line of its own. The combining lock (part 6) is the one lock here "
+      "whose handoff is not one critical section: each thread publishes a fetch-and-add request in its own slot, "
+      "and whoever takes the lock serves every published request. Its row is ns per critical section, with every "
+      "count exact and the answers 0..n-1 each returned once.");
   const auto config_text = [](const BenchConfig& c) { return grid_text(c.blocks, c.threads); };
   std::map<std::pair<int, int>, double> cas_median;  // by (blocks, threads)
   const auto median_ns = [](const BenchCell& c) {
     std::vector<double> v;
     for (const auto& r : c.gpu) v.push_back(ns_per_acquisition(r));
-    return median_of(v);
+    return report::median(v);
   };
   for (const auto& c : p.cells)
     if (c.variant == Variant::fenced && !c.gpu.empty()) cas_median[{c.config.blocks, c.config.threads}] = median_ns(c);
@@ -666,6 +656,7 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
   for (Variant v : p.locks) {
     std::vector<Value> a{std::string(bench_name(v))}, b{std::string(bench_name(v))};
     std::vector<std::string> bad;
+    std::map<std::pair<int, int>, long long> handoffs, sections;  // combining: over every launch
     bool measured = false;
     for (const auto& cfg : p.configs) {
       const BenchCell* cell = nullptr;
@@ -689,15 +680,16 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
           const LockRun& r = cell->gpu[i];
           if (r.timed_out()) bad.push_back(config_text(cfg) + ": " + stuck_text(r));
           else if (r.count != r.expected) bad.push_back(config_text(cfg) + ": count " + count_text(r.count, r.expected));
+          else if (r.answers_bad > 0) bad.push_back(config_text(cfg) + ": " + r.first_bad_answer);
+          handoffs[{cfg.blocks, cfg.threads}] += r.handoffs;
+          sections[{cfg.blocks, cfg.threads}] += r.expected;
         }
       }
-      Measurement meas;
-      meas.name = std::string(bench_name(v)) + ", " + config_text(cfg);
-      meas.unit = "ns";
+      std::vector<double> samples;
       if (cell)
-        for (const auto& r : cell->gpu) meas.samples.push_back(ns_per_acquisition(r));
-      meas.needs_gpu = !gpu_run;
-      s.measurements.push_back(std::move(meas));
+        for (const auto& r : cell->gpu) samples.push_back(ns_per_acquisition(r));
+      s.measurements.push_back(
+          report::measured(std::string(bench_name(v)) + ", " + config_text(cfg), "ns", std::move(samples), gpu_run, ""));
     }
     ns.add_row(std::move(a));
     ratio.add_row(std::move(b));
@@ -706,24 +698,42 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
         s.notes.push_back("the book's lock: " + (bad.empty() ? std::string("every count exact in these runs (not a "
                                                                            "promise: see part 3)")
                                                              : "not exact: " + bad.front()));
+      else if (v == Variant::combining)
+        s.checks.push_back({std::string(bench_name(v)) + ": every count exact and every answer 0..n-1 returned once, "
+                                                         "at every contention level",
+                            bad.empty(), bad.empty() ? "every launch completed with its exact count and answers" : bad.front()});
       else
         s.checks.push_back({std::string(bench_name(v)) + ": every count exact at every contention level",
                             bad.empty(), bad.empty() ? "every launch completed with its exact count" : bad.front()});
+    }
+    if (v == Variant::combining) {
+      std::string per;
+      for (const auto& cfg : p.configs) {
+        const auto h = handoffs.find({cfg.blocks, cfg.threads});
+        if (h == handoffs.end() || h->second <= 0) continue;
+        per += (per.empty() ? "" : ", ") + config_text(cfg) + " " +
+               fixed(static_cast<double>(sections[{cfg.blocks, cfg.threads}]) / static_cast<double>(h->second), 1);
+      }
+      if (!per.empty())
+        s.notes.push_back("combining lock, critical sections per lock handoff (every launch): " + per);
     }
   }
   if (!gpu_run) {
     ns.legend.push_back("every cell needs a GPU");
     ratio.legend.push_back("every cell needs a GPU");
   }
-  ns.legend.push_back("update: one thread's *cnt += 1 under the lock; for the single-thread locks one update is one "
-                      "lock handoff, for warp-aggregated one handoff carries the warp's updates");
+  ns.legend.push_back("update: one thread's *cnt += 1 under the lock (for the combining lock, one fetch-and-add "
+                      "request served); for the single-thread locks one update is one lock handoff, for "
+                      "warp-aggregated one handoff carries the warp's updates, for combining every request "
+                      "published when the holder reads the slots");
   s.tables.push_back(std::move(ns));
   s.tables.push_back(std::move(ratio));
   for (const auto& cfg : p.configs) {
     const auto it = best.find({cfg.blocks, cfg.threads});
     if (it == best.end() || (cfg.blocks != 132)) continue;
     s.facts.push_back({"best lock at " + config_text(cfg), it->second.name, "",
-                       fixed(it->second.ns, 1) + " ns per update, " + fixed(it->second.ratio, 3) + " x CAS" +
+                       fixed(it->second.ns, 1) + " ns per update, " + fixed(it->second.ratio, 3) +
+                           " x CAS (medians of " + std::to_string(p.reps) + " launches, this run)" +
                            std::string(it->second.ratio <= 0.5 ? "; target <= 0.5: met" : "; target <= 0.5: not met")});
   }
   // Latency or contention: the CAS lock alone (1 x 1) beside 132 contending blocks.
@@ -732,7 +742,8 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
     s.notes.push_back("the CAS lock costs " + fixed(one->second, 0) + " ns per acquisition with one thread alone and " +
                       fixed(many->second, 0) + " ns per handoff among 132 blocks: at one thread per block the cost is "
                       "the latency of take, critical section and release, not contention, so back-off and tickets "
-                      "gain little there; lighter ordering does, and with many threads per block, aggregation");
+                      "gain little there; lighter ordering does a little, and running many critical sections per "
+                      "handoff (warp aggregation with many threads per block, combining at any shape) does most");
   // The model: which locks survive lockstep.
   if (!p.verdicts.empty()) {
     LaneTable v;
@@ -743,7 +754,8 @@ Section bench_section(const BenchPart& p, bool gpu_run) {
       v.add_row({program_of(p.verdicts[i].config.protocol).name, model_outcome_text(p.verdicts[i]),
                  model_outcome_text(p.verdicts[i + 1])});
     v.legend.push_back("4 lanes, one acquisition each; only the warp-aggregated lock, where one lane spins for the "
-                       "warp, survives lockstep");
+                       "warp, and the combining lock, whose holder serves its warp and releases before the warp "
+                       "reconverges, survive lockstep");
 
     s.tables.push_back(std::move(v));
   }

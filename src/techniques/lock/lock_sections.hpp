@@ -75,6 +75,18 @@ struct ThreadLockPart {
 };
 report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run);
 
+// Part 6, beyond the seed: the combining lock, and the CAS lock at the same grid in the same run.
+struct CombiningPart {
+  RunSpec spec;                     // combining
+  SimResult lockstep;               // the model: one warp of 32 lanes in lockstep
+  SimResult independent;            // the model: the traces' shape, independent threads
+  std::vector<SimResult> traces;
+  std::vector<LockRun> gpu;         // combining, one per timed launch
+  RunSpec cas;                      // the CAS lock (Variant::fenced) at the same grid; iters 0: not run
+  std::vector<LockRun> gpu_cas;     // one per timed launch
+};
+report::Section combining_section(const CombiningPart& p, bool gpu_run);
+
 // --bench: every lock at every contention level.
 struct BenchConfig {
   int blocks = 1;

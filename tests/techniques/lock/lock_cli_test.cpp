@@ -51,6 +51,9 @@ TEST(LockCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lock --bench --part lock-class", {"--part", "--bench"}},
       {"lock --bench --blocks 8", {"--blocks", "--bench", "132 x 128"}},
       {"lock --bench --model lockstep", {"--model", "--bench"}},
+      {"lock --part combining --blocks 4096 --threads 64 --iters 100", {"combining", "<<<4096, 64>>>", "4194304"}},
+      {"lock --part combining --runs 2", {"--runs", "stale-reads"}},
+      {"lock --part copy-destructor --threads 8", {"--threads", "combining"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
@@ -87,13 +90,29 @@ TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheSeedsOrder) {
 
 TEST(LockCli, EveryPartAndTheBenchValidateAgainstTheSchema) {
   valid_document("lock --backend model --json", 0);
-  for (const char* part : {"lock-class", "warp-deadlock", "stale-reads", "copy-destructor", "thread-lock"})
+  for (const char* part : {"lock-class", "warp-deadlock", "stale-reads", "copy-destructor", "thread-lock", "combining"})
     valid_document(std::string("lock --backend model --json --part ") + part, 0);
   const auto bench = valid_document("lock --backend model --bench --json", 0);
   const auto& sec = bench["report"]["sections"].back();
   EXPECT_EQ(sec["id"], "bench");
   ASSERT_FALSE(sec["measurements"].empty());
   EXPECT_EQ(sec["measurements"][0]["needs_gpu"], true);
+}
+
+TEST(LockCli, TheCombiningPartShowsOneHolderServingTheOthers) {
+  const CliResult r = run_cli("lock --backend model --part combining --color never");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  for (const char* s : {"== part 6, beyond the seed: a combining lock", "Hendler", "data, not code",
+                        "serves blocks 0-3: cnt 0 -> 4", "answer 1 from block 0", "answers 0..7, each once",
+                        "trace, independent", "needs a GPU", "checks: 2 passed, 0 failed"})
+    EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
+  // Wider blocks: the trace follows a few lanes of one block; --model picks its scheduler.
+  const CliResult w =
+      run_cli("lock --backend model --part combining --threads 64 --model lockstep --color never");
+  ASSERT_EQ(w.exit_code, 0) << shown(w);
+  EXPECT_TRUE(contains(w.out, "trace, lockstep")) << shown(w);
+  EXPECT_TRUE(contains(w.out, "4 lanes, 2 requests each")) << shown(w);
+  EXPECT_TRUE(contains(w.out, "serves lanes 0-3")) << shown(w);
 }
 
 TEST(LockCli, BigButBoundedRunsAreAccepted) {
@@ -271,6 +290,43 @@ TEST(LockSections, CopyPartReportsTheChildAndTheFixes) {
   EXPECT_FALSE(find_check(h, "nothing hung")->passed);
 }
 
+TEST(LockSections, CombiningComparesWithTheCasLockAndFailsOnAWrongAnswer) {
+  CombiningPart p;
+  p.spec.variant = Variant::combining;
+  p.spec.blocks = 132;
+  p.spec.threads = 1;
+  p.spec.iters = 100;
+  p.cas = p.spec;
+  p.cas.variant = Variant::fenced;
+  p.lockstep = simulate({Protocol::combining, Regime::lockstep, 1, 32, 1, 200000, 4, 0});
+  p.independent = simulate({Protocol::combining, Regime::independent, 4, 1, 2, 200000, 4, 0});
+  for (int i = 0; i < 3; ++i) {
+    LockRun c = exact_run(13200, 0.66);  // 50 ns per critical section
+    c.handoffs = 132;                    // 100 per handoff
+    c.answers_checked = 13200;
+    p.gpu.push_back(c);
+    p.gpu_cas.push_back(exact_run(13200, 13.2));  // 1000 ns per handoff
+  }
+  const report::Section s = combining_section(p, true);
+  EXPECT_TRUE(find_check(s, "combining lock: every count exact")->passed);
+  bool ratio = false;
+  for (const auto& f : s.facts)
+    if (f.name == "combining / CAS lock") ratio = std::get<std::string>(f.value) == "0.050 x";
+  EXPECT_TRUE(ratio);
+  bool served = false;
+  for (const auto& m : s.measurements)
+    if (contains(m.name, "critical sections served")) served = m.samples == std::vector<double>(3, 100.0);
+  EXPECT_TRUE(served);
+  // The count is exact but two requests got the same answer: the check must fail and say which.
+  p.gpu[1].answers_bad = 1;
+  p.gpu[1].first_bad_answer = "answer 3 returned twice (thread 0, request 4 and thread 9, request 1)";
+  const report::Section bad = combining_section(p, true);
+  const report::Check* c = find_check(bad, "combining lock: every count exact");
+  ASSERT_NE(c, nullptr);
+  EXPECT_FALSE(c->passed);
+  EXPECT_TRUE(contains(c->detail, "launch 2: 1 of 13200 answers wrong; answer 3 returned twice")) << c->detail;
+}
+
 TEST(LockSections, BenchRatiosAndTheTargetFact) {
   BenchPart b;
   b.locks = {Variant::book, Variant::fenced, Variant::ticket};
@@ -286,6 +342,13 @@ TEST(LockSections, BenchRatiosAndTheTargetFact) {
              cell(Variant::ticket, b.configs[0], 0.66), cell(Variant::book, b.configs[1], 20.0),
              cell(Variant::fenced, b.configs[1], 20.0), cell(Variant::ticket, b.configs[1], 15.0)};
   b.cells[5].gpu[1].count -= 1;
+  b.locks.push_back(Variant::combining);
+  b.cells.push_back(cell(Variant::combining, b.configs[0], 0.132));
+  b.cells.push_back(cell(Variant::combining, b.configs[1], 16.0));  // 0.8 x: the ticket lock stays best
+  for (auto* c : {&b.cells[6], &b.cells[7]})
+    for (auto& r : c->gpu) r.handoffs = 10;
+  b.cells[7].gpu[2].answers_bad = 2;
+  b.cells[7].gpu[2].first_bad_answer = "answer 9 returned twice (thread 1, request 1 and thread 4, request 1)";
   const report::Section s = bench_section(b, true);
   const auto& ratio = s.tables[1];
   EXPECT_DOUBLE_EQ(std::get<double>(ratio.rows[1][1]), 1.0);
@@ -294,8 +357,8 @@ TEST(LockSections, BenchRatiosAndTheTargetFact) {
   for (const auto& f : s.facts)
     if (f.name == "best lock at <<<132, 1>>>") {
       target = true;
-      EXPECT_EQ(std::get<std::string>(f.value), "ticket lock");
-      EXPECT_TRUE(contains(f.note, "target <= 0.5: met")) << f.note;
+      EXPECT_EQ(std::get<std::string>(f.value), "combining lock (flat combining)");
+      EXPECT_TRUE(contains(f.note, "0.083 x CAS (medians of 3 launches, this run); target <= 0.5: met")) << f.note;
     }
   EXPECT_TRUE(target);
   EXPECT_FALSE(find_check(s, "ticket lock: every count exact")->passed);
@@ -305,6 +368,14 @@ TEST(LockSections, BenchRatiosAndTheTargetFact) {
   for (const auto& f : s.facts)
     if (f.name == "best lock at <<<132, 128>>>") target132x128 = contains(f.note, "target <= 0.5: not met");
   EXPECT_TRUE(target132x128) << "15 / 20 = 0.75";
+  const report::Check* comb = find_check(s, "combining lock (flat combining): every count exact and every answer");
+  ASSERT_NE(comb, nullptr);
+  EXPECT_FALSE(comb->passed);
+  EXPECT_TRUE(contains(comb->detail, "<<<132, 128>>>: answer 9 returned twice")) << comb->detail;
+  bool per_handoff = false;
+  for (const auto& n : s.notes)
+    per_handoff = per_handoff || contains(n, "per lock handoff (every launch): <<<132, 1>>> 132.0, <<<132, 128>>> 1689.6");
+  EXPECT_TRUE(per_handoff);
 }
 
 }  // namespace

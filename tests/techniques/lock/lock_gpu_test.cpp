@@ -17,16 +17,6 @@
 namespace cudasync::lock {
 namespace {
 
-RunSpec spec_of(Variant v, int blocks, int threads, int iters) {
-  RunSpec s;
-  s.variant = v;
-  s.blocks = blocks;
-  s.threads = threads;
-  s.iters = iters;
-  s.deadline_ns = deadline_for(s.acquisitions());
-  return s;
-}
-
 void expect_exact(const RunSpec& s, const LockRun& r) {
   EXPECT_FALSE(r.timed_out()) << "variant " << static_cast<int>(s.variant) << " <<<" << s.blocks << ","
                               << s.threads << ">>>: " << r.gave_up << " threads gave up";
@@ -45,26 +35,48 @@ TEST(LockGpu, EveryCorrectVariantCountsExactlyAcrossShapes) {
   const Shape shapes[] = {{1, 1, 50}, {132, 1, 20}, {7, 1, 33}, {1, 32, 10}, {1, 128, 5},
                           {4, 128, 4}, {3, 100, 3}, {33, 64, 2}, {264, 1, 10}, {2, 1024, 1}};
   for (Variant v : {Variant::book_atomic_add, Variant::lock_functions, Variant::fenced, Variant::acq_rel,
-                    Variant::thread_lock, Variant::backoff, Variant::ticket, Variant::warp_aggregated})
+                    Variant::thread_lock, Variant::backoff, Variant::ticket, Variant::warp_aggregated, Variant::ttas,
+                    Variant::ttas_same_line, Variant::combining})
     for (const Shape& sh : shapes) {
-      const RunSpec s = spec_of(v, sh.blocks, sh.threads, sh.iters);
+      const RunSpec s = RunSpec::of(v, sh.blocks, sh.threads, sh.iters);
       for (const LockRun& r : gpu_runs(s, 2, false)) expect_exact(s, r);
     }
+}
+
+// The combining lock: n fetch-and-add requests return 0 .. n-1, each once (checked in gpu_runs), at
+// every shape: one thread, blocks of one, partial and whole warps, blocks of 1024; and a handoff
+// serves more than one request whenever more than one thread contends.
+TEST(LockGpu, CombiningAnswersEveryRequestWithItsOwnValue) {
+  CUDASYNC_REQUIRE_GPU();
+  const Shape shapes[] = {{1, 1, 40}, {132, 1, 50}, {264, 1, 7}, {5, 33, 4}, {1, 1024, 3}, {132, 128, 2}, {40, 1000, 1}};
+  for (const Shape& sh : shapes) {
+    const RunSpec s = RunSpec::of(Variant::combining, sh.blocks, sh.threads, sh.iters);
+    for (const LockRun& r : gpu_runs(s, 2, false)) {
+      expect_exact(s, r);
+      EXPECT_EQ(r.answers_checked, s.acquisitions()) << "<<<" << s.blocks << "," << s.threads << ">>>";
+      EXPECT_EQ(r.answers_bad, 0) << r.first_bad_answer;
+      EXPECT_GE(r.handoffs, 1);
+      EXPECT_LE(r.handoffs, s.acquisitions());
+      if (s.threads_total() >= 132) {
+        EXPECT_LT(r.handoffs, s.acquisitions()) << "no handoff served two requests";
+      }
+    }
+  }
 }
 
 TEST(LockGpu, WarpAggregatedCountsPartialWarps) {
   CUDASYNC_REQUIRE_GPU();
   for (int threads : {1, 5, 31, 33, 65, 1000}) {
-    const RunSpec s = spec_of(Variant::warp_aggregated, 3, threads, 4);
+    const RunSpec s = RunSpec::of(Variant::warp_aggregated, 3, threads, 4);
     expect_exact(s, gpu_run(s));
   }
 }
 
 TEST(LockGpu, ALockNeverReleasedEndsEveryWaitAtTheDeadlineAndNamesTheBlocks) {
   CUDASYNC_REQUIRE_GPU();
-  for (Variant v : {Variant::book, Variant::book_atomic_add, Variant::lock_functions, Variant::fenced, Variant::acq_rel,
-                    Variant::thread_lock, Variant::backoff, Variant::ticket, Variant::warp_aggregated}) {
-    RunSpec s = spec_of(v, 6, 64, 3);
+  for (int i = 0; i < kVariants; ++i) {
+    const auto v = static_cast<Variant>(i);
+    RunSpec s = RunSpec::of(v, 6, 64, 3);
     s.start_locked = true;
     s.deadline_ns = 20'000'000;  // 20 ms
     const auto t0 = std::chrono::steady_clock::now();
@@ -76,9 +88,10 @@ TEST(LockGpu, ALockNeverReleasedEndsEveryWaitAtTheDeadlineAndNamesTheBlocks) {
     EXPECT_EQ(r.completed, 0);
     EXPECT_EQ(r.stuck_blocks, (std::vector<int>{0, 1, 2, 3, 4, 5})) << "variant " << static_cast<int>(v);
     EXPECT_FALSE(r.stuck_threads.empty());
+    EXPECT_EQ(r.handoffs, 0) << "variant " << static_cast<int>(v) << ": nobody can take a lock never released";
   }
   // The GPU is fine afterwards.
-  const RunSpec s = spec_of(Variant::acq_rel, 8, 1, 10);
+  const RunSpec s = RunSpec::of(Variant::acq_rel, 8, 1, 10);
   expect_exact(s, gpu_run(s));
 }
 
@@ -110,7 +123,7 @@ TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
     if (st.what.rfind("launch 2", 0) == 0) second = st.error;
   EXPECT_EQ(second.rfind("cudaErrorInvalidValue", 0), 0u) << second;
   // This process's context is untouched.
-  const RunSpec s = spec_of(Variant::acq_rel, 32, 1, 10);
+  const RunSpec s = RunSpec::of(Variant::acq_rel, 32, 1, 10);
   expect_exact(s, gpu_run(s));
 }
 

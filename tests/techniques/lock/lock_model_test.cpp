@@ -3,6 +3,8 @@
 // stale L1 line is read, and count exactly for every correct protocol.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "techniques/lock/lock_model.hpp"
 
 namespace cudasync::lock {
@@ -133,6 +135,77 @@ TEST(LockModel, OnlyTheWarpAggregatedLockSurvivesLockstep) {
       EXPECT_TRUE(r.exact()) << to_string(g) << " " << threads << ": " << to_string(r.outcome) << " " << r.count
                              << " of " << r.expected;
     }
+}
+
+TEST(LockModel, TestAndTestAndSetDeadlocksInLockstepLikeEveryLockFunction) {
+  const SimResult r = run(Protocol::ttas, Regime::lockstep, 1, 4, 1, 20);
+  EXPECT_EQ(r.outcome, Outcome::deadlock);
+  EXPECT_EQ(r.trace[0].cells[0], "reads 0");
+  EXPECT_EQ(r.trace[1].cells[0], "CAS: 0, takes the lock");
+  EXPECT_EQ(r.trace[3].cells[1], "lock taken: polls");  // lanes 1-3 spin on plain loads, not on CAS
+  for (Regime g : {Regime::lockstep, Regime::independent}) {
+    const SimResult one = run(Protocol::ttas, g, 4, 1, 3);
+    EXPECT_TRUE(one.exact()) << to_string(g) << ": " << one.count << " of " << one.expected;
+    EXPECT_EQ(one.stale_reads, 0);
+  }
+  EXPECT_TRUE(run(Protocol::ttas, Regime::independent, 1, 4, 2).exact());
+}
+
+TEST(LockModel, TheCombiningHolderServesEveryPublishedRequest) {
+  const SimResult r = run(Protocol::combining, Regime::independent, 4, 1, 2, 40);
+  ASSERT_EQ(r.outcome, Outcome::completed);
+  EXPECT_EQ(r.count, 8);
+  EXPECT_TRUE(r.answers_exact());
+  EXPECT_TRUE(r.exact());
+  // All four publish, see the lock free and try; block 0 wins and serves blocks 0-3 in one pass,
+  // and blocks 1-3 read their answers in the same step.
+  EXPECT_EQ(r.trace[0].cells[2], "requests +1");
+  EXPECT_EQ(r.trace[3].cells[0], "CAS: 0, takes the lock");
+  EXPECT_EQ(r.trace[4].cells[0], "has the lock");
+  EXPECT_EQ(r.trace[5].cells[0], "serves blocks 0-3: cnt 0 -> 4");
+  EXPECT_EQ(r.trace[5].cells[1], "answer 1 from block 0");
+  EXPECT_EQ(r.trace[5].cnt, 4);
+  EXPECT_EQ(r.trace[8].cells[0], "answer 0 (its own pass)");
+  EXPECT_EQ(r.handoffs, 2);        // 8 critical sections, 2 lock handoffs
+  EXPECT_EQ(r.largest_pass, 4);
+  EXPECT_EQ(r.served_by_others, 6);
+}
+
+TEST(LockModel, TheCombiningLockIsExactAtEveryShapeAndSurvivesLockstep) {
+  for (Regime g : {Regime::lockstep, Regime::independent})
+    for (const auto& [blocks, threads, iters] : {std::tuple{1, 1, 3}, std::tuple{5, 1, 3}, std::tuple{1, 4, 2},
+                                                 std::tuple{1, 32, 2}, std::tuple{2, 40, 2}, std::tuple{3, 7, 3}}) {
+      const SimResult r = run(Protocol::combining, g, blocks, threads, iters);
+      EXPECT_TRUE(r.exact()) << to_string(g) << " " << blocks << "x" << threads << "x" << iters << ": "
+                             << to_string(r.outcome) << ", count " << r.count << " of " << r.expected;
+      EXPECT_EQ(static_cast<long long>(r.answers.size()), r.expected);
+      EXPECT_GE(r.handoffs, 1);
+      EXPECT_LE(r.handoffs, r.expected);
+      if (blocks * threads > 1) {
+        EXPECT_LT(r.handoffs, r.expected) << "a pass served more than one request";
+      }
+    }
+  // One warp in lockstep: the lane that takes the lock serves all 32 before the warp reconverges.
+  const SimResult w = run(Protocol::combining, Regime::lockstep, 1, 32, 1);
+  EXPECT_EQ(w.handoffs, 1);
+  EXPECT_EQ(w.largest_pass, 32);
+}
+
+TEST(LockModel, AnswersExactMeansEachOfZeroToNMinusOneOnce) {
+  SimResult r;
+  r.config.protocol = Protocol::combining;
+  r.outcome = Outcome::completed;
+  r.expected = r.count = 3;
+  r.answers = {2, 0, 1};
+  EXPECT_TRUE(r.answers_exact());
+  EXPECT_TRUE(r.exact());
+  r.answers = {2, 0, 2};  // two requests answered with one value: the count alone would not see it
+  EXPECT_FALSE(r.answers_exact());
+  EXPECT_FALSE(r.exact());
+  r.answers = {0, 1};
+  EXPECT_FALSE(r.answers_exact());
+  r.answers = {0, 1, 3};
+  EXPECT_FALSE(r.answers_exact());
 }
 
 TEST(LockModel, RunsAreDeterministic) {
