@@ -2,7 +2,10 @@
 # lockfree-barrier on a GPU machine, in one call: build (preset gpu: sm_90, -Werror), every GPU
 # test, the lesson's CPU tests and every lesson command (which run on the GPU there), the default
 # run timed, the trace, the refusal and --allow-unsafe, compute-sanitizer memcheck on the correct
-# barriers, and the --bench sweep. Logs go to $OUT (at most 8 files); the summary is printed last.
+# barriers, the --bench sweep, and the variants probe (scripts/gpu-lockfree-barrier-variants.cu:
+# each arrival, poll, counter count and cluster design side by side). Logs go to $OUT (8 files:
+# build.log, ctest-gpu.log, ctest-cpu.log, runs.txt, sanitizer.log, bench.txt, bench.json,
+# probe.txt); the summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/cudasync-lockfree-barrier}
@@ -12,6 +15,10 @@ note() { summary+=("$*"); echo "== $*"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 nvcc --version | tail -1
+# The probe compiles beside the build (one nvcc process) and runs last.
+probe_bin=/tmp/cudasync-lockfree-barrier-variants
+nvcc -arch=sm_90 -O3 -std=c++17 -I src -o "$probe_bin" scripts/gpu-lockfree-barrier-variants.cu >"$OUT/probe.txt" 2>&1 &
+probe_pid=$!
 start=$(date +%s)
 if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build build/gpu -j 16; } >"$OUT/build.log" 2>&1; then
   grep -E 'error|Error' "$OUT/build.log" | head -30
@@ -45,7 +52,7 @@ note "default run: exit $?, $(tail -1 "$runs")"
 sed -n '/== every barrier side by side/,/checks:/p' "$runs"
 grep -E '\[FAIL\]|GPU: wrong values|GPU: a spin reached' "$runs" | head -12
 { echo; echo "### --trace --blocks 16"; } >>"$runs"
-"$bin" lockfree-barrier --trace --blocks 16 --barrier xf-lock,grid-sync,own,relaunch --color never >>"$runs" 2>&1
+"$bin" lockfree-barrier --trace --blocks 16 --barrier xf-lock,grid-sync,own,own-cluster,relaunch --color never >>"$runs" 2>&1
 note "trace run: exit $?, $(tail -1 "$runs")"
 { echo; echo "### --blocks 5000"; } >>"$runs"
 "$bin" lockfree-barrier --blocks 5000 --color never >>"$runs" 2>&1
@@ -61,7 +68,7 @@ grep -E 'GPU: never arrived|GPU: arrived' "$runs" | head -6
 : >"$OUT/sanitizer.log"
 for blocks in 16 132; do
   timeout 180 compute-sanitizer --tool memcheck --error-exitcode 99 "$bin" lockfree-barrier --backend gpu \
-    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own --blocks "$blocks" --phases 4 --deadline-ms 5000 \
+    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks "$blocks" --phases 4 --deadline-ms 5000 \
     --color never >"$OUT/san.tmp" 2>&1
   rc=$?
   note "compute-sanitizer memcheck, $blocks blocks: exit $rc, $(grep -E 'ERROR SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//'), $(grep -E '^checks:' "$OUT/san.tmp")"
@@ -73,10 +80,30 @@ rm -f "$OUT/san.tmp"
 t0=$(date +%s)
 "$bin" lockfree-barrier --bench --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
 note "bench: exit $?, $(( $(date +%s) - t0 )) s, $(tail -1 "$OUT/bench.txt")"
-grep -E 'own / grid.sync|^  floor' "$OUT/bench.txt" | sed 's/^ *//' | while read -r l; do note "$l"; done
+# The verdict against the target, from the JSON: each own barrier / grid.sync at 1 block per SM and
+# at full co-residency, and the floor.
+while read -r l; do note "$l"; done < <(python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for sec in doc["report"]["sections"]:
+    for f in sec.get("facts", []):
+        if " / grid.sync" in f["name"] or f["name"] == "floor":
+            print(f["name"] + ": " + str(f["value"]) + " (" + f.get("note", "") + ")")
+' "$OUT/bench.json")
+
+# The variants probe (compiled beside the build).
+if wait "$probe_pid" && [ -x "$probe_bin" ]; then
+  t0=$(date +%s)
+  timeout 120 "$probe_bin" >>"$OUT/probe.txt" 2>&1
+  note "variants probe: exit $?, $(( $(date +%s) - t0 )) s, $(grep -E '^data checks:' "$OUT/probe.txt")"
+else
+  note "variants probe: did not compile (see probe.txt)"
+fi
 
 echo
 sed -n '/== bench: ns per barrier/,/measurement/p' "$OUT/bench.txt" | head -40
+echo
+cat "$OUT/probe.txt" | tail -45
 echo
 echo "SUMMARY"
 printf '%s\n' "${summary[@]}"

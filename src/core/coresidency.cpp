@@ -5,6 +5,11 @@
 namespace cudasync {
 
 std::string Coresidency::text() const {
+  if (cluster_size > 0)
+    return std::to_string(clusters) + (clusters == 1 ? " cluster" : " clusters") + " of " +
+           std::to_string(cluster_size) + (cluster_size == 1 ? " block" : " blocks") + " of " +
+           std::to_string(threads) + " threads = " + std::to_string(limit()) +
+           (source.empty() ? "" : " (" + source + ")");
   return std::to_string(blocks_per_sm) + (blocks_per_sm == 1 ? " block" : " blocks") + " of " +
          std::to_string(threads) + " threads per SM x " + std::to_string(sm_count) + " SMs = " +
          std::to_string(limit()) + (source.empty() ? "" : " (" + source + ")");
@@ -32,6 +37,14 @@ Coresidency assumed_coresidency(int threads, int regs_per_thread, const SmLimits
   const int warps = (threads + 31) / 32;
   const int regs_per_block = std::max(1, regs_per_thread) * warps * 32;
   c.blocks_per_sm = std::min({sm.max_blocks_per_sm, sm.max_threads_per_sm / (warps * 32), sm.regs_per_sm / regs_per_block});
+  return c;
+}
+
+Coresidency assumed_cluster_coresidency(const Coresidency& blocks, int cluster_size, const std::string& source) {
+  Coresidency c = blocks;
+  c.source = source;
+  c.cluster_size = std::max(1, cluster_size);
+  c.clusters = blocks.limit() / c.cluster_size;
   return c;
 }
 

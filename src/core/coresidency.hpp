@@ -19,9 +19,15 @@ struct Coresidency {
   int sm_count = 0;
   int threads = 0;        // per block, as asked of the occupancy API
   std::string source;     // where the numbers come from: "occupancy API, GPU 0" or "assumed: ..."
+  // A launch in thread-block clusters (sm_90): a cluster starts only when all its blocks fit in one
+  // GPC at once, so the limit is whole clusters (cudaOccupancyMaxActiveClusters), not blocks per SM
+  // x SMs: on an H100, 124 clusters of 8 blocks of 256 threads = 992, where 1056 blocks fit alone.
+  int cluster_size = 0;   // 0: an ordinary launch
+  int clusters = 0;       // clusters resident at once
 
-  int limit() const { return blocks_per_sm * sm_count; }
-  // "8 blocks of 256 threads per SM x 132 SMs = 1056 (occupancy API, GPU 0)"
+  int limit() const { return cluster_size > 0 ? clusters * cluster_size : blocks_per_sm * sm_count; }
+  // "8 blocks of 256 threads per SM x 132 SMs = 1056 (occupancy API, GPU 0)", or
+  // "124 clusters of 8 blocks of 256 threads = 992 (cudaOccupancyMaxActiveClusters, GPU 0)"
   std::string text() const;
 };
 
@@ -43,5 +49,8 @@ struct SmLimits {
 };
 inline constexpr SmLimits kH100Limits{};
 Coresidency assumed_coresidency(int threads, int regs_per_thread, const SmLimits& sm, const std::string& source);
+// The same in clusters of `cluster_size` blocks, assuming a cluster fits wherever its blocks do
+// (whole clusters of the assumed limit; a real GPU may fit fewer, see Coresidency::cluster_size).
+Coresidency assumed_cluster_coresidency(const Coresidency& blocks, int cluster_size, const std::string& source);
 
 }  // namespace cudasync

@@ -48,6 +48,28 @@ TEST(Coresidency, RefusalGivesBothNumbersAndTheDeadlock) {
   EXPECT_FALSE(contains(*plain, ", or ")) << *plain;
 }
 
+TEST(Coresidency, ClustersCountWholeClusters) {
+  // A launch in clusters of 8 fits whole clusters only: what cudaOccupancyMaxActiveClusters said on
+  // a 132-SM Hopper at 256 threads, where 1056 blocks fit one by one.
+  Coresidency c = h100_at_256();
+  c.cluster_size = 8;
+  c.clusters = 124;
+  c.source = "cudaOccupancyMaxActiveClusters, GPU 0";
+  EXPECT_EQ(c.limit(), 992);
+  EXPECT_EQ(c.text(), "124 clusters of 8 blocks of 256 threads = 992 (cudaOccupancyMaxActiveClusters, GPU 0)");
+  EXPECT_FALSE(coresidency_refusal(992, c, "--blocks", "").has_value());
+  const auto m = coresidency_refusal(1000, c, "--blocks", "");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE(contains(*m, "124 clusters of 8 blocks")) << *m;
+  EXPECT_TRUE(contains(*m, "--blocks 1..992")) << *m;
+  // Assumed: whole clusters of the blocks that fit.
+  const Coresidency a = assumed_cluster_coresidency(h100_at_256(), 8, "assumed");
+  EXPECT_EQ(a.clusters, 132);
+  EXPECT_EQ(a.limit(), 1056);
+  EXPECT_EQ(assumed_cluster_coresidency(h100_at_256(), 5, "assumed").limit(), 1055);
+  EXPECT_EQ(a.source, "assumed");
+}
+
 TEST(Coresidency, AssumedFromHardwareLimits) {
   // An H100: 32 blocks, 2048 threads and 64K registers per SM, 132 SMs.
   EXPECT_EQ(assumed_coresidency(256, 32, kH100Limits, "x").blocks_per_sm, 8);

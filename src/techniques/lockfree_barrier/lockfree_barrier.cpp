@@ -3,6 +3,8 @@
 // lockfree_barrier_sections.cpp.
 #include <algorithm>
 #include <memory>
+#include <tuple>
+#include <utility>
 
 #include "core/coresidency.hpp"
 #include "core/errors.hpp"
@@ -64,6 +66,8 @@ std::string device_text(const RunContext& ctx) {
 struct Limits {
   Coresidency software, cooperative;
   bool cooperative_launch = true;
+  std::string cluster_unsupported;     // non-empty: own-cluster cannot run on this GPU
+  std::vector<Coresidency> clusters;  // in clusters of kClusterSizes[i]
 };
 
 Limits limits_for(int threads, const RunContext& ctx) {
@@ -74,6 +78,8 @@ Limits limits_for(int threads, const RunContext& ctx) {
     l.software = g.software;
     l.cooperative = g.cooperative;
     l.cooperative_launch = g.cooperative_launch;
+    l.cluster_unsupported = g.cluster_unsupported;
+    l.clusters = g.clusters;
     return l;
   }
 #else
@@ -81,8 +87,21 @@ Limits limits_for(int threads, const RunContext& ctx) {
 #endif
   l.software = model_coresidency(threads);
   l.cooperative = l.software;
+  for (int cs : kClusterSizes) l.clusters.push_back(model_cluster_coresidency(threads, cs));
   return l;
 }
+
+// own-cluster's cluster size for a grid, and its co-residency there (a plain block count when the
+// GPU has no clusters: own-cluster is then waived, and nothing is refused on its account).
+std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l) {
+  if (l.clusters.empty()) return {1, l.software};
+  const int cs = own_cluster_size(blocks, l.clusters);
+  for (int i = 0; i < kClusterSizeCount; ++i)
+    if (kClusterSizes[i] == cs) return {cs, l.clusters[static_cast<std::size_t>(i)]};
+  return {1, l.clusters.front()};
+}
+
+std::string cluster_note(int cs) { return "clusters of " + std::to_string(cs) + (cs == 1 ? " block" : " blocks"); }
 
 std::string counters_note(int c) { return "C = " + std::to_string(c) + (c == 1 ? " counter" : " counters"); }
 
@@ -103,18 +122,21 @@ report::Report run_lesson(const Options& o, const RunContext& ctx) {
   const Limits lim = limits_for(s.threads, ctx);
   s.software = lim.software;
   s.cooperative = lim.cooperative;
+  std::tie(s.cluster_size, s.cluster) = cluster_for(s.blocks, lim);
+  s.cluster_unsupported = lim.cluster_unsupported;
   s.own_counters = std::min(own_counters_for(s.blocks), s.blocks);
   s.reps = kReps;
 
   // Refuse a grid that cannot be resident at once, before anything runs.
   for (Barrier b : barriers) {
     if (!needs_coresidency(b) || o.allow_unsafe) continue;
-    const Coresidency& c = b == Barrier::grid_sync ? s.cooperative : s.software;
+    if (uses_clusters(b) && !s.cluster_unsupported.empty()) continue;  // waived below, never launched
+    const Coresidency& c = b == Barrier::grid_sync ? s.cooperative : uses_clusters(b) ? s.cluster : s.software;
     if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", kUnsafeEscape)) throw UsageError(*e);
   }
 
   const bool compare_values =
-      !s.beyond() || has(barriers, Barrier::relaunch) || has(barriers, Barrier::graph);
+      std::any_of(barriers.begin(), barriers.end(), [&](Barrier b) { return !s.beyond(b); });
   const std::vector<std::uint32_t> want =
       compare_values ? model_values(s.blocks, s.threads, s.phases, s.seed) : std::vector<std::uint32_t>{};
 
@@ -128,6 +150,7 @@ report::Report run_lesson(const Options& o, const RunContext& ctx) {
   spec.threads = s.threads;
   spec.phases = s.phases;
   spec.own_counters = s.own_counters;
+  spec.cluster_size = s.cluster_size;
   spec.deadline_ns = static_cast<std::uint64_t>(s.deadline_ms) * 1'000'000ull;
   std::vector<std::uint32_t> x0;
   if (ctx.gpu) {
@@ -143,21 +166,25 @@ report::Report run_lesson(const Options& o, const RunContext& ctx) {
     SimSpec sim;
     sim.barrier = b;
     sim.blocks = s.blocks;
-    sim.slots = b == Barrier::grid_sync ? s.cooperative.limit() : s.software.limit();
+    sim.slots = s.limit_of(b);
     sim.threads = s.threads;
     sim.barriers = std::min(s.phases - 1, kSimBarriers);
     sim.own_counters = s.own_counters;
     sim.shown_barriers = kSimBarriers;
+    sim.cluster_size = s.cluster_size;
     br.sim = simulate(sim);
-    if (is_correct(b) && !(needs_coresidency(b) && s.beyond())) br.model_words = final_words(b, s.blocks, s.phases, s.own_counters);
+    if (is_correct(b) && !s.beyond(b)) br.model_words = final_words(b, s.blocks, s.phases, s.own_counters);
 #if CUDASYNC_HAVE_CUDA
     if (ctx.gpu) {
       if (b == Barrier::grid_sync && !lim.cooperative_launch) {
         br.waived = "this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)";
         r.waived.push_back({"grid-sync", *br.waived});
+      } else if (uses_clusters(b) && !s.cluster_unsupported.empty()) {
+        br.waived = s.cluster_unsupported;
+        r.waived.push_back({barrier_key(b), *br.waived});
       } else {
         GpuRun g = gpu_run(b, spec, x0);
-        const bool runs = g.refused.empty() && !(needs_coresidency(b) && s.beyond());
+        const bool runs = g.refused.empty() && !s.beyond(b);
         if (is_correct(b) && runs && !g.deadline_hit) {
           const Timing t = gpu_time(b, spec, kReps, kK1, kK2);
           if (!t.deadline_hit) g.ns_per_barrier = t.ns;
@@ -190,6 +217,7 @@ report::Report run_bench(const Options& o, const RunContext& ctx) {
   bs.device = device_text(ctx);
   bs.software = lim.software;
   bs.cooperative = lim.cooperative;
+  bs.cluster_unsupported = lim.cluster_unsupported;
   bs.sm_count = ctx.gpu ? ctx.device->sm_count : kModelSmCount;
   bs.reps = kBenchReps;
   bs.k1 = kBenchK1;
@@ -209,25 +237,32 @@ report::Report run_bench(const Options& o, const RunContext& ctx) {
     for (int n : bs.blocks) {
       BenchCell c;
       c.blocks = n;
+      const auto [cs, cluster] = cluster_for(n, lim);
 #if CUDASYNC_HAVE_CUDA
       if (ctx.gpu) {
         if (b == Barrier::grid_sync && !lim.cooperative_launch) {
           c.note = "waived: no cooperative launch on this GPU";
+        } else if (uses_clusters(b) && !lim.cluster_unsupported.empty()) {
+          c.note = "waived: " + lim.cluster_unsupported;
+        } else if (uses_clusters(b) && n > cluster.limit()) {
+          c.note = "not timed: " + std::to_string(n) + " blocks do not fit at once in clusters (" + cluster.text() + ")";
         } else {
           GpuSpec spec;
           spec.blocks = n;
           spec.threads = o.threads;
           spec.own_counters = std::min(own_counters_for(n), n);
+          spec.cluster_size = cs;
           spec.deadline_ns = static_cast<std::uint64_t>(o.deadline_ms) * 1'000'000ull;
           const Timing t = gpu_time(b, spec, kBenchReps, kBenchK1, kBenchK2);
           c.ns = t.ns;
           c.deadline_hit = t.deadline_hit;
           if (b == Barrier::own) c.note = counters_note(spec.own_counters);
+          if (uses_clusters(b)) c.note = counters_note(spec.own_counters) + ", " + cluster_note(cs);
         }
       }
 #endif
-      if (!ctx.gpu && b == Barrier::own)
-        c.note = counters_note(std::min(own_counters_for(n), n));
+      if (!ctx.gpu && b == Barrier::own) c.note = counters_note(std::min(own_counters_for(n), n));
+      if (!ctx.gpu && uses_clusters(b)) c.note = counters_note(std::min(own_counters_for(n), n)) + ", " + cluster_note(cs);
       row.cells.push_back(c);
     }
     rows.push_back(std::move(row));
@@ -243,6 +278,8 @@ report::Report run_bench(const Options& o, const RunContext& ctx) {
   if (!lim.cooperative_launch)
     r.waived.push_back({"grid-sync", "this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is "
                                      "0): no ratio to grid.sync"});
+  if (ctx.gpu && has(barriers, Barrier::own_cluster) && !lim.cluster_unsupported.empty())
+    r.waived.push_back({barrier_key(Barrier::own_cluster), lim.cluster_unsupported});
   return r;
 }
 
@@ -250,10 +287,11 @@ report::Report run_bench(const Options& o, const RunContext& ctx) {
 
 std::optional<std::string> combination_error(const Options& o, bool bench) {
   const std::vector<Barrier> barriers = selected(o);
-  if (has(barriers, Barrier::own) && o.threads % kWarpSize != 0)
+  if ((has(barriers, Barrier::own) || has(barriers, Barrier::own_cluster)) && o.threads % kWarpSize != 0)
     return "--threads " + std::to_string(o.threads) +
-           " is not a multiple of 32: the own barrier waits with warp 0's 32 lanes and __all_sync(0xffffffff), and "
-           "cudasync keeps its blocks to whole warps; give a multiple of 32, or leave own out with --barrier";
+           " is not a multiple of 32: the own barriers (own, own-cluster) wait with warp 0's 32 lanes and "
+           "__all_sync(0xffffffff), and cudasync keeps their blocks to whole warps; give a multiple of 32, or leave "
+           "own and own-cluster out with --barrier";
   if (bench) {
     if (o.blocks) return "--blocks is not used by --bench, which sweeps 1, 2 and 4 blocks per SM and full co-residency";
     if (o.phases) return "--phases is not used by --bench, which times kernels of nothing but barriers";

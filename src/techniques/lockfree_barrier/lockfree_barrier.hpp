@@ -20,16 +20,23 @@ enum class Barrier : int {
   xf_lock,           // Xiao & Feng lock-based: atomicAdd on one counter, goal += N; fences added, `<` not `!=`
   xf_lockfree,       // Xiao & Feng lock-free: Arrayin / Arrayout, master block 0 checks every slot; fences added
   grid_sync,         // cooperative_groups::this_grid().sync() in a cudaLaunchCooperativeKernel launch
-  own,               // cudasync's: red.release on spread counters, warp 0 polls them with ld.acquire
+  own,               // cudasync's: red.release on spread counters, thread 0 (or warp 0) polls them
+  own_cluster,       // the same arrival; one block per thread-block cluster polls, the cluster barrier releases the rest (sm_90)
   xf_lock_seed,      // the seed's lock-based code as written: no fence, `while (g_mutex != goalVal)`
   xf_lockfree_seed,  // the seed's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
 };
-inline constexpr int kBarrierCount = 8;
+inline constexpr int kBarrierCount = 9;
 
 // Software barriers spin inside one kernel: every block must be resident at once.
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
 // The barriers the bench times (the seed's, as written, are broken).
 constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_seed && b != Barrier::xf_lockfree_seed; }
+// Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
+// in whole clusters.
+constexpr bool uses_clusters(Barrier b) { return b == Barrier::own_cluster; }
+// The cluster sizes own-cluster chooses from (portable sizes: at most 8 blocks per cluster).
+inline constexpr int kClusterSizes[] = {1, 2, 4, 8};
+inline constexpr int kClusterSizeCount = 4;
 
 inline constexpr int kWarpSize = 32;
 inline constexpr int kSimBarriers = 3;         // the model's step simulation runs through this many barriers
@@ -40,7 +47,7 @@ inline constexpr int kOwnStride = 64;       // words between two counters of the
 // Where each protocol keeps its words in the one zeroed array a launch gets (see words_needed).
 struct WordLayout {
   int counter = 0;  // xf-lock, xf-lock-seed: g_mutex
-  int own = 0;      // own: counter l at own + l * kOwnStride
+  int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
   int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
   int out = 0;      //                     Arrayout[0..N-1]
   int total = 0;

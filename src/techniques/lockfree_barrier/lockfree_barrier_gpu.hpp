@@ -2,6 +2,7 @@
 // The GPU side of lockfree-barrier behind a plain C++ interface (no CUDA types), so that
 // lockfree_barrier.cpp and the tests need no CUDA headers.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/coresidency.hpp"
@@ -13,6 +14,8 @@ struct GpuLimits {
   Coresidency software;     // the fewest blocks per SM of any kernel with a software barrier (phase and bench kernels)
   Coresidency cooperative;  // the grid-sync kernels: what cudaLaunchCooperativeKernel accepts
   bool cooperative_launch = false;  // cudaDevAttrCooperativeLaunch
+  std::string cluster_unsupported;  // empty: own-cluster can run here; else why not ("needs sm_90: ...")
+  std::vector<Coresidency> clusters;  // own-cluster's kernels in clusters of kClusterSizes[i] (empty if unsupported)
 };
 GpuLimits gpu_limits(int threads, int device);
 
@@ -21,6 +24,7 @@ struct GpuSpec {
   int threads = 256;
   int phases = 16;
   int own_counters = 1;
+  int cluster_size = 1;  // own-cluster: blocks per cluster (must divide blocks)
   std::uint64_t deadline_ns = 100'000'000;  // how long one spinner waits before it gives up
 };
 

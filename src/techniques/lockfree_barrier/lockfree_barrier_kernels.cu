@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/cluster.cuh"
 #include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/event_timer.hpp"
@@ -180,54 +181,157 @@ __device__ int xf_lockfree_seed(const PhaseArgs& a, int k) {
 // Arrival: one red.release (a reduction: no value comes back, so nobody waits a round trip before
 // polling) on counter b % C, with the goal known in advance (k x the blocks that add to it, as in
 // Xiao & Feng). Wait: ld.relaxed polls, then one fence.acquire.gpu: on sm_90 the poll loop is a bare
-// LDG.E.STRONG.GPU and the acquire a single CCTL.IVALL after it, where ld.acquire would invalidate
-// the L1 on every try. C = 1 (up to 192 blocks): thread 0 alone, no warp votes. C > 1: the counters
-// sit 256 bytes apart, lanes 0..C-1 of warp 0 poll one each, and __all_sync ends the wait, so the N
-// same-address atomics that one L2 slice performs one by one become N / C on each of C addresses.
+// LDG.E.STRONG.GPU and the acquire a single CCTL.IVALL after it. (ld.acquire polls and a fence.acq_rel
+// + atomicAdd arrival measured the same: red.release is that very MEMBAR.ALL.GPU + REDG in SASS.)
+// C = 1 (up to 192 blocks): thread 0 alone, no warp votes. C > 1: the counters sit 256 bytes apart,
+// lanes 0..C-1 of warp 0 poll one each, and __all_sync ends the wait, so the N same-address atomics
+// that one L2 slice performs one by one become N / C on each of C addresses.
 __device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+
+// Thread 0: this block's arrival (after a __syncthreads(), so that the release covers the block).
+__device__ __forceinline__ void own_arrive(const PhaseArgs& a) {
+  u32* counters = a.words + word_layout(static_cast<int>(gridDim.x)).own;
+  const unsigned C = static_cast<unsigned>(a.own_counters);
+  red_release_add(C == 1 ? counters : counters + (blockIdx.x % C) * kOwnStride, 1u);  // no division at C = 1
+}
+
+// The wait for barrier k: thread 0 alone when C == 1, all of warp 0 otherwise.
+__device__ int own_wait(const PhaseArgs& a, int k) {
+  const int C = a.own_counters;
+  const int N = static_cast<int>(gridDim.x);
+  const u32* counters = a.words + word_layout(N).own;
+  int r = kPassed;
+  if (C == 1) {
+    const u32 goal = static_cast<u32>(k) * static_cast<u32>(N);
+    r = wait_for([&] { return reached(ld_relaxed(counters), goal); }, a.watch);
+    fence_acquire_gpu();
+    return r;
+  }
+  const int lane = static_cast<int>(threadIdx.x);
+  const u32 goal = lane < C ? static_cast<u32>(k) * static_cast<u32>((N - lane + C - 1) / C) : 0u;
+  const u32* mine = counters + (lane < C ? lane : 0) * kOwnStride;
+  bool ok = lane >= C;
+  // spin_until's loop, made warp-uniform: all 32 lanes take the same branch every time.
+  const unsigned long long start = globaltimer_ns();
+  unsigned tries = 0;
+  while (true) {
+    if (!ok) ok = reached(ld_relaxed(mine), goal);
+    if (__all_sync(FULL_MASK, ok)) break;
+    const bool late = globaltimer_ns() - start > a.watch.budget_ns;
+    const bool stop = (++tries & kAbortPollMask) == 0 && ld_relaxed(a.watch.timed_out) != 0;
+    if (__any_sync(FULL_MASK, late)) {
+      if (lane == 0) atomicExch(a.watch.timed_out, 1u);
+      r = kGaveUp;
+      break;
+    }
+    if (__any_sync(FULL_MASK, stop)) {
+      r = kStopped;
+      break;
+    }
+  }
+  fence_acquire_gpu();
+  return r;
+}
+
+__device__ __forceinline__ unsigned own_waiters(const PhaseArgs& a) {
+  return a.own_counters == 1 ? 1u : static_cast<unsigned>(kWarpSize);
+}
 
 __device__ int own(const PhaseArgs& a, int k) {
   __syncthreads();
   int r = kPassed;
-  const int C = a.own_counters;
-  const int N = static_cast<int>(gridDim.x);
-  u32* counters = a.words + word_layout(N).own;
-  if (C == 1) {
-    if (threadIdx.x == 0) {
-      red_release_add(counters, 1u);
-      const u32 goal = static_cast<u32>(k) * static_cast<u32>(N);
-      r = wait_for([&] { return reached(ld_relaxed(counters), goal); }, a.watch);
-      fence_acquire_gpu();
-    }
-    return block_result(r, k);
-  }
-  if (threadIdx.x < kWarpSize) {
-    const int lane = static_cast<int>(threadIdx.x);
-    if (lane == 0) red_release_add(counters + (blockIdx.x % C) * kOwnStride, 1u);
-    const u32 goal = lane < C ? static_cast<u32>(k) * static_cast<u32>((N - lane + C - 1) / C) : 0u;
-    const u32* mine = counters + (lane < C ? lane : 0) * kOwnStride;
-    bool ok = lane >= C;
-    // spin_until's loop, made warp-uniform: all 32 lanes take the same branch every time.
-    const unsigned long long start = globaltimer_ns();
-    unsigned tries = 0;
-    while (true) {
-      if (!ok) ok = reached(ld_relaxed(mine), goal);
-      if (__all_sync(FULL_MASK, ok)) break;
-      const bool late = globaltimer_ns() - start > a.watch.budget_ns;
-      const bool stop = (++tries & kAbortPollMask) == 0 && ld_relaxed(a.watch.timed_out) != 0;
-      if (__any_sync(FULL_MASK, late)) {
-        if (lane == 0) atomicExch(a.watch.timed_out, 1u);
-        r = kGaveUp;
-        break;
-      }
-      if (__any_sync(FULL_MASK, stop)) {
-        r = kStopped;
-        break;
-      }
-    }
-    fence_acquire_gpu();
-  }
+  if (threadIdx.x == 0) own_arrive(a);
+  if (threadIdx.x < own_waiters(a)) r = own_wait(a, k);
   return block_result(r, k);
+}
+
+// ---- 6. cudasync's own on thread-block clusters (sm_90) ----------------------------------------------
+// The same arrival from every block, but only one block per cluster (its rank 0, the leader) polls;
+// the others wait at the cluster's hardware barrier (barrier.cluster), which the leader joins once
+// it has seen every arrival. N / cluster size pollers instead of N.
+//
+// Why the data is safe (PTX ISA, "Memory Consistency Model"): a block's writes precede its thread 0's
+// red.release through __syncthreads() (morally strong at CTA scope, and release is cumulative);
+// the leader's ld.relaxed + fence.acquire.gpu that sees the counter at its goal forms an acquire
+// pattern that synchronizes with every red.release before it in the counter's chain of atomics
+// (observation order runs through read-modify-writes); the leader's barrier.cluster.arrive.release
+// synchronizes with each peer's barrier.cluster.wait.acquire ("A barrier.cluster.arrive operation
+// synchronizes with a barrier.cluster.wait operation"); and causality order is transitive across
+// scopes, so every write before barrier k in any block happens before every read after it. The
+// peers' own arrival at the cluster barrier can be .relaxed: their data went out with their red.
+//
+// What it costs (H200 probe, docs/measurements.md): barrier.cluster.arrive.release compiles to the
+// same MEMBAR.ALL.GPU as a gpu-scope release, and one cluster barrier takes about 230-330 ns, about
+// one L2 round trip, so the hop it adds costs more than the pollers it saves.
+//
+// A leader that gives up (deadline) or stops (another block gave up) writes its result into every
+// block of its cluster (distributed shared memory) before its release arrival; on the good path
+// nothing is written, and a peer reads its own shared word after the wait. The peers' wait has no
+// deadline of its own, but it ends when the leader arrives, and the leader's spin has one.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+enum : int { kClusterPassed = 0, kClusterStopped = 1, kClusterGaveUp = 2 };
+
+__device__ __forceinline__ int& cluster_word() {
+  __shared__ int s_cluster;
+  return s_cluster;
+}
+
+using cuda::cluster_arrive_relaxed;
+using cuda::cluster_arrive_release;
+using cuda::cluster_block_rank;
+using cuda::cluster_wait_acquire;
+
+// Thread 0 of the leader: `code` into the shared word of every block of the cluster (its own too).
+__device__ void tell_cluster(int code) {
+  cg::cluster_group cluster = cg::this_cluster();
+  for (unsigned rank = 0; rank < cluster.num_blocks(); ++rank) *cluster.map_shared_rank(&cluster_word(), rank) = code;
+}
+
+// The whole cluster meets; the leader's warp arrives with release, the others relaxed (`.aligned`:
+// every warp arrives converged). Returns what the leader told the cluster.
+__device__ int cluster_meet(bool leader) {
+  __syncwarp();
+  if (leader) cluster_arrive_release();
+  else cluster_arrive_relaxed();
+  cluster_wait_acquire();
+  const int w = cluster_word();
+  return w == kClusterPassed ? kPassed : w == kClusterStopped ? kStopped : kGaveUp;
+}
+#endif
+
+__device__ int own_cluster(const PhaseArgs& a, int k) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __syncthreads();
+  const bool leader = cluster_block_rank() == 0;
+  if (threadIdx.x == 0) own_arrive(a);
+  if (leader && threadIdx.x < own_waiters(a)) {
+    const int r = own_wait(a, k);
+    if (threadIdx.x == 0 && r != kPassed) tell_cluster(r == kStopped ? kClusterStopped : kClusterGaveUp);
+  }
+  return cluster_meet(leader);
+#else
+  (void)a;
+  (void)k;
+  return kGaveUp;  // never launched: the host waives own-cluster where the kernel has no sm_90 code
+#endif
+}
+
+// own-cluster's start: every block zeroes its shared word before the cluster first meets (so no
+// leader's word can come before the zero), then the leader looks at the grid's abort word for the
+// whole cluster: a cluster that starts after some block gave up stops as one, before phase 1.
+__device__ bool cluster_start_stopped(const PhaseArgs& a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (threadIdx.x == 0) cluster_word() = kClusterPassed;
+  const bool leader = cluster_block_rank() == 0;
+  __syncwarp();
+  cluster_arrive_release();
+  cluster_wait_acquire();
+  if (leader && threadIdx.x == 0 && ld_relaxed(a.watch.timed_out) != 0) tell_cluster(kClusterStopped);
+  return cluster_meet(leader) != kPassed;
+#else
+  (void)a;
+  return true;
+#endif
 }
 
 template <Barrier B>
@@ -237,6 +341,7 @@ __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
   else if constexpr (B == Barrier::xf_lockfree) return xf_lockfree(a, k);
   else if constexpr (B == Barrier::xf_lockfree_seed) return xf_lockfree_seed(a, k);
   else if constexpr (B == Barrier::own) return own(a, k);
+  else if constexpr (B == Barrier::own_cluster) return own_cluster(a, k);
   else {
     (void)a;
     (void)k;
@@ -273,7 +378,12 @@ __device__ bool grid_gave_up(const PhaseArgs& a) {
 template <Barrier B>
 __global__ void __launch_bounds__(1024) phases_kernel(PhaseArgs a) {
   const unsigned b = blockIdx.x;
-  if constexpr (B != Barrier::grid_sync) {
+  if constexpr (B == Barrier::own_cluster) {
+    if (cluster_start_stopped(a)) {  // the whole cluster, or none of it
+      if (threadIdx.x == 0) a.stopped[b] = 1;
+      return;
+    }
+  } else if constexpr (B != Barrier::grid_sync) {
     if (grid_gave_up(a)) {
       if (threadIdx.x == 0) a.stopped[b] = 1;
       return;
@@ -311,6 +421,8 @@ __global__ void __launch_bounds__(1024) relaunch_kernel(PhaseArgs a, int p) {
 // The bench: nothing but barriers.
 template <Barrier B>
 __global__ void __launch_bounds__(1024) loop_kernel(PhaseArgs a, int barriers) {
+  if constexpr (B == Barrier::own_cluster)
+    if (cluster_start_stopped(a)) return;
   for (int k = 1; k <= barriers; ++k) {
     const int r = grid_barrier<B>(a, k);
     if (r != kPassed) {
@@ -350,6 +462,11 @@ template <Barrier B>
 void launch_phases(const PhaseArgs& a, int blocks, int threads) {
   phases_kernel<B><<<blocks, threads>>>(a);
   CUDA_CHECK_LAUNCH();
+}
+
+// own-cluster: the same grid in clusters of `cluster` consecutive blocks.
+void launch_phases_in_clusters(const PhaseArgs& a, int blocks, int threads, int cluster) {
+  CUDA_CHECK(cuda::launch_in_clusters(phases_kernel<Barrier::own_cluster>, blocks, threads, cluster, nullptr, a));
 }
 
 // The device memory of one run.
@@ -409,7 +526,8 @@ std::vector<std::uint32_t> protocol_words(Barrier b, const std::vector<u32>& w, 
     case Barrier::xf_lock_seed: return {w[static_cast<std::size_t>(L.counter)]};
     case Barrier::xf_lockfree:
     case Barrier::xf_lockfree_seed: return {w.begin() + L.in, w.begin() + L.in + 2 * blocks};
-    case Barrier::own: {
+    case Barrier::own:
+    case Barrier::own_cluster: {
       std::vector<u32> v;
       for (int l = 0; l < own_counters; ++l) v.push_back(w[static_cast<std::size_t>(L.own + l * kOwnStride)]);
       return v;
@@ -441,6 +559,21 @@ GpuLimits gpu_limits(int threads, int device) {
   g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
   g.cooperative.blocks_per_sm =
       std::min(g.cooperative.blocks_per_sm, blocks_per_sm(loop_kernel<Barrier::grid_sync>, threads));
+  // own-cluster only: a GPU or build without clusters waives own-cluster, never the other barriers.
+  try {
+    g.cluster_unsupported = cuda::cluster_unsupported(phases_kernel<Barrier::own_cluster>, device);
+    if (g.cluster_unsupported.empty())
+      for (int cs : kClusterSizes) {
+        Coresidency c = cuda::cluster_coresidency_of(phases_kernel<Barrier::own_cluster>, threads, 0, cs, device);
+        const Coresidency l = cuda::cluster_coresidency_of(loop_kernel<Barrier::own_cluster>, threads, 0, cs, device);
+        c.clusters = std::min(c.clusters, l.clusters);
+        g.clusters.push_back(c);
+      }
+  } catch (const cuda::CudaError& e) {
+    (void)cudaGetLastError();
+    g.cluster_unsupported = std::string("the runtime could not size clusters here: ") + e.what();
+    g.clusters.clear();
+  }
   return g;
 }
 
@@ -497,6 +630,7 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
     case Barrier::xf_lock: launch_phases<Barrier::xf_lock>(a, s.blocks, s.threads); break;
     case Barrier::xf_lockfree: launch_phases<Barrier::xf_lockfree>(a, s.blocks, s.threads); break;
     case Barrier::own: launch_phases<Barrier::own>(a, s.blocks, s.threads); break;
+    case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
     case Barrier::xf_lock_seed: launch_phases<Barrier::xf_lock_seed>(a, s.blocks, s.threads); break;
     case Barrier::xf_lockfree_seed: launch_phases<Barrier::xf_lockfree_seed>(a, s.blocks, s.threads); break;
   }
@@ -526,6 +660,9 @@ void launch_loop(const PhaseArgs& a, const GpuSpec& s, int barriers) {
     void* args[] = {&copy, &n};
     CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(loop_kernel<Barrier::grid_sync>), dim3(s.blocks),
                                            dim3(s.threads), args, 0, nullptr));
+  } else if constexpr (B == Barrier::own_cluster) {
+    CUDA_CHECK(cuda::launch_in_clusters(loop_kernel<Barrier::own_cluster>, s.blocks, s.threads, s.cluster_size, nullptr,
+                                        a, barriers));
   } else {
     loop_kernel<B><<<s.blocks, s.threads>>>(a, barriers);
     CUDA_CHECK_LAUNCH();
@@ -606,6 +743,7 @@ Timing gpu_time(Barrier b, const GpuSpec& s, int reps, int k1, int k2) {
     case Barrier::xf_lockfree: return time_loop<Barrier::xf_lockfree>(s, reps, k1, k2);
     case Barrier::grid_sync: return time_loop<Barrier::grid_sync>(s, reps, k1, k2);
     case Barrier::own: return time_loop<Barrier::own>(s, reps, k1, k2);
+    case Barrier::own_cluster: return time_loop<Barrier::own_cluster>(s, reps, k1, k2);
     default: return {};  // the seed's barriers are not timed
   }
 }

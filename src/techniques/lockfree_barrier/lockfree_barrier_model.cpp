@@ -21,6 +21,7 @@ const BarrierName kNames[] = {
     {Barrier::xf_lockfree, "xf-lockfree", "Xiao & Feng lock-free (Arrayin / Arrayout)"},
     {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()"},
     {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)"},
+    {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)"},
     {Barrier::xf_lock_seed, "xf-lock-seed", "the seed's lock-based code as written"},
     {Barrier::xf_lockfree_seed, "xf-lockfree-seed", "the seed's lock-free code as written"},
 };
@@ -46,16 +47,15 @@ std::optional<Barrier> barrier_from_key(const std::string& key) {
 }
 
 const std::vector<Barrier>& all_barriers() {
-  static const std::vector<Barrier> v = {Barrier::relaunch,  Barrier::graph, Barrier::xf_lock,
-                                         Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own,
-                                         Barrier::xf_lock_seed, Barrier::xf_lockfree_seed};
+  static const std::vector<Barrier> v = {Barrier::relaunch,     Barrier::graph,       Barrier::xf_lock,
+                                         Barrier::xf_lockfree,  Barrier::grid_sync,   Barrier::own,
+                                         Barrier::own_cluster,  Barrier::xf_lock_seed, Barrier::xf_lockfree_seed};
   return v;
 }
 
 int own_counters_for(int blocks) {
   if (blocks <= 192) return 1;
-  if (blocks <= 768) return 2;
-  return std::min(kMaxOwnCounters, (blocks + 131) / 132);
+  return std::clamp((blocks + 527) / 528, 2, kMaxOwnCounters);
 }
 
 int own_share(int blocks, int counters, int l) {
@@ -65,6 +65,26 @@ int own_share(int blocks, int counters, int l) {
 
 Coresidency model_coresidency(int threads) {
   return assumed_coresidency(threads, 32, kH100Limits, "assumed: an H100, no GPU here");
+}
+
+Coresidency model_cluster_coresidency(int threads, int cluster_size) {
+  return assumed_cluster_coresidency(model_coresidency(threads), cluster_size,
+                                     "assumed: an H100 whose clusters fit wherever their blocks do, no GPU here");
+}
+
+int own_cluster_size(int blocks, const std::vector<Coresidency>& by_size) {
+  int best = 1, best_limit = -1;
+  for (int i = kClusterSizeCount - 1; i >= 0; --i) {
+    const int cs = kClusterSizes[i];
+    if (blocks % cs != 0 || static_cast<std::size_t>(i) >= by_size.size()) continue;
+    const int limit = by_size[static_cast<std::size_t>(i)].limit();
+    if (blocks <= limit) return cs;
+    if (limit > best_limit) {
+      best = cs;
+      best_limit = limit;
+    }
+  }
+  return best;
 }
 
 std::vector<std::uint32_t> initial_values(int blocks, int threads, std::uint64_t seed) {
@@ -97,7 +117,8 @@ std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int ow
     case Barrier::xf_lock_seed: return {k * N};
     case Barrier::xf_lockfree:
     case Barrier::xf_lockfree_seed: return std::vector<std::uint32_t>(2 * static_cast<std::size_t>(blocks), k);
-    case Barrier::own: {
+    case Barrier::own:
+    case Barrier::own_cluster: {
       std::vector<std::uint32_t> w;
       for (int l = 0; l < own_counters; ++l) w.push_back(k * static_cast<std::uint32_t>(own_share(blocks, own_counters, l)));
       return w;
@@ -149,7 +170,8 @@ std::string array_text(const std::vector<std::uint32_t>& a) {
   return s;
 }
 
-enum class St { unstarted, arrive, spin, done };
+// cluster: own-cluster's blocks waiting at their cluster's hardware barrier.
+enum class St { unstarted, arrive, spin, cluster, done };
 
 struct Sim {
   SimSpec spec;
@@ -163,6 +185,8 @@ struct Sim {
   std::uint32_t counter = 0;
   std::vector<std::uint32_t> in, out, own, old;  // old: grid-sync's value returned by each block's atomic
   std::vector<int> master_done;                  // lock-free: per barrier, whether the master wrote Arrayout
+  std::vector<int> cl_k;                         // own-cluster: the barrier at whose cluster barrier a block last arrived
+  int cs = 1;                                    // own-cluster: blocks per cluster
   int step = 0;
   bool progress = false;
   bool skipping = false;
@@ -173,6 +197,8 @@ struct Sim {
 
   bool lockfree() const { return spec.barrier == Barrier::xf_lockfree || spec.barrier == Barrier::xf_lockfree_seed; }
   bool seed_lockfree() const { return spec.barrier == Barrier::xf_lockfree_seed; }
+  bool clustered() const { return spec.barrier == Barrier::own_cluster; }
+  bool leader(int b) const { return b % cs == 0; }  // rank 0 of its cluster
   int master() const { return seed_lockfree() ? 1 : 0; }
   std::uint32_t goal(int kk) const { return static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(N); }
 
@@ -184,6 +210,13 @@ struct Sim {
       case Barrier::xf_lockfree_seed: return "Arrayin " + array_text(in) + " | Arrayout " + array_text(out);
       case Barrier::grid_sync: return "counter " + hex32(counter);
       case Barrier::own: return (own.size() == 1 ? "counter " : "counters ") + array_text(own);
+      case Barrier::own_cluster: {
+        std::vector<int> waiting;
+        for (int b = 0; b < N; ++b)
+          if (st[static_cast<std::size_t>(b)] == St::cluster) waiting.push_back(b);
+        return (own.size() == 1 ? "counter " : "counters ") + array_text(own) +
+               (waiting.empty() ? "" : " | at the cluster barrier: " + block_ranges(waiting));
+      }
       default: return "";
     }
   }
@@ -234,7 +267,8 @@ struct Sim {
         why = std::string("top bit of the counter ") + (flipped ? "flipped" : "not flipped yet");
         return flipped;
       }
-      case Barrier::own: {
+      case Barrier::own:
+      case Barrier::own_cluster: {
         bool all = true;
         const int C = static_cast<int>(own.size());
         for (int l = 0; l < C; ++l)
@@ -255,7 +289,9 @@ struct Sim {
       case Barrier::xf_lockfree:
       case Barrier::xf_lockfree_seed: return "Arrayin[b] = " + std::to_string(kk);
       case Barrier::grid_sync: return b == 0 ? "atomicAdd(&counter, 0x80000000 - (N-1))" : "atomicAdd(&counter, 1)";
-      case Barrier::own: return own.size() == 1 ? "red.release add(&counter, 1)" : "red.release add(&counter[b % C], 1)";
+      case Barrier::own:
+      case Barrier::own_cluster:
+        return own.size() == 1 ? "red.release add(&counter, 1)" : "red.release add(&counter[b % C], 1)";
       default: return "";
     }
   }
@@ -271,7 +307,8 @@ struct Sim {
         old[i] = counter;
         counter += b == 0 ? 0x80000000u - static_cast<std::uint32_t>(N - 1) : 1u;
         break;
-      case Barrier::own: ++own[static_cast<std::size_t>(b % static_cast<int>(own.size()))]; break;
+      case Barrier::own:
+      case Barrier::own_cluster: ++own[static_cast<std::size_t>(b % static_cast<int>(own.size()))]; break;
       default: break;
     }
   }
@@ -299,10 +336,53 @@ struct Sim {
     master_done[static_cast<std::size_t>(kk)] = 1;
   }
 
+  // own-cluster: every block arrives on the counters; the leader (rank 0) polls them and then
+  // arrives at the cluster barrier, where its peers have waited since their arrival; the cluster
+  // barrier completes when every block of the cluster is there.
+  bool act_cluster(int b) {
+    const auto i = static_cast<std::size_t>(b);
+    const int kk = k[i];
+    if (st[i] == St::arrive) {
+      const bool lead = leader(b);
+      begin("arrive at barrier " + std::to_string(kk) + ": " + arrive_text(b, kk) +
+                (lead ? ", then poll (the cluster's leader)" : ", then wait at the cluster barrier"),
+            kk);
+      apply_arrive(b, kk);
+      ++arrived_at[static_cast<std::size_t>(kk)];
+      ++r.arrived[i];
+      st[i] = lead ? St::spin : St::cluster;
+      if (!lead) cl_k[i] = kk;
+      add(b);
+      return true;
+    }
+    std::string why;
+    if (st[i] == St::spin) {
+      if (!released(b, kk, why)) {
+        begin("spin: " + why, kk);
+        add(b);
+        return false;
+      }
+      begin(why + ": the leader arrives at the cluster barrier", kk);
+      st[i] = St::cluster;
+      cl_k[i] = kk;
+      add(b);
+      return true;
+    }
+    const int first = b - b % cs, last = std::min(N, first + cs) - 1;
+    for (int m = first; m <= last; ++m)
+      if (cl_k[static_cast<std::size_t>(m)] < kk) {
+        begin("wait at the cluster barrier", kk);
+        add(b);
+        return false;
+      }
+    return pass(b, kk, "cluster " + std::to_string(b / cs) + "'s barrier complete");
+  }
+
   // One action of block b; returns whether it changed anything.
   bool act(int b) {
     const auto i = static_cast<std::size_t>(b);
     if (!resident[i] || st[i] == St::done || st[i] == St::unstarted) return false;
+    if (clustered()) return act_cluster(b);
     const int kk = k[i];
     if (st[i] == St::arrive) {
       begin("arrive at barrier " + std::to_string(kk) + ": " + arrive_text(b, kk), kk);
@@ -326,6 +406,12 @@ struct Sim {
       add(b);
       return false;
     }
+    return pass(b, kk, why);
+  }
+
+  // Block b leaves barrier kk (why: what released it).
+  bool pass(int b, int kk, const std::string& why) {
+    const auto i = static_cast<std::size_t>(b);
     if (arrived_at[static_cast<std::size_t>(kk)] < N && r.early_barrier == 0) {
       r.early_barrier = kk;
       r.early_block = b;
@@ -348,19 +434,26 @@ struct Sim {
     while (step < max_steps) {
       ++step;
       progress = false;
-      // 1. free slots take the next blocks, which run their first phase
+      // 1. free slots take the next blocks, which run their first phase (own-cluster: a whole
+      // cluster at once, or none of it)
       std::vector<int> started;
-      while (holding < spec.slots && next < N) {
-        const auto i = static_cast<std::size_t>(next);
-        resident[i] = 1;
-        ++holding;
-        started.push_back(next);
-        st[i] = spec.barriers > 0 ? St::arrive : St::done;
-        k[i] = 1;
-        begin(spec.barriers > 0 ? "start (a slot is free), run phase 1" : "start, run phase 1, exit",
-              spec.barriers > 0 ? 0 : 1);
-        add(next);
-        ++next;
+      while (next < N) {
+        const int unit = clustered() ? std::min(cs, N - next) : 1;
+        if (holding + unit > spec.slots) break;
+        for (int j = 0; j < unit; ++j) {
+          const auto i = static_cast<std::size_t>(next);
+          resident[i] = 1;
+          ++holding;
+          started.push_back(next);
+          st[i] = spec.barriers > 0 ? St::arrive : St::done;
+          k[i] = 1;
+          begin(spec.barriers > 0 ? (clustered() ? "start (room for the whole cluster), run phase 1"
+                                                 : "start (a slot is free), run phase 1")
+                                  : "start, run phase 1, exit",
+                spec.barriers > 0 ? 0 : 1);
+          add(next);
+          ++next;
+        }
         progress = true;
       }
       const auto just_started = [&](int b) { return std::find(started.begin(), started.end(), b) != started.end(); };
@@ -396,7 +489,9 @@ struct Sim {
                         std::string(r.spinning.size() == 1 ? "Block " : "Blocks ") + block_ranges(r.spinning) +
                         (r.spinning.size() == 1 ? " spins and keeps its slot" : " spin and keep their slots");
         if (!r.waiting.empty())
-          e += "; blocks " + block_ranges(r.waiting) + " wait for a slot, which only an exiting block frees";
+          e += "; blocks " + block_ranges(r.waiting) +
+               (clustered() ? " wait for room for their whole cluster, which only exiting blocks free"
+                            : " wait for a slot, which only an exiting block frees");
         std::vector<int> all(static_cast<std::size_t>(N));
         for (int b = 0; b < N; ++b) all[static_cast<std::size_t>(b)] = b;
         r.steps.push_back({step, block_ranges(all), e, state()});
@@ -464,7 +559,12 @@ SimResult simulate(const SimSpec& s) {
     m.master_done.assign(static_cast<std::size_t>(m.spec.barriers) + 2, 0);
   }
   if (s.barrier == Barrier::grid_sync) m.old.assign(n, 0);
-  if (s.barrier == Barrier::own) m.own.assign(static_cast<std::size_t>(std::clamp(s.own_counters, 1, m.N)), 0);
+  if (s.barrier == Barrier::own || s.barrier == Barrier::own_cluster)
+    m.own.assign(static_cast<std::size_t>(std::clamp(s.own_counters, 1, m.N)), 0);
+  if (s.barrier == Barrier::own_cluster) {
+    m.cs = std::clamp(s.cluster_size, 1, m.N);
+    m.cl_k.assign(n, 0);
+  }
   if (s.barrier == Barrier::relaunch || s.barrier == Barrier::graph) {
     m.r.schedule = "each kernel's blocks run in waves of at most " + std::to_string(m.spec.slots) +
                    " (the resident slots) and exit; the next kernel starts when the last block has exited";
@@ -472,6 +572,10 @@ SimResult simulate(const SimSpec& s) {
   } else {
     m.r.schedule = "each step, free slots take the next blocks; block 0 then moves first and may take two actions "
                    "(it runs ahead), and every other resident block takes one";
+    if (m.clustered())
+      m.r.schedule += "; clusters of " + std::to_string(m.cs) + " blocks start whole (blocks " +
+                      (m.cs == 1 ? std::string("b") : "b to b + " + std::to_string(m.cs - 1)) + " for b a multiple of " +
+                      std::to_string(m.cs) + "), and the first block of each is its leader";
     m.run_software();
   }
   return m.r;

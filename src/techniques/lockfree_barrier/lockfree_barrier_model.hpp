@@ -20,9 +20,10 @@ std::optional<Barrier> barrier_from_key(const std::string& key);
 // In the order the report shows them.
 const std::vector<Barrier>& all_barriers();
 
-// How many counters the own barrier spreads its arrivals over for a grid of `blocks`: one up to
-// 192 blocks, two up to 768, then one per 132 blocks, at most 32 (chosen from H100 measurements:
-// one counter is best at 132 blocks, two beat one from 264 blocks on).
+// How many counters own and own-cluster spread their arrivals over for a grid of `blocks`: one up
+// to 192 blocks, two up to 1056, then one per 528 blocks (the arrivals per counter of the best
+// measured point), at most 32. Measured (docs/measurements.md): one counter polled by thread 0 is
+// best at 132 blocks; at 528 and 1056 blocks two counters beat one, four, eight, sixteen and 32.
 int own_counters_for(int blocks);
 // Blocks that add to counter l of C: b = l, l + C, l + 2C, ... < blocks.
 int own_share(int blocks, int counters, int l);
@@ -31,6 +32,15 @@ int own_share(int blocks, int counters, int l);
 // registers), for kernels of at most 32 registers per thread (ptxas -v gives the lesson's kernels
 // 5 to 31 on sm_75 and sm_90; a GPU run asks the occupancy API instead).
 Coresidency model_coresidency(int threads);
+// The same in clusters of `cluster_size` blocks (assumed to fit wherever their blocks do).
+Coresidency model_cluster_coresidency(int threads, int cluster_size);
+
+// The cluster size own-cluster launches a grid of `blocks` with: the largest of kClusterSizes that
+// divides the grid (a grid is whole clusters) and at which the grid is co-resident; when none is,
+// the dividing size that fits the most blocks (its refusal then quotes the best the GPU can do).
+// `by_size[i]`: the co-residency in clusters of kClusterSizes[i]. 132 blocks: 4 (132 = 33 x 4);
+// 1056 blocks on a 132-SM Hopper: 2, because clusters of 4 or 8 fit only 992 (H200 measured).
+int own_cluster_size(int blocks, const std::vector<Coresidency>& by_size);
 
 // (1) the data
 std::vector<std::uint32_t> initial_values(int blocks, int threads, std::uint64_t seed);
@@ -50,6 +60,7 @@ struct SimSpec {
   int barriers = 2;    // barriers to run through (phases - 1)
   int own_counters = 1;
   int shown_barriers = 2;  // steps are recorded for barriers 1 .. shown_barriers (and the end)
+  int cluster_size = 1;    // own-cluster: blocks per cluster; a cluster starts only when all of it fits
 };
 
 struct SimStep {

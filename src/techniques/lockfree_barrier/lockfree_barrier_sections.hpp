@@ -22,6 +22,9 @@ struct Setup {
   std::string device;        // "GPU 0, NVIDIA H100 80GB HBM3, 132 SMs, cc 9.0"; empty in a model run
   Coresidency software;      // what a software barrier may use
   Coresidency cooperative;   // what cudaLaunchCooperativeKernel accepts
+  Coresidency cluster;       // own-cluster: what fits at once in clusters of cluster_size
+  int cluster_size = 1;
+  std::string cluster_unsupported;  // non-empty: own-cluster cannot run on this GPU, and why
   int own_counters = 1;
   int deadline_ms = 100;
   bool allow_unsafe = false;
@@ -29,6 +32,13 @@ struct Setup {
   double timer_step_ns = 0;  // %globaltimer's step on this GPU (0: unknown)
   int reps = 0;              // timing samples per barrier
   bool beyond() const { return blocks > software.limit(); }
+  // The resident slots barrier b's model simulates, and whether the grid is past them.
+  int limit_of(Barrier b) const {
+    return b == Barrier::grid_sync ? cooperative.limit() : uses_clusters(b) ? cluster.limit() : software.limit();
+  }
+  bool beyond(Barrier b) const {
+    return needs_coresidency(b) && blocks > (uses_clusters(b) ? cluster.limit() : software.limit());
+  }
 };
 
 // One barrier of a run.
@@ -66,6 +76,7 @@ struct BenchSetup {
   bool gpu = false;
   std::string device;
   Coresidency software, cooperative;
+  std::string cluster_unsupported;  // non-empty: own-cluster is waived here
   std::vector<double> floor_ns;  // one dependent L2 atomic round trip
   int floor_chain = 0;
 };

@@ -34,6 +34,7 @@ TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lockfree-barrier --threads 2048", {"--threads 2048", "1024"}},
       {"lockfree-barrier --threads 100", {"--threads 100", "multiple of 32", "own"}},
       {"lockfree-barrier --barrier own --threads 48", {"--threads 48", "multiple of 32"}},
+      {"lockfree-barrier --barrier own-cluster --threads 16", {"--threads 16", "multiple of 32", "own-cluster"}},
       {"lockfree-barrier --phases 1", {"--phases 1", "at least 2"}},
       {"lockfree-barrier --phases 1000000", {"--phases 1000000", "100000"}},
       {"lockfree-barrier --barrier xf_lock", {"--barrier", "xf_lock", "xf-lock", "grid-sync"}},
@@ -71,8 +72,9 @@ TEST(LockfreeBarrierCli, ModelRunShowsEveryBarrierAndWhatNeedsAGpu) {
   const CliResult r = run_cli("lockfree-barrier --backend model --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   for (const char* s : {"== setup: 132 blocks of 256 threads, 16 phases", "== relaunch:", "== graph:", "== xf-lock:",
-                        "== xf-lockfree:", "== grid-sync:", "== own:", "== xf-lock-seed:", "== xf-lockfree-seed:",
-                        "== every barrier side by side", "needs a GPU", "g_mutex 1980", "checks: 6 passed, 0 failed"})
+                        "== xf-lockfree:", "== grid-sync:", "== own:", "== own-cluster:", "== xf-lock-seed:",
+                        "== xf-lockfree-seed:", "== every barrier side by side", "needs a GPU", "g_mutex 1980",
+                        "clusters of 4: 264 clusters of 4 blocks", "needs sm_90", "checks: 7 passed, 0 failed"})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
   EXPECT_FALSE(contains(r.out, "[FAIL]")) << shown(r);
 }
@@ -110,6 +112,19 @@ TEST(LockfreeBarrierCli, TraceDefaultsTo16BlocksAndPrintsSteps) {
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
 }
 
+TEST(LockfreeBarrierCli, OwnClusterOnTheModelShowsLeadersAndWholeClusters) {
+  const CliResult r = run_cli("lockfree-barrier --backend model --barrier own-cluster --blocks 8 --color never");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  for (const char* s : {"clusters of 8: 132 clusters of 8 blocks", "the model, step by step", "start (room for the whole cluster)",
+                        "then poll (the cluster's leader)", "then wait at the cluster barrier", "cluster 0's barrier complete",
+                        "checks: 1 passed, 0 failed"})
+    EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
+  // Past co-residency the refusal counts whole clusters.
+  const CliResult big = run_cli("lockfree-barrier --backend model --barrier own-cluster --blocks 2000");
+  EXPECT_EQ(big.exit_code, 2) << shown(big);
+  EXPECT_TRUE(contains(big.err, "132 clusters of 8 blocks of 256 threads = 1056")) << shown(big);
+}
+
 TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
   const auto& sections = doc["report"]["sections"];
@@ -117,7 +132,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   EXPECT_EQ(sections[1]["id"], "bench");
   const auto& table = sections[1]["tables"][0];
   EXPECT_EQ(table["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
-  EXPECT_EQ(table["rows"].size(), 7u);     // floor + 6 barriers
+  EXPECT_EQ(table["rows"].size(), 8u);     // floor + 7 barriers
   for (const auto& m : sections[1]["measurements"]) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << m.dump();
 }
 

@@ -1,6 +1,7 @@
 // The barriers on the GPU against the reference model: every correct barrier leaves exactly the
-// model's values and words at several grid sizes up to full co-residency; past co-residency every
-// software barrier is ended by its deadline and the blocks that never arrived are named, grid.sync
+// model's values and words at several grid sizes up to full co-residency (own-cluster in every
+// cluster size, where the GPU has clusters); past co-residency every software barrier is ended by
+// its deadline and the blocks that never arrived are named (own-cluster: whole clusters), grid.sync
 // is refused by the runtime, and relaunch still works; the seed's code never hangs; the timings are
 // positive; and the CLI's GPU run passes its checks and validates against the schema.
 #include <gtest/gtest.h>
@@ -20,17 +21,44 @@
 namespace cudasync::lockfree_barrier {
 namespace {
 
-constexpr Barrier kCorrect[] = {Barrier::relaunch,    Barrier::graph,     Barrier::xf_lock,
-                                Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own};
+constexpr Barrier kCorrect[] = {Barrier::relaunch,  Barrier::graph, Barrier::xf_lock,   Barrier::xf_lockfree,
+                                Barrier::grid_sync, Barrier::own,   Barrier::own_cluster};
 
-GpuSpec spec_for(int blocks, int threads, int phases) {
+// The cluster size the lesson would choose (1 where the GPU has no clusters: own-cluster is skipped there).
+GpuSpec spec_for(int blocks, int threads, int phases, const GpuLimits& lim) {
   GpuSpec s;
   s.blocks = blocks;
   s.threads = threads;
   s.phases = phases;
   s.own_counters = std::min(own_counters_for(blocks), blocks);
+  s.cluster_size = lim.clusters.empty() ? 1 : own_cluster_size(blocks, lim.clusters);
   s.deadline_ns = 2'000'000'000ull;  // generous: a correct barrier never comes near it
   return s;
+}
+
+// Whether barrier b can run this grid here: grid.sync needs cooperative launch; own-cluster needs
+// clusters and the grid co-resident in clusters of the chosen size.
+bool runs_here(Barrier b, const GpuSpec& s, const GpuLimits& lim) {
+  if (b == Barrier::grid_sync) return lim.cooperative_launch;
+  if (!uses_clusters(b)) return true;
+  if (!lim.cluster_unsupported.empty()) return false;
+  for (int i = 0; i < kClusterSizeCount; ++i)
+    if (kClusterSizes[i] == s.cluster_size) return s.blocks <= lim.clusters[static_cast<std::size_t>(i)].limit();
+  return false;
+}
+
+void expect_matches_the_model(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0,
+                              const std::vector<std::uint32_t>& want) {
+  const GpuRun g = gpu_run(b, s, x0);
+  ASSERT_TRUE(g.refused.empty()) << g.refused;
+  EXPECT_FALSE(g.deadline_hit);
+  EXPECT_EQ(g.values, want);
+  EXPECT_EQ(g.words, final_words(b, s.blocks, s.phases, s.own_counters));
+  for (int p : g.phases_done) ASSERT_EQ(p, s.phases);
+  for (std::size_t i = 0; i < g.arrive_ns.size(); ++i) {
+    ASSERT_NE(g.arrive_ns[i], 0) << "block " << i;
+    ASSERT_NE(g.release_ns[i], 0) << "block " << i;
+  }
 }
 
 TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) {
@@ -45,32 +73,46 @@ TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) 
       const auto x0 = initial_values(blocks, threads, 5);
       const auto want = model_values(blocks, threads, phases, 5);
       for (Barrier b : kCorrect) {
-        if (b == Barrier::grid_sync && !lim.cooperative_launch) continue;
+        const GpuSpec s = spec_for(blocks, threads, phases, lim);
+        if (!runs_here(b, s, lim)) continue;
         SCOPED_TRACE(std::string(barrier_key(b)) + ", " + std::to_string(blocks) + " blocks of " +
-                     std::to_string(threads));
-        const GpuSpec s = spec_for(blocks, threads, phases);
-        const GpuRun g = gpu_run(b, s, x0);
-        ASSERT_TRUE(g.refused.empty()) << g.refused;
-        EXPECT_FALSE(g.deadline_hit);
-        EXPECT_EQ(g.values, want);
-        EXPECT_EQ(g.words, final_words(b, blocks, phases, s.own_counters));
-        for (int p : g.phases_done) ASSERT_EQ(p, phases);
-        for (std::size_t i = 0; i < g.arrive_ns.size(); ++i) {
-          ASSERT_NE(g.arrive_ns[i], 0) << "block " << i;
-          ASSERT_NE(g.release_ns[i], 0) << "block " << i;
-        }
+                     std::to_string(threads) + ", clusters of " + std::to_string(s.cluster_size));
+        expect_matches_the_model(b, s, x0, want);
       }
+    }
+  }
+}
+
+TEST(LockfreeBarrierGpu, OwnClusterMatchesTheModelInEveryClusterSize) {
+  CUDASYNC_REQUIRE_GPU();
+  const GpuLimits lim = gpu_limits(256, 0);
+  if (!lim.cluster_unsupported.empty()) GTEST_SKIP() << lim.cluster_unsupported;
+  ASSERT_EQ(lim.clusters.size(), static_cast<std::size_t>(kClusterSizeCount));
+  for (int i = 0; i < kClusterSizeCount; ++i) {
+    const int cs = kClusterSizes[i];
+    const int full = lim.clusters[static_cast<std::size_t>(i)].limit();
+    ASSERT_GE(full, cs) << "not one cluster of " << cs << " fits";
+    EXPECT_LE(full, lim.software.limit()) << "clusters cannot fit more blocks than the SMs hold";
+    for (int blocks : {cs, 3 * cs, full}) {
+      SCOPED_TRACE(std::to_string(blocks) + " blocks in clusters of " + std::to_string(cs));
+      const int phases = blocks == full ? 9 : 16;
+      GpuSpec s = spec_for(blocks, 256, phases, lim);
+      s.cluster_size = cs;
+      expect_matches_the_model(Barrier::own_cluster, s, initial_values(blocks, 256, 9), model_values(blocks, 256, phases, 9));
     }
   }
 }
 
 TEST(LockfreeBarrierGpu, NoBlockLeavesBarrierOneBeforeTheLastArrives) {
   CUDASYNC_REQUIRE_GPU();
-  const int blocks = gpu_limits(256, 0).software.sm_count;
+  const GpuLimits lim = gpu_limits(256, 0);
+  const int blocks = lim.software.sm_count;
   const auto x0 = initial_values(blocks, 256, 1);
-  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own}) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own, Barrier::own_cluster}) {
+    const GpuSpec s = spec_for(blocks, 256, 4, lim);
+    if (!runs_here(b, s, lim)) continue;
     SCOPED_TRACE(barrier_key(b));
-    const GpuRun g = gpu_run(b, spec_for(blocks, 256, 4), x0);
+    const GpuRun g = gpu_run(b, s, x0);
     ASSERT_TRUE(g.refused.empty());
     const auto last_arrival = *std::max_element(g.arrive_ns.begin(), g.arrive_ns.end());
     for (auto r : g.release_ns) EXPECT_GE(r, last_arrival);
@@ -82,7 +124,7 @@ TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived
   const GpuLimits lim = gpu_limits(256, 0);
   const int blocks = lim.software.limit() + 100;
   const auto x0 = initial_values(blocks, 256, 1);
-  GpuSpec s = spec_for(blocks, 256, 4);
+  GpuSpec s = spec_for(blocks, 256, 4, lim);
   s.deadline_ns = 50'000'000ull;  // 50 ms
   for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::own, Barrier::xf_lock_seed}) {
     SCOPED_TRACE(barrier_key(b));
@@ -103,6 +145,29 @@ TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived
     EXPECT_LE(arrived, lim.software.limit());
     EXPECT_EQ(arrived + never, blocks);
   }
+  if (lim.cluster_unsupported.empty()) {
+    // own-cluster in clusters of 8: the resident clusters give up, and the clusters that start
+    // afterwards stop before phase 1 as a whole (never half a cluster).
+    GpuSpec c = s;
+    c.cluster_size = 8;
+    c.blocks = lim.clusters.back().limit() + 8 * 13;
+    const GpuRun g = gpu_run(Barrier::own_cluster, c, initial_values(c.blocks, 256, 1));
+    EXPECT_TRUE(g.deadline_hit);
+    int arrived = 0, never = 0, gave_up = 0;
+    for (int first = 0; first < c.blocks; first += 8) {
+      const bool in = g.arrive_ns[static_cast<std::size_t>(first)] != 0;
+      for (int i = first; i < first + 8; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        EXPECT_EQ(g.arrive_ns[u] != 0, in) << "block " << i << " of the cluster from block " << first;
+        (g.arrive_ns[u] != 0 ? arrived : never) += 1;
+        gave_up += g.gave_up[u];
+        EXPECT_LT(g.phases_done[u], c.phases) << "block " << i;
+      }
+    }
+    EXPECT_GT(never, 0);
+    EXPECT_GT(gave_up, 0);
+    EXPECT_LE(arrived, lim.clusters.back().limit());
+  }
   if (lim.cooperative_launch) {
     GpuSpec c = s;
     c.blocks = lim.cooperative.limit() + 1;
@@ -120,7 +185,7 @@ TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
   const GpuLimits lim = gpu_limits(256, 0);
   for (int blocks : {1, 2, lim.software.sm_count, lim.software.limit()}) {
     const auto x0 = initial_values(blocks, 256, 3);
-    GpuSpec s = spec_for(blocks, 256, 16);
+    GpuSpec s = spec_for(blocks, 256, 16, lim);
     s.deadline_ns = 50'000'000ull;
     for (Barrier b : {Barrier::xf_lock_seed, Barrier::xf_lockfree_seed}) {
       SCOPED_TRACE(std::string(barrier_key(b)) + ", " + std::to_string(blocks) + " blocks");
@@ -134,10 +199,13 @@ TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
 
 TEST(LockfreeBarrierGpu, TimingsArePositiveAndTheFloorIsAnL2RoundTrip) {
   CUDASYNC_REQUIRE_GPU();
-  const int blocks = gpu_limits(256, 0).software.sm_count;
+  const GpuLimits lim = gpu_limits(256, 0);
+  const int blocks = lim.software.sm_count;
   for (Barrier b : kCorrect) {
+    const GpuSpec s = spec_for(blocks, 256, 2, lim);
+    if (!runs_here(b, s, lim)) continue;
     SCOPED_TRACE(barrier_key(b));
-    const Timing t = gpu_time(b, spec_for(blocks, 256, 2), 3, 50, 250);
+    const Timing t = gpu_time(b, s, 3, 50, 250);
     EXPECT_FALSE(t.deadline_hit);
     ASSERT_EQ(t.ns.size(), 3u);
     for (double ns : t.ns) {
@@ -159,7 +227,8 @@ TEST(LockfreeBarrierGpu, CliRunPassesItsChecksAndValidates) {
   const test::JsonSchema schema = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
   for (const char* args : {"lockfree-barrier --backend gpu --json", "lockfree-barrier --backend gpu --trace --json",
                            "lockfree-barrier --backend gpu --blocks 3000 --allow-unsafe --deadline-ms 30 --json",
-                           "lockfree-barrier --backend gpu --bench --barrier own --json"}) {
+                           "lockfree-barrier --backend gpu --bench --barrier own,own-cluster --json",
+                           "lockfree-barrier --backend gpu --barrier own-cluster,own --blocks 264 --phases 4 --json"}) {
     SCOPED_TRACE(args);
     const test::CliResult r = test::run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << r.err << "\n" << r.out.substr(0, 3000);
