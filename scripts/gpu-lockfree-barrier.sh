@@ -2,32 +2,15 @@
 # lockfree-barrier on a GPU machine, in one call: build (preset gpu: sm_90, -Werror), every GPU
 # test, the lesson's CPU tests and every lesson command (which run on the GPU there), the default
 # run timed, the trace, the refusal and --allow-unsafe, compute-sanitizer memcheck on the correct
-# barriers, the --bench sweep, and the variants probe (scripts/gpu-lockfree-barrier-variants.cu:
-# each arrival, poll, counter count and cluster design side by side). Logs go to $OUT (8 files:
-# build.log, ctest-gpu.log, ctest-cpu.log, runs.txt, sanitizer.log, bench.txt, bench.json,
-# probe.txt); the summary is printed last.
+# barriers, the --bench sweep, and the variants probe (bench/lockfree_barrier_variants.cu, built
+# with the rest: each arrival, poll, counter count and cluster design side by side). Logs go to
+# $OUT (8 files: build.log, ctest-gpu.log, ctest-cpu.log, runs.txt, sanitizer.log, bench.txt,
+# bench.json, probe.txt); the summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/cudasync-lockfree-barrier}
-mkdir -p "$OUT"
-summary=()
-note() { summary+=("$*"); echo "== $*"; }
-
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-nvcc --version | tail -1
-# The probe compiles beside the build (one nvcc process) and runs last.
-probe_bin=/tmp/cudasync-lockfree-barrier-variants
-nvcc -arch=sm_90 -O3 -std=c++17 -I src -o "$probe_bin" scripts/gpu-lockfree-barrier-variants.cu >"$OUT/probe.txt" 2>&1 &
-probe_pid=$!
-start=$(date +%s)
-if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build build/gpu -j 16; } >"$OUT/build.log" 2>&1; then
-  grep -E 'error|Error' "$OUT/build.log" | head -30
-  tail -30 "$OUT/build.log"
-  echo "BUILD FAILED"
-  exit 1
-fi
-note "build: $(( $(date +%s) - start )) s"
-bin=build/gpu/src/cudasync
+source scripts/gpu-lib.sh
+gpu_begin lockfree-barrier
+gpu_build
 
 t0=$(date +%s)
 ctest --preset gpu --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
@@ -40,12 +23,7 @@ note "lockfree-barrier cpu tests and every lesson command, on the GPU ($(( $(dat
 grep -E '\*\*\*Failed|\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
 
 # The default run: wall time including CUDA start-up (goal < 1 s), five runs.
-times=()
-for i in 1 2 3 4 5; do
-  t0=$(date +%s%N); "$bin" lockfree-barrier >/dev/null 2>&1; t1=$(date +%s%N)
-  times+=("$(( (t1 - t0) / 1000000 ))")
-done
-note "wall ms for 'cudasync lockfree-barrier': ${times[*]}"
+wall_ms lockfree-barrier
 runs="$OUT/runs.txt"
 "$bin" lockfree-barrier --color never >"$runs" 2>&1
 note "default run: exit $?, $(tail -1 "$runs")"
@@ -65,16 +43,10 @@ note "--blocks 5000 --allow-unsafe: exit $rc in $(( ($(date +%s%N) - t0) / 10000
 grep -E 'GPU: never arrived|GPU: arrived' "$runs" | head -6
 
 # compute-sanitizer memcheck on the correct barriers (the seed's are wrong on purpose).
-: >"$OUT/sanitizer.log"
 for blocks in 16 132; do
-  timeout 180 compute-sanitizer --tool memcheck --error-exitcode 99 "$bin" lockfree-barrier --backend gpu \
-    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks "$blocks" --phases 4 --deadline-ms 5000 \
-    --color never >"$OUT/san.tmp" 2>&1
-  rc=$?
-  note "compute-sanitizer memcheck, $blocks blocks: exit $rc, $(grep -E 'ERROR SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//'), $(grep -E '^checks:' "$OUT/san.tmp")"
-  { echo "### memcheck --blocks $blocks"; cat "$OUT/san.tmp"; } >>"$OUT/sanitizer.log"
+  sanitize memcheck "$blocks blocks" lockfree-barrier --backend gpu \
+    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks "$blocks" --phases 4 --deadline-ms 5000
 done
-rm -f "$OUT/san.tmp"
 
 # The sweep: 1, 2, 4 blocks per SM and full co-residency.
 t0=$(date +%s)
@@ -91,19 +63,13 @@ for sec in doc["report"]["sections"]:
             print(f["name"] + ": " + str(f["value"]) + " (" + f.get("note", "") + ")")
 ' "$OUT/bench.json")
 
-# The variants probe (compiled beside the build).
-if wait "$probe_pid" && [ -x "$probe_bin" ]; then
-  t0=$(date +%s)
-  timeout 120 "$probe_bin" >>"$OUT/probe.txt" 2>&1
-  note "variants probe: exit $?, $(( $(date +%s) - t0 )) s, $(grep -E '^data checks:' "$OUT/probe.txt")"
-else
-  note "variants probe: did not compile (see probe.txt)"
-fi
+# The variants probe (built with the rest).
+t0=$(date +%s)
+timeout 120 build/gpu/bench/lockfree_barrier_variants >"$OUT/probe.txt" 2>&1
+note "variants probe: exit $?, $(( $(date +%s) - t0 )) s, $(grep -E '^data checks:' "$OUT/probe.txt")"
 
 echo
 sed -n '/== bench: ns per barrier/,/measurement/p' "$OUT/bench.txt" | head -40
 echo
 cat "$OUT/probe.txt" | tail -45
-echo
-echo "SUMMARY"
-printf '%s\n' "${summary[@]}"
+gpu_end

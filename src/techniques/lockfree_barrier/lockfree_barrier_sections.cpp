@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/report/text_format.hpp"
+
 namespace cudasync::lockfree_barrier {
 
 using report::Check;
@@ -14,25 +16,9 @@ using report::Section;
 using report::Undefined;
 using report::Value;
 using I = std::int64_t;
+using report::measured;
 
 namespace {
-
-std::string fmt(const char* format, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, format, v);
-  return b;
-}
-
-Measurement measured(const std::string& name, const std::string& unit, std::vector<double> samples, bool gpu,
-                     const std::string& note) {
-  Measurement m;
-  m.name = name;
-  m.unit = unit;
-  m.samples = std::move(samples);
-  m.needs_gpu = !gpu && m.samples.empty();
-  m.note = note;
-  return m;
-}
 
 const char* how_it_works(Barrier b) {
   switch (b) {
@@ -197,7 +183,7 @@ LaneTable trace_table(const GpuRun& g, const Setup& s) {
   t.legend.push_back("times in ns from the earliest arrival; a: arrival, r: release, - waiting; span " +
                      std::to_string(t1 - t0) + " ns over " + std::to_string(kWidth) + " columns");
   if (s.timer_step_ns > 0)
-    t.legend.push_back("%globaltimer advanced in steps of " + fmt("%.0f", s.timer_step_ns) +
+    t.legend.push_back("%globaltimer advanced in steps of " + report::fixed(s.timer_step_ns, 0) +
                        " ns on this GPU: differences smaller than that are not resolved");
   if (launches)
     t.legend.push_back("between a block's end in kernel 1 and its start in kernel 2 lie the ends of all other blocks "
@@ -212,13 +198,6 @@ std::string per_sm(const Coresidency& c) {
 }
 
 }  // namespace
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::string timeline(std::int64_t arrive, std::int64_t release, std::int64_t t0, std::int64_t t1, int width) {
   std::string line(static_cast<std::size_t>(std::max(2, width)), ' ');
@@ -355,7 +334,7 @@ Section barrier_section(const BarrierResult& r, const Setup& s, const std::vecto
     sec.facts.push_back({"GPU: gave up at the deadline", gave_up.empty() ? std::string("none") : block_ranges(gave_up),
                          "", blocks_count(gave_up.size())});
     const std::string how = std::to_string(never.size()) + " never arrived, the kernel took " +
-                            fmt("%.1f", g.kernel_ms) + " ms (deadline " + std::to_string(s.deadline_ms) + " ms)";
+                            report::fixed(g.kernel_ms, 1) + " ms (deadline " + std::to_string(s.deadline_ms) + " ms)";
     if (is_correct(b)) {
       sec.checks.push_back({"the deadline ended the kernel, and the blocks that never arrived are named",
                             g.deadline_hit && !never.empty() &&
@@ -411,7 +390,7 @@ Section summary_section(const std::vector<BarrierResult>& results, const Setup& 
   double grid_ns = 0;
   for (const auto& r : results)
     if (r.barrier == Barrier::grid_sync && r.gpu && !r.gpu->ns_per_barrier.empty())
-      grid_ns = median_of(r.gpu->ns_per_barrier);
+      grid_ns = report::median(r.gpu->ns_per_barrier);
   LaneTable t;
   t.id = "summary";
   t.title = std::to_string(s.blocks) + " blocks of " + std::to_string(s.threads) + (s.gpu ? ", on the GPU" : ", reference model");
@@ -427,8 +406,8 @@ Section summary_section(const std::vector<BarrierResult>& results, const Setup& 
       else if (s.beyond(r.barrier)) gpu = std::string("deadline");
       else gpu = std::string(g.deadline_hit ? "deadline" : "ran");
       if (!g.ns_per_barrier.empty()) {
-        ns = median_of(g.ns_per_barrier);
-        if (grid_ns > 0) ratio = median_of(g.ns_per_barrier) / grid_ns;
+        ns = report::median(g.ns_per_barrier);
+        if (grid_ns > 0) ratio = report::median(g.ns_per_barrier) / grid_ns;
       }
     }
     t.add_row({std::string(barrier_key(r.barrier)), sim_outcome(r.sim), gpu, ns, ratio}, mark);
@@ -478,7 +457,7 @@ Section bench_section(const BenchSetup& b, const std::vector<BenchRow>& rows) {
   for (const auto& r : rows)
     if (r.barrier == Barrier::grid_sync)
       for (std::size_t i = 0; i < r.cells.size(); ++i)
-        if (!r.cells[i].ns.empty()) grid[i] = median_of(r.cells[i].ns);
+        if (!r.cells[i].ns.empty()) grid[i] = report::median(r.cells[i].ns);
   LaneTable ns, ratio;
   ns.id = "ns_per_barrier";
   ns.title = "ns per barrier, median";
@@ -488,7 +467,7 @@ Section bench_section(const BenchSetup& b, const std::vector<BenchRow>& rows) {
     t->columns = {{"barrier", "barrier", ""}};
     for (int n : b.blocks) t->columns.push_back({"blocks_" + std::to_string(n), std::to_string(n) + " blocks", ""});
   }
-  const double floor = median_of(b.floor_ns);
+  const double floor = report::median(b.floor_ns);
   {
     std::vector<Value> fr{std::string("floor: 1 dependent L2 atomic")}, fq{std::string("floor: 1 dependent L2 atomic")};
     for (std::size_t i = 0; i < b.blocks.size(); ++i) {
@@ -511,8 +490,8 @@ Section bench_section(const BenchSetup& b, const std::vector<BenchRow>& rows) {
         q.push_back(Undefined{});
         x.push_back(Undefined{});
       } else {
-        q.push_back(median_of(c.ns));
-        x.push_back(grid[i] > 0 ? Value{median_of(c.ns) / grid[i]} : Value{Undefined{}});
+        q.push_back(report::median(c.ns));
+        x.push_back(grid[i] > 0 ? Value{report::median(c.ns) / grid[i]} : Value{Undefined{}});
       }
       Measurement m = measured(std::string(barrier_key(r.barrier)) + " @ " + std::to_string(c.blocks) + " blocks", "ns",
                                c.ns, b.gpu, c.note);
@@ -534,20 +513,20 @@ Section bench_section(const BenchSetup& b, const std::vector<BenchRow>& rows) {
     if (r.barrier != Barrier::own && r.barrier != Barrier::own_cluster) continue;
     for (std::size_t i : {std::size_t{0}, b.blocks.size() - 1}) {
       if (i >= r.cells.size() || r.cells[i].ns.empty() || grid[i] <= 0) continue;
-      const double own = median_of(r.cells[i].ns);
+      const double own = report::median(r.cells[i].ns);
       const double x = own / grid[i];
       const std::string where = i == 0 ? "1 block per SM" : "full co-residency";
       sec.facts.push_back({std::string(barrier_key(r.barrier)) + " / grid.sync, " + where + " (" +
                                std::to_string(b.blocks[i]) + " blocks)",
-                           fmt("%.3f", x), "",
-                           "medians, " + fmt("%.1f", own) + " ns against " + fmt("%.1f", grid[i]) + " ns" +
+                           report::fixed(x, 3), "",
+                           "medians, " + report::fixed(own, 1) + " ns against " + report::fixed(grid[i], 1) + " ns" +
                                (b.device.empty() ? "" : " on " + b.device) + "; target 0.70 or less: " +
                                (x <= 0.70 ? "met" : "not met")});
       if (i == 0 && b.blocks.size() == 1) break;
     }
   }
   if (!b.floor_ns.empty())
-    sec.facts.push_back({"floor", fmt("%.1f", floor) + " ns", "",
+    sec.facts.push_back({"floor", report::fixed(floor, 1) + " ns", "",
                          "no barrier can be cheaper than one round trip to the L2: an arrival must travel there and "
                          "the news of the last one must travel back"});
   if (b.gpu)

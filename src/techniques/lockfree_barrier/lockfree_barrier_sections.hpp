@@ -85,6 +85,5 @@ report::Section bench_section(const BenchSetup& b, const std::vector<BenchRow>& 
 
 // Helpers shared with the tests.
 std::string timeline(std::int64_t arrive, std::int64_t release, std::int64_t t0, std::int64_t t1, int width);
-double median_of(std::vector<double> v);
 
 }  // namespace cudasync::lockfree_barrier

@@ -4,8 +4,8 @@
 // are chosen from measurements. ns per barrier = (t(k2) - t(k1)) / (k2 - k1), median of REPS; the
 // variants marked "checked" also run the lesson's multi-phase kernel (its mix(), 33 phases) and
 // compare every value with a CPU replay (X: a value differed). docs/measurements.md keeps the
-// figures. Build and run (scripts/gpu-lockfree-barrier.sh does):
-//   nvcc -arch=sm_90 -O3 -std=c++17 -I src -o probe scripts/gpu-lockfree-barrier-variants.cu && ./probe
+// figures. Built with every CUDA build (bench/CMakeLists.txt); scripts/gpu-lockfree-barrier.sh runs
+// build/gpu/bench/lockfree_barrier_variants.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
