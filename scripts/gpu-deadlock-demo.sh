@@ -26,12 +26,12 @@ note "build: $(( $(date +%s) - start )) s"
 bin=build/gpu/src/cudasync
 
 start=$(date +%s)
-ctest --test-dir build/gpu -L gpu -R 'DeadlockDemo|DeadlineGpu|OccupancyGpu|CoresidencyGpu' --output-on-failure \
+timeout 200 ctest --test-dir build/gpu -L gpu -R 'DeadlockDemo|DeadlineGpu|OccupancyGpu|CoresidencyGpu' --output-on-failure \
   >"$OUT/ctest-gpu.log" 2>&1
 note "gpu tests (deadlock-demo, deadline, co-residency): $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"), $(( $(date +%s) - start )) s"
 grep -E 'SKIPPED|\(Failed\)|Failure|Expected|Which is|actual|gave up|GPU:' "$OUT/ctest-gpu.log" | head -30
 start=$(date +%s)
-ctest --test-dir build/gpu -L cpu -R 'DeadlockDemo|LessonCommands|ChildProcess' -j 8 --output-on-failure \
+timeout 300 ctest --test-dir build/gpu -L cpu -R 'DeadlockDemo|LessonCommands|ChildProcess' -j 8 --output-on-failure \
   >"$OUT/ctest-cpu.log" 2>&1
 note "deadlock-demo cpu tests, child-process tests and every lesson command (on the GPU): $(grep -E 'tests passed|tests failed' "$OUT/ctest-cpu.log"), $(( $(date +%s) - start )) s"
 grep -E '\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20

@@ -2,6 +2,7 @@
 // reference model the same questions. Sections are built in deadlock_demo_sections*.cpp.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 
@@ -57,14 +58,28 @@ report::Report run_child(const Options& o, const RunContext& ctx) {
   report::Report r;
   r.technique = "deadlock-demo";
   r.title = "deadlock-demo: child process";
+  const auto write = [&o](const std::string& text) {
+    std::ofstream f(o.child_out);
+    f << text;
+    return static_cast<bool>(f);
+  };
   std::string text;
 #if CUDASYNC_HAVE_CUDA
   if (!ctx.gpu) throw NoGpuError("--child needs the GPU backend");
+  // A hung kernel: write what the threads recorded so far and end at once. No destructor and no CUDA
+  // call may run any more: each would wait for the kernel, forever.
+  const OnHang on_hang = [&write](const std::vector<BarrierObservation>& cases) {
+    Health none;
+    none.detail = "not run: a kernel never ended, and every CUDA call would wait for it";
+    (void)write(format_observations(cases, none));
+    std::_Exit(0);
+  };
   try {
-    BarrierObservation seen = o.child == scenario_name(Scenario::syncwarp_mask) ? gpu_syncwarp_mask(deadline_ns(o))
-                                                                               : gpu_divergent_syncthreads(deadline_ns(o));
-    seen.health = gpu_health();
-    text = format_observation(seen);
+    const auto ns = deadline_ns(o);
+    const auto cases = o.child == scenario_name(Scenario::syncwarp_mask)
+                           ? gpu_syncwarp_mask(ns, o.child_grace_ms, on_hang)
+                           : gpu_divergent_syncthreads(ns, o.child_grace_ms, on_hang);
+    text = format_observations(cases, gpu_health());
   } catch (const Error& e) {
     text = format_child_error(e.what());
   }
@@ -72,9 +87,7 @@ report::Report run_child(const Options& o, const RunContext& ctx) {
   (void)ctx;
   throw NoGpuError("this cudasync was built without CUDA");
 #endif
-  std::ofstream f(o.child_out);
-  if (!f) throw UsageError("--child-out " + o.child_out + ": cannot write the file");
-  f << text;
+  if (!write(text)) throw UsageError("--child-out " + o.child_out + ": cannot write the file");
   return r;
 }
 
@@ -93,7 +106,9 @@ BarrierPart barrier_part(bool syncwarp, const Options& o, bool gpu, std::unique_
   BarrierPart p;
   p.syncwarp = syncwarp;
   p.deadline_ms = o.deadline_ms;
-  p.model = barrier_model(syncwarp);
+  const std::vector<int> presents =
+      syncwarp ? std::vector<int>{kSyncwarpPresent} : std::vector<int>{kSyncPresentWholeWarps, kSyncPresent};
+  for (int present : presents) p.cases.push_back({present, barrier_model(syncwarp, present)});
   p.gpu = gpu;
   if (gpu) {
     if (child) p.child = child_outcome(child->finish());
@@ -301,6 +316,7 @@ cli::Runner attach(CLI::App& sub) {
                "its report");
   sub.add_option("--child", o->child)->group("");      // hidden: a barrier scenario's child process
   sub.add_option("--child-out", o->child_out)->group("");
+  sub.add_option("--child-grace-ms", o->child_grace_ms)->group("")->check(CLI::Range(1, 600000));
   CLI::App* parent = sub.get_parent();
   sub.callback([o, parent] {
     if (parent) {

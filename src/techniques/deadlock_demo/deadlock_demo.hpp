@@ -37,9 +37,11 @@ inline constexpr int kMaxDeadlineMs = 2000;
 inline constexpr int kSpinlockIters = 100;
 // lock-order's fix: each of the two blocks takes A then B this often.
 inline constexpr int kLockOrderIters = 500;
-// divergent-syncthreads: a block of 64 threads; threads 0-47 reach __syncthreads(), 48-63 do not
-// (warp 0 whole, warp 1 split in the middle: the hardware barrier sees a divergent warp too).
+// divergent-syncthreads: a block of 64 threads, two cases. Whole warps: threads 0-31 reach
+// __syncthreads(), 32-63 do not. Inside a warp: threads 0-47 do, 48-63 do not (warp 1 is split in
+// the middle, which the aligned barrier bar.sync assumes never happens).
 inline constexpr int kSyncBlockThreads = 64;
+inline constexpr int kSyncPresentWholeWarps = 32;
 inline constexpr int kSyncPresent = 48;
 // syncwarp-mask: one warp; lanes 0-15 call __syncwarp(0xffffffff), lanes 16-31 do not.
 inline constexpr int kSyncwarpPresent = 16;
@@ -120,10 +122,12 @@ struct LockOrderRun {
   long long count_a = 0, count_b = 0, expected = 0;
 };
 
-// A barrier scenario in its child process: divergent-syncthreads (64 threads, 48 present) or
+// A barrier scenario in its child process: divergent-syncthreads (64 threads, 32 or 48 present) or
 // syncwarp-mask (32 lanes, 16 present). The present threads call the barrier; the absent ones wait
 // for a flag the present ones set after it, give up at the deadline, and then call the barrier
-// themselves (the rescue) so that it cannot hang.
+// themselves (the rescue). If the hardware stops them from ever getting there, the kernel never
+// ends: the child's watchdog then reads what the threads wrote into host memory so far and ends the
+// process (`hung`).
 enum class BarrierState : int {
   none = 0,         // nothing recorded
   passed = 1,       // present: left the barrier
@@ -134,10 +138,12 @@ struct BarrierObservation {
   int threads = 0;
   int present = 0;
   long long deadline_ns = 0;
+  bool hung = false;                 // the kernel had not ended when the child's watchdog gave up on it
+  long long watched_ms = 0;          // how long the watchdog waited for the kernel
   std::vector<long long> arrive_ns;  // per thread: when it called its barrier (present) or gave up (absent)
   std::vector<long long> leave_ns;   // per thread: when it left its barrier call, -1: never called one
+  std::vector<long long> progress_ns;  // per absent thread: the last time it was seen spinning, -1: never
   std::vector<int> state;            // per thread: a BarrierState
-  Health health;                     // the child's own health check after the kernel
 };
 
 }  // namespace cudasync::deadlock_demo

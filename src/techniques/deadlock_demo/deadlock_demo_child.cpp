@@ -35,15 +35,21 @@ std::string read_all(const std::string& path) {
 
 }  // namespace
 
-std::string format_observation(const BarrierObservation& o) {
+std::string format_observations(const std::vector<BarrierObservation>& cases, const Health& health) {
   std::string s = "ok\n";
-  s += "threads " + std::to_string(o.threads) + "\n";
-  s += "present " + std::to_string(o.present) + "\n";
-  s += "deadline_ns " + std::to_string(o.deadline_ns) + "\n";
-  s += "arrive_ns " + join_numbers(o.arrive_ns) + "\n";
-  s += "leave_ns " + join_numbers(o.leave_ns) + "\n";
-  s += "state " + join_numbers(o.state) + "\n";
-  s += std::string("health ") + (o.health.ok ? "ok " : "fail ") + one_line(o.health.detail) + "\n";
+  for (const auto& o : cases) {
+    s += "case\n";
+    s += "threads " + std::to_string(o.threads) + "\n";
+    s += "present " + std::to_string(o.present) + "\n";
+    s += "deadline_ns " + std::to_string(o.deadline_ns) + "\n";
+    s += std::string("hung ") + (o.hung ? "1" : "0") + "\n";
+    s += "watched_ms " + std::to_string(o.watched_ms) + "\n";
+    s += "arrive_ns " + join_numbers(o.arrive_ns) + "\n";
+    s += "leave_ns " + join_numbers(o.leave_ns) + "\n";
+    s += "progress_ns " + join_numbers(o.progress_ns) + "\n";
+    s += "state " + join_numbers(o.state) + "\n";
+  }
+  s += std::string("health ") + (!health.ran ? "none " : health.ok ? "ok " : "fail ") + one_line(health.detail) + "\n";
   return s;
 }
 
@@ -59,6 +65,17 @@ const char* to_string(ChildOutcome::Status s) {
   return "no_answer";
 }
 
+namespace {
+
+bool complete(const BarrierObservation& o, const bool (&have)[9]) {
+  if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
+  const auto n = static_cast<std::size_t>(o.threads);
+  return o.threads > 0 && o.present >= 0 && o.present <= o.threads && o.arrive_ns.size() == n &&
+         o.leave_ns.size() == n && o.progress_ns.size() == n && o.state.size() == n;
+}
+
+}  // namespace
+
 bool parse_child_output(const std::string& text, ChildOutcome& out) {
   std::istringstream in(text);
   std::string line;
@@ -69,37 +86,52 @@ bool parse_child_output(const std::string& text, ChildOutcome& out) {
     return true;
   }
   if (line != "ok") return false;
-  BarrierObservation o;
-  bool have[7] = {};
+  std::vector<BarrierObservation> cases;
+  Health health;
+  bool have[9] = {};
+  bool in_case = false, have_health = false;
   while (std::getline(in, line)) {
     const auto sp = line.find(' ');
     const std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
-    std::vector<long long> nums;
-    if (key == "health") {
-      o.health.ran = true;
-      o.health.ok = value.rfind("ok", 0) == 0;
-      if (!o.health.ok && value.rfind("fail", 0) != 0) return false;
-      const auto rest = value.find(' ');
-      o.health.detail = rest == std::string::npos ? "" : value.substr(rest + 1);
-      have[6] = true;
+    if (key == "case") {
+      if (in_case && !complete(cases.back(), have)) return false;
+      cases.emplace_back();
+      std::fill(std::begin(have), std::end(have), false);
+      in_case = true;
       continue;
     }
+    if (key == "health") {
+      if (in_case && !complete(cases.back(), have)) return false;
+      in_case = false;
+      const auto word_end = value.find(' ');
+      const std::string word = value.substr(0, word_end);
+      if (word != "ok" && word != "fail" && word != "none") return false;
+      health.ran = word != "none";
+      health.ok = word == "ok";
+      health.detail = word_end == std::string::npos ? "" : value.substr(word_end + 1);
+      have_health = true;
+      continue;
+    }
+    if (!in_case) return false;
+    BarrierObservation& o = cases.back();
+    std::vector<long long> nums;
     if (!split_numbers(value, nums)) return false;
-    if (key == "threads" && nums.size() == 1) o.threads = static_cast<int>(nums[0]), have[0] = true;
-    else if (key == "present" && nums.size() == 1) o.present = static_cast<int>(nums[0]), have[1] = true;
-    else if (key == "deadline_ns" && nums.size() == 1) o.deadline_ns = nums[0], have[2] = true;
-    else if (key == "arrive_ns") o.arrive_ns = nums, have[3] = true;
-    else if (key == "leave_ns") o.leave_ns = nums, have[4] = true;
-    else if (key == "state") o.state.assign(nums.begin(), nums.end()), have[5] = true;
+    const bool one = nums.size() == 1;
+    if (key == "threads" && one) o.threads = static_cast<int>(nums[0]), have[0] = true;
+    else if (key == "present" && one) o.present = static_cast<int>(nums[0]), have[1] = true;
+    else if (key == "deadline_ns" && one) o.deadline_ns = nums[0], have[2] = true;
+    else if (key == "hung" && one) o.hung = nums[0] != 0, have[3] = true;
+    else if (key == "watched_ms" && one) o.watched_ms = nums[0], have[4] = true;
+    else if (key == "arrive_ns") o.arrive_ns = nums, have[5] = true;
+    else if (key == "leave_ns") o.leave_ns = nums, have[6] = true;
+    else if (key == "progress_ns") o.progress_ns = nums, have[7] = true;
+    else if (key == "state") o.state.assign(nums.begin(), nums.end()), have[8] = true;
     else return false;
   }
-  if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
-  const auto n = static_cast<std::size_t>(o.threads);
-  if (o.threads <= 0 || o.present < 0 || o.present > o.threads || o.arrive_ns.size() != n || o.leave_ns.size() != n ||
-      o.state.size() != n)
-    return false;
+  if (cases.empty() || !have_health || in_case) return false;
   out.status = ChildOutcome::Status::ok;
-  out.seen = std::move(o);
+  out.seen = std::move(cases);
+  out.health = health;
   return true;
 }
 
@@ -119,13 +151,18 @@ ChildOutcome child_outcome(const ChildResult& r) {
 
 std::chrono::milliseconds child_timeout(int deadline_ms, bool sanitized) {
   // CUDA start-up takes a few hundred ms, the kernel one deadline; the sanitizer slows both down.
-  return std::chrono::milliseconds((sanitized ? 120000 : 20000) + 4 * deadline_ms);
+  return std::chrono::milliseconds((sanitized ? 60000 : 20000) + 4 * deadline_ms);
 }
 
-std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device) {
-  return {"deadlock-demo", "--child",   scenario_name(scenario),  "--child-out", ChildProcess::kOutToken,
-          "--deadline-ms", std::to_string(deadline_ms), "--backend", "gpu",       "--device",
-          std::to_string(device), "--color", "never", "-q"};
+int child_grace_ms(bool sanitized) { return sanitized ? 5000 : 500; }
+
+std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device, bool sanitized) {
+  return {"deadlock-demo",  "--child",      scenario_name(scenario),
+          "--child-out",    ChildProcess::kOutToken, "--child-grace-ms",
+          std::to_string(child_grace_ms(sanitized)), "--deadline-ms", std::to_string(deadline_ms),
+          "--backend",      "gpu",          "--device",
+          std::to_string(device), "--color", "never",
+          "-q"};
 }
 
 std::optional<std::string> find_compute_sanitizer(std::string& looked) {
@@ -163,7 +200,7 @@ SanitizerChild::SanitizerChild(const std::string& sanitizer, int deadline_ms, in
   close(fd);
   log_path_ = buf.data();
   std::vector<std::string> args = {"--tool", "synccheck", "--log-file", log_path_, self_executable()};
-  for (auto& a : child_args(Scenario::divergent_syncthreads, deadline_ms, device)) args.push_back(a);
+  for (auto& a : child_args(Scenario::divergent_syncthreads, deadline_ms, device, true)) args.push_back(a);
   command_ = sanitizer;
   for (const auto& a : args) command_ += " " + (a == log_path_ ? std::string("LOG") : a == ChildProcess::kOutToken ? "FILE" : a);
   child_ = std::make_unique<ChildProcess>(sanitizer, args, child_timeout(deadline_ms, true), "synccheck");

@@ -7,13 +7,19 @@
 // under `compute-sanitizer --tool synccheck` for --sanitize. Host-only code, no CUDA.
 //
 //   ok
+//   case
 //   threads 64
-//   present 48
+//   present 32
 //   deadline_ns 50000000
+//   hung 0
+//   watched_ms 51
 //   arrive_ns 1520,1533,...
 //   leave_ns 50001200,...
+//   progress_ns -1,...,49990100
 //   state 1,1,...,3
-//   health ok health_kernel<<<4, 256>>> ...
+//   case
+//   ...
+//   health ok health_kernel<<<4, 256>>> ...      ("health fail ..." or "health none ..." when hung)
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -25,13 +31,15 @@
 
 namespace cudasync::deadlock_demo {
 
-std::string format_observation(const BarrierObservation& o);
+// `health` is the child's own check after its kernels; not run (ran == false) when one hung.
+std::string format_observations(const std::vector<BarrierObservation>& cases, const Health& health);
 std::string format_child_error(const std::string& message);  // "cuda_error <message>"
 
 struct ChildOutcome {
   enum class Status { ok, cuda_error, timeout, no_answer };
   Status status = Status::no_answer;
-  BarrierObservation seen;  // ok
+  std::vector<BarrierObservation> seen;  // ok: one per case run, the last one possibly hung
+  Health health;                         // ok: the child's health check after its kernels
   std::string message;      // cuda_error: the error; timeout / no_answer: what happened to the child
   double seconds = 0.0;     // the child's wall time, CUDA start-up included
 };
@@ -42,9 +50,12 @@ ChildOutcome child_outcome(const ChildResult& r);
 
 // How long the parent waits for a child: CUDA start-up, the deadline, and room for a slow machine.
 std::chrono::milliseconds child_timeout(int deadline_ms, bool sanitized);
+// How long past the deadline the child's own watchdog waits for a kernel before it calls it hung:
+// the rescue takes microseconds; under compute-sanitizer everything is slower.
+int child_grace_ms(bool sanitized);
 
 // The arguments that make this binary a child for `scenario` (kOutToken stands for the file).
-std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device);
+std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device, bool sanitized = false);
 
 // compute-sanitizer: on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda (bin/ and
 // compute-sanitizer/). nullopt when none is found; `looked` then says where it looked.

@@ -4,6 +4,9 @@
 // every kernel goes through spin_until (core/cuda/deadline.cuh) with a deadline: a waiter that waits
 // too long gives up and records on what, so each deadlock ends by itself and the GPU stays usable.
 // The barrier scenarios (a hardware barrier has no deadline) are meant for a child process only.
+#include <functional>
+#include <vector>
+
 #include "core/coresidency.hpp"
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
 
@@ -44,8 +47,15 @@ LockOrderRun gpu_lock_order(unsigned long long deadline_ns, int fix_iters);
 Health gpu_health();
 
 // Child process only: the barrier scenarios. The absent threads rescue the barrier after the
-// deadline, but what the hardware does with a barrier only part of a block reaches is undefined.
-BarrierObservation gpu_divergent_syncthreads(unsigned long long deadline_ns);
-BarrierObservation gpu_syncwarp_mask(unsigned long long deadline_ns);
+// deadline, but what the hardware does with a barrier only part of a block reaches is undefined,
+// and it may stop them from ever getting there. So the threads write what they do into host-mapped
+// memory as they go, and the host watches each kernel for deadline + grace_ms. A kernel that has
+// not ended by then is hung: on_hang gets the observations so far (the last one marked hung) and
+// must end the process without another CUDA call (every call would wait for the kernel forever).
+// divergent-syncthreads runs two cases, whole warps then inside a warp; syncwarp-mask one.
+using OnHang = std::function<void(const std::vector<BarrierObservation>&)>;
+std::vector<BarrierObservation> gpu_divergent_syncthreads(unsigned long long deadline_ns, int grace_ms,
+                                                          const OnHang& on_hang);
+std::vector<BarrierObservation> gpu_syncwarp_mask(unsigned long long deadline_ns, int grace_ms, const OnHang& on_hang);
 
 }  // namespace cudasync::deadlock_demo

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <thread>
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
@@ -308,49 +310,65 @@ __global__ void lock_order_fixed_kernel(int iters, unsigned long long budget_ns,
 }
 
 // ---- the barrier scenarios (child process only) -------------------------------------------------
-struct BarrierArgs2 {
+// Records go to host-mapped memory with volatile stores and a system fence, so that the host can read
+// them while the kernel is still running (or never ends).
+struct PartialBarrierArgs {
   int present;
   unsigned long long budget_ns;
   unsigned long long* grid_start;
-  int* flag;        // set by the present threads after their barrier
-  long long* arrive;
-  long long* leave;
-  int* state;
+  int* flag;           // set by the present threads after their barrier
+  long long* arrive;   // mapped
+  long long* leave;    // mapped
+  long long* progress; // mapped: absent threads, the last time they were seen spinning
+  int* state;          // mapped
   unsigned* timed_out;
 };
+
+__device__ __forceinline__ void publish(long long* p, long long v) {
+  vstore(p, v);
+  __threadfence_system();
+}
+
+// The rescue: the unaligned form of the block barrier (PTX barrier.sync without .aligned), which the
+// PTX ISA allows in divergent code, so that the absent threads' arrival counts wherever it happens.
+__device__ __forceinline__ void rescue_block_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
 
 // Threads 0..present-1 call the barrier (__syncthreads(), or __syncwarp(0xffffffff) in one warp);
 // the others wait for the flag those set after it. That is a deadlock as the programming guide
 // specifies the barrier. At the deadline the absent threads give up and call the barrier themselves,
-// at another call site: the rescue. Each call below is inlined where it stands, so the kernel has
-// two distinct barrier instructions.
+// at another call site: the rescue.
 template <bool Warp>
-__device__ __forceinline__ void barrier() {
-  if constexpr (Warp) __syncwarp(0xffffffffu);
-  else __syncthreads();
-}
-
-template <bool Warp>
-__global__ void partial_barrier_kernel(BarrierArgs2 a) {
+__global__ void partial_barrier_kernel(PartialBarrierArgs a) {
   const int tid = static_cast<int>(threadIdx.x);
   const unsigned long long t0 = grid_start_ns(a.grid_start);
   if (tid < a.present) {
-    a.arrive[tid] = since(t0);
-    barrier<Warp>();  // reached by part of the block (warp): undefined behaviour
-    a.leave[tid] = since(t0);
+    publish(&a.arrive[tid], since(t0));
+    if constexpr (Warp) __syncwarp(0xffffffffu);  // names lanes that are not coming: undefined behaviour
+    else __syncthreads();                          // reached by part of the block: undefined behaviour
+    publish(&a.leave[tid], since(t0));
     vstore(a.flag, 1);
-    a.state[tid] = static_cast<int>(BarrierState::passed);
+    vstore(&a.state[tid], static_cast<int>(BarrierState::passed));
+    __threadfence_system();
     return;
   }
-  const bool ok = spin_until([&] { return vload(a.flag) != 0; }, AbsoluteDeadline{t0 + a.budget_ns, a.timed_out});
-  a.arrive[tid] = since(t0);
+  unsigned spins = 0;
+  const bool ok = spin_until(
+      [&] {
+        if ((++spins & 255u) == 0) publish(&a.progress[tid], since(t0));  // "still running"
+        return vload(a.flag) != 0;
+      },
+      AbsoluteDeadline{t0 + a.budget_ns, a.timed_out});
+  publish(&a.arrive[tid], since(t0));
   if (ok) {
-    a.state[tid] = static_cast<int>(BarrierState::saw_flag);
+    vstore(&a.state[tid], static_cast<int>(BarrierState::saw_flag));
+    __threadfence_system();
     return;
   }
-  barrier<Warp>();  // the rescue
-  a.leave[tid] = since(t0);
-  a.state[tid] = static_cast<int>(BarrierState::rescued);
+  if constexpr (Warp) __syncwarp(0xffffffffu);  // the rescue
+  else rescue_block_barrier();
+  publish(&a.leave[tid], since(t0));
+  vstore(&a.state[tid], static_cast<int>(BarrierState::rescued));
+  __threadfence_system();
 }
 
 __global__ void health_kernel(int* out) {
@@ -425,30 +443,72 @@ void collect_barrier(BarrierBuffers& bufs, GridRun& run) {
   }
 }
 
-BarrierObservation run_barrier_child(bool syncwarp, unsigned long long deadline_ns) {
+// Pinned host memory the kernel writes through: readable by the host while the kernel runs. Freed
+// only when the case ended; a hung case never returns to its destructor (on_hang ends the process).
+template <typename T>
+class Mapped {
+ public:
+  explicit Mapped(std::size_t n, int byte) : n_(n) {
+    CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), n * sizeof(T), cudaHostAllocMapped));
+    std::memset(static_cast<void*>(host_), byte, n * sizeof(T));
+    CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev_), host_, 0));
+  }
+  ~Mapped() { CUDA_CHECK_NOTHROW(cudaFreeHost(host_)); }
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+  T* dev() const { return dev_; }
+  std::vector<T> read() const {
+    std::vector<T> v(n_);
+    for (std::size_t i = 0; i < n_; ++i) v[i] = static_cast<const volatile T*>(host_)[i];
+    return v;
+  }
+
+ private:
+  std::size_t n_;
+  T* host_ = nullptr;
+  T* dev_ = nullptr;
+};
+
+// One case: launch, watch, read back. On a hang, `done` plus this case go to on_hang.
+void run_partial_barrier(bool syncwarp, int present, unsigned long long deadline_ns, int grace_ms,
+                         std::vector<BarrierObservation>& done, const OnHang& on_hang) {
   const int threads = syncwarp ? kWarpSize : kSyncBlockThreads;
-  const int present = syncwarp ? kSyncwarpPresent : kSyncPresent;
   const auto n = static_cast<std::size_t>(threads);
   auto grid_start = zeroed<unsigned long long>(1);
-  auto flag = zeroed<int>(1), state = zeroed<int>(n);
-  DeviceBuffer<long long> arrive(n), leave(n);
-  arrive.fill_bytes(0xff);  // -1: not recorded
-  leave.fill_bytes(0xff);
+  auto flag = zeroed<int>(1);
   auto timed_out = zeroed<unsigned>(1);
-  const BarrierArgs2 a{present, deadline_ns, grid_start.get(), flag.get(), arrive.get(), leave.get(), state.get(),
-                       timed_out.get()};
+  Mapped<long long> arrive(n, 0xff), leave(n, 0xff), progress(n, 0xff);  // -1: not recorded
+  Mapped<int> state(n, 0);
+  const PartialBarrierArgs a{present,     deadline_ns, grid_start.get(), flag.get(),     arrive.dev(),
+                             leave.dev(), progress.dev(), state.dev(),   timed_out.get()};
   if (syncwarp) partial_barrier_kernel<true><<<1, threads>>>(a);
   else partial_barrier_kernel<false><<<1, threads>>>(a);
   CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto limit = std::chrono::milliseconds(static_cast<long long>(deadline_ns / 1000000ull) + grace_ms);
+  bool hung = false;
+  for (;;) {
+    const cudaError_t e = cudaStreamQuery(nullptr);
+    if (e == cudaSuccess) break;
+    if (e != cudaErrorNotReady) CUDA_CHECK(e);  // a trap: the kernel ended with an error
+    if (std::chrono::steady_clock::now() - t0 > limit) {
+      hung = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   BarrierObservation o;
   o.threads = threads;
   o.present = present;
   o.deadline_ns = static_cast<long long>(deadline_ns);
-  o.arrive_ns = arrive.download();
-  o.leave_ns = leave.download();
-  o.state = state.download();
-  return o;
+  o.hung = hung;
+  o.watched_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  o.arrive_ns = arrive.read();
+  o.leave_ns = leave.read();
+  o.progress_ns = progress.read();
+  o.state = state.read();
+  done.push_back(std::move(o));
+  if (hung) on_hang(done);  // does not return
 }
 
 }  // namespace
@@ -630,7 +690,18 @@ Health gpu_health() {
   return h;
 }
 
-BarrierObservation gpu_divergent_syncthreads(unsigned long long deadline_ns) { return run_barrier_child(false, deadline_ns); }
-BarrierObservation gpu_syncwarp_mask(unsigned long long deadline_ns) { return run_barrier_child(true, deadline_ns); }
+std::vector<BarrierObservation> gpu_divergent_syncthreads(unsigned long long deadline_ns, int grace_ms,
+                                                          const OnHang& on_hang) {
+  std::vector<BarrierObservation> out;
+  for (int present : {kSyncPresentWholeWarps, kSyncPresent})
+    run_partial_barrier(false, present, deadline_ns, grace_ms, out, on_hang);
+  return out;
+}
+
+std::vector<BarrierObservation> gpu_syncwarp_mask(unsigned long long deadline_ns, int grace_ms, const OnHang& on_hang) {
+  std::vector<BarrierObservation> out;
+  run_partial_barrier(true, kSyncwarpPresent, deadline_ns, grace_ms, out, on_hang);
+  return out;
+}
 
 }  // namespace cudasync::deadlock_demo

@@ -19,6 +19,7 @@ struct Options {
   bool backend_model_asked = false;    // set at parse time: --backend model
   std::string child;                   // hidden: run this barrier scenario as the child process
   std::string child_out;               // hidden: where the child writes what it saw
+  int child_grace_ms = 500;            // hidden: the child's watchdog, past the deadline
 };
 
 // The scenarios asked for, in the lesson's order.

@@ -211,20 +211,20 @@ LockOrderModel lock_order_model() {
 
 // ---- divergent-syncthreads and syncwarp-mask ----------------------------------------------------------
 
-ScenarioModel barrier_model(bool syncwarp) {
+ScenarioModel barrier_model(bool syncwarp, int present) {
   ScenarioModel m;
   m.deadlock = true;
   const int threads = syncwarp ? kWarpSize : kSyncBlockThreads;
-  const int present = syncwarp ? kSyncwarpPresent : kSyncPresent;
   const std::string noun = syncwarp ? "lane" : "thread";
   const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : "__syncthreads()";
+  const std::string rescue = syncwarp ? call : "barrier.sync 0 (the unaligned form)";
   const std::string in = span_text(0, present - 1, noun), out = span_text(present, threads - 1, noun);
   m.steps = {
       {in, "reach " + call + ": " + n(present) + " of the " + n(threads) + " it waits for"},
       {out, "wait for a flag that " + in + " set after the barrier"},
       {"deadlock", "as the barrier is specified (it completes when every " + noun + " it names has arrived), "
                    "neither side can move"},
-      {"the deadline (cudasync's rescue)", out + " give up and call " + call + " themselves, at another call "
+      {"the deadline (cudasync's rescue)", out + " give up and call " + rescue + " themselves, at another call "
                                              "site: " + n(threads) + " of " + n(threads) + ", the barrier completes"},
   };
   const int a = m.graph.add_node(in + " (at the barrier)");
@@ -244,28 +244,36 @@ ScenarioModel barrier_model(bool syncwarp) {
 std::vector<Record> barrier_records(const BarrierObservation& o) {
   // The rescue began when the first absent thread gave up (it records the time just before its call).
   long long rescue = -1;
-  for (int t = o.present; t < o.threads; ++t)
-    if (o.state[static_cast<std::size_t>(t)] == static_cast<int>(BarrierState::rescued)) {
-      const long long at = o.arrive_ns[static_cast<std::size_t>(t)];
-      if (rescue < 0 || at < rescue) rescue = at;
-    }
+  for (int t = o.present; t < o.threads; ++t) {
+    const long long at = o.arrive_ns[static_cast<std::size_t>(t)];
+    if (at >= 0 && (rescue < 0 || at < rescue)) rescue = at;
+  }
   std::vector<Record> out;
   for (int t = 0; t < o.threads; ++t) {
     const auto i = static_cast<std::size_t>(t);
-    Record r;
-    r.start_ns = o.arrive_ns[i];
-    r.end_ns = o.leave_ns[i];
-    switch (static_cast<BarrierState>(o.state[i])) {
-      case BarrierState::passed:
-        r.state = static_cast<int>(State::finished);
-        r.seen = rescue >= 0 && o.leave_ns[i] >= rescue ? 1 : 0;
-        break;
-      case BarrierState::rescued: r.state = static_cast<int>(State::gave_up); break;
-      case BarrierState::saw_flag:
-        r.state = static_cast<int>(State::finished);
-        r.seen = 2;
-        break;
-      case BarrierState::none: r.state = static_cast<int>(State::never_started); break;
+    const long long arrive = o.arrive_ns[i], leave = o.leave_ns[i];
+    const auto st = static_cast<BarrierState>(o.state[i]);
+    Record r = rec(State::never_started);
+    r.start_ns = arrive;
+    r.end_ns = leave;
+    if (t < o.present) {
+      if (st == BarrierState::passed) r = rec(State::finished, -1, rescue >= 0 && leave >= rescue ? 1 : 0);
+      else if (arrive >= 0) r = rec(State::gave_up, -1, 3);
+      r.start_ns = arrive;
+      r.end_ns = leave;
+    } else if (st == BarrierState::saw_flag) {
+      r = rec(State::finished, -1, 2);
+      r.start_ns = arrive;
+    } else if (st == BarrierState::rescued) {
+      r = rec(State::gave_up, -1, 0);
+      r.start_ns = arrive;
+      r.end_ns = leave;
+    } else if (arrive >= 0) {
+      r = rec(State::gave_up, -1, 5);
+      r.start_ns = arrive;
+    } else if (o.progress_ns[i] >= 0) {
+      r = rec(State::gave_up, -1, 4);
+      r.end_ns = o.progress_ns[i];  // the last time it was seen spinning
     }
     out.push_back(r);
   }
@@ -274,12 +282,19 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
 
 Describe barrier_child_describe(bool syncwarp) {
   const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : "__syncthreads()";
-  return [call](int, const Record& r) -> std::string {
+  const std::string rescue = syncwarp ? call : "barrier.sync 0";
+  return [call, rescue](int, const Record& r) -> std::string {
     switch (static_cast<State>(r.state)) {
       case State::finished:
         if (r.seen == 2) return "saw the flag: the others had passed " + call + " without them";
         return r.seen == 1 ? "waited in " + call + " until the rescue" : "left " + call + " before the rest arrived";
-      case State::gave_up: return "gave up on the flag, then called " + call + " (the rescue)";
+      case State::gave_up:
+        switch (r.seen) {
+          case 3: return "arrived at " + call + " and never left";
+          case 4: return "stopped running before their deadline, still spinning on the flag";
+          case 5: return "gave up on the flag, called " + rescue + " (the rescue) and never left it";
+          default: return "gave up on the flag at the deadline, then called " + rescue + " (the rescue)";
+        }
       case State::late: return "started after the deadline";
       case State::never_started: return "recorded nothing";
     }

@@ -64,11 +64,15 @@ LockOrderModel lock_order_model();
 Describe lock_order_describe();
 
 // divergent-syncthreads and syncwarp-mask: the barrier as the programming guide specifies it (it
-// completes when every thread it names has arrived), and the rescue.
-ScenarioModel barrier_model(bool syncwarp);
-// The child's observation as records: a present thread "finished" with seen 1 when it left the
-// barrier only after the rescue (0: before it); an absent thread "gave up" when it rescued,
-// "finished" when it saw the flag instead.
+// completes when every thread it names has arrived), and the rescue. `present` threads of the
+// block (lanes of the warp) reach it.
+ScenarioModel barrier_model(bool syncwarp, int present);
+// The child's observation as records (`seen` says which of these it was):
+//   present, finished: 1 left only after the rescue began, 0 left before it
+//   present, gave up:  3 arrived and never left (the kernel hung)
+//   absent, finished:  2 saw the flag instead (the others got through without them)
+//   absent, gave up:   0 gave up at the deadline and rescued; 5 rescued and never left the rescue;
+//                      4 stopped running before the deadline (last seen spinning at end_ns)
 std::vector<Record> barrier_records(const BarrierObservation& o);
 Describe barrier_child_describe(bool syncwarp);
 

@@ -62,10 +62,14 @@ struct LockOrderPart {
 };
 report::Section lock_order_section(const LockOrderPart& p);
 
+struct BarrierCase {
+  int present = 0;  // threads (lanes) that reach the barrier
+  ScenarioModel model;
+};
 struct BarrierPart {
   bool syncwarp = false;
   int deadline_ms = 0;
-  ScenarioModel model;
+  std::vector<BarrierCase> cases;  // divergent-syncthreads: whole warps, then inside a warp
   bool gpu = false;
   std::optional<ChildOutcome> child;
   std::optional<Health> health;  // this process, after the child

@@ -187,6 +187,37 @@ Section lock_order_section(const LockOrderPart& p) {
   return s;
 }
 
+namespace {
+
+std::string case_label(bool syncwarp, int present) {
+  if (syncwarp) return "lanes 0-" + std::to_string(present - 1) + " of 32";
+  return present % kWarpSize == 0 ? "whole warps: threads 0-" + std::to_string(present - 1) + " of 64"
+                                  : "inside a warp: threads 0-" + std::to_string(present - 1) + " of 64";
+}
+
+// What one case did on this GPU, from the child's records.
+void add_observed_case(Section& s, const BarrierObservation& o, const BarrierCase& c, bool sw, std::size_t k) {
+  const Describe describe = barrier_child_describe(sw);
+  const std::string noun = sw ? "lane" : "thread";
+  const std::string label = case_label(sw, o.present);
+  const auto records = barrier_records(o);
+  s.tables.push_back(ranges_table(records, describe, noun, "gpu_threads_" + std::to_string(k),
+                                  "this GPU, " + label + ": what every " + noun + " did (times: arrived or gave up, "
+                                  "left or last seen)", true));
+  s.facts.push_back({"this GPU, " + label, ranges_text(fold(records, describe), noun), "", ""});
+  if (o.hung)
+    s.facts.push_back({"this GPU, " + label + ": the kernel", std::string("never ended"), "",
+                       "the child's watchdog waited " + std::to_string(o.watched_ms) +
+                           " ms (deadline + grace), read what the threads had written to host memory, and ended "
+                           "the child process; its CUDA context went with it"});
+  const bool as_specified = fold(records, describe) == fold(c.model.records, describe);
+  s.facts.push_back({"this GPU, " + label + ": as the model reads the guide", as_specified ? "yes" : "no", "",
+                     as_specified ? "the barrier held the others until every " + noun + " it names had arrived"
+                                  : "not what the specified barrier would do: undefined behaviour, observed"});
+}
+
+}  // namespace
+
 Section barrier_section(const BarrierPart& p) {
   Section s;
   const bool sw = p.syncwarp;
@@ -204,26 +235,33 @@ Section barrier_section(const BarrierPart& p) {
   } else {
     s.title = "divergent-syncthreads: __syncthreads() reached by only part of a block";
     s.paragraphs.push_back(
-        "Threads 0-47 of a block of 64 call __syncthreads(); threads 48-63 (half of warp 1) wait for a flag threads "
-        "0-47 set after it. The CUDA C++ Programming Guide (\"Synchronization Functions\"): __syncthreads() is "
+        "Part of a block of 64 calls __syncthreads(); the other threads wait for a flag the first set after it. "
+        "Two cases: whole warps (threads 0-31 call it, warp 1 does not) and a split inside a warp (threads 0-47: "
+        "warp 1 is divided). The CUDA C++ Programming Guide (\"Synchronization Functions\"): __syncthreads() is "
         "allowed in conditional code only if the condition evaluates identically across the entire thread block, "
-        "otherwise the code execution is likely to hang or produce unintended side effects. The PTX ISA says the "
-        "same of bar.sync (barrier.sync.aligned): every thread of the block must execute the same barrier "
-        "instruction, or the behaviour is undefined.");
+        "otherwise the code execution is likely to hang or produce unintended side effects. __syncthreads() is "
+        "bar.sync, the aligned barrier: the PTX ISA lets it be used only where every thread executes the same "
+        "barrier instruction.");
   }
   s.paragraphs.push_back(
-      "A hardware barrier has no deadline, so the kernel runs in a child process of this binary, and the " + noun +
-      "s that do not reach it wait for the flag with a deadline; when it passes they call " + call +
-      " themselves, at another call site (the rescue). Either way the barrier completes and the kernel ends. "
-      "Whether the barrier held the others until the rescue, or let them go without it, is read from the times "
-      "each " + noun + " recorded: that is what this GPU did, not a promise.");
+      "A hardware barrier has no deadline, so the kernels run in a child process of this binary. The " + noun +
+      "s that do not reach the barrier wait for the flag with a deadline; when it passes they call " +
+      std::string(sw ? "__syncwarp(0xffffffff)" : "barrier.sync 0 (the unaligned form, which may be used in "
+                                                  "divergent code)") +
+      " themselves (the rescue). Every " + noun + " writes what it does to host memory as it goes, and the child "
+      "watches each kernel: if one has not ended a little after the deadline, it is hung, and the child reports "
+      "what was written and ends itself. What this GPU did is read from those records: observed, not promised.");
   const Describe describe = barrier_child_describe(sw);
-  s.tables.push_back(steps_table(p.model.steps, "schedule", "the model's schedule, as the guide specifies the barrier"));
-  add_model_facts(s, p.model, describe, noun);
-  {
-    const std::string cycle = p.model.graph.cycle_text();
-    s.checks.push_back({"reference model: as specified, the barrier and the flag wait for each other: a cycle",
-                        p.model.deadlock && !cycle.empty(), cycle});
+  for (std::size_t k = 0; k < p.cases.size(); ++k) {
+    const BarrierCase& c = p.cases[k];
+    const std::string label = case_label(sw, c.present);
+    s.tables.push_back(steps_table(c.model.steps, "schedule_" + std::to_string(k),
+                                   "the model's schedule, " + label + ", as the guide specifies the barrier"));
+    s.facts.push_back({"model, " + label, ranges_text(fold(c.model.records, describe), noun), "", ""});
+    const std::string cycle = c.model.graph.cycle_text();
+    s.facts.push_back({"model, " + label + ": wait-for cycle", cycle, "", ""});
+    s.checks.push_back({"reference model, " + label + ": as specified, the barrier and the flag wait for each other",
+                        c.model.deadlock && !cycle.empty(), cycle});
   }
   if (!sw) {
     s.facts.push_back({"compute-sanitizer", synccheck_command_text(), "",
@@ -241,20 +279,16 @@ Section barrier_section(const BarrierPart& p) {
                        (c.status == ChildOutcome::Status::ok ? "" : c.message + "; ") + "ran " +
                            fixed(c.seconds, 3) + " s, CUDA start-up included"});
     const bool ended = c.status == ChildOutcome::Status::ok || c.status == ChildOutcome::Status::cuda_error;
-    s.checks.push_back({"the child's kernel ended by itself (no host timeout)", ended,
-                        ended ? (c.status == ChildOutcome::Status::ok ? "it returned" : "it stopped with " + c.message)
+    s.checks.push_back({"the child ended by itself, hung kernel or not, without this process's timeout", ended,
+                        ended ? (c.status == ChildOutcome::Status::ok ? "it answered" : "its kernel stopped with " + c.message)
                               : c.message});
     if (c.status == ChildOutcome::Status::ok) {
-      const auto records = barrier_records(c.seen);
-      s.tables.push_back(ranges_table(records, describe, noun, "gpu_threads",
-                                      "this GPU: what every " + noun + " did (times: arrived, left)", true));
-      s.facts.push_back({"this GPU", ranges_text(fold(records, describe), noun), "", ""});
-      const bool as_specified = fold(records, describe) == fold(p.model.records, describe);
-      s.facts.push_back({"as the model reads the guide", as_specified ? "yes" : "no", "",
-                         as_specified ? "the barrier held the others until every " + noun + " it names had arrived"
-                                      : "the barrier did not wait as specified: undefined behaviour, observed"});
-      s.facts.push_back({"child's health check after the kernel", c.seen.health.ok ? "passed" : "FAILED", "",
-                         c.seen.health.detail});
+      for (std::size_t k = 0; k < c.seen.size() && k < p.cases.size(); ++k) add_observed_case(s, c.seen[k], p.cases[k], sw, k);
+      if (c.seen.size() < p.cases.size())
+        s.notes.push_back("the cases after a hung kernel were not run: the child's CUDA context was lost with it");
+      s.facts.push_back({"child's health check after its kernels",
+                         !c.health.ran ? std::string("not run") : c.health.ok ? std::string("passed") : std::string("FAILED"),
+                         "", c.health.detail});
     }
   }
   add_health(s, p.health, sw ? "syncwarp-mask" : "divergent-syncthreads");

@@ -113,24 +113,45 @@ TEST(DeadlockDemoCli, EveryScenarioValidatesAndCarriesTheModelsScheduleAndGraph)
   EXPECT_EQ(a["report"]["sections"].size(), 7u);
 }
 
-TEST(DeadlockDemoChildProtocol, ObservationRoundTrips) {
+BarrierObservation observation(int threads, int present, bool hung) {
   BarrierObservation o;
-  o.threads = 4;
-  o.present = 2;
+  o.threads = threads;
+  o.present = present;
   o.deadline_ns = 50000000;
+  o.hung = hung;
+  o.watched_ms = hung ? 551 : 50;
   o.arrive_ns = {1, 2, 50000001, 50000002};
   o.leave_ns = {50000100, 50000100, 50000101, -1};
+  o.progress_ns = {-1, -1, 49990000, 49990001};
   o.state = {1, 1, 3, 2};
-  o.health = {true, true, "health_kernel<<<4, 256>>> wrote\nout[i] = 7i + 3: 1024 of 1024 right"};
+  return o;
+}
+
+TEST(DeadlockDemoChildProtocol, ObservationsRoundTrip) {
+  const Health health{true, true, "health_kernel<<<4, 256>>> wrote\nout[i] = 7i + 3: 1024 of 1024 right"};
   ChildOutcome out;
-  ASSERT_TRUE(parse_child_output(format_observation(o), out));
+  ASSERT_TRUE(parse_child_output(format_observations({observation(4, 2, false), observation(4, 3, true)}, health), out));
   EXPECT_EQ(out.status, ChildOutcome::Status::ok);
-  EXPECT_EQ(out.seen.threads, 4);
-  EXPECT_EQ(out.seen.present, 2);
-  EXPECT_EQ(out.seen.leave_ns, o.leave_ns);
-  EXPECT_EQ(out.seen.state, o.state);
-  EXPECT_TRUE(out.seen.health.ok);
-  EXPECT_EQ(out.seen.health.detail, "health_kernel<<<4, 256>>> wrote out[i] = 7i + 3: 1024 of 1024 right");
+  ASSERT_EQ(out.seen.size(), 2u);
+  EXPECT_EQ(out.seen[0].threads, 4);
+  EXPECT_EQ(out.seen[0].present, 2);
+  EXPECT_FALSE(out.seen[0].hung);
+  EXPECT_TRUE(out.seen[1].hung);
+  EXPECT_EQ(out.seen[1].present, 3);
+  EXPECT_EQ(out.seen[1].watched_ms, 551);
+  EXPECT_EQ(out.seen[0].leave_ns, (std::vector<long long>{50000100, 50000100, 50000101, -1}));
+  EXPECT_EQ(out.seen[0].progress_ns, (std::vector<long long>{-1, -1, 49990000, 49990001}));
+  EXPECT_EQ(out.seen[0].state, (std::vector<int>{1, 1, 3, 2}));
+  EXPECT_TRUE(out.health.ran);
+  EXPECT_TRUE(out.health.ok);
+  EXPECT_EQ(out.health.detail, "health_kernel<<<4, 256>>> wrote out[i] = 7i + 3: 1024 of 1024 right");
+  // A hung child never ran its health check, and says so.
+  Health none;
+  none.detail = "not run";
+  ChildOutcome hung;
+  ASSERT_TRUE(parse_child_output(format_observations({observation(4, 2, true)}, none), hung));
+  EXPECT_FALSE(hung.health.ran);
+  EXPECT_EQ(hung.health.detail, "not run");
 }
 
 TEST(DeadlockDemoChildProtocol, ErrorsTimeoutsAndMalformedAnswers) {
@@ -138,9 +159,14 @@ TEST(DeadlockDemoChildProtocol, ErrorsTimeoutsAndMalformedAnswers) {
   ASSERT_TRUE(parse_child_output(format_child_error("kernels.cu:9: cudaDeviceSynchronize() failed:\nillegal instruction"), out));
   EXPECT_EQ(out.status, ChildOutcome::Status::cuda_error);
   EXPECT_EQ(out.message, "kernels.cu:9: cudaDeviceSynchronize() failed: illegal instruction");
-  for (const char* bad : {"", "ok\n", "ok\nthreads 2\npresent 1\ndeadline_ns 5\narrive_ns 1\nleave_ns 1,2\nstate 1,1\nhealth ok x\n",
-                          "ok\nthreads 2\npresent 3\ndeadline_ns 5\narrive_ns 1,2\nleave_ns 1,2\nstate 1,1\nhealth ok x\n",
-                          "ok\nthreads x\n", "fine\n"}) {
+  const std::string good = format_observations({observation(4, 2, false)}, Health{true, true, "x"});
+  std::string no_health = good.substr(0, good.find("health"));
+  std::string short_list = good;
+  short_list.replace(short_list.find("state 1,1,3,2"), 13, "state 1,1");
+  std::string too_many = good;
+  too_many.replace(too_many.find("present 2"), 9, "present 5");
+  for (const std::string& bad : {std::string(""), std::string("ok\n"), std::string("ok\nhealth ok x\n"), no_health,
+                                 short_list, too_many, std::string("ok\ncase\nthreads x\n"), std::string("fine\n")}) {
     ChildOutcome o;
     EXPECT_FALSE(parse_child_output(bad, o)) << bad;
   }

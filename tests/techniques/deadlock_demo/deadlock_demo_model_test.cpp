@@ -180,16 +180,17 @@ TEST(DeadlockDemoModel, BarrierRecordsSayWhetherTheBarrierWaitedForTheRescue) {
   o.present = 2;
   o.arrive_ns = {10, 12, 50000, 50001};
   o.leave_ns = {50100, 50100, 50100, 50101};
+  o.progress_ns = {-1, -1, 49000, 49000};
   o.state = {1, 1, 3, 3};
   const Describe d = barrier_child_describe(false);
   EXPECT_EQ(ranges_text(fold(barrier_records(o), d), "thread"),
-            "threads 0-1 waited in __syncthreads() until the rescue; threads 2-3 gave up on the flag, then called "
-            "__syncthreads() (the rescue)");
+            "threads 0-1 waited in __syncthreads() until the rescue; threads 2-3 gave up on the flag at the deadline, "
+            "then called barrier.sync 0 (the rescue)");
   // The model reads the guide the same way.
-  const ScenarioModel m = barrier_model(false);
+  const ScenarioModel m = barrier_model(false, kSyncPresent);
   EXPECT_EQ(ranges_text(fold(m.records, d), "thread"),
-            "threads 0-47 waited in __syncthreads() until the rescue; threads 48-63 gave up on the flag, then called "
-            "__syncthreads() (the rescue)");
+            "threads 0-47 waited in __syncthreads() until the rescue; threads 48-63 gave up on the flag at the "
+            "deadline, then called barrier.sync 0 (the rescue)");
   EXPECT_FALSE(m.graph.cycle_text().empty());
   // A barrier that let them go early: they left before anyone rescued, and the others saw the flag.
   o.leave_ns = {20, 21, -1, -1};
@@ -197,6 +198,25 @@ TEST(DeadlockDemoModel, BarrierRecordsSayWhetherTheBarrierWaitedForTheRescue) {
   EXPECT_EQ(ranges_text(fold(barrier_records(o), barrier_child_describe(true)), "thread"),
             "threads 0-1 left __syncwarp(0xffffffff) before the rest arrived; threads 2-3 saw the flag: the others had "
             "passed __syncwarp(0xffffffff) without them");
+}
+
+TEST(DeadlockDemoModel, AHungBarrierSaysWhoNeverLeftAndWhoStoppedRunning) {
+  // Threads 0-2 arrived and never left; thread 3 was last seen spinning, then never ran again;
+  // thread 4 gave up and called the rescue, which never returned; thread 5 recorded nothing.
+  BarrierObservation o;
+  o.threads = 6;
+  o.present = 3;
+  o.hung = true;
+  o.arrive_ns = {5, 6, 7, -1, 50000, -1};
+  o.leave_ns = {-1, -1, -1, -1, -1, -1};
+  o.progress_ns = {-1, -1, -1, 900, 49000, -1};
+  o.state = {0, 0, 0, 0, 0, 0};
+  const auto rs = barrier_records(o);
+  EXPECT_EQ(ranges_text(fold(rs, barrier_child_describe(false)), "thread"),
+            "threads 0-2 arrived at __syncthreads() and never left; thread 3 stopped running before their deadline, "
+            "still spinning on the flag; thread 4 gave up on the flag, called barrier.sync 0 (the rescue) and never "
+            "left it; thread 5 recorded nothing");
+  EXPECT_EQ(rs[3].end_ns, 900) << "the last time thread 3 was seen";
 }
 
 }  // namespace
