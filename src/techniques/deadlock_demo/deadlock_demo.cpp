@@ -106,9 +106,13 @@ BarrierPart barrier_part(bool syncwarp, const Options& o, bool gpu, std::unique_
   BarrierPart p;
   p.syncwarp = syncwarp;
   p.deadline_ms = o.deadline_ms;
-  const std::vector<int> presents =
-      syncwarp ? std::vector<int>{kSyncwarpPresent} : std::vector<int>{kSyncPresentWholeWarps, kSyncPresent};
-  for (int present : presents) p.cases.push_back({present, barrier_model(syncwarp, present)});
+  // The order the child runs them in: the one that may hang for good last.
+  const std::vector<std::pair<int, BarrierVariant>> cases =
+      syncwarp ? std::vector<std::pair<int, BarrierVariant>>{{kSyncwarpPresent, BarrierVariant::rescue}}
+               : std::vector<std::pair<int, BarrierVariant>>{{kSyncPresentWholeWarps, BarrierVariant::rescue},
+                                                             {kSyncPresentWholeWarps, BarrierVariant::if_else},
+                                                             {kSyncPresent, BarrierVariant::rescue}};
+  for (const auto& [present, variant] : cases) p.cases.push_back({present, variant, barrier_model(syncwarp, present, variant)});
   p.gpu = gpu;
   if (gpu) {
     if (child) p.child = child_outcome(child->finish());

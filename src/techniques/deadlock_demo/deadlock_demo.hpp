@@ -37,9 +37,10 @@ inline constexpr int kMaxDeadlineMs = 2000;
 inline constexpr int kSpinlockIters = 100;
 // lock-order's fix: each of the two blocks takes A then B this often.
 inline constexpr int kLockOrderIters = 500;
-// divergent-syncthreads: a block of 64 threads, two cases. Whole warps: threads 0-31 reach
-// __syncthreads(), 32-63 do not. Inside a warp: threads 0-47 do, 48-63 do not (warp 1 is split in
-// the middle, which the aligned barrier bar.sync assumes never happens).
+// divergent-syncthreads: a block of 64 threads, three cases. Whole warps: threads 0-31 reach
+// __syncthreads(), 32-63 do not. If / else: threads 0-31 reach one __syncthreads(), 32-63 another.
+// Inside a warp: threads 0-47 reach it, 48-63 do not (warp 1 is split in the middle, which the
+// aligned barrier bar.sync assumes never happens).
 inline constexpr int kSyncBlockThreads = 64;
 inline constexpr int kSyncPresentWholeWarps = 32;
 inline constexpr int kSyncPresent = 48;
@@ -132,11 +133,17 @@ enum class BarrierState : int {
   none = 0,         // nothing recorded
   passed = 1,       // present: left the barrier
   saw_flag = 2,     // absent: saw the present threads' flag (they got through without it)
-  rescued = 3,      // absent: gave up at the deadline and called the barrier itself
+  rescued = 3,      // absent: gave up at the deadline and called the barrier itself (if / else: called the
+                    // else branch's barrier at once)
+};
+enum class BarrierVariant : int {
+  rescue = 0,   // the absent threads wait for the flag, give up at the deadline, then call the barrier
+  if_else = 1,  // the absent threads call another __syncthreads() at once: two barrier instructions
 };
 struct BarrierObservation {
   int threads = 0;
   int present = 0;
+  int variant = 0;                   // a BarrierVariant
   long long deadline_ns = 0;
   bool hung = false;                 // the kernel had not ended when the child's watchdog gave up on it
   long long watched_ms = 0;          // how long the watchdog waited for the kernel

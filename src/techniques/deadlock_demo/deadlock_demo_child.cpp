@@ -41,6 +41,7 @@ std::string format_observations(const std::vector<BarrierObservation>& cases, co
     s += "case\n";
     s += "threads " + std::to_string(o.threads) + "\n";
     s += "present " + std::to_string(o.present) + "\n";
+    s += "variant " + std::to_string(o.variant) + "\n";
     s += "deadline_ns " + std::to_string(o.deadline_ns) + "\n";
     s += std::string("hung ") + (o.hung ? "1" : "0") + "\n";
     s += "watched_ms " + std::to_string(o.watched_ms) + "\n";
@@ -67,7 +68,7 @@ const char* to_string(ChildOutcome::Status s) {
 
 namespace {
 
-bool complete(const BarrierObservation& o, const bool (&have)[9]) {
+bool complete(const BarrierObservation& o, const bool (&have)[10]) {
   if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
   const auto n = static_cast<std::size_t>(o.threads);
   return o.threads > 0 && o.present >= 0 && o.present <= o.threads && o.arrive_ns.size() == n &&
@@ -88,7 +89,7 @@ bool parse_child_output(const std::string& text, ChildOutcome& out) {
   if (line != "ok") return false;
   std::vector<BarrierObservation> cases;
   Health health;
-  bool have[9] = {};
+  bool have[10] = {};
   bool in_case = false, have_health = false;
   while (std::getline(in, line)) {
     const auto sp = line.find(' ');
@@ -126,6 +127,7 @@ bool parse_child_output(const std::string& text, ChildOutcome& out) {
     else if (key == "leave_ns") o.leave_ns = nums, have[6] = true;
     else if (key == "progress_ns") o.progress_ns = nums, have[7] = true;
     else if (key == "state") o.state.assign(nums.begin(), nums.end()), have[8] = true;
+    else if (key == "variant" && one && (nums[0] == 0 || nums[0] == 1)) o.variant = static_cast<int>(nums[0]), have[9] = true;
     else return false;
   }
   if (cases.empty() || !have_health || in_case) return false;

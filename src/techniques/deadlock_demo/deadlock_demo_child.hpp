@@ -10,6 +10,7 @@
 //   case
 //   threads 64
 //   present 32
+//   variant 0
 //   deadline_ns 50000000
 //   hung 0
 //   watched_ms 51

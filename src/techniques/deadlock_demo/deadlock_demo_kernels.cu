@@ -314,6 +314,7 @@ __global__ void lock_order_fixed_kernel(int iters, unsigned long long budget_ns,
 // them while the kernel is still running (or never ends).
 struct PartialBarrierArgs {
   int present;
+  int if_else;         // the absent threads call a second __syncthreads() at once
   unsigned long long budget_ns;
   unsigned long long* grid_start;
   int* flag;           // set by the present threads after their barrier
@@ -348,6 +349,14 @@ __global__ void partial_barrier_kernel(PartialBarrierArgs a) {
     publish(&a.leave[tid], since(t0));
     vstore(a.flag, 1);
     vstore(&a.state[tid], static_cast<int>(BarrierState::passed));
+    __threadfence_system();
+    return;
+  }
+  if (!Warp && a.if_else) {
+    publish(&a.arrive[tid], since(t0));
+    __syncthreads();  // the else branch's barrier: a second instruction for the same barrier 0
+    publish(&a.leave[tid], since(t0));
+    vstore(&a.state[tid], static_cast<int>(BarrierState::rescued));
     __threadfence_system();
     return;
   }
@@ -470,8 +479,8 @@ class Mapped {
 };
 
 // One case: launch, watch, read back. On a hang, `done` plus this case go to on_hang.
-void run_partial_barrier(bool syncwarp, int present, unsigned long long deadline_ns, int grace_ms,
-                         std::vector<BarrierObservation>& done, const OnHang& on_hang) {
+void run_partial_barrier(bool syncwarp, int present, BarrierVariant variant, unsigned long long deadline_ns,
+                         int grace_ms, std::vector<BarrierObservation>& done, const OnHang& on_hang) {
   const int threads = syncwarp ? kWarpSize : kSyncBlockThreads;
   const auto n = static_cast<std::size_t>(threads);
   auto grid_start = zeroed<unsigned long long>(1);
@@ -479,8 +488,11 @@ void run_partial_barrier(bool syncwarp, int present, unsigned long long deadline
   auto timed_out = zeroed<unsigned>(1);
   Mapped<long long> arrive(n, 0xff), leave(n, 0xff), progress(n, 0xff);  // -1: not recorded
   Mapped<int> state(n, 0);
-  const PartialBarrierArgs a{present,     deadline_ns, grid_start.get(), flag.get(),     arrive.dev(),
-                             leave.dev(), progress.dev(), state.dev(),   timed_out.get()};
+  const PartialBarrierArgs a{present,      variant == BarrierVariant::if_else ? 1 : 0,
+                             deadline_ns,  grid_start.get(),
+                             flag.get(),   arrive.dev(),
+                             leave.dev(),  progress.dev(),
+                             state.dev(),  timed_out.get()};
   if (syncwarp) partial_barrier_kernel<true><<<1, threads>>>(a);
   else partial_barrier_kernel<false><<<1, threads>>>(a);
   CUDA_CHECK_LAUNCH();
@@ -500,6 +512,7 @@ void run_partial_barrier(bool syncwarp, int present, unsigned long long deadline
   BarrierObservation o;
   o.threads = threads;
   o.present = present;
+  o.variant = static_cast<int>(variant);
   o.deadline_ns = static_cast<long long>(deadline_ns);
   o.hung = hung;
   o.watched_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -692,15 +705,17 @@ Health gpu_health() {
 
 std::vector<BarrierObservation> gpu_divergent_syncthreads(unsigned long long deadline_ns, int grace_ms,
                                                           const OnHang& on_hang) {
+  // The case that may hang for good runs last: a hung kernel takes the context, and the cases with it.
   std::vector<BarrierObservation> out;
-  for (int present : {kSyncPresentWholeWarps, kSyncPresent})
-    run_partial_barrier(false, present, deadline_ns, grace_ms, out, on_hang);
+  run_partial_barrier(false, kSyncPresentWholeWarps, BarrierVariant::rescue, deadline_ns, grace_ms, out, on_hang);
+  run_partial_barrier(false, kSyncPresentWholeWarps, BarrierVariant::if_else, deadline_ns, grace_ms, out, on_hang);
+  run_partial_barrier(false, kSyncPresent, BarrierVariant::rescue, deadline_ns, grace_ms, out, on_hang);
   return out;
 }
 
 std::vector<BarrierObservation> gpu_syncwarp_mask(unsigned long long deadline_ns, int grace_ms, const OnHang& on_hang) {
   std::vector<BarrierObservation> out;
-  run_partial_barrier(true, kSyncwarpPresent, deadline_ns, grace_ms, out, on_hang);
+  run_partial_barrier(true, kSyncwarpPresent, BarrierVariant::rescue, deadline_ns, grace_ms, out, on_hang);
   return out;
 }
 

@@ -211,8 +211,23 @@ LockOrderModel lock_order_model() {
 
 // ---- divergent-syncthreads and syncwarp-mask ----------------------------------------------------------
 
-ScenarioModel barrier_model(bool syncwarp, int present) {
+ScenarioModel barrier_model(bool syncwarp, int present, BarrierVariant variant) {
   ScenarioModel m;
+  if (variant == BarrierVariant::if_else) {
+    const std::string in = span_text(0, present - 1, "thread"), out = span_text(present, kSyncBlockThreads - 1, "thread");
+    m.steps = {
+        {in, "reach the if branch's __syncthreads()"},
+        {out, "reach the else branch's __syncthreads(): another instruction for the same barrier 0"},
+        {"as specified", "undefined: the condition differs across the block. If the hardware counts every arrival "
+                         "at barrier 0, wherever it comes from, all " + n(kSyncBlockThreads) + " have arrived and all leave"},
+    };
+    for (int t = 0; t < kSyncBlockThreads; ++t)
+      m.records.push_back(t < present ? rec(State::finished, -1, 1) : rec(State::finished, -1, 7));
+    m.fix_steps = {{"the fix", "one __syncthreads() after the if / else, reached by every thread"}};
+    m.fix_completes = true;
+    m.fix_result = "not run: the fix is a barrier every thread reaches";
+    return m;
+  }
   m.deadlock = true;
   const int threads = syncwarp ? kWarpSize : kSyncBlockThreads;
   const std::string noun = syncwarp ? "lane" : "thread";
@@ -248,6 +263,7 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
     const long long at = o.arrive_ns[static_cast<std::size_t>(t)];
     if (at >= 0 && (rescue < 0 || at < rescue)) rescue = at;
   }
+  const bool if_else = o.variant == static_cast<int>(BarrierVariant::if_else);
   std::vector<Record> out;
   for (int t = 0; t < o.threads; ++t) {
     const auto i = static_cast<std::size_t>(t);
@@ -256,7 +272,12 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
     Record r = rec(State::never_started);
     r.start_ns = arrive;
     r.end_ns = leave;
-    if (t < o.present) {
+    if (t >= o.present && if_else) {
+      if (st == BarrierState::rescued) r = rec(State::finished, -1, 7);
+      else if (arrive >= 0) r = rec(State::gave_up, -1, 3);
+      r.start_ns = arrive;
+      r.end_ns = leave;
+    } else if (t < o.present) {
       if (st == BarrierState::passed) r = rec(State::finished, -1, rescue >= 0 && leave >= rescue ? 1 : 0);
       else if (arrive >= 0) r = rec(State::gave_up, -1, 3);
       r.start_ns = arrive;
@@ -280,14 +301,18 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
   return out;
 }
 
-Describe barrier_child_describe(bool syncwarp) {
-  const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : "__syncthreads()";
+Describe barrier_child_describe(bool syncwarp, BarrierVariant variant) {
+  const bool if_else = variant == BarrierVariant::if_else;
+  const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : if_else ? "the if branch's __syncthreads()" : "__syncthreads()";
   const std::string rescue = syncwarp ? call : "barrier.sync 0";
-  return [call, rescue](int, const Record& r) -> std::string {
+  const std::string waited = if_else ? "the else branch's threads arrived" : "the rescue";
+  const std::string early = if_else ? "the else branch's threads arrived" : "the rest arrived";
+  return [call, rescue, waited, early](int, const Record& r) -> std::string {
     switch (static_cast<State>(r.state)) {
       case State::finished:
         if (r.seen == 2) return "saw the flag: the others had passed " + call + " without them";
-        return r.seen == 1 ? "waited in " + call + " until the rescue" : "left " + call + " before the rest arrived";
+        if (r.seen == 7) return "called the else branch's __syncthreads() and left it";
+        return r.seen == 1 ? "waited in " + call + " until " + waited : "left " + call + " before " + early;
       case State::gave_up:
         switch (r.seen) {
           case 3: return "arrived at " + call + " and never left";

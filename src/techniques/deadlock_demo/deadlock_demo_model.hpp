@@ -66,14 +66,17 @@ Describe lock_order_describe();
 // divergent-syncthreads and syncwarp-mask: the barrier as the programming guide specifies it (it
 // completes when every thread it names has arrived), and the rescue. `present` threads of the
 // block (lanes of the warp) reach it.
-ScenarioModel barrier_model(bool syncwarp, int present);
+// BarrierVariant::if_else: the others call a second __syncthreads() at once; nobody waits for a
+// thread that is not coming, but one barrier has two instructions, which the guide does not allow.
+ScenarioModel barrier_model(bool syncwarp, int present, BarrierVariant variant = BarrierVariant::rescue);
 // The child's observation as records (`seen` says which of these it was):
-//   present, finished: 1 left only after the rescue began, 0 left before it
+//   present, finished: 1 left only after the others began their barrier call, 0 left before
 //   present, gave up:  3 arrived and never left (the kernel hung)
-//   absent, finished:  2 saw the flag instead (the others got through without them)
+//   absent, finished:  2 saw the flag instead (the others got through without them);
+//                      7 (if / else) called the else branch's barrier and left it
 //   absent, gave up:   0 gave up at the deadline and rescued; 5 rescued and never left the rescue;
 //                      4 stopped running before the deadline (last seen spinning at end_ns)
 std::vector<Record> barrier_records(const BarrierObservation& o);
-Describe barrier_child_describe(bool syncwarp);
+Describe barrier_child_describe(bool syncwarp, BarrierVariant variant = BarrierVariant::rescue);
 
 }  // namespace cudasync::deadlock_demo

@@ -111,7 +111,7 @@ Check ended_check(const std::vector<Record>& records, bool timed_out, int deadli
 
 void add_health(Section& s, const std::optional<Health>& h, const std::string& after) {
   if (!h) return;
-  s.facts.push_back({"health check after " + after, h->ok ? std::string("passed") : std::string("FAILED"), "", h->detail});
+  s.facts.push_back({"health check afterwards", h->ok ? std::string("passed") : std::string("FAILED"), "", h->detail});
   s.checks.push_back({"health check after " + after + ": this process still runs kernels", h->ok, h->detail});
 }
 

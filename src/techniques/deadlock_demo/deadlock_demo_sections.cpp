@@ -98,8 +98,8 @@ Section grid_section(const GridPart& p) {
     const std::string what = c.launched
                                  ? "ran: " + (c.run.completed ? c.run.result : std::string("a block gave up"))
                                  : c.error_name + " (" + std::to_string(c.error_code) + "): " + c.error_text;
-    s.facts.push_back({"fix 2: cudaLaunchCooperativeKernel" + grid_text(p.blocks, kGridThreads), what, "",
-                       "the call and a synchronize returned after " + fixed(c.host_ms, 3) + " ms"});
+    s.facts.push_back({"fix 2: cooperative launch", grid_text(p.blocks, kGridThreads) + ": " + what, "",
+                       "cudaLaunchCooperativeKernel and a synchronize returned after " + fixed(c.host_ms, 3) + " ms"});
     if (too_large) {
       bool nothing_ran = true;
       for (const auto& r : c.run.records) nothing_ran = nothing_ran && r.state == static_cast<int>(State::never_started);

@@ -64,12 +64,13 @@ report::Section lock_order_section(const LockOrderPart& p);
 
 struct BarrierCase {
   int present = 0;  // threads (lanes) that reach the barrier
+  BarrierVariant variant = BarrierVariant::rescue;
   ScenarioModel model;
 };
 struct BarrierPart {
   bool syncwarp = false;
   int deadline_ms = 0;
-  std::vector<BarrierCase> cases;  // divergent-syncthreads: whole warps, then inside a warp
+  std::vector<BarrierCase> cases;  // divergent-syncthreads: whole warps, if / else, inside a warp
   bool gpu = false;
   std::optional<ChildOutcome> child;
   std::optional<Health> health;  // this process, after the child

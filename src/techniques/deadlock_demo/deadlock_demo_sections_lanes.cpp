@@ -172,8 +172,9 @@ Section lock_order_section(const LockOrderPart& p) {
   const LockOrderRun& g = *p.gpu;
   s.tables.push_back(ranges_table(g.records, describe, "block", "gpu_blocks", "this GPU: what each block did", true));
   s.facts.push_back({"this GPU: who was stuck", ranges_text(fold(g.records, describe), "block"), "", ""});
-  s.facts.push_back({"both held their first lock before either tried its second", g.handshake ? "yes" : "no", "",
-                     g.handshake ? "" : "a block never saw the other holding its lock: the window was not made"});
+  s.facts.push_back({"first locks both held", g.handshake ? "yes" : "no", "",
+                     g.handshake ? "before either block tried its second"
+                                 : "a block never saw the other holding its lock: the window was not made"});
   s.measurements.push_back(launch_time("the AB / BA launch, until both gave up", g.ms, "CUDA events"));
   s.checks.push_back(ended_check(g.records, g.timed_out, p.deadline_ms, "block"));
   s.checks.push_back(stuck_agreement(g.records, m.m.records, describe, "block"));
@@ -189,30 +190,40 @@ Section lock_order_section(const LockOrderPart& p) {
 
 namespace {
 
-std::string case_label(bool syncwarp, int present) {
-  if (syncwarp) return "lanes 0-" + std::to_string(present - 1) + " of 32";
-  return present % kWarpSize == 0 ? "whole warps: threads 0-" + std::to_string(present - 1) + " of 64"
-                                  : "inside a warp: threads 0-" + std::to_string(present - 1) + " of 64";
+// "whole warps", "if / else", "inside a warp", "lanes 0-15": short, for fact names.
+std::string case_name(bool syncwarp, const BarrierCase& c) {
+  if (syncwarp) return "lanes 0-" + std::to_string(c.present - 1);
+  if (c.variant == BarrierVariant::if_else) return "if / else";
+  return c.present % kWarpSize == 0 ? "whole warps" : "inside a warp";
+}
+
+// The same, in full, for table titles.
+std::string case_title(bool syncwarp, const BarrierCase& c) {
+  const std::string last = std::to_string(c.present - 1);
+  if (syncwarp) return "lanes 0-" + last + " of 32 call __syncwarp(0xffffffff)";
+  if (c.variant == BarrierVariant::if_else)
+    return "if / else: threads 0-" + last + " and " + std::to_string(c.present) + "-63 at two __syncthreads()";
+  return case_name(false, c) + ": threads 0-" + last + " of 64 call __syncthreads()";
 }
 
 // What one case did on this GPU, from the child's records.
 void add_observed_case(Section& s, const BarrierObservation& o, const BarrierCase& c, bool sw, std::size_t k) {
-  const Describe describe = barrier_child_describe(sw);
+  const Describe describe = barrier_child_describe(sw, c.variant);
   const std::string noun = sw ? "lane" : "thread";
-  const std::string label = case_label(sw, o.present);
+  const std::string name = case_name(sw, c);
   const auto records = barrier_records(o);
   s.tables.push_back(ranges_table(records, describe, noun, "gpu_threads_" + std::to_string(k),
-                                  "this GPU, " + label + ": what every " + noun + " did (times: arrived or gave up, "
-                                  "left or last seen)", true));
-  s.facts.push_back({"this GPU, " + label, ranges_text(fold(records, describe), noun), "", ""});
+                                  "this GPU, " + case_title(sw, c) + " (times: arrived or gave up; left, or last seen)",
+                                  true));
+  s.facts.push_back({"GPU, " + name, ranges_text(fold(records, describe), noun), "", ""});
   if (o.hung)
-    s.facts.push_back({"this GPU, " + label + ": the kernel", std::string("never ended"), "",
+    s.facts.push_back({"kernel, " + name, std::string("never ended"), "",
                        "the child's watchdog waited " + std::to_string(o.watched_ms) +
-                           " ms (deadline + grace), read what the threads had written to host memory, and ended "
-                           "the child process; its CUDA context went with it"});
+                           " ms (deadline + grace), read what the threads had written to host memory, and ended the "
+                           "child; its CUDA context went with it"});
   const bool as_specified = fold(records, describe) == fold(c.model.records, describe);
-  s.facts.push_back({"this GPU, " + label + ": as the model reads the guide", as_specified ? "yes" : "no", "",
-                     as_specified ? "the barrier held the others until every " + noun + " it names had arrived"
+  s.facts.push_back({"as the model reads it, " + name, as_specified ? "yes" : "no", "",
+                     as_specified ? "what the barrier as specified would do"
                                   : "not what the specified barrier would do: undefined behaviour, observed"});
 }
 
@@ -236,8 +247,9 @@ Section barrier_section(const BarrierPart& p) {
     s.title = "divergent-syncthreads: __syncthreads() reached by only part of a block";
     s.paragraphs.push_back(
         "Part of a block of 64 calls __syncthreads(); the other threads wait for a flag the first set after it. "
-        "Two cases: whole warps (threads 0-31 call it, warp 1 does not) and a split inside a warp (threads 0-47: "
-        "warp 1 is divided). The CUDA C++ Programming Guide (\"Synchronization Functions\"): __syncthreads() is "
+        "Three cases: whole warps (threads 0-31 call it, warp 1 does not); if / else (threads 0-31 call one "
+        "__syncthreads(), threads 32-63 another, at once: the common form of this bug); and a split inside a warp "
+        "(threads 0-47: warp 1 is divided). The CUDA C++ Programming Guide (\"Synchronization Functions\"): __syncthreads() is "
         "allowed in conditional code only if the condition evaluates identically across the entire thread block, "
         "otherwise the code execution is likely to hang or produce unintended side effects. __syncthreads() is "
         "bar.sync, the aligned barrier: the PTX ISA lets it be used only where every thread executes the same "
@@ -251,21 +263,22 @@ Section barrier_section(const BarrierPart& p) {
       " themselves (the rescue). Every " + noun + " writes what it does to host memory as it goes, and the child "
       "watches each kernel: if one has not ended a little after the deadline, it is hung, and the child reports "
       "what was written and ends itself. What this GPU did is read from those records: observed, not promised.");
-  const Describe describe = barrier_child_describe(sw);
   for (std::size_t k = 0; k < p.cases.size(); ++k) {
     const BarrierCase& c = p.cases[k];
-    const std::string label = case_label(sw, c.present);
+    const std::string name = case_name(sw, c);
     s.tables.push_back(steps_table(c.model.steps, "schedule_" + std::to_string(k),
-                                   "the model's schedule, " + label + ", as the guide specifies the barrier"));
-    s.facts.push_back({"model, " + label, ranges_text(fold(c.model.records, describe), noun), "", ""});
+                                   "the model's schedule, " + case_title(sw, c) + ", as the guide specifies the barrier"));
+    s.facts.push_back({"model, " + name, ranges_text(fold(c.model.records, barrier_child_describe(sw, c.variant)), noun),
+                       "", ""});
+    if (!c.model.deadlock) continue;  // if / else: nobody waits for a thread that is not coming
     const std::string cycle = c.model.graph.cycle_text();
-    s.facts.push_back({"model, " + label + ": wait-for cycle", cycle, "", ""});
-    s.checks.push_back({"reference model, " + label + ": as specified, the barrier and the flag wait for each other",
-                        c.model.deadlock && !cycle.empty(), cycle});
+    s.facts.push_back({"cycle, " + name, cycle, "", ""});
+    s.checks.push_back({"reference model, " + name + ": as specified, the barrier and the flag wait for each other",
+                        !cycle.empty(), cycle});
   }
   if (!sw) {
     s.facts.push_back({"compute-sanitizer", synccheck_command_text(), "",
-                       "synccheck looks for barriers used wrongly; --sanitize runs it here on a GPU"});
+                       "synccheck looks for barriers used wrongly; --sanitize runs it here"});
   }
   if (!p.gpu) {
     s.facts.push_back({"this GPU", std::string("needs a GPU"), "", "what the hardware does here is undefined; only a run says"});
@@ -286,7 +299,7 @@ Section barrier_section(const BarrierPart& p) {
       for (std::size_t k = 0; k < c.seen.size() && k < p.cases.size(); ++k) add_observed_case(s, c.seen[k], p.cases[k], sw, k);
       if (c.seen.size() < p.cases.size())
         s.notes.push_back("the cases after a hung kernel were not run: the child's CUDA context was lost with it");
-      s.facts.push_back({"child's health check after its kernels",
+      s.facts.push_back({"child's health check",
                          !c.health.ran ? std::string("not run") : c.health.ok ? std::string("passed") : std::string("FAILED"),
                          "", c.health.detail});
     }

@@ -164,7 +164,7 @@ TEST(DeadlockDemoGpu, TheBarrierChildrenEndByThemselvesAndThisProcessStaysHealth
     }
     if (!o.seen.back().hung) {
       EXPECT_TRUE(o.health.ok) << o.health.detail;
-      EXPECT_EQ(o.seen.size(), s == Scenario::syncwarp_mask ? 1u : 2u);
+      EXPECT_EQ(o.seen.size(), s == Scenario::syncwarp_mask ? 1u : 3u);
     }
     expect_healthy();
   }

@@ -200,6 +200,31 @@ TEST(DeadlockDemoModel, BarrierRecordsSayWhetherTheBarrierWaitedForTheRescue) {
             "passed __syncwarp(0xffffffff) without them");
 }
 
+TEST(DeadlockDemoModel, IfElseBarriersSayWhetherTheIfBranchWaitedForTheElseBranch) {
+  BarrierObservation o;
+  o.threads = 4;
+  o.present = 2;
+  o.variant = static_cast<int>(BarrierVariant::if_else);
+  o.arrive_ns = {10, 11, 12, 13};
+  o.leave_ns = {20, 20, 20, 21};
+  o.progress_ns = {-1, -1, -1, -1};
+  o.state = {1, 1, 3, 3};
+  const Describe d = barrier_child_describe(false, BarrierVariant::if_else);
+  EXPECT_EQ(ranges_text(fold(barrier_records(o), d), "thread"),
+            "threads 0-1 waited in the if branch's __syncthreads() until the else branch's threads arrived; threads "
+            "2-3 called the else branch's __syncthreads() and left it");
+  const ScenarioModel m = barrier_model(false, 32, BarrierVariant::if_else);
+  EXPECT_FALSE(m.deadlock);
+  EXPECT_TRUE(m.graph.find_cycle().empty());
+  EXPECT_EQ(ranges_text(fold(m.records, d), "thread"),
+            "threads 0-31 waited in the if branch's __syncthreads() until the else branch's threads arrived; threads "
+            "32-63 called the else branch's __syncthreads() and left it");
+  // The if branch let go before the else branch got there.
+  o.leave_ns = {5, 5, 20, 21};
+  EXPECT_EQ(fold(barrier_records(o), d).front().what,
+            "left the if branch's __syncthreads() before the else branch's threads arrived");
+}
+
 TEST(DeadlockDemoModel, AHungBarrierSaysWhoNeverLeftAndWhoStoppedRunning) {
   // Threads 0-2 arrived and never left; thread 3 was last seen spinning, then never ran again;
   // thread 4 gave up and called the rescue, which never returned; thread 5 recorded nothing.
