@@ -4,6 +4,7 @@
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
 #include "techniques/lock/lock_lesson.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
        CommandKind::lesson, cudasync::threadfence::attach},
       {"lockfree-barrier", "grid barriers: relaunch, graph, Xiao & Feng's two, grid.sync and a faster one (seed 000)",
        CommandKind::lesson, cudasync::lockfree_barrier::attach},
+      {"deadlock-demo", "every classic GPU sync deadlock, run safely under a deadline: who was stuck, on what, and the fix",
+       CommandKind::lesson, cudasync::deadlock_demo::attach},
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices},

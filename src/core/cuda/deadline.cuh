@@ -35,4 +35,45 @@ __device__ bool spin_until(Ready ready, const SpinDeadline& d) {
   return true;
 }
 
+// ---- one deadline for a whole grid -----------------------------------------------------------
+// A relative budget restarts for every spinner: when a grid has more blocks than fit on the GPU,
+// the blocks that start only after the first wave gave up would each wait a full budget again,
+// wave after wave. A grid that shares one absolute end time instead ends within one budget of its
+// first block's start, and a block that starts after the end can tell at once that it came late.
+//
+//   __shared__ unsigned long long end;
+//   if (threadIdx.x == 0) end = grid_start_ns(start_slot) + budget_ns;   // start_slot zeroed by the host
+//   __syncthreads();
+//   if (past(end)) { record "started after the deadline"; return; }
+//   if (!spin_until(ready, AbsoluteDeadline{end, flag})) { record who was stuck; return; }
+
+// The start time of the grid: the first caller publishes its %globaltimer in *slot (which the host
+// zeroed before the launch), every later caller gets that same value back.
+__device__ __forceinline__ unsigned long long grid_start_ns(unsigned long long* slot) {
+  const unsigned long long now = globaltimer_ns();
+  const unsigned long long seen = atomicCAS(slot, 0ull, now);
+  return seen == 0ull ? now : seen;
+}
+
+__device__ __forceinline__ bool past(unsigned long long end_ns) { return globaltimer_ns() > end_ns; }
+
+struct AbsoluteDeadline {
+  unsigned long long end_ns;  // %globaltimer value after which every spinner gives up
+  unsigned int* timed_out;    // device flag: set to 1 by any spinner that gave up
+};
+
+// Spins until ready() is true (returns true) or %globaltimer has passed end_ns (sets *timed_out,
+// returns false). ready() is asked at least once, so a condition already true at a late start
+// still counts as ready.
+template <typename Ready>
+__device__ bool spin_until(Ready ready, const AbsoluteDeadline& d) {
+  while (!ready()) {
+    if (past(d.end_ns)) {
+      atomicExch(d.timed_out, 1u);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace cudasync::cuda

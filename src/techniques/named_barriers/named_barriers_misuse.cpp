@@ -5,31 +5,9 @@
 #include <sstream>
 #include <vector>
 
+#include "core/number_list.hpp"
+
 namespace cudasync::named_barriers {
-
-namespace {
-
-std::string join(const std::vector<long long>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s;
-}
-
-bool split_numbers(const std::string& s, std::vector<long long>& out) {
-  out.clear();
-  if (s.empty()) return true;
-  std::istringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (item.empty()) return false;
-    char* end = nullptr;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (*end != '\0') return false;
-    out.push_back(v);
-  }
-  return true;
-}
-
-}  // namespace
 
 const char* to_string(MisuseOutcome::Status s) {
   switch (s) {
@@ -43,7 +21,8 @@ const char* to_string(MisuseOutcome::Status s) {
 
 std::string format_observation(const MisuseObservation& o) {
   return "ok count=" + std::to_string(o.c.count) + " arrive=" + std::to_string(o.c.arrive_threads) +
-         " arrive_ns=" + join(o.arrive_ns) + " leave_ns=" + join(o.leave_ns) + " rescue_ns=" + join(o.rescue_ns) + "\n";
+         " arrive_ns=" + join_numbers(o.arrive_ns) + " leave_ns=" + join_numbers(o.leave_ns) +
+         " rescue_ns=" + join_numbers(o.rescue_ns) + "\n";
 }
 
 std::string format_cuda_error(const std::string& message) {

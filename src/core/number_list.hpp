@@ -1,0 +1,16 @@
+#pragma once
+// Lists of whole numbers as the child processes write them into their answer files: "1,2,-1".
+// Plain C++, no CUDA. Used by the named-barriers misuse child and the deadlock-demo barrier children.
+//
+//   join_numbers({1, 2, -1}) == "1,2,-1";  split_numbers("1,2,-1", v) -> true, v == {1, 2, -1}
+#include <string>
+#include <vector>
+
+namespace cudasync {
+
+std::string join_numbers(const std::vector<long long>& v);
+std::string join_numbers(const std::vector<int>& v);
+// false on an empty item or anything that is not a whole number; "" is the empty list.
+bool split_numbers(const std::string& s, std::vector<long long>& out);
+
+}  // namespace cudasync
