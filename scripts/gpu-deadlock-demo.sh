@@ -7,23 +7,9 @@
 # the summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/cudasync-deadlock-demo}
-mkdir -p "$OUT"
-summary=()
-note() { summary+=("$*"); echo "== $*"; }
-
-note "$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader)"
-nvcc --version | tail -1
-
-start=$(date +%s)
-if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build --preset gpu -j 16; } >"$OUT/build.log" 2>&1; then
-  grep -E 'error|Error' "$OUT/build.log" | head -40
-  tail -30 "$OUT/build.log"
-  echo "BUILD FAILED"
-  exit 1
-fi
-note "build: $(( $(date +%s) - start )) s"
-bin=build/gpu/src/cudasync
+source scripts/gpu-lib.sh
+gpu_begin deadlock-demo
+gpu_build
 
 start=$(date +%s)
 timeout 200 ctest --test-dir build/gpu -L gpu -R 'DeadlockDemo|DeadlineGpu|OccupancyGpu|CoresidencyGpu' --output-on-failure \
@@ -37,12 +23,7 @@ note "deadlock-demo cpu tests, child-process tests and every lesson command (on 
 grep -E '\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
 
 # The default run: wall time including CUDA start-up and both children (goal well under 5 s), five runs.
-times=()
-for i in 1 2 3 4 5; do
-  t0=$(date +%s%N); "$bin" deadlock-demo >/dev/null 2>&1; t1=$(date +%s%N)
-  times+=("$(( (t1 - t0) / 1000000 ))")
-done
-note "wall ms for 'cudasync deadlock-demo': ${times[*]}"
+wall_ms deadlock-demo
 "$bin" deadlock-demo --color never --json="$OUT/default.json" >"$OUT/default.txt" 2>&1
 note "default run: exit $?, $(tail -1 "$OUT/default.txt")"
 grep -E '\[FAIL\]' -A3 "$OUT/default.txt" | head -30
@@ -78,14 +59,7 @@ sed -n '/compute-sanitizer --tool synccheck, its report/,/^$/p' "$OUT/sanitize.t
 # so that every launch completes or ends at its deadline; a generous deadline for the slow tool).
 for args in "--scenario grid-oversubscribed --blocks 64" "--scenario producer-before-consumer --blocks 64" \
             "--scenario warp-spinlock,lock-order"; do
-  timeout 300 compute-sanitizer --tool memcheck --target-processes application-only --error-exitcode 99 \
-    "$bin" deadlock-demo --backend gpu $args --deadline-ms 1000 --color never >"$OUT/san.tmp" 2>&1
-  rc=$?
-  note "memcheck deadlock-demo $args: exit $rc, $(grep -E 'ERROR SUMMARY' "$OUT/san.tmp" | tail -1 | sed 's/^=* *//')"
-  { echo "### $args"; cat "$OUT/san.tmp"; } >>"$OUT/memcheck.log"
+  sanitize memcheck "$args" deadlock-demo --backend gpu $args --deadline-ms 1000
 done
-rm -f "$OUT/san.tmp"
 
-echo
-echo "SUMMARY"
-printf '%s\n' "${summary[@]}"
+gpu_end

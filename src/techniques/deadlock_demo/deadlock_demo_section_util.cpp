@@ -14,13 +14,7 @@ using report::Undefined;
 using report::Value;
 using I = std::int64_t;
 
-std::string fixed(double v, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
-std::string ms_of_ns(long long ns) { return fixed(static_cast<double>(ns) / 1e6, 3) + " ms"; }
+std::string ms_of_ns(long long ns) { return report::fixed(static_cast<double>(ns) / 1e6, 3) + " ms"; }
 
 LaneTable steps_table(const std::vector<Step>& steps, const std::string& id, const std::string& title) {
   LaneTable t;

@@ -7,13 +7,15 @@
 #include <vector>
 
 #include "core/report/report.hpp"
+#include "core/report/text_format.hpp"
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_graph.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_model.hpp"
 
 namespace cudasync::deadlock_demo::detail {
 
-std::string fixed(double v, int digits);
+using report::fixed;
+
 std::string ms_of_ns(long long ns);  // "50.012 ms"
 
 // The schedule: step, who, what.
