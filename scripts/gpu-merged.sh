@@ -3,19 +3,18 @@
 # test, every CPU test (lesson commands then run on the GPU), and each lesson's default run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/cudasync-gpu-merged}
-mkdir -p "$OUT"
-if ! { cmake --preset gpu -DCUDASYNC_WERROR=ON && cmake --build build/gpu -j 16; } >"$OUT/build.log" 2>&1; then
-  grep -E 'error' "$OUT/build.log" | head -30; echo "BUILD FAILED"; exit 1
-fi
+source scripts/gpu-lib.sh
+gpu_begin gpu-merged
+gpu_build
 ctest --test-dir build/gpu -L gpu --output-on-failure >"$OUT/ctest.log" 2>&1
-echo "gpu tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+note "gpu tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
 ctest --test-dir build/gpu -L cpu -j 8 --output-on-failure >>"$OUT/ctest.log" 2>&1
-echo "cpu tests on the GPU machine: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
+note "cpu tests on the GPU machine: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
 grep -E '\(Failed\)|\*\*\*Failed' "$OUT/ctest.log" | head -20
 for l in $(build/gpu/src/cudasync list --json | python3 -c 'import json,sys; print(" ".join(r["lesson"] for r in json.load(sys.stdin)["report"]["sections"][0]["tables"][0]["rows"]))'); do
   t0=$(date +%s%N); build/gpu/src/cudasync "$l" --color never >"$OUT/lessons.txt.tmp" 2>&1; rc=$?; t1=$(date +%s%N)
-  echo "$l: exit $rc, $(( (t1 - t0) / 1000000 )) ms, $(grep -E '^checks:' "$OUT/lessons.txt.tmp" | tail -1)"
+  note "$l: exit $rc, $(( (t1 - t0) / 1000000 )) ms, $(grep -E '^checks:' "$OUT/lessons.txt.tmp" | tail -1)"
   cat "$OUT/lessons.txt.tmp" >>"$OUT/lessons.txt"
 done
 rm -f "$OUT/lessons.txt.tmp"
+gpu_end
