@@ -1,10 +1,11 @@
-// lockfree-barrier's variants probe (sm_90 only, not part of the CMake build): the flat grid
-// barrier with each arrival and poll, its counters, and two-level barriers on thread-block
-// clusters, timed side by side with grid.sync() in one process, so that the lesson's own barriers
-// are chosen from measurements. ns per barrier = (t(k2) - t(k1)) / (k2 - k1), median of REPS; the
-// variants marked "checked" also run the lesson's multi-phase kernel (its mix(), 33 phases) and
-// compare every value with a CPU replay (X: a value differed). docs/measurements.md keeps the
-// figures. Built with every CUDA build (bench/CMakeLists.txt); scripts/gpu-lockfree-barrier.sh runs
+// lockfree-barrier's variants probe (sm_90 only, not part of cudasync): the flat grid barrier
+// with each arrival and poll, its counters, two-level barriers on thread-block clusters, and a
+// gather barrier (one slot per block, one master warp, one release word), timed side by side
+// with grid.sync() in one process, so that the lesson's own barriers are chosen from
+// measurements. ns per barrier = (t(k2) - t(k1)) / (k2 - k1), median of REPS; the variants marked
+// "checked" also run the lesson's multi-phase kernel (its mix(), 33 phases) and compare every
+// value with a CPU replay (X: a value differed). docs/measurements.md keeps the figures. Built
+// with every CUDA build (bench/CMakeLists.txt); scripts/gpu-lockfree-barrier.sh runs
 // build/gpu/bench/lockfree_barrier_variants.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/cuda/cluster.cuh"
+#include "core/cuda/vector_load.cuh"
 #include "techniques/lockfree_barrier/lockfree_barrier.hpp"
 
 using namespace cudasync::lockfree_barrier;
@@ -46,6 +48,12 @@ __device__ __forceinline__ u32 ld_acquire(const u32* p) {
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+__device__ __forceinline__ void st_release(u32* p, u32 v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void st_relaxed(u32* p, u32 v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 __device__ __forceinline__ void red_release(u32* p) {
   asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
 }
@@ -59,6 +67,8 @@ using cudasync::cuda::cluster_arrive_relaxed;
 using cudasync::cuda::cluster_arrive_release;
 using cudasync::cuda::cluster_block_rank;
 using cudasync::cuda::cluster_wait_acquire;
+using cudasync::cuda::load4_acquire;
+using cudasync::cuda::load4_relaxed;
 __device__ __forceinline__ u32 cl_id() {
   u32 r;
   asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
@@ -94,6 +104,9 @@ enum V : int {
   CL_RELEASE,             // every block red.release, leader polls, one cluster barrier releases the peers
   CL_RELEASE_NOREL,       // the same, leader arrives relaxed (formally incomplete: the price of that release)
   CL_ONLY,                // a cluster barrier alone (not a grid barrier): its latency
+  GATHER_ACQ,             // gather: st.release into the block's own slot, master warp polls with ld.acquire.v4
+  GATHER_RLX,             // gather: the same, master polls with ld.relaxed.v4 and one fence.acquire after
+  GATHER_FENCE_ST,        // gather: fence.acq_rel + st.relaxed into the slot, master as GATHER_RLX
 };
 
 template <class R>
@@ -161,12 +174,83 @@ __device__ __forceinline__ int& fail_flag() {
   return s_fail;
 }
 
+// Gather barrier. No read-modify-write on a shared word: block b's thread 0 publishes the
+// generation k in its own slot (slots = a.words + 64, one u32 per block, 16-byte aligned); warp 0
+// of block 0 reads every slot with 16-byte loads (lane l owns vectors l, l + 32, ...: 132 slots =
+// 33 vectors, 1056 = 264, at most 9 per lane) until all hold k, then lane 0 stores k into one
+// release word (a.words[0]) that every block's thread 0 polls with ld.acquire.
+// Why it is correct (PTX memory model): a block's writes come before its thread 0's release store
+// by __syncthreads(); a master lane's acquire load (or relaxed load + fence.acquire) that sees k
+// synchronises with that store; __syncwarp() orders every lane's acquisition before lane 0's
+// st.release of the release word, and release is cumulative, so each block's thread 0 that
+// acquires the word, and after __syncthreads() its whole block, sees every block's phase.
+// The master's own block needs no extra fence: its lane 0 reads the word it wrote itself, after
+// the __syncwarp() that already ordered the other lanes' acquisitions, then __syncthreads().
+// Unlike Xiao & Feng's lock-free barrier (one master thread per slot, so N <= blockDim, a
+// __syncthreads() inside the master block, then one Arrayout flag written per block), one warp
+// checks all slots with vector loads and warp votes, and one word releases every block.
+template <int VV>
+__device__ __forceinline__ bool gather_barrier(const A& a, int k) {
+  const int N = static_cast<int>(gridDim.x);
+  u32* rel = a.words;
+  u32* slots = a.words + 64;
+  const u32 gen = static_cast<u32>(k);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if constexpr (VV == GATHER_FENCE_ST) {
+      fence_acq_rel();
+      st_relaxed(slots + blockIdx.x, gen);
+    } else {
+      st_release(slots + blockIdx.x, gen);
+    }
+  }
+  bool ok = true;
+  if (blockIdx.x == 0 && threadIdx.x < 32) {
+    const int lane = static_cast<int>(threadIdx.x);
+    const int nv = (N + 3) / 4;
+    u32 todo = 0;  // bit j: vector lane + 32 j not yet seen complete
+    for (int j = 0; lane + 32 * j < nv; ++j) todo |= 1u << j;
+    const unsigned long long s = gt();
+    unsigned tries = 0;
+    bool done = false;
+    while (true) {
+      for (int j = 0; j < 9; ++j) {
+        if (!(todo & (1u << j))) continue;
+        const int v = lane + 32 * j;
+        const uint4 w = VV == GATHER_ACQ ? load4_acquire(slots + 4 * v) : load4_relaxed(slots + 4 * v);
+        const int b = 4 * v;  // slots past N (the last vector's padding) count as arrived
+        if (reached(w.x, gen) && (b + 1 >= N || reached(w.y, gen)) && (b + 2 >= N || reached(w.z, gen)) &&
+            (b + 3 >= N || reached(w.w, gen)))
+          todo &= ~(1u << j);
+      }
+      if (__all_sync(0xffffffffu, todo == 0)) {
+        done = true;
+        break;
+      }
+      const bool late = gt() - s > a.budget;
+      const bool stop = (++tries & 1023u) == 0 && ld_relaxed(a.abort) != 0;
+      if (__any_sync(0xffffffffu, late || stop)) {
+        if (lane == 0 && late) atomicExch(a.abort, 1u);
+        break;
+      }
+    }
+    if constexpr (VV != GATHER_ACQ) fence_acquire();
+    __syncwarp();
+    if (lane == 0 && done) st_release(rel, gen);
+    ok = done;
+  }
+  if (threadIdx.x == 0 && ok) ok = wait1([&] { return reached(ld_acquire(rel), gen); }, a);
+  return block_ok(ok, k);
+}
+
 template <int VV>
 __device__ __forceinline__ bool barrier(const A& a, int k) {
   const int N = static_cast<int>(gridDim.x);
   if constexpr (VV == GRID) {
     cg::this_grid().sync();
     return true;
+  } else if constexpr (VV >= GATHER_ACQ) {
+    return gather_barrier<VV>(a, k);
   } else if constexpr (VV >= FLAT_RED_RELAXEDPOLL && VV <= FLAT_NOFENCE) {
     __syncthreads();
     bool ok = true;
@@ -270,7 +354,7 @@ template <int VV>
 __global__ void __launch_bounds__(1024) kern(A a, int barriers, int data) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // s_fail is zeroed before this block's first arrival, so no leader's write can come before it.
-  if constexpr (VV >= CL_ARRIVE)
+  if constexpr (VV >= CL_ARRIVE && VV <= CL_ONLY)
     if (threadIdx.x == 0) fail_flag() = 0;
 #endif
   for (int p = 1; p <= barriers + 1; ++p) {
@@ -285,7 +369,7 @@ __global__ void __launch_bounds__(1024) kern(A a, int barriers, int data) {
     if (!barrier<VV>(a, p)) break;  // every block of a cluster leaves at the same barrier
   }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (VV >= CL_ARRIVE) {
+  if constexpr (VV >= CL_ARRIVE && VV <= CL_ONLY) {
     cluster_arrive_relaxed();  // nobody exits while a leader may still write into its shared memory
     cluster_wait_acquire();
   }
@@ -320,7 +404,7 @@ cudaError_t launch(const A& a, int blocks, int threads, int barriers, int data) 
 
 template <int VV>
 int max_blocks(int threads, int cs) {
-  if (VV >= CL_ARRIVE) {
+  if (VV >= CL_ARRIVE && VV <= CL_ONLY) {
     CK(cudaFuncSetAttribute(kern<VV>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(cs * 64);
@@ -441,7 +525,9 @@ void row(const char* name, const std::vector<int>& sizes, int threads, int C_or_
   for (size_t i = 0; i < sizes.size(); ++i) {
     const int n = sizes[i];
     const int C = C_or_0 > 0 ? C_or_0 : std::min(32, std::max(1, (n / std::max(1, cs) + 63) / 64));
-    if ((cs > 1 && n % cs != 0) || max_blocks<VV>(threads, cs) < n) {
+    // gather: slots after the release word must fit g.words (2560 words), 9 vectors per lane at most
+    const bool no_room = VV >= GATHER_ACQ && (64 + n > 2560 || n > 4 * 32 * 9);
+    if (no_room || (cs > 1 && n % cs != 0) || max_blocks<VV>(threads, cs) < n) {
       printf(" %16s", "-");
       continue;
     }
@@ -491,6 +577,10 @@ int main() {
     }
     printf("\n");
   }
+  // Gather needs one slot per block after the release word's line, in g.words (2560 words).
+  row<GATHER_ACQ>("gather st.rel / master ld.acq.v4", sizes, threads, 1, 1, grid, true);
+  row<GATHER_RLX>("gather st.rel / ld.rlx.v4+f.acq", sizes, threads, 1, 1, grid, true);
+  row<GATHER_FENCE_ST>("gather f.acq_rel+st.rlx / rlx+f", sizes, threads, 1, 1, grid, true);
   row<FLAT_RED_RELAXEDPOLL>("flat red.rel / ld.rlx+f.acq C=1", sizes, threads, 1, 1, grid, true);
   row<FLAT_RED_ACQPOLL>("flat red.rel / ld.acquire C=1", sizes, threads, 1, 1, grid, false);
   row<FLAT_FENCE_RED>("flat f.acq_rel+red.rlx C=1", sizes, threads, 1, 1, grid, false);

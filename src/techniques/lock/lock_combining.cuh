@@ -24,6 +24,7 @@
 #include <cuda/atomic>
 
 #include "core/cuda/deadline.cuh"
+#include "core/cuda/vector_load.cuh"
 #include "techniques/lock/lock.hpp"
 
 namespace cudasync::lock::combining {
@@ -49,14 +50,7 @@ using SlotRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>;
 using LockRef = ::cuda::atomic_ref<int, ::cuda::thread_scope_device>;
 
 // Four slots in one relaxed device-scope load (each element is its own relaxed access).
-__device__ __forceinline__ uint4 load4_relaxed(const unsigned* p) {
-  uint4 v;
-  asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p)
-               : "memory");
-  return v;
-}
+using ::cudasync::cuda::load4_relaxed;
 
 struct Shared {
   int* mutex;
