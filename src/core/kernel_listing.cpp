@@ -94,4 +94,16 @@ std::string short_kernel_name(const std::string& mangled) {
   return s.substr(cut);
 }
 
+std::string distinct_instructions(const std::vector<std::string>& instructions) {
+  std::vector<std::pair<std::string, int>> seen;
+  for (const auto& i : instructions) {
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == i; });
+    if (it == seen.end()) seen.emplace_back(i, 1);
+    else ++it->second;
+  }
+  std::string s;
+  for (const auto& [text, n] : seen) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
+  return s.empty() ? std::string("(none)") : s;
+}
+
 }  // namespace cudasync

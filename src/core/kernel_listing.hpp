@@ -47,4 +47,9 @@ std::string listing_sass_arch(const KernelListing& listing, int compute_capabili
 // name without namespaces and parameters (the mangled name itself when it does not demangle).
 std::string short_kernel_name(const std::string& mangled);
 
+// A kernel's instructions as one line: each distinct one once, in the order it first appears, with
+// how often it appears (unrolled loops repeat the same barrier or fence many times):
+// "BAR.SYNC.DEFER_BLOCKING 0x1 (x4); MEMBAR.ALL.GPU". "(none)" for none.
+std::string distinct_instructions(const std::vector<std::string>& instructions);
+
 }  // namespace cudasync

@@ -76,5 +76,12 @@ TEST(KernelListing, ThisBuildSaysWhatItHas) {
   EXPECT_FALSE(l.ptx.empty());
 }
 
+TEST(KernelListing, DistinctInstructionsKeepFirstOrderAndCountRepeats) {
+  EXPECT_EQ(distinct_instructions({}), "(none)");
+  EXPECT_EQ(distinct_instructions({"MEMBAR.ALL.GPU"}), "MEMBAR.ALL.GPU");
+  EXPECT_EQ(distinct_instructions({"BAR.SYNC 0x1", "MEMBAR.ALL.GPU", "BAR.SYNC 0x1", "BAR.SYNC 0x1"}),
+            "BAR.SYNC 0x1 (x3); MEMBAR.ALL.GPU");
+}
+
 }  // namespace
 }  // namespace cudasync

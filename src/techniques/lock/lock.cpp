@@ -292,7 +292,7 @@ report::Report run(const Options& o, const RunContext& ctx) {
   setup.regimes = trace_regimes(o);
   r.sections.push_back(setup_section(setup));
   const KernelListing& listing = kernel_listing();
-  const std::string arch = newest_sass_arch(listing, gpu ? ctx.device->compute_capability() : 0);
+  const std::string arch = listing_sass_arch(listing, gpu ? ctx.device->compute_capability() : 0);
 
   if (selected(o.parts, "lock-class")) {
     ClassPart p;

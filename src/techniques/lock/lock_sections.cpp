@@ -172,17 +172,6 @@ std::vector<std::string> lesson_sass(const KernelListing& listing, const std::st
   return {};
 }
 
-std::string newest_sass_arch(const KernelListing& listing, int compute_capability) {
-  const auto archs = listing.sass_archs();
-  if (archs.empty()) return "";
-  const std::string want = "sm_" + std::to_string(compute_capability);
-  if (compute_capability > 0 && std::find(archs.begin(), archs.end(), want) != archs.end()) return want;
-  std::string best = archs.front();
-  for (const auto& a : archs)
-    if (std::atoi(a.c_str() + 3) > std::atoi(best.c_str() + 3)) best = a;
-  return best;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 Section setup_section(const Setup& s) {

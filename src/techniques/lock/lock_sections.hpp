@@ -114,6 +114,5 @@ std::string grid_text(int blocks, int threads);  // "<<<132, 1>>>"
 double ns_per_acquisition(const LockRun& r);
 // The fence and cache instructions of this lesson's kernel `name` for `arch`, from the listing.
 std::vector<std::string> lesson_sass(const KernelListing& listing, const std::string& arch, const std::string& name);
-std::string newest_sass_arch(const KernelListing& listing, int compute_capability);  // "" when none
 
 }  // namespace cudasync::lock

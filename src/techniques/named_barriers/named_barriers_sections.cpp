@@ -200,20 +200,6 @@ bool contains_op(const std::vector<std::string>& ins, const std::string& prefix)
   });
 }
 
-// Each distinct instruction once, in the order it first appears, with how often it appears
-// (unrolled loops repeat the same barrier many times).
-std::string joined(const std::vector<std::string>& ins) {
-  std::vector<std::pair<std::string, int>> seen;
-  for (const auto& i : ins) {
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == i; });
-    if (it == seen.end()) seen.emplace_back(i, 1);
-    else ++it->second;
-  }
-  std::string s;
-  for (const auto& [text, n] : seen) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
-  return s.empty() ? std::string("(none)") : s;
-}
-
 // Opcodes (the first word, after a predicate guard) with how often each appears.
 std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& ins) {
   std::vector<std::pair<std::string, int>> out;
@@ -543,10 +529,10 @@ Section listing_section(const KernelListing& listing, const std::string& arch) {
   for (const auto& kp : kKernelParts) {
     for (const auto& k : listing.ptx)
       if (k.arch == ptx_arch && is_lesson_kernel(k.function) && short_kernel_name(k.function) == kp.name)
-        ptx.add_row({std::string(kp.name), joined(k.instructions)});
+        ptx.add_row({std::string(kp.name), distinct_instructions(k.instructions)});
     for (const auto& k : listing.sass)
       if (k.arch == arch && is_lesson_kernel(k.function) && short_kernel_name(k.function) == kp.name)
-        sass.add_row({std::string(kp.name), joined(k.instructions)});
+        sass.add_row({std::string(kp.name), distinct_instructions(k.instructions)});
   }
   for (const auto& kp : kKernelParts) sass.legend.push_back(std::string(kp.name) + ": " + kp.part);
   if (!ptx.rows.empty()) s.tables.push_back(std::move(ptx));

@@ -26,19 +26,6 @@ std::string ms_text(unsigned long long ns) {
 
 bool is_lesson_kernel(const std::string& mangled) { return mangled.find("11threadfence") != std::string::npos; }
 
-// Each distinct instruction once, in the order it first appears, with how often it appears.
-std::string joined(const std::vector<std::string>& ins) {
-  std::vector<std::pair<std::string, int>> seen;
-  for (const auto& i : ins) {
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == i; });
-    if (it == seen.end()) seen.emplace_back(i, 1);
-    else ++it->second;
-  }
-  std::string s;
-  for (const auto& [text, n] : seen) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
-  return s.empty() ? std::string("(none)") : s;
-}
-
 std::string opcode(const std::string& ins) {
   std::string op = ins.rfind('@', 0) == 0 ? ins.substr(ins.find(' ') + 1) : ins;
   return op.substr(0, op.find(' '));
@@ -412,8 +399,8 @@ Section ptx_section(const KernelListing& listing, const std::string& arch) {
   sass.title = "SASS (" + (arch.empty() ? std::string("none in this build") : arch) + "): what the assembler made of it";
   sass.columns = {{"cuda", "CUDA C++", ""}, {"sass", "SASS", ""}};
   for (const auto& p : probes()) {
-    ptx.add_row({std::string(p.cuda), std::string(p.maps_to), joined(kernel_code(listing, false, arch, p.kernel, true))});
-    if (!arch.empty()) sass.add_row({std::string(p.cuda), joined(kernel_code(listing, true, arch, p.kernel, true))});
+    ptx.add_row({std::string(p.cuda), std::string(p.maps_to), distinct_instructions(kernel_code(listing, false, arch, p.kernel, true))});
+    if (!arch.empty()) sass.add_row({std::string(p.cuda), distinct_instructions(kernel_code(listing, true, arch, p.kernel, true))});
   }
   ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>; atomic_thread_fence at device scope");
   ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer (PTX ISA, \"membar/fence\")");
@@ -428,13 +415,13 @@ Section ptx_section(const KernelListing& listing, const std::string& arch) {
     for (const auto& m : p.ptx_must)
       if (!has_prefix(code, m)) missing += (missing.empty() ? "" : ", ") + m;
     s.checks.push_back({std::string(p.cuda) + " compiles to " + joined_list(p.ptx_must) + " in PTX", missing.empty(),
-                        missing.empty() ? joined(code) : "missing: " + missing + " (PTX: " + joined(code) + ")"});
+                        missing.empty() ? distinct_instructions(code) : "missing: " + missing + " (PTX: " + distinct_instructions(code) + ")"});
   }
   if (!arch.empty()) {
     const auto a = kernel_code(listing, true, arch, "probe_threadfence", false);
     const auto b = kernel_code(listing, true, arch, "probe_fence_sc_gpu", false);
     s.checks.push_back({"membar.gl and fence.sc.gpu are the same instruction (" + arch + ")", !a.empty() && a == b,
-                        "__threadfence(): " + joined(a) + "; fence.sc.gpu: " + joined(b)});
+                        "__threadfence(): " + distinct_instructions(a) + "; fence.sc.gpu: " + distinct_instructions(b)});
   }
   return s;
 }
