@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what cudasync builds with on Debian 12 (and Ubuntu): CMake, Ninja, a C++17 compiler,
-# CLI11, spdlog, fmt, nlohmann/json, GoogleTest, and jq (lesson texts pipe JSON to it).
+# CLI11, spdlog, fmt, nlohmann/json, GoogleTest, jq (lesson texts pipe JSON to it) and
+# python3-jsonschema (the tests check every --json document against schema/report-v2.json).
 # The CUDA toolkit is not installed here: without it the build is model-only.
 set -euo pipefail
-packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libgtest-dev jq)
+packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libgtest-dev jq python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,7 +19,7 @@ report::Report run_explain(const ExplainOptions& o) {
   const auto text = find_lesson_text(o.lesson, o.lang);
   if (!text) throw UsageError("explain: no '" + o.lang + "' text for lesson '" + o.lesson + "'");
   report::Report r;
-  r.technique = "explain";
+  r.command = "explain";
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";
   r.document = std::string(*text);
   return r;

@@ -1,5 +1,7 @@
 // The model-only build: there is no CUDA runtime to ask, and cudasync says so.
 #include "core/device_info.hpp"
+#include "core/errors.hpp"
+#include "core/gpu_entry.hpp"
 
 namespace cudasync {
 
@@ -8,6 +10,14 @@ GpuProbe probe_gpus() {
   p.built_with_cuda = false;
   p.reason = "this cudasync was built without CUDA; rebuild with the CUDA toolkit for the GPU backend";
   return p;
+}
+
+}  // namespace cudasync
+
+namespace cudasync {
+
+void gpu_not_built_in(const char* entry) {
+  throw NoGpuError(std::string(entry) + ": this cudasync was built without CUDA");
 }
 
 }  // namespace cudasync

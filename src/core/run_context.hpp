@@ -1,28 +1,45 @@
 #pragma once
-// What a command's run() receives: the chosen backend and the options every command shares.
-// Plain data, so techniques need neither CLI11 nor CUDA to read it.
+// What a command's run receives: the chosen backend and the options every command shares. Plain
+// data, so lessons need neither CLI11 nor CUDA to read it, and never read the command line.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/device_info.hpp"
 
 namespace cudasync {
+
+// One part of a lesson as `list`, `help` and the course show it.
+struct PartSummary {
+  std::string id;
+  std::string title;
+  std::string summary;
+  bool needs_gpu = false;  // only a GPU gives its results; the model explains what it can
+  bool by_default = true;  // runs when --part is not given
+};
 
 struct CommandSummary {
   std::string name;
   std::string summary;
   bool is_lesson = false;
+  std::vector<PartSummary> parts;
 };
 
 struct RunContext {
+  BackendRequest backend_request = BackendRequest::automatic;  // what --backend asked for
   bool gpu = false;                    // kernels run; the model checks them
   std::optional<DeviceInfo> device;    // set when gpu
   std::uint64_t seed = 1;
-  bool bench = false;                  // measure with more repetitions
+  bool bench = false;                  // --bench: measure more (or run the lesson's sweep)
+  bool color = false;                  // the text goes to a terminal in colour
   const GpuProbe* probe = nullptr;     // for list / devices
   std::vector<CommandSummary> commands;  // the main table, for list
+
+  int compute_capability() const { return device ? device->compute_capability() : 0; }
+  // "GPU 0, NVIDIA H100 80GB HBM3, 132 SMs, cc 9.0"; "" without a GPU.
+  std::string device_text() const;
 };
 
 }  // namespace cudasync

@@ -73,34 +73,50 @@ TEST(LessonCommands, EveryLessonHasBothLanguagesShowingTheSameCommands) {
   }
 }
 
-TEST(LessonCommands, EveryShownCommandRunsWithItsStatedExitCode) {
+// One test per lesson folder, so that `ctest -R 'LessonCommands.*lock'` runs one lesson's commands.
+class ShownCommands : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ShownCommands, RunWithTheirStatedExitCode) {
   const bool jq = have_jq();
+  const fs::path d = fs::path(source_dir()) / "lessons" / GetParam();
   int ran = 0;
-  for (const auto& d : lesson_dirs())
-    for (const char* lang : {"en.md", "zh.md"}) {
-      if (!fs::exists(d / lang)) continue;
-      for (const auto& c : commands_in(read_file((d / lang).string()))) {
-        SCOPED_TRACE((d / lang).string() + ": " + c.command);
-        std::string cmd = c.command;
-        const auto pipe = cmd.find(" | ");
-        const bool piped = pipe != std::string::npos;
-        if (piped) {
-          ASSERT_EQ(cmd.compare(pipe, 6, " | jq "), 0) << "lesson commands may pipe only to jq";
-          if (!jq) cmd = cmd.substr(0, pipe);  // no jq here: still run cudasync and check its JSON
-        }
-        const CliResult r = run_shell(with_binary(cmd));
-        ++ran;
-        EXPECT_EQ(r.exit_code, c.expected_exit) << "stderr: " << r.err;
-        if (piped && !jq && c.expected_exit == 0) {
-          EXPECT_TRUE(nlohmann::json::accept(r.out)) << "not one JSON document: " << r.out.substr(0, 200);
-        }
-        if (c.expected_exit == 2) {
-          EXPECT_NE(r.err.find("error"), std::string::npos) << "a usage error must say why";
-        }
+  for (const char* lang : {"en.md", "zh.md"}) {
+    if (!fs::exists(d / lang)) continue;
+    for (const auto& c : commands_in(read_file((d / lang).string()))) {
+      SCOPED_TRACE((d / lang).string() + ": " + c.command);
+      std::string cmd = c.command;
+      const auto pipe = cmd.find(" | ");
+      const bool piped = pipe != std::string::npos;
+      if (piped) {
+        ASSERT_EQ(cmd.compare(pipe, 6, " | jq "), 0) << "lesson commands may pipe only to jq";
+        if (!jq) cmd = cmd.substr(0, pipe);  // no jq here: still run cudasync and check its JSON
+      }
+      const CliResult r = run_shell(with_binary(cmd));
+      ++ran;
+      EXPECT_EQ(r.exit_code, c.expected_exit) << "stderr: " << r.err;
+      if (piped && !jq && c.expected_exit == 0) {
+        EXPECT_TRUE(nlohmann::json::accept(r.out)) << "not one JSON document: " << r.out.substr(0, 200);
+      }
+      if (c.expected_exit == 2) {
+        EXPECT_NE(r.err.find("error"), std::string::npos) << "a usage error must say why";
       }
     }
+  }
   EXPECT_GT(ran, 0);
 }
+
+std::vector<std::string> lesson_names() {
+  std::vector<std::string> names;
+  for (const auto& d : lesson_dirs()) names.push_back(d.filename().string());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, ShownCommands, ::testing::ValuesIn(lesson_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (auto& ch : name) ch = ch == '-' ? '_' : ch;
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace cudasync::test

@@ -13,11 +13,15 @@ namespace cudasync::test {
 bool contains(const std::string& hay, const std::string& needle);
 // A run as a failure message shows it: exit code, the start of stdout, all of stderr.
 std::string shown(const CliResult& r);
-// schema/report-v1.json, read once.
-const JsonSchema& report_schema();
 // Runs `cudasync <args>`, expects `expected_exit`, and returns its stdout parsed as one JSON
-// document that must validate against the schema (failures are reported, not thrown).
+// document that must validate against schema/report-v2.json (failures are reported, not thrown).
 nlohmann::ordered_json valid_document(const std::string& args, int expected_exit = 0);
+
+// The checks of a document that failed, as "section-id/check-id" (empty when every check passed):
+//   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+std::vector<std::string> failed_checks(const nlohmann::ordered_json& doc);
+// How many checks the document holds, passed or not.
+std::size_t check_count(const nlohmann::ordered_json& doc);
 
 // A command line every lesson must refuse the same way: exit 2, "error" and each of `err_has`
 // on stderr (the input named, what would be accepted), and no report on stdout.

@@ -123,18 +123,19 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   GlobalOptions opts;
   add_global_options(app, opts);
 
-  struct Attached {
+  struct Wired {
     const Command* command;
     CLI::App* sub;
-    Runner run;
+    cli::Attached attached;
   };
-  std::vector<Attached> attached;
+  std::vector<Wired> attached;
   std::vector<CommandSummary> summaries;
   for (const auto& c : commands) {
     CLI::App* sub = app.add_subcommand(c.name, c.summary);
-    sub->footer(kExitCodes);
     attached.push_back({&c, sub, c.attach(*sub)});
-    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson});
+    const std::string footer = sub->get_footer();
+    sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
+    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts});
   }
 
   report::RunMeta meta;
@@ -151,7 +152,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     GlobalOptions fallback;
     fallback.json_target = json_target_from_argv(argc, argv);
     std::string message = e.what();
-    const bool in_subcommand = std::any_of(attached.begin(), attached.end(), [](const Attached& a) { return a.sub->parsed(); });
+    const bool in_subcommand = std::any_of(attached.begin(), attached.end(), [](const Wired& a) { return a.sub->parsed(); });
     if (dynamic_cast<const CLI::ExtrasError*>(&e) && !in_subcommand) {
       message += "; the commands are:";
       for (const auto& c : commands) message += std::string(" ") + c.name;
@@ -172,7 +173,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   std::unique_ptr<Output> out;
   try {
     out = std::make_unique<Output>(opts, meta);
-    const Attached* chosen = nullptr;
+    const Wired* chosen = nullptr;
     for (const auto& a : attached)
       if (a.sub->parsed()) chosen = &a;
     if (!chosen) {  // `cudasync` alone: what is here
@@ -181,9 +182,13 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     }
 
     RunContext ctx;
+    ctx.backend_request = opts.backend;
     ctx.seed = opts.seed;
     ctx.bench = opts.bench;
+    ctx.color = use_color(opts.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
     ctx.commands = summaries;
+    // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
+    if (chosen->attached.validate) chosen->attached.validate(ctx);
     const GpuProbe probe = probe_gpus();
     ctx.probe = &probe;
     meta.driver_version = probe.driver_version;
@@ -200,7 +205,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       if (ctx.gpu) cuda::select_device(ctx.device->index);
 #endif
     }
-    const report::Report r = chosen->run(ctx);
+    const report::Report r = chosen->attached.run(ctx);
     out->report(r);
     return exit_code_of(r);
   } catch (const Error& e) {

@@ -1,7 +1,11 @@
 #pragma once
 // One row of main's command table. attach() adds the command's options to its CLI11 subcommand
-// and returns the function that runs it once parsing is done (CLI11 `subcom_in_files` habit).
+// and returns what runs it once parsing is done (CLI11 `subcom_in_files` habit): a validator,
+// called after parsing and before a backend is chosen (so a bad combination exits 2 without
+// touching a GPU), and the run.
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +15,13 @@
 namespace cudasync::cli {
 
 using Runner = std::function<report::Report(const RunContext&)>;
+using Validator = std::function<void(const RunContext&)>;  // throws UsageError
+
+struct Attached {
+  Attached(Runner r, Validator v = {}) : run(std::move(r)), validate(std::move(v)) {}  // NOLINT: a Runner is enough
+  Runner run;
+  Validator validate;
+};
 
 enum class CommandKind {
   lesson,  // runs kernels or the model: chooses a backend
@@ -18,10 +29,11 @@ enum class CommandKind {
 };
 
 struct Command {
-  const char* name;
-  const char* summary;
-  CommandKind kind;
-  Runner (*attach)(CLI::App& sub);
+  std::string name;
+  std::string summary;
+  CommandKind kind = CommandKind::tool;
+  std::function<Attached(CLI::App& sub)> attach;
+  std::vector<PartSummary> parts;  // a lesson's parts, in order
 };
 
 }  // namespace cudasync::cli

@@ -1,5 +1,8 @@
 #include "core/report/json_renderer.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/version.hpp"
 
 namespace cudasync::report {
@@ -9,30 +12,37 @@ using json = nlohmann::ordered_json;
 namespace {
 
 json value_json(const Value& v) {
-  if (std::holds_alternative<Undefined>(v)) return nullptr;
+  if (std::holds_alternative<Undefined>(v) || std::holds_alternative<NeedsGpu>(v)) return nullptr;
+  if (const auto* b = std::get_if<bool>(&v)) return *b;
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  if (const auto* d = std::get_if<double>(&v)) return *d;
+  if (const auto* d = std::get_if<double>(&v)) return std::isfinite(*d) ? json(*d) : json(nullptr);
   return std::get<std::int64_t>(v);
 }
 
-json table_json(const LaneTable& t) {
+bool needs_gpu(const Value& v) { return std::holds_alternative<NeedsGpu>(v); }
+
+json table_json(const Table& t) {
   json j;
   j["id"] = t.id;
   j["title"] = t.title;
   json cols = json::array();
-  for (const auto& c : t.columns) {
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    const Column& col = t.columns[c];
     json cj;
-    cj["key"] = c.key;
-    cj["title"] = c.title;
-    if (!c.format.empty()) cj["format"] = c.format;
+    cj["key"] = col.key;
+    cj["title"] = col.title;
+    cj["format"] = to_string(col.format);
+    const bool gpu_only =
+        std::any_of(t.rows.begin(), t.rows.end(), [&](const Row& r) { return needs_gpu(r.cells[c]); });
+    if (gpu_only) cj["needs_gpu"] = true;
     cols.push_back(std::move(cj));
   }
   j["columns"] = std::move(cols);
   json rows = json::array();
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+  for (const Row& r : t.rows) {
     json row;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) row[t.columns[c].key] = value_json(t.rows[r][c]);
-    row["mark"] = to_string(t.marks[r]);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) row[t.columns[c].key] = value_json(r.cells[c]);
+    row["mark"] = to_string(r.mark);
     rows.push_back(std::move(row));
   }
   j["rows"] = std::move(rows);
@@ -40,10 +50,23 @@ json table_json(const LaneTable& t) {
   return j;
 }
 
+json fact_json(const Fact& f) {
+  json j;
+  j["id"] = f.id;
+  j["title"] = f.title;
+  j["value"] = value_json(f.value);
+  j["format"] = to_string(f.format);
+  if (needs_gpu(f.value)) j["needs_gpu"] = true;
+  if (!f.note.empty()) j["note"] = f.note;
+  return j;
+}
+
 json measurement_json(const Measurement& m) {
   json j;
-  j["name"] = m.name;
-  j["unit"] = m.unit;
+  j["id"] = m.id;
+  j["title"] = m.title;
+  j["format"] = to_string(m.format);
+  j["unit"] = unit_of(m.format);
   j["needs_gpu"] = m.needs_gpu;
   j["repetitions"] = m.repetitions();
   if (m.samples.empty()) {
@@ -57,6 +80,16 @@ json measurement_json(const Measurement& m) {
   }
   j["samples"] = m.samples;
   if (!m.note.empty()) j["note"] = m.note;
+  return j;
+}
+
+json check_json(const Check& c) { return json{{"id", c.id}, {"title", c.title}, {"passed", c.passed}, {"detail", c.detail}}; }
+
+// Objects keyed by id, in the order the report holds them: `.facts.sum.value`, not a search.
+template <class T, class F>
+json keyed(const std::vector<T>& items, F to_json) {
+  json j = json::object();
+  for (const auto& item : items) j[item.id] = to_json(item);
   return j;
 }
 
@@ -93,40 +126,26 @@ json device_json(const DeviceInfo& d, int driver_version, int runtime_version) {
 }
 
 json report_json(const Report& report) {
+  validate_ids(report);
   json j;
-  j["technique"] = report.technique;
+  j["command"] = report.command;
   j["title"] = report.title;
-  json sections = json::array();
+  json sections = json::object();
   for (const auto& s : report.sections) {
     json sj;
     sj["id"] = s.id;
     sj["title"] = s.title;
     sj["paragraphs"] = s.paragraphs;
-    json facts = json::array();
-    for (const auto& f : s.facts) {
-      json fj;
-      fj["name"] = f.name;
-      fj["value"] = value_json(f.value);
-      if (!f.format.empty()) fj["format"] = f.format;
-      if (!f.note.empty()) fj["note"] = f.note;
-      facts.push_back(std::move(fj));
-    }
-    sj["facts"] = std::move(facts);
-    json tables = json::array();
-    for (const auto& t : s.tables) tables.push_back(table_json(t));
-    sj["tables"] = std::move(tables);
-    json ms = json::array();
-    for (const auto& m : s.measurements) ms.push_back(measurement_json(m));
-    sj["measurements"] = std::move(ms);
-    json checks = json::array();
-    for (const auto& c : s.checks) checks.push_back(json{{"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
-    sj["checks"] = std::move(checks);
+    sj["facts"] = keyed(s.facts, fact_json);
+    sj["tables"] = keyed(s.tables, table_json);
+    sj["measurements"] = keyed(s.measurements, measurement_json);
+    sj["checks"] = keyed(s.checks, check_json);
     sj["notes"] = s.notes;
-    sections.push_back(std::move(sj));
+    sections[s.id] = std::move(sj);
   }
   j["sections"] = std::move(sections);
-  json waived = json::array();
-  for (const auto& w : report.waived) waived.push_back(json{{"part", w.part}, {"reason", w.reason}});
+  json waived = json::object();
+  for (const auto& w : report.waived) waived[w.part] = json{{"part", w.part}, {"reason", w.reason}};
   j["waived"] = std::move(waived);
   if (!report.document.empty()) j["document"] = report.document;
   j["summary"] = json{{"checks_passed", report.checks_passed()},

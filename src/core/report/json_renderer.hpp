@@ -1,5 +1,5 @@
 #pragma once
-// The JSON contract (schema/report-v1.json): one document per run, keys in a fixed order,
+// The JSON contract (schema/report-v2.json): one document per run, keys in a fixed order,
 // schema_version first. Changing the shape means bumping kSchemaVersion and the schema file.
 #include <optional>
 #include <string>
@@ -12,7 +12,7 @@
 
 namespace cudasync::report {
 
-inline constexpr const char* kSchemaVersion = "1.0.0";
+inline constexpr const char* kSchemaVersion = "2.0.0";
 
 struct RunMeta {
   std::vector<std::string> argv;

@@ -1,18 +1,56 @@
 #pragma once
-// The Report: what one run of a technique found, as plain data. Techniques fill it; renderers
-// (text, JSON) print it; nothing here knows about CUDA, terminals or JSON.
+// The Report: what one run found, as plain data. Lessons fill it; renderers (text, JSON) print it;
+// nothing here knows about CUDA, terminals or JSON.
+//
+// Numbers stay numbers: a value carries a Format (what kind of number it is) and the renderers
+// decide digits, separators and units (nvbench's summaries: raw value + hint; printers format).
+// Every section, fact, table, column, measurement and check has a stable kebab-case id, so tests
+// and `jq` find it without reading English:
+//
+//   Section s("shfl-down", "__shfl_down_sync(mask, var, 2, 8)");
+//   s.fact("sum", "sum of the calling lanes", std::int64_t{496}, Format::count);
+//   Table t("lanes", "what each lane received");
+//   t.column("lane", "lane").column("model", "model");
+//   t.row({{"lane", 5}, {"model", 7}});        // lane 5 received lane 7's value
+//   s.add(std::move(t));
+//   s.agreement("gpu-agrees", "every lane", true, "32 lanes agree");
 #include <cstdint>
-#include <optional>
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace cudasync::report {
 
-// A cell is a number, a string, or "undefined" (a lane outside the mask has no defined value:
-// it is shown as a dash and written as JSON null, never as a number).
+// A lane outside the mask has no defined value: "-" in text, null in JSON, never zero.
 struct Undefined {};
-using Value = std::variant<Undefined, std::int64_t, double, std::string>;
+// Only a GPU can give this value and the run had none: "needs a GPU" in text, null in JSON with
+// the owner marked needs_gpu.
+struct NeedsGpu {};
+using Value = std::variant<Undefined, NeedsGpu, bool, std::int64_t, double, std::string>;
+
+bool is_number(const Value& v);
+
+// What kind of number a value is. The text renderer formats by it; JSON writes the bare number and
+// the format's name, so a reader knows 0.925 is a ratio and 331 a duration in ns.
+enum class Format {
+  plain,    // integers whole; reals to three decimals (or in e-notation when tiny or huge)
+  count,    // a count of things: 1,081,344
+  exact,    // a real as it round-trips (%.17g): a sum that must match bit for bit
+  hex32,    // a 32-bit mask: 0x0000ffff
+  bin32,    // a 32-bit mask: 00000000_00000000_11111111_11111111
+  ns,       // nanoseconds
+  cycles,   // SM clock cycles
+  gbps,     // gigabytes (1e9) per second
+  ratio,    // a multiple of a baseline: 0.925 x
+  percent,  // a fraction 0..1, shown as 99.6%
+  bytes,    // a size: 4.0 GiB
+  error,    // a relative error or bound: 1.192e-07
+};
+const char* to_string(Format f);  // "ns", "ratio", ...
+const char* unit_of(Format f);    // "ns", "x", "GB/s", ... ("" for plain, count, exact, masks)
 
 // Why a row (a lane) is drawn differently. JSON writes these names; the text renderer colours them.
 enum class RowMark {
@@ -24,31 +62,57 @@ enum class RowMark {
 };
 const char* to_string(RowMark mark);
 
+// Ids are kebab-case: lower-case letters and digits in words joined by single dashes.
+bool is_id(std::string_view id);
+
 struct Column {
-  std::string key;    // JSON key, snake_case
-  std::string title;  // text header
-  std::string format; // "" (plain), "hex32" or "bin32" for 32-bit masks
+  std::string key;    // kebab-case id: the JSON key of the cells
+  std::string title;  // the text header
+  Format format = Format::plain;
 };
 
-// Rows are lanes (or warps, blocks); one Value per column.
-struct LaneTable {
+struct Row {
+  std::vector<Value> cells;  // one per column, in column order
+  RowMark mark = RowMark::none;
+};
+
+// Rows are lanes (or warps, blocks, steps); cells are given by column key.
+struct Table {
+  Table() = default;
+  Table(std::string table_id, std::string table_title) : id(std::move(table_id)), title(std::move(table_title)) {}
+
   std::string id;
   std::string title;
   std::vector<Column> columns;
-  std::vector<std::vector<Value>> rows;
-  std::vector<RowMark> marks;   // one per row
+  std::vector<Row> rows;
   std::vector<std::string> legend;  // lines printed under the table
-  // Draw lanes across the page (as the seed prints them) instead of one row per lane.
+  // Draw lanes across the page (as Fan's book prints them) instead of one row per lane.
   bool lanes_across = false;
 
-  void add_row(std::vector<Value> values, RowMark mark = RowMark::none);
+  Table& column(std::string key, std::string title, Format format = Format::plain);
+  // A row by column key: {{"lane", 5}, {"model", 7}}. Columns not named are Undefined; a key that
+  // names no column is a programming error (std::logic_error).
+  Table& row(std::initializer_list<std::pair<std::string_view, Value>> cells, RowMark mark = RowMark::none);
+  Table& row(const std::vector<std::pair<std::string, Value>>& cells, RowMark mark = RowMark::none);
+  std::size_t column_index(std::string_view key) const;  // logic_error when absent
+  const Value& cell(std::size_t row, std::string_view key) const;
+};
+
+// A scalar shown as "title  value": a ballot result, a sum, a count of stale reads.
+struct Fact {
+  std::string id;
+  std::string title;
+  Value value;
+  Format format = Format::plain;
+  std::string note;
 };
 
 // A measured quantity. Where only a GPU can measure it and the run had none, `samples` is empty
 // and `needs_gpu` is true: the renderers say so instead of printing a number.
 struct Measurement {
-  std::string name;
-  std::string unit;
+  std::string id;
+  std::string title;
+  Format format = Format::ns;  // the unit of every sample
   std::vector<double> samples;
   bool needs_gpu = false;
   std::string note;
@@ -60,7 +124,8 @@ struct Measurement {
 };
 
 struct Check {
-  std::string name;
+  std::string id;
+  std::string title;
   bool passed = false;
   std::string detail;
 };
@@ -69,40 +134,45 @@ struct Check {
 // definition every lesson and Measurement::median() use, so a table and a measurement agree.
 double median(std::vector<double> samples);
 
-// A measurement from a run: `gpu` says whether the run had a GPU; without one (and no samples)
-// the renderers print "needs a GPU" instead of a number.
-Measurement measured(const std::string& name, const std::string& unit, std::vector<double> samples, bool gpu,
-                     const std::string& note);
+// A measurement from a run: without a GPU (and so without samples) it is marked needs_gpu.
+Measurement measured(std::string id, std::string title, Format format, std::vector<double> samples, bool gpu,
+                     std::string note = "");
 
-// The check every lesson makes of a GPU result: "GPU agrees with the reference model: <what>".
-Check model_agreement(const std::string& what, bool passed, const std::string& detail);
-
-// A single scalar shown as "name: value" (a ballot result, a sum).
-struct Fact {
-  std::string name;
-  Value value;
-  std::string format;  // as Column::format
-  std::string note;
-};
+// The check every lesson makes of a GPU result; its title reads
+// "GPU agrees with the reference model: <what>".
+Check model_agreement(std::string id, const std::string& what, bool passed, std::string detail);
 
 struct Section {
-  std::string id;     // stable key, e.g. "shfl_down"
+  Section() = default;
+  Section(std::string section_id, std::string section_title)
+      : id(std::move(section_id)), title(std::move(section_title)) {}
+
+  std::string id;
   std::string title;
   std::vector<std::string> paragraphs;  // short explanation printed above the tables
   std::vector<Fact> facts;
-  std::vector<LaneTable> tables;
+  std::vector<Table> tables;
   std::vector<Measurement> measurements;
   std::vector<Check> checks;
   std::vector<std::string> notes;
+
+  void paragraph(std::string text) { paragraphs.push_back(std::move(text)); }
+  void note(std::string text) { notes.push_back(std::move(text)); }
+  void fact(std::string fact_id, std::string fact_title, Value value, Format format = Format::plain,
+            std::string fact_note = "");
+  void check(std::string check_id, std::string check_title, bool passed, std::string detail = "");
+  void agreement(std::string check_id, const std::string& what, bool passed, std::string detail);
+  void add(Table table) { tables.push_back(std::move(table)); }
+  void add(Measurement m) { measurements.push_back(std::move(m)); }
 };
 
 struct Waiver {
-  std::string part;
+  std::string part;  // the part's id
   std::string reason;
 };
 
 struct Report {
-  std::string technique;
+  std::string command;  // the command that ran: a lesson's id, "list", "explain" ...
   std::string title;
   std::vector<Section> sections;
   std::vector<Waiver> waived;
@@ -114,6 +184,12 @@ struct Report {
   bool has_checks() const { return checks_passed() + checks_failed() > 0; }
   // Every part asked for was waived on this GPU: the run exits 77.
   bool fully_waived() const { return sections.empty() && !waived.empty(); }
+  const Section* section(std::string_view id) const;  // nullptr when absent
 };
+
+// Throws std::logic_error naming the first id that is not kebab-case or not unique in its scope
+// (sections in a report; facts, tables, measurements, checks in a section; columns in a table).
+// The JSON renderer calls it: ids are object keys there.
+void validate_ids(const Report& report);
 
 }  // namespace cudasync::report

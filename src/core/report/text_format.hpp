@@ -1,11 +1,21 @@
 #pragma once
-// Small text formats every lesson's sections use for numbers and lists, so that a figure reads the
-// same in every lesson ("1,081,344", "0.690", "3, 7, ... (12 in all)").
+// How numbers read in text, one definition for every renderer and lesson: a Value by its Format
+// ("1,081,344", "0.925 x", "99.6%", "0x0000ffff"), and the small helpers prose uses
+// ("0.690", "3, 7, ... (12 in all)").
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/report/report.hpp"
+
 namespace cudasync::report {
+
+// One value as text. `with_unit` appends the format's unit ("331.2 ns"); table cells leave it to
+// the column title. Undefined is "-", NeedsGpu "needs a GPU", booleans "yes" / "no".
+//   format_value(std::int64_t{1081344}, Format::count) == "1,081,344"
+//   format_value(0.9961, Format::percent) == "99.6%"
+//   format_value(std::int64_t{0xffff}, Format::hex32) == "0x0000ffff"
+std::string format_value(const Value& v, Format format, bool with_unit = false);
 
 // v with `digits` digits after the point: fixed(0.6904, 3) == "0.690".
 std::string fixed(double v, int digits);

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/report/text_format.hpp"
+
 namespace cudasync::report {
 
 namespace {
@@ -87,31 +89,31 @@ std::string paint(const std::string& s, RowMark m, bool color) {
   return std::string(mark_color(m)) + s + kReset;
 }
 
-std::vector<std::vector<std::string>> cells_of(const LaneTable& t) {
+std::vector<std::vector<std::string>> cells_of(const Table& t) {
   std::vector<std::vector<std::string>> cells;
   for (const auto& row : t.rows) {
     std::vector<std::string> r;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) r.push_back(format_value(row[c], t.columns[c].format));
+    for (std::size_t c = 0; c < t.columns.size(); ++c) r.push_back(format_value(row.cells[c], t.columns[c].format));
     cells.push_back(std::move(r));
   }
   return cells;
 }
 
-bool any_marks(const LaneTable& t) {
-  return std::any_of(t.marks.begin(), t.marks.end(), [](RowMark m) { return m != RowMark::none; });
+bool any_marks(const Table& t) {
+  return std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return r.mark != RowMark::none; });
 }
 
-void legend(const LaneTable& t, std::ostream& out) {
+void legend(const Table& t, std::ostream& out) {
   std::vector<RowMark> seen;
-  for (RowMark m : t.marks)
-    if (m != RowMark::none && std::find(seen.begin(), seen.end(), m) == seen.end()) seen.push_back(m);
+  for (const Row& r : t.rows)
+    if (r.mark != RowMark::none && std::find(seen.begin(), seen.end(), r.mark) == seen.end()) seen.push_back(r.mark);
   std::sort(seen.begin(), seen.end());
   for (RowMark m : seen) out << "    " << mark_meaning(m) << '\n';
   for (const auto& l : t.legend) out << "    " << l << '\n';
 }
 
 // Rows become columns: one line per column, lanes across, folded into chunks that fit the width.
-void render_across(const LaneTable& t, const TextStyle& style, std::ostream& out) {
+void render_across(const Table& t, const TextStyle& style, std::ostream& out) {
   const auto cells = cells_of(t);
   const bool marks = any_marks(t);
   std::size_t label_w = marks ? 4 : 0;
@@ -131,20 +133,20 @@ void render_across(const LaneTable& t, const TextStyle& style, std::ostream& out
     const std::size_t end = std::min(n, begin + per_chunk);
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       out << "  " << pad_right(t.columns[c].title, label_w) << ' ';
-      for (std::size_t r = begin; r < end; ++r) out << paint(pad_left(cells[r][c], cell_w), t.marks[r], style.color);
+      for (std::size_t r = begin; r < end; ++r) out << paint(pad_left(cells[r][c], cell_w), t.rows[r].mark, style.color);
       out << '\n';
     }
     if (marks) {
       out << "  " << pad_right("mark", label_w) << ' ';
       for (std::size_t r = begin; r < end; ++r)
-        out << paint(pad_left(std::string(1, mark_char(t.marks[r])), cell_w), t.marks[r], style.color);
+        out << paint(pad_left(std::string(1, mark_char(t.rows[r].mark)), cell_w), t.rows[r].mark, style.color);
       out << '\n';
     }
     if (end < n) out << '\n';
   }
 }
 
-void render_rows(const LaneTable& t, const TextStyle& style, std::ostream& out) {
+void render_rows(const Table& t, const TextStyle& style, std::ostream& out) {
   const auto cells = cells_of(t);
   const bool marks = any_marks(t);
   std::vector<std::size_t> w(t.columns.size());
@@ -152,7 +154,7 @@ void render_rows(const LaneTable& t, const TextStyle& style, std::ostream& out) 
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     w[c] = t.columns[c].title.size();
     for (const auto& r : cells) w[c] = std::max(w[c], r[c].size());
-    for (const auto& row : t.rows) text[c] = text[c] || std::holds_alternative<std::string>(row[c]);
+    for (const auto& row : t.rows) text[c] = text[c] || std::holds_alternative<std::string>(row.cells[c]);
   }
   const auto align = [&](const std::string& s, std::size_t c) { return text[c] ? pad_right(s, w[c]) : pad_left(s, w[c]); };
   std::string header;
@@ -172,43 +174,36 @@ void render_rows(const LaneTable& t, const TextStyle& style, std::ostream& out) 
       if (c == last && wrap_last) break;
       line += (c ? "  " : "") + align(cells[r][c], c);
     }
-    if (marks) line += std::string("     ") + mark_char(t.marks[r]);
+    if (marks) line += std::string("     ") + mark_char(t.rows[r].mark);
     if (wrap_last) {
       std::ostringstream wrapped;
       wrap(cells[r][last], style.width, std::string(before_last, ' '), wrapped);
       std::string rest = wrapped.str();
       rest = rest.substr(std::min(rest.size(), before_last));  // the first line continues `line`
-      out << "  " << paint(line, t.marks[r], style.color) << "  " << rest;
+      out << "  " << paint(line, t.rows[r].mark, style.color) << "  " << rest;
       continue;
     }
-    out << "  " << paint(line, t.marks[r], style.color) << '\n';
+    out << "  " << paint(line, t.rows[r].mark, style.color) << '\n';
   }
-}
-
-std::string fmt_number(double v) {
-  char buf[64];
-  const double a = v < 0 ? -v : v;
-  if (a != 0.0 && (a >= 1e6 || a < 1e-2)) std::snprintf(buf, sizeof buf, "%.3e", v);
-  else if (a >= 100) std::snprintf(buf, sizeof buf, "%.1f", v);
-  else std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
 }
 
 void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) {
   std::size_t name_w = 11, unit_w = 4;
   for (const auto& m : ms) {
-    name_w = std::max(name_w, m.name.size());
-    unit_w = std::max(unit_w, m.unit.size());
+    name_w = std::max(name_w, m.title.size());
+    unit_w = std::max(unit_w, std::string(unit_of(m.format)).size());
   }
   out << "  " << pad_right("measurement", name_w) << "  " << pad_left("median", 9) << " " << pad_left("min", 9)
       << " " << pad_left("max", 9) << "  " << pad_right("unit", unit_w) << "  reps\n";
   for (const auto& m : ms) {
-    out << "  " << pad_right(m.name, name_w) << "  ";
+    const std::string unit = unit_of(m.format);
+    const auto number = [&](double v) { return format_value(v, m.format); };
+    out << "  " << pad_right(m.title, name_w) << "  ";
     if (m.samples.empty()) {
-      out << pad_left(m.needs_gpu ? "needs a GPU" : "not measured", 29) << "  " << pad_right(m.unit, unit_w) << "     -";
+      out << pad_left(m.needs_gpu ? "needs a GPU" : "not measured", 29) << "  " << pad_right(unit, unit_w) << "     -";
     } else {
-      out << pad_left(fmt_number(m.median()), 9) << " " << pad_left(fmt_number(m.min()), 9) << " "
-          << pad_left(fmt_number(m.max()), 9) << "  " << pad_right(m.unit, unit_w) << "  " << pad_left(std::to_string(m.repetitions()), 4);
+      out << pad_left(number(m.median()), 9) << " " << pad_left(number(m.min()), 9) << " "
+          << pad_left(number(m.max()), 9) << "  " << pad_right(unit, unit_w) << "  " << pad_left(std::to_string(m.repetitions()), 4);
     }
     out << '\n';
     if (!m.note.empty()) out << "      (" << m.note << ")\n";
@@ -216,27 +211,6 @@ void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) 
 }
 
 }  // namespace
-
-std::string format_value(const Value& v, const std::string& format) {
-  if (std::holds_alternative<Undefined>(v)) return "-";
-  if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  if (const auto* d = std::get_if<double>(&v)) return fmt_number(*d);
-  const auto i = std::get<std::int64_t>(v);
-  char buf[64];
-  if (format == "hex32") {
-    std::snprintf(buf, sizeof buf, "0x%08x", static_cast<unsigned>(i));
-    return buf;
-  }
-  if (format == "bin32") {
-    std::string s;
-    for (int b = 31; b >= 0; --b) {
-      s += ((static_cast<std::uint32_t>(i) >> b) & 1u) ? '1' : '0';
-      if (b % 8 == 0 && b) s += '_';
-    }
-    return s;
-  }
-  return std::to_string(i);
-}
 
 void render_text(const Report& report, const TextStyle& style, std::ostream& out) {
   const auto bold = [&](const std::string& s) { return style.color ? std::string(kBold) + s + kReset : s; };
@@ -247,15 +221,17 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
     for (const auto& p : s.paragraphs) wrap(p, style.width, "  ", out);
     if (!s.facts.empty()) {
       std::size_t w = 0;
-      for (const auto& f : s.facts) w = std::max(w, f.name.size());
+      for (const auto& f : s.facts) w = std::max(w, f.title.size());
       for (const auto& f : s.facts) {
-        const std::string line = "  " + pad_right(f.name, w) + "  " + format_value(f.value, f.format);
+        const std::string line = "  " + pad_right(f.title, w) + "  " + format_value(f.value, f.format, true);
         const std::string note = f.note.empty() ? "" : "   (" + f.note + ")";
         if (display_width(line + note) <= static_cast<std::size_t>(style.width)) {
           out << line << note << '\n';
-        } else {  // the note goes under the value rather than past the edge
-          out << line << '\n';
-          if (!f.note.empty()) wrap("(" + f.note + ")", style.width, std::string(w + 4, ' '), out);
+        } else {  // a long value wraps under itself, and the note goes under the value
+          const std::string indent(w + 4, ' ');
+          if (display_width(line) <= static_cast<std::size_t>(style.width)) out << line << '\n';
+          else wrap(format_value(f.value, f.format, true), style.width, "  " + pad_right(f.title, w) + "  ", indent, out);
+          if (!f.note.empty()) wrap("(" + f.note + ")", style.width, indent, out);
         }
       }
     }
@@ -273,7 +249,7 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
     for (const auto& c : s.checks) {
       const std::string tag = c.passed ? "[PASS]" : "[FAIL]";
       std::ostringstream line;
-      wrap(tag + " " + c.name + (c.detail.empty() ? "" : ": " + c.detail), style.width, "  ", "         ", line);
+      wrap(tag + " " + c.title + (c.detail.empty() ? "" : ": " + c.detail), style.width, "  ", "         ", line);
       std::string text = line.str();
       if (style.color) text.replace(2, tag.size(), std::string(c.passed ? "\x1b[32m" : "\x1b[1;31m") + tag + kReset);
       out << text;

@@ -15,7 +15,4 @@ struct TextStyle {
 
 void render_text(const Report& report, const TextStyle& style, std::ostream& out);
 
-// One cell as text: "-" for undefined, 0x%08x for hex32, 8-bit groups for bin32.
-std::string format_value(const Value& v, const std::string& format);
-
 }  // namespace cudasync::report

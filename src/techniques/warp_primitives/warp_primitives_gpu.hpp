@@ -1,29 +1,32 @@
 #pragma once
 // The GPU side of warp-primitives: each function launches one warp (<<<1, threads>>>), copies the
 // per-lane results back and returns them as the same plain structs the model fills.
+#include "core/gpu_entry.hpp"
 #include "techniques/warp_primitives/warp_primitives.hpp"
 
 namespace cudasync::warp_primitives {
 
 // Lanes that did not call keep kPoison.
-Lanes gpu_shuffle(const ShuffleSpec& spec);
-VoteLanes gpu_votes(const VoteSpec& spec);
-ReduceLanes gpu_reduce(const VoteSpec& spec);  // needs compute capability 8.0+: the caller waives below
-SharedWords gpu_syncwarp(const Lanes& values, SyncwarpVariant variant);
-ReductionTrace gpu_reduction_trace(const Lanes& values, ShuffleOp op);  // full warp, width 32
+CUDASYNC_GPU_ENTRY(Lanes, gpu_shuffle, (const ShuffleSpec& spec))
+CUDASYNC_GPU_ENTRY(VoteLanes, gpu_votes, (const VoteSpec& spec))
+// Needs compute capability 8.0+: the caller waives below.
+CUDASYNC_GPU_ENTRY(ReduceLanes, gpu_reduce, (const VoteSpec& spec))
+CUDASYNC_GPU_ENTRY(SharedWords, gpu_syncwarp, (const Lanes& values, SyncwarpVariant variant))
+// Full warp, width 32.
+CUDASYNC_GPU_ENTRY(ReductionTrace, gpu_reduction_trace, (const Lanes& values, ShuffleOp op))
 
 // Latency of one operation in a dependent chain in one warp, in SM cycles (clock64).
 enum class CostProbe : int {
   shfl_xor = 0,
   ballot,
   match_any,
-  sum_shared_syncwarp,  // seed 10.2: the guarded shared-memory loop, 5 steps
-  sum_shfl_down,        // seed 10.3.2: five __shfl_down_sync
+  sum_shared_syncwarp,  // Fan 10.2: the guarded shared-memory loop, 5 steps
+  sum_shfl_down,        // Fan 10.3.2: five __shfl_down_sync
   sum_shfl_xor,
   sum_cg_reduce,        // cooperative_groups::reduce on a thread_block_tile<32>
   sum_reduce_add,       // __reduce_add_sync: one instruction (REDUX) on 8.0+
 };
 inline constexpr int kCostProbes = 8;
-double gpu_cycles_per_op(CostProbe probe, int iterations);
+CUDASYNC_GPU_ENTRY(double, gpu_cycles_per_op, (CostProbe probe, int iterations))
 
 }  // namespace cudasync::warp_primitives

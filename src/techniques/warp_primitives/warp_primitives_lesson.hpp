@@ -1,22 +1,18 @@
 #pragma once
-// The warp-primitives lesson as the CLI sees it: its options and the two entry points.
+// The warp-primitives lesson as core runs it: its options, what one run shares between parts,
+// and its part table. Each part function is defined in the file named after it.
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/cli/command.hpp"
+#include "core/parts/lesson.hpp"
+#include "techniques/warp_primitives/warp_primitives_inputs.hpp"
 
 namespace cudasync::warp_primitives {
 
-// The parts of the lesson, in the order the report shows them. `--op` picks some; none picks all.
-// Each is named after its intrinsic (`all` is __all_sync), so there is no "all" keyword.
-inline const std::vector<std::string> kOps = {
-    "shfl",       "shfl_up",    "shfl_down",  "shfl_xor",   "ballot",   "all",         "any", "activemask",
-    "match_any",  "match_all",  "reduce_add", "reduce_min", "reduce_max", "syncwarp", "warp_reduce", "cost"};
 inline const std::vector<std::string> kVariants = {"guarded", "registers", "racy"};
 
 struct Options {
-  std::vector<std::string> ops;       // empty: every part
   int width = 32;
   std::optional<int> delta;      // default min(2, width/2)
   std::optional<int> lane_mask;  // default min(2, width/2)
@@ -29,7 +25,41 @@ struct Options {
   std::vector<std::string> variants;  // empty: all three
 };
 
-cli::Runner attach(CLI::App& sub);
-report::Report run(const Options& options, const RunContext& ctx);
+struct Inputs {
+  WarpSetup warp;
+  int width = 32;
+  int delta = 2;
+  int lane_mask = 2;
+  int src_lane = 2;
+  Predicate predicate;
+  Key key;
+  ValueKind value_kind = ValueKind::tid;
+  Lanes values{};
+  std::vector<SyncwarpVariant> variants;
+};
+
+// One run's shared state: the inputs, and the GPU's vote and reduce results, each one launch
+// read by several parts.
+struct Run {
+  Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
+  const RunContext& ctx;
+  Inputs in;
+  VoteSpec vote;
+  std::optional<VoteLanes> gpu_votes;    // filled by the first vote part on a GPU
+  std::optional<ReduceLanes> gpu_reduce;  // filled by the first reduce part on a GPU
+};
+
+const parts::Lesson<Options, Run>& lesson();
+
+// The parts, one file each (warp_primitives_<file>.cpp).
+report::Section shuffle_part(Run& run, ShuffleOp op);           // shuffles
+report::Section vote_part(Run& run, const std::string& op);     // votes: ballot, all, any, activemask, match-*
+report::Section reduce_part(Run& run, const std::string& op);   // reduce: reduce-add, -min, -max
+report::Section syncwarp_part(Run& run);                        // syncwarp
+report::Section warp_reduce_part(Run& run);                     // warp_reduce
+report::Section cost_part(Run& run);                            // cost
+
+const char* variant_name(SyncwarpVariant v);
+std::string shuffle_call(ShuffleOp op, const ShuffleSpec& spec);  // "__shfl_down_sync(0xffffffff, v, 2, 8)"
 
 }  // namespace cudasync::warp_primitives

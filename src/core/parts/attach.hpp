@@ -1,0 +1,149 @@
+#pragma once
+// Wires a lesson's part table (core/parts/lesson.hpp) to the command line and to the run path:
+// main's table holds `parts::command(lesson::lesson())`.
+#include <algorithm>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "core/cli/command.hpp"
+#include "core/errors.hpp"
+#include "core/parts/child.hpp"
+#include "core/parts/lesson.hpp"
+#include "core/parts/selection.hpp"
+
+namespace cudasync::parts {
+
+namespace detail {
+
+template <class Options>
+struct Parsed {
+  Options options;
+  std::vector<std::string> parts;  // --part
+  std::string child;               // --child: the hidden child mode
+  std::string child_out;           // --child-out
+  Selection selection;
+};
+
+template <class Options, class Run>
+std::vector<PartRule> rules(const Lesson<Options, Run>& lesson) {
+  std::vector<PartRule> out;
+  for (const auto& p : lesson.parts) out.push_back({p.id, p.reads, p.by_default});
+  return out;
+}
+
+template <class Options, class Run>
+std::optional<PartRule> bench_rule(const Lesson<Options, Run>& lesson) {
+  if (!lesson.bench) return std::nullopt;
+  return PartRule{"--bench", lesson.bench->reads, false};
+}
+
+// The lesson options given on this command line, as typed ("--width"); hidden ones left out.
+inline std::vector<std::string> given_options(const CLI::App& sub) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : sub.get_options()) {
+    if (o->count() == 0 || o->get_group().empty() || o->get_lnames().empty()) continue;
+    const std::string name = "--" + o->get_lnames().front();
+    if (name != "--part" && name != "--help") out.push_back(name);
+  }
+  return out;
+}
+
+template <class Options, class Run>
+report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
+  const auto c = std::find_if(lesson.children.begin(), lesson.children.end(),
+                              [&](const Child<Run>& ch) { return ch.id == p.child; });
+  if (c == lesson.children.end()) throw UsageError("--child " + p.child + ": no such child mode");
+  if (!ctx.gpu) throw NoGpuError("--child " + p.child + " runs on the GPU only");
+  Run run(p.options, ctx, p.selection);
+  write_child_answer(p.child_out, c->run(run));
+  report::Report r;
+  r.command = lesson.id;
+  r.title = lesson.id + ": child " + p.child;
+  return r;
+}
+
+template <class Options, class Run>
+report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
+  if (!p.child.empty()) return run_child(lesson, p, ctx);
+  Run run(p.options, ctx, p.selection);
+  report::Report r;
+  r.command = lesson.id;
+  r.title = lesson.title;
+  report::Section setup("setup", "setup");
+  if (lesson.setup) lesson.setup(run, setup);
+  add_run_facts(setup, ctx, p.selection);
+  r.sections.push_back(std::move(setup));
+  if (p.selection.bench) {
+    for (auto& s : lesson.bench->run(run)) r.sections.push_back(std::move(s));
+    return r;
+  }
+  for (const auto& part : lesson.parts) {
+    if (!p.selection.has(part.id)) continue;
+    try {
+      r.sections.push_back(part.run(run));
+    } catch (const WaivedError& e) {
+      r.waived.push_back({part.id, e.what()});
+    }
+  }
+  if (lesson.finish) lesson.finish(run, r);
+  // The setup section alone means every part asked for was waived: the run exits 77.
+  if (r.sections.size() == 1 && !r.waived.empty()) r.sections.clear();
+  return r;
+}
+
+}  // namespace detail
+
+template <class Options, class Run>
+std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson) {
+  std::vector<PartSummary> out;
+  for (const auto& p : lesson.parts) out.push_back({p.id, p.title, p.summary, p.needs_gpu, p.by_default});
+  return out;
+}
+
+template <class Options, class Run>
+cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
+  auto parsed = std::make_shared<detail::Parsed<Options>>();
+  std::vector<std::string> ids;
+  for (const auto& p : lesson.parts) ids.push_back(p.id);
+  sub.add_option("--part", parsed->parts, part_option_help(summaries(lesson)))
+      ->delimiter(',')
+      ->check(CLI::IsMember(ids));
+  if (lesson.add_options) lesson.add_options(sub, parsed->options);
+  if (!lesson.children.empty()) {
+    sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp
+    sub.add_option("--child-out", parsed->child_out)->group("");
+  }
+  sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(), lesson.bench ? lesson.bench->summary : ""));
+
+  const CLI::App* app = &sub;
+  cli::Validator validate = [&lesson, parsed, app](const RunContext& ctx) {
+    const bool bench = ctx.bench && lesson.bench.has_value();
+    if (bench && !parsed->parts.empty())
+      throw UsageError("--part " + parsed->parts.front() + " is not used by --bench, which runs " + lesson.id +
+                       "'s own sweep; leave --part out, or drop --bench");
+    parsed->selection = select(detail::rules(lesson), parsed->parts, bench);
+    if (!parsed->child.empty()) return;  // a child runs what its parent asked for
+    if (const auto e = applicability_error(detail::rules(lesson), detail::bench_rule(lesson), parsed->selection,
+                                           detail::given_options(*app)))
+      throw UsageError(*e);
+    if (lesson.validate)
+      if (const auto e = lesson.validate(parsed->options, parsed->selection, ctx)) throw UsageError(*e);
+  };
+  cli::Runner run = [&lesson, parsed](const RunContext& ctx) { return detail::run_lesson(lesson, *parsed, ctx); };
+  return {run, validate};
+}
+
+// The row of main's command table for a lesson.
+template <class Options, class Run>
+cli::Command command(const Lesson<Options, Run>& lesson) {
+  cli::Command c;
+  c.name = lesson.id;
+  c.summary = lesson.summary;
+  c.kind = cli::CommandKind::lesson;
+  c.parts = summaries(lesson);
+  c.attach = [&lesson](CLI::App& sub) { return attach(sub, lesson); };
+  return c;
+}
+
+}  // namespace cudasync::parts

@@ -1,0 +1,103 @@
+#pragma once
+// A lesson declares its parts in a table; core derives the rest from it: the --part choices and
+// their help, the default selection, the "option X applies only to parts Y" errors, the shared
+// setup section, the run loop, waivers, the --bench switch and the hidden child-process modes.
+// A new part is one function and one row.
+//
+//   // warp_primitives_lesson.cpp
+//   struct Run {                      // built once per run, before the first part
+//     Run(const Options& o, const RunContext& ctx, const parts::Selection&) : in(resolve(o)), ctx(ctx) {}
+//     Inputs in;
+//     const RunContext& ctx;
+//   };
+//   const parts::Lesson<Options, Run>& lesson() {
+//     static const parts::Lesson<Options, Run> l{
+//         "warp-primitives", "warp-primitives: shuffles, votes ...", "shuffles, votes ... lane by lane",
+//         {{"shfl-down", "__shfl_down_sync", "each lane reads the lane delta below it", {"--delta", "--width"},
+//           false, false, true, shfl_down_part},
+//          ...},
+//         add_options, validate, setup};
+//     return l;
+//   }
+//
+// Plain C++ (no CLI11 here: core/parts/attach.hpp wires a table to the command line).
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/report/report.hpp"
+#include "core/run_context.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace cudasync::parts {
+
+// The parts a run selected, in table order: those --part named, or every default part.
+struct Selection {
+  std::vector<std::string> ids;
+  bool by_user = false;  // --part was given
+  bool bench = false;    // --bench runs the lesson's sweep instead of its parts
+
+  bool has(std::string_view id) const;
+  bool any_of(std::initializer_list<std::string_view> part_ids) const;
+};
+
+template <class Run>
+struct Part {
+  std::string id;       // kebab-case: the --part value, and the id of the section it returns
+  std::string title;    // a few words, for help and list
+  std::string summary;  // one line: what a student sees in it
+  std::vector<std::string> reads;  // the lesson options it reads, as typed ("--width")
+  bool needs_gpu = false;  // only a GPU gives its results; on the model it explains what it can
+  bool child = false;      // runs a child process (it may hang or fault the GPU)
+  bool by_default = true;  // runs when --part is not given
+  // Returns the part's section. Throws WaivedError (exit 77 if every part waives) when this GPU
+  // cannot run it, UsageError for a bad combination only the part can see.
+  std::function<report::Section(Run&)> run;
+};
+
+// What --bench runs instead of the parts, when a lesson has a sweep of its own.
+template <class Run>
+struct Bench {
+  std::string summary;
+  std::vector<std::string> reads;  // the lesson options it reads
+  std::function<std::vector<report::Section>(Run&)> run;
+};
+
+// A hidden mode of the binary that a part starts as a child process (core/parts/child.hpp):
+// `cudasync <lesson> --child <id> --child-out FILE ...`. It does the dangerous thing on the GPU
+// and returns the one answer the parent reads back from FILE.
+template <class Run>
+struct Child {
+  std::string id;
+  std::function<std::string(Run&)> run;
+};
+
+// A lesson's table. `Run` is the lesson's per-run state, built once before the first part as
+// Run(const Options&, const RunContext&, const Selection&): resolved inputs, results shared by
+// several parts, a child process started early.
+template <class Options, class Run>
+struct Lesson {
+  std::string id;       // the command name: kebab-case, the same stem as the lesson's folder
+  std::string title;    // the report's title
+  std::string summary;  // one line, for list and help
+  std::vector<Part<Run>> parts;
+  // Adds the lesson's own options (--part and the global options come from core).
+  std::function<void(CLI::App&, Options&)> add_options;
+  // Combinations only the lesson can judge, after parsing and before a backend is chosen.
+  // Returns the message of a usage error (exit 2), naming the options, the values and what is accepted.
+  std::function<std::optional<std::string>(const Options&, const Selection&, const RunContext&)> validate;
+  // Fills the setup section (id "setup"): the lesson's inputs. Core adds the parts and the backend.
+  std::function<void(Run&, report::Section&)> setup;
+  // Sections drawn from several parts (a summary), appended after the parts. Optional.
+  std::function<void(Run&, report::Report&)> finish;
+  std::optional<Bench<Run>> bench;
+  std::vector<Child<Run>> children;
+};
+
+}  // namespace cudasync::parts

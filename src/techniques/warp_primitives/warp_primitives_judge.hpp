@@ -1,0 +1,39 @@
+#pragma once
+// Verdicts on a GPU's lanes against the reference model: pure functions, tested directly
+// (tests/techniques/warp_primitives/warp_primitives_judge_test.cpp). Sections only show them.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "techniques/warp_primitives/warp_primitives_model.hpp"
+
+namespace cudasync::warp_primitives {
+
+// Which lanes were compared and which of them differ.
+struct LaneVerdict {
+  int compared = 0;
+  std::vector<int> mismatches;
+  bool passed() const { return mismatches.empty(); }
+  // "32 of 32 compared lanes agree" or "lanes 3, 5 differ".
+  std::string detail() const;
+};
+
+// A lane that did not call must not have been written (it keeps kPoison); one with a defined value
+// must hold it; one whose source lane did not call may hold anything (CUDA leaves it undefined).
+//   shuffle_lane_agrees(kept_own lane holding 5, 5) == true
+bool shuffle_lane_agrees(const ShuffleLane& model, std::int32_t gpu);
+LaneVerdict judge_shuffle(const std::array<ShuffleLane, kWarpSize>& model, const Lanes& gpu, int threads);
+
+// The value a vote or match op ("ballot", "all", "any", "activemask", "match-any", "match-all")
+// returns in lane `lane`.
+std::int64_t vote_result(const VoteLanes& v, const std::string& op, std::size_t lane);
+// __activemask may return any subset of the calling lanes that holds the lane itself (the guide
+// promises only the "currently active" threads); every other op must equal the model exactly,
+// match-all's pred included.
+bool vote_lane_agrees(const std::string& op, const VoteLanes& model, const VoteLanes& gpu, const WarpSetup& warp,
+                      int lane);
+
+// The indices where two shared-memory images differ.
+std::vector<int> differing_words(const SharedWords& a, const SharedWords& b);
+
+}  // namespace cudasync::warp_primitives
