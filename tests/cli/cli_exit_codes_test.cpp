@@ -59,7 +59,7 @@ TEST(CliExitCodes, OkCommands) {
       {"explain warp-primitives --lang zh", "(zh)"},
       {"explain warp-primitives --lang en", "(en)"},
       {"warp-primitives --backend model", "__shfl_down_sync"},
-      {"warp-primitives --backend model --width 8 --threads 16 --op shfl,shfl_up,shfl_down,shfl_xor", "__shfl_xor_sync"},
+      {"warp-primitives --backend model --width 8 --threads 16 --part shfl,shfl-up,shfl-down,shfl-xor", "__shfl_xor_sync"},
   };
   for (const auto& c : cases) {
     const CliResult r = run_cli(c.args);
@@ -71,7 +71,7 @@ TEST(CliExitCodes, OkCommands) {
 
 TEST(CliExitCodes, ModelRunShowsTheSeedTable) {
   // The seed's setup (block 16, width 8): shfl_xor lane mask 2 gives 2 3 0 1 6 7 4 5 ...
-  const CliResult r = run_cli("warp-primitives --backend model --width 8 --threads 16 --op shfl_xor --color never");
+  const CliResult r = run_cli("warp-primitives --backend model --width 8 --threads 16 --part shfl-xor --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   EXPECT_TRUE(contains(r.out, "__shfl_xor_sync(0xffffffff, v, 2, 8)")) << shown(r);
   bool found = false;
@@ -81,7 +81,7 @@ TEST(CliExitCodes, ModelRunShowsTheSeedTable) {
   }
   EXPECT_TRUE(found) << shown(r);
   // A model run has no checks that could fail, and says it needs a GPU for the timings.
-  const CliResult all = run_cli("warp-primitives --backend model --op cost");
+  const CliResult all = run_cli("warp-primitives --backend model --part cost");
   EXPECT_EQ(all.exit_code, 0) << shown(all);
   EXPECT_TRUE(contains(all.out, "needs a GPU")) << shown(all);
 }
@@ -94,7 +94,8 @@ TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
       {"warp-primitives --delta 8 --width 8", {"--delta 8", "--width 8", "0..7"}},
       {"warp-primitives --mask 0xffff0000 --threads 16", {"0xffff0000", "16", "0-15"}},
       {"warp-primitives --mask zz", {"zz", "hex", "decimal"}},
-      {"warp-primitives --op shfl_dwn", {"--op", "shfl_dwn", "shfl_down", "ballot"}},
+      {"warp-primitives --part shfl_dwn", {"--part", "shfl_dwn", "shfl-down", "ballot"}},
+      {"warp-primitives --part ballot --delta 3", {"--delta", "shfl-up", "shfl-down", "--part"}},
       {"warp-primitives --predicate 'lane<<3'", {"--predicate", "lane<<3", "lane<K", "even"}},
       {"warp-primitives --key 'lane%0'", {"--key", "lane%0", "lane%K", "K >= 1"}},
       {"warp-primitives --threads 33", {"--threads", "33", "1", "32"}},
@@ -131,7 +132,7 @@ TEST(CliExitCodes, UnknownSubcommandListsTheCommands) {
 
 TEST(CliExitCodes, NegativeDeltaIsAUsageError) {
   // A negative delta would make the model read lane -1 and shift a uint32_t by -1.
-  const CliResult r = run_cli("warp-primitives --backend model --delta -1 --op shfl_down");
+  const CliResult r = run_cli("warp-primitives --backend model --delta -1 --part shfl-down");
   EXPECT_EQ(r.exit_code, 2) << shown(r);
   EXPECT_TRUE(contains(r.err, "--delta")) << shown(r);
 }
@@ -140,7 +141,7 @@ TEST(CliExitCodes, EnumErrorsNameOnlyTheAcceptedWords) {
   // CheckedTransformer prints the enum's numbers: "{auto->0,gpu->1,model->2} OR {0,1,2}", and
   // accepts them: `--color 1` means always.
   const CliResult r = run_cli("--color sometimes warp-primitives");
-  const CliResult numeric = run_cli("--color 1 warp-primitives --op ballot");
+  const CliResult numeric = run_cli("--color 1 warp-primitives --part ballot");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(contains(r.err, "->")) << shown(r);
   EXPECT_TRUE(contains(r.err, "auto") && contains(r.err, "always") && contains(r.err, "never")) << shown(r);
@@ -215,7 +216,7 @@ TEST(CliExitCodes, ToolCommandsDoNotNeedAGpu) {
 // ---------------------------------------------------------------- colour
 
 TEST(CliColor, NeverAndNoColorGiveNoEscapesAlwaysGivesSome) {
-  const std::string args = "warp-primitives --backend model --width 8 --threads 16 --op shfl_down";
+  const std::string args = "warp-primitives --backend model --width 8 --threads 16 --part shfl-down";
   const CliResult never = run_cli("--color never " + args);
   EXPECT_EQ(never.exit_code, 0) << shown(never);
   EXPECT_FALSE(has_escape(never.out));
@@ -234,7 +235,7 @@ TEST(CliColor, NeverAndNoColorGiveNoEscapesAlwaysGivesSome) {
 }
 
 TEST(CliColor, OnATerminalAutoColoursUnlessNoColorOrDumb) {
-  const std::string args = "warp-primitives --backend model --width 8 --threads 16 --op shfl_down";
+  const std::string args = "warp-primitives --backend model --width 8 --threads 16 --part shfl-down";
   const CliResult tty = run_on_tty("TERM=xterm", args);
   if (tty.exit_code == -1) GTEST_SKIP() << "util-linux `script` is not installed: no pseudo-terminal";
   ASSERT_EQ(tty.exit_code, 0) << shown(tty);
@@ -247,15 +248,15 @@ TEST(CliColor, OnATerminalAutoColoursUnlessNoColorOrDumb) {
 // ---------------------------------------------------------------- global options anywhere
 
 TEST(CliGlobalOptions, AfterTheSubcommandName) {
-  const CliResult r = run_cli("warp-primitives --backend model --json --op ballot");
+  const CliResult r = run_cli("warp-primitives --backend model --json --part ballot");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   const auto doc = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << "stdout is not one JSON document\n" << shown(r);
   EXPECT_EQ(doc["backend"]["requested"], "model");
   EXPECT_EQ(doc["backend"]["used"], "model");
-  EXPECT_EQ(doc["report"]["technique"], "warp-primitives");
+  EXPECT_EQ(doc["report"]["command"], "warp-primitives");
   // The same before the subcommand name.
-  const CliResult before = run_cli("--backend model --json warp-primitives --op ballot");
+  const CliResult before = run_cli("--backend model --json warp-primitives --part ballot");
   ASSERT_EQ(before.exit_code, 0) << shown(before);
   const auto doc2 = nlohmann::json::parse(before.out, nullptr, false);
   ASSERT_FALSE(doc2.is_discarded()) << shown(before);
@@ -263,7 +264,7 @@ TEST(CliGlobalOptions, AfterTheSubcommandName) {
 }
 
 TEST(CliGlobalOptions, SeedAfterTheSubcommandChangesRandomValues) {
-  const std::string args = "warp-primitives --backend model --values random --op reduce_add --json";
+  const std::string args = "warp-primitives --backend model --values random --part reduce-add --json";
   const auto a = nlohmann::json::parse(run_cli(args + " --seed 3").out, nullptr, false);
   const auto b = nlohmann::json::parse(run_cli(args + " --seed 3").out, nullptr, false);
   const auto c = nlohmann::json::parse(run_cli(args + " --seed 4").out, nullptr, false);
@@ -278,11 +279,11 @@ TEST(CliGlobalOptions, JsonToAFile) {
   const int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   close(fd);
-  const CliResult r = run_cli("warp-primitives --backend model --op ballot --color never --json=" + std::string(path));
+  const CliResult r = run_cli("warp-primitives --backend model --part ballot --color never --json=" + std::string(path));
   EXPECT_EQ(r.exit_code, 0) << shown(r);
   EXPECT_TRUE(contains(r.out, "__ballot_sync")) << shown(r);  // the text still goes to stdout
   const auto doc = nlohmann::json::parse(cudasync::test::read_file(path), nullptr, false);
   std::remove(path);
   ASSERT_FALSE(doc.is_discarded());
-  EXPECT_EQ(doc["report"]["technique"], "warp-primitives");
+  EXPECT_EQ(doc["report"]["command"], "warp-primitives");
 }

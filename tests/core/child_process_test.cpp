@@ -93,7 +93,7 @@ TEST(ChildProcess, AMissingExecutableIsReported) {
 
 TEST(ChildProcess, SelfExecutableIsThisTestBinary) {
   const std::string exe = self_executable();
-  EXPECT_NE(exe.find("cudasync_cpu_tests"), std::string::npos) << exe;
+  EXPECT_NE(exe.find("cudasync_core_tests"), std::string::npos) << exe;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/report/text_format.hpp"
 #include "core/report/text_renderer.hpp"
 
 namespace report = cudasync::report;
@@ -52,22 +53,18 @@ std::size_t count(const std::string& hay, const std::string& needle) {
 // undefined cell in lanes 24-31 (marked inactive).
 report::Report lane_report(bool with_marks) {
   report::Report r;
-  r.technique = "test";
+  r.command = "test";
   r.title = "test report";
-  report::Section s;
-  s.id = "s";
-  s.title = "lanes";
-  report::LaneTable t;
-  t.id = "t";
-  t.title = "per lane";
+  report::Section s("s", "lanes");
+  report::Table t("t", "per lane");
   t.lanes_across = true;
-  t.columns = {{"lane", "lane", ""}, {"value", "value", ""}};
+  t.column("lane", "lane").column("value", "value");
   for (int l = 0; l < 32; ++l) {
     const bool inactive = with_marks && l >= 24;
-    t.add_row({static_cast<I>(l), inactive ? report::Value{report::Undefined{}} : report::Value{static_cast<I>(100 + l)}},
-              inactive ? RowMark::inactive : (with_marks && l == 3 ? RowMark::kept_own : RowMark::none));
+    t.row({{"lane", l}, {"value", inactive ? report::Value{report::Undefined{}} : report::Value{100 + l}}},
+          inactive ? RowMark::inactive : (with_marks && l == 3 ? RowMark::kept_own : RowMark::none));
   }
-  s.tables.push_back(std::move(t));
+  s.add(std::move(t));
   r.sections.push_back(std::move(s));
   return r;
 }
@@ -115,8 +112,6 @@ TEST(TextRenderer, NarrowWidthFoldsAtPowersOfTwo) {
 }
 
 TEST(TextRenderer, UndefinedCellsPrintAsDash) {
-  EXPECT_EQ(report::format_value(report::Undefined{}, ""), "-");
-  EXPECT_EQ(report::format_value(report::Undefined{}, "hex32"), "-");
   const std::string text = render(lane_report(true), 200, false);
   for (const auto& line : lines_of(text)) {
     const auto w = words_of(line);
@@ -127,30 +122,27 @@ TEST(TextRenderer, UndefinedCellsPrintAsDash) {
   }
 }
 
-TEST(TextRenderer, Hex32AndBin32) {
-  EXPECT_EQ(report::format_value(static_cast<I>(0xfffe), "hex32"), "0x0000fffe");
-  EXPECT_EQ(report::format_value(static_cast<I>(0x1), "hex32"), "0x00000001");
-  EXPECT_EQ(report::format_value(static_cast<I>(0xffffffffu), "hex32"), "0xffffffff");
-  EXPECT_EQ(report::format_value(static_cast<I>(0xfffe), "bin32"), "00000000_00000000_11111111_11111110");
-  EXPECT_EQ(report::format_value(static_cast<I>(0x80000001u), "bin32"), "10000000_00000000_00000000_00000001");
-  EXPECT_EQ(report::format_value(static_cast<I>(-1), "hex32"), "0xffffffff");  // the low 32 bits
-  EXPECT_EQ(report::format_value(static_cast<I>(42), ""), "42");
-  EXPECT_EQ(report::format_value(static_cast<I>(-7), ""), "-7");
-  EXPECT_EQ(report::format_value(std::string("text"), "hex32"), "text");
-  EXPECT_EQ(report::format_value(2.5, ""), "2.500");
-}
-
 TEST(TextRenderer, FactsUseTheirFormat) {
   report::Report r;
   r.title = "t";
-  report::Section s;
-  s.title = "facts";
-  s.facts.push_back({"ballot", static_cast<I>(0xfffe), "hex32", ""});
-  s.facts.push_back({"ballot, binary", static_cast<I>(0x1), "bin32", "lane 31 on the left"});
+  report::Section s("facts", "facts");
+  s.fact("ballot", "ballot", I{0xfffe}, report::Format::hex32);
+  s.fact("ballot-bits", "ballot, binary", I{0x1}, report::Format::bin32, "lane 31 on the left");
+  s.fact("stale", "stale reads", I{1081344}, report::Format::count);
+  s.fact("cost", "fence", 331.25, report::Format::ns);
+  s.fact("vs", "own x grid.sync", 0.9254, report::Format::ratio);
+  s.fact("share", "stale share", 0.9961, report::Format::percent);
+  s.fact("gpu-only", "on the GPU", report::NeedsGpu{});
   r.sections.push_back(s);
   const std::string text = render(r, 80, false);
   EXPECT_NE(text.find("0x0000fffe"), std::string::npos) << text;
   EXPECT_NE(text.find("00000000_00000000_00000000_00000001   (lane 31 on the left)"), std::string::npos) << text;
+  // Numbers are formatted by the renderer, with their unit, never by the lesson.
+  EXPECT_NE(text.find("stale reads      1,081,344"), std::string::npos) << text;
+  EXPECT_NE(text.find("331.2 ns"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.925 x"), std::string::npos) << text;
+  EXPECT_NE(text.find("99.6%"), std::string::npos) << text;
+  EXPECT_NE(text.find("on the GPU       needs a GPU"), std::string::npos) << text;
 }
 
 TEST(TextRenderer, MarkRowAndLegendOnlyWhenMarksExist) {
@@ -177,14 +169,12 @@ TEST(TextRenderer, MarkRowAndLegendOnlyWhenMarksExist) {
 TEST(TextRenderer, RowsTableMarkColumn) {
   report::Report r;
   r.title = "t";
-  report::Section s;
-  s.title = "rows";
-  report::LaneTable t;
-  t.title = "per lane";
-  t.columns = {{"lane", "lane", ""}, {"mask", "mask", "hex32"}};
-  t.add_row({static_cast<I>(0), static_cast<I>(0x11)});
-  t.add_row({static_cast<I>(1), report::Value{report::Undefined{}}}, RowMark::mismatch);
-  s.tables.push_back(t);
+  report::Section s("rows", "rows");
+  report::Table t("lanes", "per lane");
+  t.column("lane", "lane").column("mask", "mask", report::Format::hex32);
+  t.row({{"lane", 0}, {"mask", 0x11}});
+  t.row({{"lane", 1}}, RowMark::mismatch);  // a column not given is undefined
+  s.add(t);
   r.sections.push_back(s);
   const std::string text = render(r, 80, false);
   EXPECT_NE(text.find("0x00000011"), std::string::npos) << text;
@@ -194,8 +184,8 @@ TEST(TextRenderer, RowsTableMarkColumn) {
 
 TEST(TextRenderer, ColorOnlyWhenAskedFor) {
   report::Report r = lane_report(true);
-  r.sections[0].checks.push_back({"a check", true, ""});
-  r.sections[0].checks.push_back({"another", false, "lanes 3 differ"});
+  r.sections[0].check("a-check", "a check", true);
+  r.sections[0].check("another", "another", false, "lanes 3 differ");
   EXPECT_FALSE(has_escape(render(r, 80, false)));
   const std::string colored = render(r, 80, true);
   EXPECT_TRUE(has_escape(colored));
@@ -208,18 +198,9 @@ TEST(TextRenderer, ColorOnlyWhenAskedFor) {
 TEST(TextRenderer, MeasurementsThatNeedAGpuPrintNoNumber) {
   report::Report r;
   r.title = "t";
-  report::Section s;
-  s.title = "cost";
-  report::Measurement m;
-  m.name = "shuffle latency";
-  m.unit = "cycles";
-  m.needs_gpu = true;
-  s.measurements.push_back(m);
-  report::Measurement measured;
-  measured.name = "measured one";
-  measured.unit = "cycles";
-  measured.samples = {30.0, 10.0, 20.0};
-  s.measurements.push_back(measured);
+  report::Section s("cost", "cost");
+  s.add(report::measured("shuffle", "shuffle latency", report::Format::cycles, {}, false));
+  s.add(report::measured("measured", "measured one", report::Format::cycles, {30.0, 10.0, 20.0}, true));
   r.sections.push_back(s);
   const std::string text = render(r, 80, false);
   std::string line, measured_line;
@@ -230,20 +211,19 @@ TEST(TextRenderer, MeasurementsThatNeedAGpuPrintNoNumber) {
   ASSERT_FALSE(line.empty()) << text;
   EXPECT_NE(line.find("needs a GPU"), std::string::npos) << line;
   EXPECT_EQ(line.find_first_of("0123456789"), std::string::npos) << line;
-  // The measured row: median 20, min 10, max 30, 3 repetitions.
-  EXPECT_NE(measured_line.find("20.000"), std::string::npos) << measured_line;
-  EXPECT_NE(measured_line.find("10.000"), std::string::npos) << measured_line;
-  EXPECT_NE(measured_line.find("30.000"), std::string::npos) << measured_line;
+  // The measured row: median 20, min 10, max 30 (cycles, one decimal), 3 repetitions.
+  EXPECT_NE(measured_line.find("20.0"), std::string::npos) << measured_line;
+  EXPECT_NE(measured_line.find("10.0"), std::string::npos) << measured_line;
+  EXPECT_NE(measured_line.find("30.0"), std::string::npos) << measured_line;
   EXPECT_EQ(words_of(measured_line).back(), "3");
 }
 
 TEST(TextRenderer, ChecksSummaryLine) {
   report::Report r = lane_report(false);
-  r.sections[0].checks.push_back({"first", true, "32 of 32 lanes agree"});
-  r.sections[0].checks.push_back({"second", true, ""});
-  report::Section more;
-  more.title = "more";
-  more.checks.push_back({"third", false, "lanes 5 differ"});
+  r.sections[0].check("first", "first", true, "32 of 32 lanes agree");
+  r.sections[0].check("second", "second", true);
+  report::Section more("more", "more");
+  more.check("third", "third", false, "lanes 5 differ");
   r.sections.push_back(more);
   const std::string text = render(r, 80, false);
   EXPECT_NE(text.find("[PASS] first: 32 of 32 lanes agree"), std::string::npos) << text;
@@ -254,15 +234,14 @@ TEST(TextRenderer, ChecksSummaryLine) {
   // No checks at all: no summary line.
   EXPECT_EQ(render(lane_report(false), 80, false).find("checks:"), std::string::npos);
   // Waived parts are counted in the summary.
-  r.waived.push_back({"reduce_add", "needs compute capability 8.0"});
+  r.waived.push_back({"reduce-add", "needs compute capability 8.0"});
   EXPECT_EQ(lines_of(render(r, 80, false)).back(), "checks: 2 passed, 1 failed, 1 waived");
 }
 
 TEST(TextRenderer, ParagraphsWrapToTheWidth) {
   report::Report r;
   r.title = "t";
-  report::Section s;
-  s.title = "words";
+  report::Section s("words", "words");
   std::string para;
   for (int i = 0; i < 60; ++i) para += "word" + std::to_string(i) + " ";
   s.paragraphs.push_back(para);

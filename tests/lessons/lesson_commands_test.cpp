@@ -112,8 +112,8 @@ std::vector<std::string> lesson_names() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, ShownCommands, ::testing::ValuesIn(lesson_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
                            for (auto& ch : name) ch = ch == '-' ? '_' : ch;
                            return name;
                          });

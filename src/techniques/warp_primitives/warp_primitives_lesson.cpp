@@ -97,7 +97,7 @@ void setup(Run& run, report::Section& s) {
 }
 
 parts::Part<Run> shuffle_row(const char* id, const char* title, const char* summary, const char* param, ShuffleOp op) {
-  return {id, title, summary, {"--width", param, "--mask", "--threads", "--values"}, false, false, true,
+  return {id, title, summary, {param, "--mask", "--threads", "--values"}, false, false, true,
           [op](Run& r) { return shuffle_part(r, op); }};
 }
 

@@ -1,5 +1,6 @@
 // Part syncwarp: the last warp of Fan's shared-memory reduction (10.2) three ways, the racy one
 // with the orders the hardware may choose.
+#include "core/report/text_format.hpp"
 #include "techniques/warp_primitives/warp_primitives_gpu.hpp"
 #include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
@@ -46,7 +47,7 @@ report::Section syncwarp_part(Run& run) {
         shown.push_back({*gpu, name + "-gpu", name + " gpu"});
         const auto bad = differing_words(*gpu, model);
         s.agreement(name + "-gpu-agrees", name + " (all 64 shared words)", bad.empty(),
-                    bad.empty() ? "64 of 64 compared words agree" : std::to_string(bad.size()) + " words differ");
+                    bad.empty() ? "64 of 64 compared words agree" : "words " + report::list_of(bad) + " differ");
         s.check(name + "-right-sum", name + ": s[0] is the right sum", (*gpu)[0] == right,
                 "s[0] = " + std::to_string((*gpu)[0]) + ", right sum " + std::to_string(right));
       }

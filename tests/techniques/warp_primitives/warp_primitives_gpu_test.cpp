@@ -1,13 +1,14 @@
 // The GPU against the reference model, lane by lane, over the whole option space the CLI offers.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <random>
 
 #include "support/gpu_available.hpp"
 #include "techniques/warp_primitives/warp_primitives_gpu.hpp"
 #include "techniques/warp_primitives/warp_primitives_inputs.hpp"
 #include "techniques/warp_primitives/warp_primitives_model.hpp"
-#include "techniques/warp_primitives/warp_primitives_sections.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {
@@ -118,18 +119,25 @@ TEST(WarpPrimitivesGpu, SyncwarpCorrectVariantsMatchModelExactly) {
 // right sum by luck (and why), or the sum the race produced.
 TEST(WarpPrimitivesGpu, RacyVariantIsReportedAsRacyWhereItIsWrong) {
   CUDASYNC_REQUIRE_GPU();
-  const Lanes values = make_values(ValueKind::tid, 1);
-  const SharedWords got = gpu_syncwarp(values, SyncwarpVariant::racy);
-  EXPECT_NE(got[0], kPoison);
-  std::vector<SyncwarpOutcome> outcomes{{SyncwarpVariant::racy, got}};
-  const report::Section s = syncwarp_section(values, outcomes, true);
+  RunContext ctx;
+  ctx.gpu = true;
+  ctx.device = probe_gpus().devices.front();
+  Options o;
+  o.variants = {"racy"};
+  Run run(o, ctx, {});
+  const report::Section s = syncwarp_part(run);
+  std::int64_t got = -1;
+  for (const auto& f : s.facts)
+    if (f.id == "racy-s0-gpu") got = std::get<std::int64_t>(f.value);
+  ASSERT_NE(got, -1) << "the part shows what this GPU returned";
+  EXPECT_NE(got, static_cast<std::int64_t>(kPoison));
   ASSERT_EQ(s.notes.size(), 1u);
   const std::string& note = s.notes.front();
-  if (got[0] == 496) {
+  if (got == 496) {
     EXPECT_NE(note.find("the right sum"), std::string::npos) << note;
     EXPECT_NE(note.find("racecheck"), std::string::npos) << note;
   } else {
-    std::cout << "[ RACE     ] racy __syncwarp loop gave s[0] = " << got[0] << " instead of 496\n";
+    std::cout << "[ RACE     ] racy __syncwarp loop gave s[0] = " << got << " instead of 496\n";
     EXPECT_NE(note.find("instead of 496"), std::string::npos) << note;
   }
   EXPECT_TRUE(s.checks.empty()) << "the racy variant has no single right answer to check";
