@@ -1,17 +1,19 @@
-// The misuse part's safety machinery, on the CPU: the child's one-line protocol, how observed
-// times become phases, and what the parent makes of a child that answers, fails, or hangs (a
-// stand-in shell script plays the child). The process runner itself is tested in
-// tests/core/child_process_test.cpp.
+// The misuse part's safety machinery, on the CPU: the child's arguments and one-line protocol, and
+// what the parent makes of a child that answers, fails, or hangs (a stand-in shell script plays the
+// child, run by core's ChildProcess). The process runner itself is tested in
+// tests/core/child_process_test.cpp; how observed times become phases, in the judge test.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 
-#include "techniques/named_barriers/named_barriers_misuse.hpp"
+#include "core/parts/child.hpp"
+#include "techniques/named_barriers/named_barriers_misuse_child.hpp"
 
 namespace cudasync::named_barriers {
 namespace {
@@ -51,23 +53,6 @@ TEST(NamedBarriersMisuse, CudaErrorLineAndMalformedOutput) {
   }
 }
 
-TEST(NamedBarriersMisuse, ObservedPhasesGroupWarpsReleasedTogether) {
-  MisuseObservation o;
-  o.c = {48, 64};
-  // Warp 0 waited for warp 1: one phase of two warps.
-  o.arrive_ns = {0, 20000};
-  o.leave_ns = {20050, 20040};
-  EXPECT_EQ(observed_phases(o), (std::vector<std::vector<int>>{{0, 1}}));
-  // Warp 0 left at once: two phases of one warp.
-  o.leave_ns = {40, 20040};
-  EXPECT_EQ(observed_phases(o), (std::vector<std::vector<int>>{{0}, {1}}));
-  // Arrival order, not warp order.
-  o.c = {64, 96};
-  o.arrive_ns = {40000, 0, 20000};
-  o.leave_ns = {2100000, 20030, 20020};
-  EXPECT_EQ(observed_phases(o), (std::vector<std::vector<int>>{{1, 2}, {0}}));
-}
-
 // A stand-in for the cudasync binary: a shell script that gets the same arguments.
 struct FakeChild {
   std::string path;
@@ -79,42 +64,78 @@ struct FakeChild {
     chmod(path.c_str(), 0755);
   }
   ~FakeChild() { std::remove(path.c_str()); }
+  MisuseOutcome run(const MisuseCase& c, int id, std::chrono::milliseconds timeout) const {
+    RunContext ctx;
+    ctx.seed = 5;
+    ChildProcess child(path, parts::child_args(ctx, "named-barriers", "misuse", misuse_child_args(c, id)), timeout,
+                       "misuse_test");
+    return misuse_outcome(c, child.finish());
+  }
 };
 
-TEST(NamedBarriersMisuse, ChildArgumentsAndAnswer) {
-  // $3 is the file after --misuse-child; the script answers with the arguments it was given.
+TEST(NamedBarriersMisuse, ChildArgumentsNameTheCaseAndTwoDistinctIds) {
+  EXPECT_EQ(misuse_child_args({48, 64}, 5),
+            (std::vector<std::string>{"--count", "48", "--arrive", "64", "--barrier-ids", "5,6"}));
+  EXPECT_EQ(misuse_child_args({128, 96}, 15),
+            (std::vector<std::string>{"--count", "128", "--arrive", "96", "--barrier-ids", "15,14"}));
+  RunContext ctx;
+  const auto args = parts::child_args(ctx, "named-barriers", "misuse", misuse_child_args({48, 64}, 1));
+  ASSERT_GE(args.size(), 5u);
+  EXPECT_EQ(args[0], "named-barriers");
+  EXPECT_EQ(args[1], "--child");
+  EXPECT_EQ(args[2], "misuse");
+  EXPECT_EQ(std::count(args.begin(), args.end(), "--misuse-child"), 0) << "the old hidden option is gone";
+}
+
+TEST(NamedBarriersMisuse, ChildAnswerIsRead) {
+  // $5 is the answer file after --child-out; $7 and $9 are --count and --arrive, $11 the ids.
   FakeChild fake(R"(test "$1" = named-barriers || exit 9
-test "$2" = --misuse-child || exit 9
-test "$5" = 48 || exit 9
-test "$7" = 64 || exit 9
-test "$9" = 5,6 || exit 9
-echo "ok count=$5 arrive=$7 arrive_ns=0,20000 leave_ns=20100,20090 rescue_ns=" > "$3")");
-  MisuseChild child(fake.path, {48, 64}, 5, 0, 5000ms);
-  const MisuseOutcome o = child.finish();
+test "$2" = --child || exit 9
+test "$3" = misuse || exit 9
+test "$4" = --child-out || exit 9
+test "$7" = 48 || exit 9
+test "$9" = 64 || exit 9
+test "${11}" = 5,6 || exit 9
+echo "ok count=$7 arrive=$9 arrive_ns=0,20000 leave_ns=20100,20090 rescue_ns=" > "$5")");
+  const MisuseOutcome o = fake.run({48, 64}, 5, 5000ms);
   ASSERT_EQ(o.status, MisuseOutcome::Status::ok) << o.message;
   EXPECT_EQ(o.seen.c.count, 48);
   EXPECT_EQ(o.seen.leave_ns, (std::vector<long long>{20100, 20090}));
+  EXPECT_GT(o.seconds, 0.0);
 }
 
 TEST(NamedBarriersMisuse, AChildThatDiesIsReportedWithItsStderr) {
   FakeChild fake("echo 'cudasync: error: no usable GPU' >&2; exit 3");
-  MisuseChild child(fake.path, {48, 64}, 1, 0, 5000ms);
-  const MisuseOutcome o = child.finish();
+  const MisuseOutcome o = fake.run({48, 64}, 1, 5000ms);
   EXPECT_EQ(o.status, MisuseOutcome::Status::crashed);
   EXPECT_NE(o.message.find("exit 3"), std::string::npos) << o.message;
   EXPECT_NE(o.message.find("no usable GPU"), std::string::npos) << o.message;
 }
 
+TEST(NamedBarriersMisuse, AChildThatAnswersNonsenseIsACrash) {
+  FakeChild fake(R"(echo "fine, thanks" > "$5")");
+  const MisuseOutcome o = fake.run({48, 64}, 1, 5000ms);
+  EXPECT_EQ(o.status, MisuseOutcome::Status::crashed);
+  EXPECT_EQ(o.c.count, 48);
+}
+
 TEST(NamedBarriersMisuse, AHungChildIsKilledAtTheTimeout) {
   FakeChild fake("exec sleep 30");
   const auto start = std::chrono::steady_clock::now();
-  MisuseChild child(fake.path, {128, 64}, 1, 0, 300ms);
-  const MisuseOutcome o = child.finish();
+  const MisuseOutcome o = fake.run({128, 64}, 1, 300ms);
   const auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(o.status, MisuseOutcome::Status::timeout);
   EXPECT_NE(o.message.find("300 ms"), std::string::npos) << o.message;
   EXPECT_LT(took, 5s) << "the parent waited for the hung child instead of killing it";
   EXPECT_GE(took, 250ms);
+}
+
+TEST(NamedBarriersMisuse, ALostChildIsACrashEvenWithAnAnswer) {
+  ChildResult r;
+  r.status = ChildResult::Status::lost;
+  r.output = "cuda_error whatever\n";
+  r.message = "waitpid failed";
+  EXPECT_EQ(misuse_outcome({48, 64}, r).status, MisuseOutcome::Status::crashed);
 }
 
 }  // namespace
