@@ -11,7 +11,6 @@ namespace cudasync::named_barriers {
 
 namespace {
 using I = std::int64_t;
-using report::Format;
 using report::RowMark;
 using report::Value;
 }  // namespace
@@ -87,7 +86,7 @@ report::Section bar_sync_part(Run& run) {
       "phases (a flag watched with a deadline): if group 0 needed group 1, that would deadlock and the check would "
       "fail.");
   for (int g = 0; g < 2; ++g)
-    s.fact("group-" + std::to_string(g), "group " + std::to_string(g), barrier_text(spec, g), Format::plain,
+    s.fact("group-" + std::to_string(g), "group " + std::to_string(g), barrier_text(spec, g), report::Format::plain,
            std::to_string(spec.warps(g)) + " warps");
 
   report::Table phases = phase_table("barrier phases (reference model: arrivals per barrier id)");

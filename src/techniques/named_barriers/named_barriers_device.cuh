@@ -69,4 +69,17 @@ __device__ __forceinline__ long long stamp_after_value(volatile int* own_word, i
   return stamp();
 }
 
+// Lane 0's four stamps of one producer/consumer round (layout in named_barriers.hpp).
+__device__ __forceinline__ void store_stamps(long long* round, long long t0, long long t1, long long t2, long long t3) {
+  round[0] = t0;
+  round[1] = t1;
+  round[2] = t2;
+  round[3] = t3;
+}
+// How the SM clock ran against %globaltimer since (g0 ns, c0 cycles): calib[0] ns, calib[1] cycles.
+__device__ __forceinline__ void store_calibration(long long* calib, long long g0, long long c0) {
+  calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
+  calib[1] = stamp() - c0;
+}
+
 }  // namespace cudasync::named_barriers

@@ -62,10 +62,7 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
     __threadfence();
     atomicAdd(group0_done, 1);
   }
-  if (tid == a.threads0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == a.threads0) store_calibration(calib, g0, c0);
 }
 
 struct PcArgs {
@@ -101,13 +98,7 @@ __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* 
       const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       __syncwarp();
       bar_sync(empty, count);                // wait until the consumers have read the slots
-      if (lane == 0) {
-        const long long t3 = stamp_after_barrier(&own[warp]);
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t3;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, stamp_after_barrier(&own[warp]));
     }
   } else {
     const int c = tid - a.producers;
@@ -120,18 +111,10 @@ __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* 
       const long long t2 = stamp();
       __syncwarp();
       bar_arrive(empty, count);              // "read": the producers may overwrite
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t2;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t2);
     }
   }
-  if (tid == 0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == 0) store_calibration(calib, g0, c0);
 }
 
 // The same protocol with two cuda::barrier objects in shared memory (mbarrier on 8.0+): an
@@ -166,12 +149,7 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
       const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       empty.wait(std::move(read));                   // ... and wait for that phase only now
       const long long t3 = stamp();
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t3;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t3);
     }
   } else {
     const int c = tid - a.producers;
@@ -183,18 +161,10 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
       for (int i = c; i < a.producers; i += a.consumers) consumed[r * a.producers + i] = slot[i];
       const long long t2 = stamp();
       (void)empty.arrive();
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t2;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t2);
     }
   }
-  if (tid == 0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == 0) store_calibration(calib, g0, c0);
 #else
   (void)a; (void)input; (void)consumed; (void)stamps; (void)calib;  // the host waives this part below 8.0
 #endif

@@ -50,6 +50,7 @@ const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
 void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out, const std::string& help,
                   const std::string& accepted) {
   sub.add_option_function<std::string>(name, [&out](const std::string& s) { out = *parse_int_list(s); }, help)
+      ->type_name("INT,INT")
       ->check([accepted](const std::string& s) {
         return parse_int_list(s) ? std::string() : "'" + s + "' is not a list of whole numbers; accepted: " + accepted;
       });
