@@ -12,15 +12,13 @@ namespace cudasync::named_barriers {
 namespace {
 
 using I = std::int64_t;
-using report::Value;
+using report::Format;
 
 std::string sizes_text(const std::vector<int>& sizes) {
   std::string s;
   for (int z : sizes) s += (s.empty() ? "" : " + ") + std::to_string(z);
   return s;
 }
-
-std::string us(long long ns) { return report::fixed(static_cast<double>(ns) / 1000.0, 1); }
 
 std::vector<MisusePrediction> add_model(report::Section& s, const MisuseCase& c, const std::string& tag,
                                         const std::string& id) {
@@ -48,25 +46,27 @@ std::vector<MisusePrediction> add_model(report::Section& s, const MisuseCase& c,
 void add_observation(report::Section& s, const MisuseCase& c, int barrier, const MisuseOutcome& o,
                      const std::vector<MisusePrediction>& predictions, const std::string& tag, const std::string& id) {
   const MisuseObservation& seen = o.seen;
-  report::Table t(id + "-gpu", tag + "what the GPU did (%globaltimer, microseconds after warp 0 arrived)");
-  t.column("warp", "warp").column("arrived", "arrived").column("left", "left").column("waited", "waited");
-  t.column("released-by", "released by");
+  report::Table t(id + "-gpu", tag + "what the GPU did (%globaltimer, ns after warp 0 arrived)");
+  t.column("warp", "warp").column("arrived", "arrived", Format::ns).column("left", "left", Format::ns);
+  t.column("waited", "waited", Format::ns).column("released-by", "released by");
   for (std::size_t w = 0; w < seen.arrive_ns.size(); ++w) {
     const long long a = seen.arrive_ns[w], l = seen.leave_ns[w];
     const int by = released_by(seen, w);
-    t.row({{"warp", static_cast<I>(w)}, {"arrived", us(a)}, {"left", us(l)}, {"waited", us(l - a)},
+    t.row({{"warp", static_cast<I>(w)}, {"arrived", static_cast<I>(a)}, {"left", static_cast<I>(l)},
+           {"waited", static_cast<I>(l - a)},
            {"released-by", by == 0 ? std::string("its phase completing") : "rescue arrival " + std::to_string(by)}});
   }
   for (std::size_t k = 0; k < seen.rescue_ns.size(); ++k)
     t.legend.push_back("rescue arrival " + std::to_string(k + 1) + " (bar.arrive " + std::to_string(barrier) + ", " +
-                       std::to_string(c.count) + ") at " + us(seen.rescue_ns[k]) + " us");
+                       std::to_string(c.count) + ") at " +
+                       report::format_value(static_cast<I>(seen.rescue_ns[k]), Format::ns, true));
   s.add(std::move(t));
   std::vector<int> sizes;
   for (const auto& g : observed_phases(seen)) sizes.push_back(static_cast<int>(g.size()));
   const int rescues = static_cast<int>(seen.rescue_ns.size());
   s.fact(id + "-observed", tag + "observed",
          sizes_text(sizes) + " warps released together, " + std::to_string(rescues) + " rescue arrivals",
-         report::Format::plain, "child process: " + report::fixed(o.seconds, 2) + " s");
+         Format::plain, "child process: " + report::fixed(o.seconds, 2) + " s");
   s.check(id + "-nothing-hung", tag + "nothing hung: every waiting warp was released and the child process finished",
           true, std::to_string(seen.arrive_ns.size()) + " warps released, " + std::to_string(rescues) +
                     " by rescue arrivals");
@@ -105,7 +105,7 @@ report::Section misuse_section(const std::vector<MisuseCase>& cases, int barrier
     s.fact(id, tag + "bar.sync " + std::to_string(barrier) + ", " + std::to_string(c.count),
            std::to_string(c.arrive_threads) + " threads arrive (" + std::to_string(c.waiting_warps()) +
                " warps, 20 us apart)",
-           report::Format::plain, std::to_string(c.rescue_warps()) + " rescue warps");
+           Format::plain, std::to_string(c.rescue_warps()) + " rescue warps");
     const auto predictions = add_model(s, c, tag, id);
     if (!gpu_run || i >= gpu.size() || !gpu[i]) continue;
     const MisuseOutcome& o = *gpu[i];

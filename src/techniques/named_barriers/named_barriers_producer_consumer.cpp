@@ -23,20 +23,24 @@ void add_trace(report::Section& s, const PcSpec& spec, const PcResult& r) {
   long long origin = pc_stamp(spec, r, 0, 0, 0);
   for (int w = 0; w < warps; ++w) origin = std::min(origin, pc_stamp(spec, r, w, 0, 0));
   report::Table t("trace", "trace: clock64 cycles after the first stamp, lane 0 of each warp");
-  t.column("warp", "warp").column("role", "role").column("round", "round").column("full", "full barrier");
-  t.column("between", "between").column("empty", "empty barrier");
+  t.column("warp", "warp").column("role", "role").column("round", "round");
+  t.column("full-in", "full: in", Format::cycles).column("full-out", "full: out", Format::cycles);
+  t.column("between", "between", Format::cycles).column("empty-in", "empty: in", Format::cycles);
+  t.column("empty-out", "empty: out", Format::cycles);
   for (int w = 0; w < warps; ++w)
     for (int round = 0; round < spec.rounds; ++round) {
-      const auto at = [&](int k) { return std::to_string(pc_stamp(spec, r, w, round, k) - origin); };
-      if (w < pw)
-        t.row({{"warp", static_cast<I>(w)}, {"role", std::string("producer")}, {"round", static_cast<I>(round)},
-               {"full", "arrive " + at(0) + ", on at " + at(1)}, {"between", "fetched " + at(2)},
-               {"empty", "wait " + at(2) + " -> " + at(3)}});
-      else
-        t.row({{"warp", static_cast<I>(w)}, {"role", std::string("consumer")}, {"round", static_cast<I>(round)},
-               {"full", "wait " + at(0) + " -> " + at(1)}, {"between", "read " + at(2)}, {"empty", "arrive " + at(2)}});
+      const auto at = [&](int k) { return Value{static_cast<I>(pc_stamp(spec, r, w, round, k) - origin)}; };
+      const bool producer = w < pw;
+      // Stamps (named_barriers.hpp): a producer arrives at full (t0, on at t1), has fetched (t2), waits on
+      // empty (t2 -> t3); a consumer waits on full (t0 -> t1), has read (t2) and arrives at empty (t2).
+      t.row({{"warp", static_cast<I>(w)}, {"role", std::string(producer ? "producer" : "consumer")},
+             {"round", static_cast<I>(round)}, {"full-in", at(0)}, {"full-out", at(1)}, {"between", at(2)},
+             {"empty-in", at(2)}, {"empty-out", producer ? at(3) : Value{report::Undefined{}}}});
     }
-  t.legend.push_back("arrive: signals and goes on; wait a -> b: entered the wait at a, released at b");
+  t.legend.push_back("producers: full in/out = the signal on full and the next instruction (no wait); between = "
+                     "the next value fetched; empty in/out = the wait for the consumers");
+  t.legend.push_back("consumers: full in/out = the wait for the producers; between = the slots read; empty in = "
+                     "the signal on empty (no wait, so no out)");
   s.add(std::move(t));
 }
 
@@ -50,7 +54,7 @@ void add_rounds(report::Section& s, const PcSpec& spec, const std::optional<PcRe
   std::optional<RoundsVerdict> v;
   if (gpu) {
     v = judge_rounds(spec, gpu->consumed);
-    t.column("gpu-equal", "consumed = produced (gpu)");
+    t.column("gpu-equal", "consumed = produced (gpu, of " + std::to_string(spec.producers) + ")");
   }
   for (int r = 0; r < spec.rounds; ++r) {
     const auto base = static_cast<std::size_t>(r * spec.producers);
@@ -62,7 +66,7 @@ void add_rounds(report::Section& s, const PcSpec& spec, const std::optional<PcRe
     RowMark mark = RowMark::none;
     if (v) {
       const int equal = v->equal[static_cast<std::size_t>(r)];
-      cells.emplace_back("gpu-equal", std::to_string(equal) + " of " + std::to_string(spec.producers));
+      cells.emplace_back("gpu-equal", static_cast<I>(equal));
       if (equal != spec.producers) mark = RowMark::mismatch;
     }
     t.row(cells, mark);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <variant>
 
 #include "techniques/named_barriers/named_barriers_judge.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
@@ -17,6 +18,11 @@ const report::Check* check(const report::Section& s, const std::string& id) {
   ADD_FAILURE() << "section " << s.id << " has no check " << id;
   static const report::Check none;
   return &none;
+}
+std::int64_t int_at(const report::Table& t, std::size_t row, const std::string& key) {
+  const auto* v = std::get_if<std::int64_t>(&t.cell(row, key));
+  EXPECT_NE(v, nullptr) << t.id << " row " << row << " " << key << " is not an integer";
+  return v ? *v : -1;
 }
 std::size_t failed(const report::Section& s) {
   return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
@@ -76,6 +82,11 @@ TEST(NamedBarriersJudge, ProducerConsumerRightResultPasses) {
   const auto trace = std::find_if(s.tables.begin(), s.tables.end(), [](const auto& table) { return table.id == "trace"; });
   ASSERT_NE(trace, s.tables.end());
   EXPECT_EQ(trace->rows.size(), static_cast<std::size_t>(3 * 3));  // 3 warps x 3 rounds
+  // Cycles after the first stamp (a consumer's, at 5): numbers, and no "out" for a consumer's signal.
+  EXPECT_EQ(int_at(*trace, 0, "full-in"), 5);
+  EXPECT_EQ(int_at(*trace, 0, "empty-out"), 85);
+  EXPECT_TRUE(std::holds_alternative<report::Undefined>(trace->cell(8, "empty-out")));
+  EXPECT_EQ(int_at(s.tables.at(0), 2, "gpu-equal"), 64);
 }
 
 TEST(NamedBarriersJudge, ProducerConsumerWrongValueFailsAndIsMarked) {
