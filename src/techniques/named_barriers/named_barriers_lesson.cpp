@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
 #include "core/parts/child.hpp"
 
 #include "techniques/named_barriers/named_barriers_model.hpp"
@@ -170,8 +171,17 @@ bool starts_misuse_children(const parts::Selection& selection, const RunContext&
   return ctx.gpu && selection.child.empty() && selection.has("misuse");
 }
 
+namespace {
+Inputs checked_inputs(const Options& o, std::uint64_t seed) {
+  // Core validates a child's options not at all (it runs what its parent asked for): a child
+  // started by hand with two huge --groups must still be refused before anything is sized by them.
+  if (const auto e = usage_error(o)) throw UsageError(*e);
+  return resolve(o, seed);
+}
+}  // namespace
+
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
-    : ctx(run_ctx), in(resolve(o, run_ctx.seed)) {
+    : ctx(run_ctx), in(checked_inputs(o, run_ctx.seed)) {
   // The misuse children start first and run while this process does the other parts.
   if (!starts_misuse_children(selection, ctx)) return;
   for (const MisuseCase& c : in.misuse) {

@@ -4,6 +4,7 @@
 
 #include <climits>
 
+#include "core/errors.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 
 namespace cudasync::named_barriers {
@@ -87,6 +88,18 @@ TEST(NamedBarriersLesson, ResolveFollowsTheOptions) {
   EXPECT_EQ(in.misuse[0].arrive_threads, 64);
   EXPECT_EQ(resolve(Options{}, 1).misuse.size(), 2u) << "by default the two cases: 48 and 128 with 64 arriving";
   EXPECT_EQ(resolve(Options{}, 1).predicates.size(), kDefaultPredicates.size());
+}
+
+TEST(NamedBarriersLesson, ARunRefusesWhatCoreDidNotValidate) {
+  // A child (--child misuse) skips core's validation: its Run checks the options itself.
+  Options o;
+  o.producers = 1073741824;
+  o.consumers = 1073741824;
+  parts::Selection child;
+  child.child = "misuse";
+  const RunContext ctx;
+  EXPECT_THROW(named_barriers::Run(o, ctx, child), UsageError);
+  EXPECT_NO_THROW(named_barriers::Run(Options{}, ctx, child));
 }
 
 TEST(NamedBarriersLesson, OnlyAGpuParentStartsTheMisuseChildren) {
