@@ -42,6 +42,9 @@ struct Selection {
   std::vector<std::string> ids;
   bool by_user = false;  // --part was given
   bool bench = false;    // --bench runs the lesson's sweep instead of its parts
+  // The hidden child mode this process runs (--child), empty in a normal run: a Run that starts
+  // its children early (in its constructor) starts none in a child of its own.
+  std::string child;
 
   bool has(std::string_view id) const;
   bool any_of(std::initializer_list<std::string_view> part_ids) const;

@@ -1,14 +1,12 @@
 #pragma once
-// The misuse part runs in a child process: the parent starts this same binary with a hidden
-// option (`named-barriers --misuse-child FILE`), the child runs one misuse kernel and writes one
+// The misuse part runs in a child process: the parent starts this same binary in the lesson's
+// child mode "misuse" (core/parts/child.hpp: `named-barriers --child misuse --child-out FILE
+// --count C --arrive T --barrier-ids ID,X ...`), the child runs one misuse kernel and writes one
 // line to FILE, and the parent waits for it with a host-side timeout. Whatever a bad count does
 // to the hardware (wait, trap, hang), it happens to the child's CUDA context, never the parent's.
-// The process machinery is core/child_process.hpp; this file is the misuse part's protocol.
-// Host-only code, no CUDA.
-#include <chrono>
-#include <memory>
-#include <optional>
+// This file is the part's protocol: the child's arguments and answer. Host-only code, no CUDA.
 #include <string>
+#include <vector>
 
 #include "core/child_process.hpp"
 #include "techniques/named_barriers/named_barriers.hpp"
@@ -25,6 +23,11 @@ struct MisuseOutcome {
 };
 const char* to_string(MisuseOutcome::Status s);
 
+// The lesson's arguments of the child that runs case `c` on barrier `id` (core adds the child
+// mode, the answer file, device, seed and backend): "--count 48 --arrive 64 --barrier-ids 1,2".
+// --barrier-ids takes two distinct ids; the child uses the first.
+std::vector<std::string> misuse_child_args(const MisuseCase& c, int id);
+
 // The one line a child writes: "ok count=48 arrive=64 arrive_ns=0,20004 leave_ns=20010,20011 rescue_ns="
 // or "cuda_error <message>".
 std::string format_observation(const MisuseObservation& o);
@@ -32,22 +35,8 @@ std::string format_cuda_error(const std::string& message);
 // Parses the child's file into `out` (status ok or cuda_error); false when the text is neither.
 bool parse_child_output(const std::string& text, MisuseOutcome& out);
 
-// Warps released together, in the order they arrived (warp indices), from the observed times: a
-// warp joins the group of the warp before it when it arrived before that warp left.
-std::vector<std::vector<int>> observed_phases(const MisuseObservation& o);
-
-class MisuseChild {
- public:
-  // Starts `exe named-barriers --misuse-child FILE --count C --arrive T --barrier-ids ID,X
-  // --backend gpu --device D -q`. Throws std::runtime_error if the process cannot be started.
-  MisuseChild(const std::string& exe, const MisuseCase& c, int id, int device, std::chrono::milliseconds timeout);
-  // Waits until the child exits or the timeout (from the start) passes; on timeout kills it
-  // (SIGKILL) and reports Status::timeout. Call once.
-  MisuseOutcome finish();
-
- private:
-  MisuseCase c_;
-  std::unique_ptr<ChildProcess> child_;
-};
+// What the parent makes of a finished child of case `c`: its answer, a timeout (the parent
+// killed it), or a crash (any other end, with the child's stderr).
+MisuseOutcome misuse_outcome(const MisuseCase& c, const ChildResult& r);
 
 }  // namespace cudasync::named_barriers
