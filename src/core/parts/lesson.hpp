@@ -42,6 +42,7 @@ struct Selection {
   std::vector<std::string> ids;
   bool by_user = false;  // --part was given
   bool bench = false;    // --bench runs the lesson's sweep instead of its parts
+  bool child = false;    // a hidden child mode (--child): no part runs, so Run must start no child
 
   bool has(std::string_view id) const;
   bool any_of(std::initializer_list<std::string_view> part_ids) const;
