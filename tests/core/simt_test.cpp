@@ -180,10 +180,32 @@ TEST(Simt, LeaderSyncwarpAndCustomInstructions) {
   }
 }
 
+TEST(Simt, ABranchOnAWordReadsItInL2) {
+  // Test-and-test-and-set's poll: spin while the lock word reads non-zero.
+  Machine m;
+  m.threads = 2;
+  m.words = {{"lock", Word::Kind::lock}};
+  m.code = {
+      branch(word_ne(0, value(0)), 0, 1, "while (lock != 0) ;"),
+      cas(0, value(1), r, "r = atomicCAS(&lock, 0, 1)"),
+      branch(reg_ne(r, 0), 0, 3, "if (r != 0) goto 0"),
+      exch(0, value(0), "atomicExch(&lock, 0)"),
+      exit("return;"),
+  };
+  const Result res = run(m, {{0, 1}, 20});
+  ASSERT_TRUE(res.completed());
+  EXPECT_EQ(res.trace[0].lanes[0].read, 0);
+  EXPECT_EQ(res.trace[2].lanes[1].read, 1);  // lane 1 lost the CAS and goes back to poll
+  EXPECT_TRUE(res.trace[2].lanes[1].taken);
+}
+
 TEST(Simt, RejectsAMachineWithoutItsWords) {
   Machine m;
   m.code = {load(3, r, "v = x"), exit("return;")};
   EXPECT_THROW(run(m), std::invalid_argument);
+  Machine poll;
+  poll.code = {branch(word_ne(2, value(0)), 0, 1, "while (x != 0)"), exit("return;")};
+  EXPECT_THROW(run(poll), std::invalid_argument);
   Machine empty;
   EXPECT_THROW(run(empty), std::invalid_argument);
 }

@@ -54,10 +54,12 @@ class Engine {
     const int words = static_cast<int>(m.words.size());
     for (std::size_t pc = 0; pc < m.code.size(); ++pc) {
       const Instr& in = m.code[pc];
-      const bool needs_word = in.op == Op::cas || in.op == Op::load || in.op == Op::store || in.op == Op::add ||
-                              in.op == Op::exch || (in.op == Op::branch && in.cond.lhs == Cond::Lhs::word);
-      const int last = in.word + (in.at == At::fixed ? 0 : m.lanes() - 1);
-      if (needs_word && (in.word < 0 || last >= words))
+      const bool on_word = in.op == Op::branch && in.cond.lhs == Cond::Lhs::word;
+      const bool needs_word = on_word || in.op == Op::cas || in.op == Op::load || in.op == Op::store ||
+                              in.op == Op::add || in.op == Op::exch;
+      const int first = on_word ? in.cond.word : in.word;
+      const int last = first + (on_word || in.at == At::fixed ? 0 : m.lanes() - 1);
+      if (needs_word && (first < 0 || last >= words))
         throw std::invalid_argument("simt::run: instruction " + std::to_string(pc) + " names no word of the machine");
       if (in.is_branch() && (in.target < 0 || in.target >= static_cast<int>(m.code.size())))
         throw std::invalid_argument("simt::run: branch " + std::to_string(pc) + " has no target in the program");
