@@ -54,10 +54,10 @@ void setup(Run& run, report::Section& s) {
   s.fact("deadline", "deadline (--deadline-ms)", std::int64_t{o.deadline_ms}, report::Format::ms,
          "how long a waiter waits before it gives up; 1.." + std::to_string(kMaxDeadlineMs));
   if (o.blocks) s.fact("blocks", "blocks (--blocks)", std::int64_t{*o.blocks}, report::Format::count);
-  std::string regimes;
-  for (auto r : run.regimes) regimes += (regimes.empty() ? "" : ", ") + std::string(simt::to_string(r));
-  if (!regimes.empty())
-    s.fact("model-traces", "model traces (--model)", regimes, report::Format::plain,
+  std::string traces;
+  for (auto t : run.traces) traces += (traces.empty() ? "" : ", ") + std::string(simt::to_string(t));
+  if (!traces.empty())
+    s.fact("model-traces", "model traces (--model)", traces, report::Format::plain,
            "warp scheduling of warp-spinlock's step-by-step trace");
 }
 
@@ -77,8 +77,8 @@ StartedChild start_barrier_child(const Run& run, const char* part) {
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
     : ctx(run_ctx), options(o), child_out(selection.child_out) {
   if (selection.has("warp-spinlock")) {
-    if (o.model) regimes = {*simt::parse_regime(*o.model)};
-    else regimes = {simt::Regime::lockstep, simt::Regime::independent};
+    if (o.model) traces = {*simt::parse_scheduling(*o.model)};
+    else traces = {simt::Scheduling::lockstep, simt::Scheduling::independent};
   }
   if (!ctx.gpu || selection.child) return;  // a child starts no child of its own
   // The children start first and run while this process does the other parts.

@@ -38,7 +38,7 @@ struct Run {
   const RunContext& ctx;
   Options options;
   std::string child_out;                // a child's answer file (the child mode only)
-  std::vector<simt::Regime> regimes;    // warp-spinlock's traces; empty when it does not run
+  std::vector<simt::Scheduling> traces;  // warp-spinlock's traces; empty when it does not run
   StartedChild sync_child, warp_child;  // divergent-syncthreads, syncwarp-mask (GPU runs)
   std::unique_ptr<SanitizerChild> sanitizer;  // --sanitize, when compute-sanitizer was found and started
   std::string sanitizer_missing;        // --sanitize without it: where it looked, or why it did not start

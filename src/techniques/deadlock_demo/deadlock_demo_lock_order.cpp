@@ -19,7 +19,7 @@ report::Section lock_order_part(Run& run) {
       "until the other holds its first lock, so the bad interleaving happens every run. Of the four conditions for "
       "a deadlock (Coffman et al., 1971: mutual exclusion, hold and wait, no preemption, circular wait) the fix "
       "removes the circular wait: one global order, A before B, for everybody.");
-  s.add(program_table(m.broken.machine, "program"));
+  s.add(program_table(m.broken.result.machine, "program"));
   s.add(trace_table(m.broken, "trace", "trace: the two blocks, each as one independent lane"));
   const Describe describe = lock_order_describe();
   add_model_facts(s, m.m, describe, "block");

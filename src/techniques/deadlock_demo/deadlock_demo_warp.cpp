@@ -10,15 +10,15 @@ namespace cudasync::deadlock_demo {
 
 namespace {
 
-std::string regime_title(simt::Regime r) {
-  return r == simt::Regime::lockstep ? "lockstep (one pc per warp: pre-Volta, cc < 7.0)"
+std::string scheduling_title(simt::Scheduling s) {
+  return s == simt::Scheduling::lockstep ? "lockstep (one pc per warp: pre-Volta, cc < 7.0)"
                                      : "independent (a pc per lane: Volta and newer)";
 }
 
 }  // namespace
 
 report::Section warp_part(Run& run) {
-  const WarpModel m = warp_model(run.regimes);
+  const WarpModel m = warp_model(run.traces);
   report::Section s("warp-spinlock",
                     "warp-spinlock: a spin lock taken by the lanes of one warp, and a cycle no scheduler can break");
   s.paragraph(
@@ -63,16 +63,16 @@ report::Section warp_part(Run& run) {
           lock_cycle.passed, lock_cycle.detail);
   s.check("lock-independent-completes",
           "reference model: the lock in an independent warp completes with every lane counted",
-          m.lock_independent.completed && m.lock_independent.word("counter") == kWarpSize, verdict(m.lock_independent));
+          m.lock_independent.completed() && m.lock_independent.word("counter") == kWarpSize, verdict(m.lock_independent));
   s.check("ring-deadlocks",
           "reference model: the cycle between lanes, scheduled independently, deadlocks, with a cycle in its "
           "wait-for graph",
           ring_cycle.passed, ring_cycle.detail);
-  if (!m.lock_traces.empty()) s.add(program_table(m.lock_traces.front().machine, "program"));
+  if (!m.lock_traces.empty()) s.add(program_table(m.lock_traces.front().result.machine, "program"));
   for (const auto& t : m.lock_traces)
-    s.add(trace_table(t, std::string("trace-") + simt::to_string(t.machine.regime),
-                      "the lock, trace, " + regime_title(t.machine.regime) + ": 4 lanes"));
-  s.add(program_table(m.ring_trace.machine, "ring-program"));
+    s.add(trace_table(t, std::string("trace-") + simt::to_string(t.result.machine.scheduling),
+                      "the lock, trace, " + scheduling_title(t.result.machine.scheduling) + ": 4 lanes"));
+  s.add(program_table(m.ring_trace.result.machine, "ring-program"));
   s.add(trace_table(m.ring_trace, "ring-trace", "the cycle, trace, independent: 4 lanes"));
   const char* ring_title = "the cycle's launch, until every lane gave up";
   if (!lock || !ring) {
