@@ -11,10 +11,9 @@ using report::Format;
 using I = std::int64_t;
 
 report::Section chain_part(Run& run) {
-  const Coresidency c = grid_coresidency(run, GridKernel::chain);
-  const int blocks = grid_blocks(run, c);
-  const bool too_many = blocks > c.limit();
-  const ScenarioModel model = chain_model(blocks, c);
+  const Grid grid = grid_of(run, GridKernel::chain);
+  const int blocks = grid.blocks, limit = grid.c.limit();
+  const ScenarioModel model = chain_model(blocks, grid.c);
   report::Section s("producer-before-consumer",
                     "producer-before-consumer: a block waits for a block with a higher index that has no slot");
   s.paragraph(
@@ -22,7 +21,7 @@ report::Section chain_part(Run& run) {
       "from the top (each block adds its value to the one after it, suffix sums). Block 0 thus waits, through the "
       "chain, for the last block. While every block is resident that works. With more blocks than fit, the "
       "lowest indices start first (the hardware's order in practice, not a promise) and spin for blocks that have "
-      "no slot: block " + std::to_string(c.limit() - 1) + " waits for block " + std::to_string(c.limit()) +
+      "no slot: block " + std::to_string(limit - 1) + " waits for block " + std::to_string(limit) +
       ", which cannot start until a spinning block exits.");
   s.paragraph(
       "What is guaranteed: nothing between blocks. The CUDA C++ Programming Guide requires that thread blocks "
@@ -36,11 +35,11 @@ report::Section chain_part(Run& run) {
       "or has finished; no block ever waits for one that has not started, so the wait-for graph has no edge into "
       "the blocks without a slot. What it still relies on: that a started block keeps being scheduled, which the "
       "occupancy-bound model (every NVIDIA GPU) gives and the programming guide does not promise.");
-  add_grid_launch(s, run, blocks, c, "flag chain");
+  add_grid_launch(s, run, grid, "flag chain");
   const Describe describe = chain_describe();
   s.add(steps_table(model.steps, "schedule", "the model's schedule, step by step"));
   add_model_facts(s, model, describe, "block");
-  add_model_checks(s, model, too_many);
+  add_model_checks(s, model, grid.too_many());
   s.add(steps_table(model.fix_steps, "fix", "the fix: a ticket per block"));
   const char* launch_title = "the chain launch, until every block returned";
   if (!run.ctx.gpu) {
@@ -49,18 +48,8 @@ report::Section chain_part(Run& run) {
     return s;
   }
   const GridRun g = gpu_chain(blocks, run.deadline_ns(), false);
-  add_gpu_ranges(s, g.records, describe, "block", "gpu-blocks", "this GPU: what every block did", "gpu-stuck",
-                 "this GPU: who was stuck");
+  add_gpu_grid(s, run, grid, g, model, describe, "the chain completes when every block fits");
   s.add(launch_time("launch", launch_title, g.ms, "CUDA events"));
-  if (too_many) {
-    const Verdict v = ended_at_deadline(g.records, g.timed_out, run.options.deadline_ms, "block");
-    s.check("ended", "the deadlock ended at its deadline, and every block said where it was", v.passed, v.detail);
-  } else {
-    const Verdict v = completed(g);
-    s.check("completes", "the chain completes when every block fits", v.passed, v.detail);
-  }
-  const Verdict agree = stuck_agreement(g.records, model.records, describe, "block");
-  s.agreement("gpu-agrees", "who was stuck, and on what", agree.passed, agree.detail);
 
   const GridRun fix = gpu_chain(blocks, run.deadline_ns(), true);
   const Verdict fixed = completed(fix);

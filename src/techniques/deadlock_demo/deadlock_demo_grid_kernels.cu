@@ -41,8 +41,7 @@ __global__ void counter_barrier_kernel(BarrierArgs a) {
     const int b = static_cast<int>(blockIdx.x);
     const unsigned long long t0 = grid_start_ns(a.grid_start);
     const unsigned long long end = t0 + a.budget_ns;
-    Record r;
-    r.start_ns = since(t0);
+    Record r = started(t0);
     r.on = 0;
     if (past(end)) {
       r.state = static_cast<int>(State::late);
@@ -92,8 +91,7 @@ __global__ void chain_kernel(ChainArgs a) {
     const int b = static_cast<int>(blockIdx.x);
     const unsigned long long t0 = grid_start_ns(a.grid_start);
     const unsigned long long end = t0 + a.budget_ns;
-    Record r;
-    r.start_ns = since(t0);
+    Record r = started(t0);
     // The fix: the logical index is the order of arrival, not the hardware index. A block that
     // drew ticket t started after tickets 0..t-1 did, so each of those holds a slot or is done.
     const int idx = a.tickets ? static_cast<int>(atomicAdd(a.next_ticket, 1u)) : b;

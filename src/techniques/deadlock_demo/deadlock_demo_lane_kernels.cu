@@ -18,8 +18,7 @@ __global__ void warp_spinlock_kernel(int iters, unsigned long long budget_ns, un
                                      int* lock, int* counter, unsigned* timed_out, Record* rec) {
   const int lane = static_cast<int>(threadIdx.x);
   const unsigned long long t0 = grid_start_ns(grid_start);
-  Record r;
-  r.start_ns = since(t0);
+  Record r = started(t0);
   r.on = 0;
   bool ok = true;
   int seen = 0;
@@ -48,8 +47,7 @@ __global__ void lane_ring_kernel(unsigned long long budget_ns, unsigned long lon
   const int lane = static_cast<int>(threadIdx.x);
   const int next = (lane + 1) % static_cast<int>(blockDim.x);
   const unsigned long long t0 = grid_start_ns(grid_start);
-  Record r;
-  r.start_ns = since(t0);
+  Record r = started(t0);
   r.on = next;
   int seen = 0;
   const bool ok = spin_until(
@@ -83,8 +81,7 @@ __global__ void lock_order_kernel(LockOrderArgs a) {
   const int first = b, second = other;  // block 0: A then B; block 1: B then A
   const unsigned long long t0 = grid_start_ns(a.grid_start);
   const AbsoluteDeadline d{t0 + a.budget_ns, a.timed_out};
-  Record r;
-  r.start_ns = since(t0);
+  Record r = started(t0);
   int seen = 0;
   const auto take = [&](int lock) {
     return spin_until(

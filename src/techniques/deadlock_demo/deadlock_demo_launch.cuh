@@ -17,6 +17,13 @@ __device__ __forceinline__ long long since(unsigned long long t0) {
   return static_cast<long long>(cuda::globaltimer_ns() - t0);
 }
 
+// A record of a block or lane that starts now, on the grid's clock (t0: the first block's start).
+__device__ __forceinline__ Record started(unsigned long long t0) {
+  Record r;
+  r.start_ns = since(t0);
+  return r;
+}
+
 template <typename T>
 __device__ __forceinline__ T vload(const T* p) {
   return *static_cast<const volatile T*>(p);

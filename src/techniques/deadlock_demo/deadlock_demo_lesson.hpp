@@ -12,6 +12,7 @@
 #include "core/parts/lesson.hpp"
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_child.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_model.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_simt.hpp"
 
 namespace cudasync::deadlock_demo {
@@ -55,10 +56,18 @@ report::Section warp_part(Run& run);        // warp-spinlock (warp)
 report::Section lock_order_part(Run& run);  // lock-order (lock_order)
 report::Section barrier_part(Run& run, bool syncwarp);  // divergent-syncthreads, syncwarp-mask (barrier)
 // Shared by the grid parts (grid): the co-residency of a grid kernel (the occupancy API's on a GPU,
-// an H100's in the model), the grid (--blocks, or twice what fits), and the launch's facts.
-Coresidency grid_coresidency(const Run& run, GridKernel kernel);
-int grid_blocks(const Run& run, const Coresidency& c);
-void add_grid_launch(report::Section& s, const Run& run, int blocks, const Coresidency& c, const std::string& what);
+// an H100's in the model) and the grid (--blocks, or twice what fits); the launch's facts; the
+// broken launch on this GPU (what every block did, and its checks against the deadline or the
+// result, and against the model: `completes` names the check of a grid that fits).
+struct Grid {
+  Coresidency c;
+  int blocks = 0;
+  bool too_many() const { return blocks > c.limit(); }
+};
+Grid grid_of(const Run& run, GridKernel kernel);
+void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what);
+void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
+                  const Describe& describe, const std::string& completes);
 // The barrier children's side (barrier): runs the cases on the GPU and returns the answer.
 std::string barrier_child(Run& run, bool syncwarp);
 

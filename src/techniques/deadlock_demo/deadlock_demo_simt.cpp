@@ -11,15 +11,6 @@ namespace {
 
 enum Reg { r };
 
-Word word(std::string name, Word::Kind kind = Word::Kind::plain, int owner = -1, int id = 0) {
-  Word w;
-  w.name = std::move(name);
-  w.kind = kind;
-  w.owner = owner;
-  w.id = id;
-  return w;
-}
-
 }  // namespace
 
 simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
@@ -28,7 +19,7 @@ simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
   m.name = "the CAS lock in one warp: every lane takes it once";
   m.scheduling = s;
   m.threads = lanes;
-  m.words = {word("lock", Word::Kind::lock), word("counter")};
+  m.words = {{"lock", Word::Kind::lock}, {"counter"}};
   m.code = {
       simt::cas(lock, simt::lane_plus(1), r, "while (atomicCAS(&lock, 0, lane + 1) != 0)").waiting(),  // 0
       simt::branch(simt::reg_ne(r, 0), 0, 2, "  ;   // spin: try again"),                              // 1
@@ -44,7 +35,7 @@ simt::Machine ring_machine(simt::Scheduling s, int lanes) {
   m.name = "a wait-for cycle inside a warp: lane i sets its flag only after lane i+1 has set its own";
   m.scheduling = s;
   m.threads = lanes;
-  for (int l = 0; l < lanes; ++l) m.words.push_back(word("flag[" + std::to_string(l) + "]", Word::Kind::flag, l, l));
+  for (int l = 0; l < lanes; ++l) m.words.push_back({"flag[" + std::to_string(l) + "]", Word::Kind::flag, false, false, l, l});
   m.code = {
       simt::load(0, r, "while (flag[(lane + 1) % 32] == 0)").addressed(At::next).waiting(),  // 0
       simt::branch(simt::reg_eq(r, 0), 0, 2, "  ;   // spin: the next lane has not set its flag"),  // 1
@@ -60,8 +51,12 @@ simt::Machine lock_order_machine(bool fixed, int iters) {
   m.scheduling = simt::Scheduling::independent;  // blocks never share a program counter
   m.blocks = 2;
   m.iters = iters;
-  m.words = {word("lock A", Word::Kind::lock, -1, 0), word("lock B", Word::Kind::lock, -1, 1),
-             word("holding[0]", Word::Kind::flag, 0, 0), word("holding[1]", Word::Kind::flag, 1, 1), word("count")};
+  // A word's id is what a record's `on` says for it: a lock's number, a flag's owner.
+  m.words = {{"lock A", Word::Kind::lock, false, false, -1, 0},
+             {"lock B", Word::Kind::lock, false, false, -1, 1},
+             {"holding[0]", Word::Kind::flag, false, false, 0, 0},
+             {"holding[1]", Word::Kind::flag, false, false, 1, 1},
+             {"count"}};
   if (fixed) {
     m.name = "lock-order, fixed: both blocks take A, then B";
     m.code = {
