@@ -106,7 +106,7 @@ const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       kLessonId,
       "deadlock-demo: every classic GPU sync deadlock, run for real and safely, with who was stuck and why",
-      "the classic GPU deadlocks run for real under a deadline: who was stuck on what, and the fixes",
+      "every classic GPU sync deadlock, run safely under a deadline: who was stuck, on what, and the fix",
       {
           {"grid-oversubscribed", "a grid barrier over too many blocks",
            "a software grid barrier over more blocks than can be resident; the occupancy API and cooperative launch",
