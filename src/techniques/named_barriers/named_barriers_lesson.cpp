@@ -168,7 +168,7 @@ Inputs resolve(const Options& o, std::uint64_t seed) {
 }
 
 bool starts_misuse_children(const parts::Selection& selection, const RunContext& ctx) {
-  return ctx.gpu && selection.child.empty() && selection.has("misuse");
+  return ctx.gpu && !selection.child && selection.has("misuse");
 }
 
 namespace {
