@@ -5,6 +5,7 @@
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
 #include "core/parts/attach.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   namespace parts = cudasync::parts;
   const std::vector<cudasync::cli::Command> commands = {
       parts::command(cudasync::warp_primitives::lesson()),
+      parts::command(cudasync::cg_reduce::lesson()),
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices, {}},

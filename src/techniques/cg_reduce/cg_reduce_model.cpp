@@ -357,22 +357,22 @@ Trace<T> model_trace(const std::vector<T>& x, const Plan& p, int block_index, in
   return t;
 }
 
-const char* kernel_key(Kernel k) {
+const char* kernel_id(Kernel k) {
   switch (k) {
-    case Kernel::shared_atomic: return "shared_atomic";
-    case Kernel::syncwarp_atomic: return "syncwarp_atomic";
-    case Kernel::shfl_down_atomic: return "shfl_down_atomic";
-    case Kernel::shfl_xor_atomic: return "shfl_xor_atomic";
-    case Kernel::tile_shfl_down_atomic: return "tile_shfl_down_atomic";
-    case Kernel::cg_reduce_atomic: return "cg_reduce_atomic";
-    case Kernel::two_pass_seed: return "two_pass_seed";
-    case Kernel::two_pass_occupancy: return "two_pass_occupancy";
-    case Kernel::two_pass_vector: return "two_pass_vector";
-    case Kernel::static_buffer: return "static_buffer";
-    case Kernel::grid_sync: return "grid_sync";
-    case Kernel::cub_sum: return "cub_sum";
+    case Kernel::shared_atomic: return "shared-atomic";
+    case Kernel::syncwarp_atomic: return "syncwarp-atomic";
+    case Kernel::shfl_down_atomic: return "shfl-down-atomic";
+    case Kernel::shfl_xor_atomic: return "shfl-xor-atomic";
+    case Kernel::tile_shfl_down_atomic: return "tile-shfl-down-atomic";
+    case Kernel::cg_reduce_atomic: return "cg-reduce-atomic";
+    case Kernel::two_pass_seed: return "two-pass-seed";
+    case Kernel::two_pass_occupancy: return "two-pass-occupancy";
+    case Kernel::two_pass_vector: return "two-pass-vector";
+    case Kernel::static_buffer: return "static-buffer";
+    case Kernel::grid_sync: return "grid-sync";
+    case Kernel::cub_sum: return "cub-sum";
   }
-  return "shared_atomic";
+  return "shared-atomic";
 }
 
 const char* kernel_title(Kernel k) {
