@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/report/text_format.hpp"
+#include "core/number_list.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
 
 namespace cudasync::cg_reduce {
@@ -24,30 +24,17 @@ std::string pow2_name(std::int64_t v) {
 }
 
 std::optional<std::string> n_error(const std::string& text) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) return "'" + text + "' is not a whole number of elements";
-  if (v <= 0) return text + " elements: give at least 1";
-  if (v > kMaxN)
+  const auto v = whole_number(text);
+  if (!v) return "'" + text + "' is not a whole number of elements";
+  if (*v <= 0) return text + " elements: give at least 1";
+  if (*v > kMaxN)
     return text + " is more than " + pow2_name(kMaxN) +
            ", the most the seed's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
   return std::nullopt;
 }
 
 std::string block_error(const std::string& s) {
-  int b = 0;
-  try {
-    std::size_t used = 0;
-    b = std::stoi(s, &used);
-    if (used != s.size()) b = 0;
-  } catch (...) {
-    b = 0;
-  }
+  const long long b = whole_number(s).value_or(0);
   const bool ok = b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
   return ok ? std::string() : s + " is not a power of two in 32..1024: accepted 32, 64, 128, 256, 512, 1024";
 }
