@@ -13,13 +13,8 @@
 #include "core/parts/lesson.hpp"
 #include "techniques/cg_reduce/cg_reduce_gpu.hpp"
 #include "techniques/cg_reduce/cg_reduce_judge.hpp"
-#include "techniques/cg_reduce/cg_reduce_plan.hpp"
 
 namespace cudasync::cg_reduce {
-
-// The rungs, in ladder order: the part ids.
-inline const std::vector<std::string> kRungs = {"shared",   "syncwarp", "shfl",      "cg",
-                                                "two-pass", "static",   "grid-sync", "cub"};
 
 inline constexpr std::int64_t kDefaultN = std::int64_t{1} << 24;   // 64 MiB of floats: more than an H100's L2
 inline constexpr std::int64_t kMaxN = std::int64_t{1} << 30;       // the seed's kernels index with int
@@ -66,11 +61,25 @@ struct Run {
 
 const parts::Lesson<Options, Run>& lesson();
 
+// The grids for `block` threads per block: the occupancy API on a GPU, an H100 assumed on the
+// model; `grid` (--grid) overrides the grid-sync rung's. `cooperative`: the GPU takes cooperative
+// launches (true on the model).
+Plan plan_for(int block, std::optional<int> grid, const RunContext& ctx, Dtype dtype, bool& cooperative);
+
+// Device copies of an input of `bytes` to rotate through: enough to span 4 x the L2 cache, at
+// most 64, never more than half the free memory.
+int rotation_copies(std::int64_t bytes, const RunContext& ctx, std::size_t free_bytes);
+
+// The input plus the largest partial-sum array must fit in device memory: else UsageError,
+// naming `what` ("--n 1000", "--bench size 2^28").
+void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::size_t free_bytes,
+                         const RunContext& ctx, const std::string& what);
+
 // The --bench sizes (log2): --sizes sorted without repeats, or 20 ... 28.
 std::vector<int> bench_sizes(std::vector<int> sizes);
 
 // The parts, one file each (cg_reduce_<file>.cpp).
-report::Section rung_part(Run& run, const std::string& rung);  // rungs: every rung of kRungs
+report::Section rung_part(Run& run, const std::string& rung);  // rungs: shared ... cub
 report::Section trace_part(Run& run);                          // trace
 void ladder_finish(Run& run, report::Report& report);          // ladder: the rungs side by side
 std::vector<report::Section> bench_sweep(Run& run);            // bench: GB/s by size, x CUB

@@ -13,36 +13,17 @@ using report::Format;
 using report::Undefined;
 using report::Value;
 
-const char* rung_of(Kernel k) {
-  switch (k) {
-    case Kernel::shared_atomic: return "shared";
-    case Kernel::syncwarp_atomic: return "syncwarp";
-    case Kernel::shfl_down_atomic:
-    case Kernel::shfl_xor_atomic: return "shfl";
-    case Kernel::tile_shfl_down_atomic:
-    case Kernel::cg_reduce_atomic: return "cg";
-    case Kernel::two_pass_seed:
-    case Kernel::two_pass_occupancy:
-    case Kernel::two_pass_vector: return "two-pass";
-    case Kernel::static_buffer: return "static";
-    case Kernel::grid_sync: return "grid-sync";
-    case Kernel::cub_sum: return "cub";
-  }
-  return "shared";
-}
-
-// Which kernels share one model computation (the model is the same for all atomic rungs).
-int order_class(Kernel k) {
-  switch (k) {
-    case Kernel::two_pass_seed:
-    case Kernel::static_buffer: return 1;
-    case Kernel::two_pass_occupancy: return 2;
-    case Kernel::two_pass_vector: return 3;
-    case Kernel::grid_sync: return 4;
-    case Kernel::cub_sum: return 5;
-    default: return 0;
-  }
-}
+// Each kernel's rung (the part that runs it) and its order class: kernels of one class share one
+// model computation (every atomic rung adds the same block sums). In the order of enum Kernel.
+struct Placed {
+  const char* rung;
+  int order_class;
+};
+constexpr Placed kPlaced[kKernelCount] = {{"shared", 0},   {"syncwarp", 0}, {"shfl", 0},     {"shfl", 0},
+                                          {"cg", 0},       {"cg", 0},       {"two-pass", 1}, {"two-pass", 2},
+                                          {"two-pass", 3}, {"static", 1},   {"grid-sync", 4}, {"cub", 5}};
+const char* rung_of(Kernel k) { return kPlaced[static_cast<int>(k)].rung; }
+int order_class(Kernel k) { return kPlaced[static_cast<int>(k)].order_class; }
 
 template <typename T>
 KernelRun model_run(Kernel k, const std::vector<T>& x, const Plan& plan) {
