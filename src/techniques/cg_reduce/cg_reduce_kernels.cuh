@@ -60,22 +60,31 @@ __global__ void reduce_shared(const T* d_x, T* d_y, const int N) {
   if (tid == 0) atomicAdd(d_y, s_y[0]);
 }
 
+// Rungs 2-4 begin alike: one element per thread in s_y (zero past the end), then the block steps
+// s_y[tid] += s_y[tid + offset] for offset = blockDim.x/2 ... 32, __syncthreads() after each.
+// With kRecord the traced block records s_y[tid] before the first step and after each.
+template <bool kRecord, typename T>
+__device__ T* load_and_fold_to_warp(const T* d_x, const int N, const Tracer<T>& tr, int& step) {
+  const int tid = threadIdx.x;
+  const int n = blockIdx.x * blockDim.x + tid;
+  T* s_y = shared_array<T>();
+  s_y[tid] = (n < N) ? d_x[n] : T(0);
+  __syncthreads();
+  record_block<kRecord>(tr, step++, s_y[tid]);
+  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
+    if (tid < offset) s_y[tid] += s_y[tid + offset];
+    __syncthreads();
+    record_block<kRecord>(tr, step++, s_y[tid]);
+  }
+  return s_y;
+}
+
 // ---- rung 2: seed 10.2 reduce_syncwarp (seed: `offset=blockDim.x>1`, `offset>=1`) --------------
 template <typename T, bool kTrace>
 __global__ void reduce_syncwarp(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
   const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
   int step = 0;
-  record_block<kTrace>(tr, step++, s_y[tid]);
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-    record_block<kTrace>(tr, step++, s_y[tid]);
-  }
+  T* s_y = load_and_fold_to_warp<kTrace>(d_x, N, tr, step);
   for (int offset = 16; offset > 0; offset >>= 1) {
     if (tid < offset) s_y[tid] += s_y[tid + offset];
     __syncwarp();
@@ -88,17 +97,9 @@ __global__ void reduce_syncwarp(const T* d_x, T* d_y, const int N, Tracer<T> tr)
 template <typename T, bool kXor, bool kTrace>
 __global__ void reduce_shfl(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
   const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  T y = s_y[tid];
   int step = 0;
+  T y = load_and_fold_to_warp<false>(d_x, N, tr, step)[tid];
+  step = 0;
   record_warp<kTrace>(tr, step++, y);
   for (int offset = 16; offset > 0; offset >>= 1) {
     if constexpr (kXor) y += __shfl_xor_sync(FULL_MASK, y, offset);
@@ -111,24 +112,15 @@ __global__ void reduce_shfl(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
 // ---- rung 4: seed 10.4.2 reduce_cp (seed: `g.shfl_down(y.i)`), and cg::reduce ------------------
 template <typename T, bool kCgReduce>
 __global__ void reduce_tile(const T* d_x, T* d_y, const int N) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  T y = s_y[tid];
+  int step = 0;
+  T y = load_and_fold_to_warp<false>(d_x, N, Tracer<T>{}, step)[threadIdx.x];
   cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
   if constexpr (kCgReduce) {
     y = cg::reduce(g, y, cg::plus<T>());
   } else {
     for (int i = g.size() >> 1; i > 0; i >>= 1) y += g.shfl_down(y, i);
   }
-  if (tid == 0) atomicAdd(d_y, y);
+  if (threadIdx.x == 0) atomicAdd(d_y, y);
 }
 
 // ---- rung 5: seed 10.5.1 reduce_cp: grid-stride in a register, d_y[bid] instead of atomicAdd ----
