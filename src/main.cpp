@@ -5,6 +5,7 @@
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
 #include "core/parts/attach.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   namespace parts = cudasync::parts;
   const std::vector<cudasync::cli::Command> commands = {
       parts::command(cudasync::warp_primitives::lesson()),
+      parts::command(cudasync::cg_reduce::lesson()),
       parts::command(cudasync::named_barriers::lesson()),
       parts::command(cudasync::deadlock_demo::lesson()),
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
