@@ -88,8 +88,13 @@ std::string model_outcome_text(const SimResult& r) {
   return "";
 }
 
+bool lockstep_deadlocks(int threads) { return threads > 1; }
+
 Verdict lockstep_verdict(const SimResult& lockstep) {
-  return {lockstep.outcome == Outcome::deadlock, lockstep.holder.empty() ? model_outcome_text(lockstep) : lockstep.holder};
+  if (lockstep_deadlocks(lockstep.config.threads))
+    return {lockstep.outcome == Outcome::deadlock,
+            lockstep.holder.empty() ? model_outcome_text(lockstep) : lockstep.holder};
+  return {lockstep.exact(), model_outcome_text(lockstep) + "; a warp of one lane has no other lane to wait for"};
 }
 
 std::vector<double> per_handoff(const std::vector<LockRun>& runs) {

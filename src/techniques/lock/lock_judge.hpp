@@ -45,7 +45,9 @@ Lost lost_updates(const std::vector<LockRun>& runs);
 std::string model_outcome_text(const SimResult& r);
 
 // warp-deadlock: in lockstep the lane that takes the lock waits at the spin loop's exit for the
-// lanes still spinning. The model's lockstep run of lock() / unlock() must deadlock.
+// lanes still spinning; a warp of one lane has no other lane, so it cannot deadlock.
+bool lockstep_deadlocks(int threads);
+// The model's lockstep run of lock() / unlock() against that expectation.
 Verdict lockstep_verdict(const SimResult& lockstep);
 
 // combining: critical sections per lock handoff of each launch that completed.

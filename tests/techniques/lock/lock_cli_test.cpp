@@ -87,6 +87,15 @@ TEST(LockCli, EveryDefaultCheckPassesAndHasAnId) {
   EXPECT_TRUE(doc["report"]["sections"]["combining"]["checks"]["model-exact"]["passed"].get<bool>());
 }
 
+TEST(LockCli, AWarpOfOneLaneCompletesInLockstepAndTheRunPasses) {
+  // Before the fix the lockstep check expected a deadlock here and the run exited 1.
+  const auto doc = valid_document("lock --backend model --part warp-deadlock --threads 1 --json", 0);
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  const auto& c = doc["report"]["sections"]["warp-deadlock"]["checks"]["model-lockstep-1x1"];
+  EXPECT_TRUE(c["passed"].get<bool>());
+  EXPECT_TRUE(contains(c["title"].get<std::string>(), "completes")) << c;
+}
+
 TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheSeedsOrder) {
   const auto doc = valid_document("lock --backend model --part thread-lock,warp-deadlock --model independent --json", 0);
   EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"setup", "warp-deadlock", "thread-lock"}));

@@ -55,7 +55,13 @@ TEST(LockJudge, LostUpdatesOverLaunches) {
   EXPECT_FALSE(l.stuck);
 }
 
-TEST(LockJudge, TheLockstepModelMustDeadlock) {
+TEST(LockJudge, AWarpOfOneLaneIsExpectedToCompleteInLockstep) {
+  // Before this fix, --part warp-deadlock --threads 1 expected a deadlock and exited 1.
+  EXPECT_FALSE(lockstep_deadlocks(1));
+  EXPECT_TRUE(lockstep_deadlocks(2));
+  EXPECT_TRUE(lockstep_deadlocks(1024));
+  const SimResult one = sim(Protocol::lock_functions, Regime::lockstep, 1, 1, 1);
+  EXPECT_TRUE(lockstep_verdict(one).passed) << lockstep_verdict(one).detail;
   const SimResult warp = sim(Protocol::lock_functions, Regime::lockstep, 1, 32, 1);
   const Verdict v = lockstep_verdict(warp);
   EXPECT_TRUE(v.passed);

@@ -122,6 +122,12 @@ TEST(LockModel, EachFixLosesNothing) {
     }
 }
 
+TEST(LockModel, AWarpOfOneLaneCannotDeadlockInLockstep) {
+  // --part warp-deadlock --threads 1: nothing to diverge from, so lockstep completes.
+  const SimResult r = run(Protocol::lock_functions, Regime::lockstep, 1, 1, 1);
+  EXPECT_TRUE(r.exact()) << to_string(r.outcome);
+}
+
 TEST(LockModel, OnlyTheWarpAggregatedLockSurvivesLockstep) {
   for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::backoff, Protocol::ticket}) {
     EXPECT_EQ(run(p, Regime::lockstep, 1, 4, 1).outcome, Outcome::deadlock) << program_of(p).name;
