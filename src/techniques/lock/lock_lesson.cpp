@@ -31,9 +31,9 @@ void add_options(CLI::App& sub, Options& o) {
                  "2^18): 1.." + std::to_string(kMaxRuns))
       ->check(CLI::Range(1, kMaxRuns));
   sub.add_option("--model", o.model,
-                 "Warp scheduling of the model's step-by-step traces: lockstep (pre-Volta) or independent (Volta and "
-                 "newer); default: both for warp-deadlock, lockstep for thread-lock, independent for combining. Not "
-                 "with --backend gpu")
+                 "Warp scheduling the reference model runs (its checks and step-by-step traces): lockstep "
+                 "(pre-Volta) or independent (Volta and newer); default: both, with traces of both for "
+                 "warp-deadlock, lockstep for thread-lock, independent for combining. Not with --backend gpu")
       ->check(CLI::IsMember({"lockstep", "independent"}));
 }
 
@@ -120,7 +120,10 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   }
 }
 
-std::vector<Regime> Run::checked() const { return {Regime::lockstep, Regime::independent}; }
+std::vector<Regime> Run::checked() const {
+  if (options.model) return {*simt::parse_scheduling(*options.model)};
+  return {Regime::lockstep, Regime::independent};
+}
 
 bool Run::checks(Regime r) const {
   const auto c = checked();
@@ -133,7 +136,7 @@ std::vector<std::string> Run::sass(const std::string& kernel) const {
 }
 
 std::vector<Regime> Run::traced(std::vector<Regime> fallback) const {
-  if (options.model) return {*simt::parse_scheduling(*options.model)};
+  if (options.model) return checked();
   return fallback.empty() ? std::vector<Regime>{Regime::lockstep, Regime::independent} : fallback;
 }
 

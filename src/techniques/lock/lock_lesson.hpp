@@ -48,7 +48,7 @@ struct Run {
   std::unique_ptr<ChildProcess> copy_child;
   std::optional<CopyOutcome> copy_start_failed;
 
-  // The schedulers the model runs and checks: both.
+  // The schedulers the model runs and checks: --model's, else both.
   std::vector<Regime> checked() const;
   bool checks(Regime r) const;
   // The SASS of this lesson's kernel `kernel` for `arch`, from this build's listing (empty when none).

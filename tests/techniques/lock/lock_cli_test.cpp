@@ -96,6 +96,24 @@ TEST(LockCli, AWarpOfOneLaneCompletesInLockstepAndTheRunPasses) {
   EXPECT_TRUE(contains(c["title"].get<std::string>(), "completes")) << c;
 }
 
+TEST(LockCli, ModelIndependentRunsNoLockstepCheck) {
+  // Before the fix --model independent still ran (and checked) the lockstep model.
+  const auto doc = valid_document("lock --backend model --part warp-deadlock,thread-lock,combining --model independent --json", 0);
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  for (const auto& [id, section] : doc["report"]["sections"].items()) {
+    for (const auto& [check_id, check] : section["checks"].items())
+      EXPECT_FALSE(contains(check_id, "lockstep")) << id << "/" << check_id;
+    for (const auto& [table_id, table] : section["tables"].items())
+      EXPECT_NE(table_id, "trace-lockstep") << id;
+  }
+  EXPECT_TRUE(doc["report"]["sections"]["warp-deadlock"]["checks"].contains("model-independent-1x32"));
+  // --model lockstep: the other way round.
+  const auto lock = valid_document("lock --backend model --part warp-deadlock,thread-lock --model lockstep --json", 0);
+  for (const auto& [id, section] : lock["report"]["sections"].items())
+    for (const auto& [check_id, check] : section["checks"].items())
+      EXPECT_FALSE(contains(check_id, "independent")) << id << "/" << check_id;
+}
+
 TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheSeedsOrder) {
   const auto doc = valid_document("lock --backend model --part thread-lock,warp-deadlock --model independent --json", 0);
   EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"setup", "warp-deadlock", "thread-lock"}));

@@ -132,6 +132,21 @@ TEST(LockParts, WarpDeadlockComparesTheGpuWithIndependentScheduling) {
   EXPECT_EQ(table(s, "side-by-side")->rows[1].mark, report::RowMark::mismatch);
 }
 
+TEST(LockParts, WarpDeadlockWithOneSchedulerChecksOnlyThatOne) {
+  // --model independent: the lockstep model neither runs nor is checked (it was, before this fix).
+  WarpPart p;
+  p.checked = {Regime::independent};
+  WarpCase c;
+  c.spec = RunSpec::of(Variant::lock_functions, 1, 32, 10);
+  c.independent = sim(Protocol::lock_functions, Regime::independent, 1, 32, 1);
+  p.cases.push_back(c);
+  const report::Section s = warp_deadlock_section(p, false);
+  EXPECT_EQ(check(s, "model-lockstep-1x32"), nullptr);
+  EXPECT_NE(check(s, "model-independent-1x32"), nullptr);
+  const report::Table* t = table(s, "side-by-side");
+  EXPECT_THROW(t->column_index("lockstep"), std::logic_error);
+}
+
 TEST(LockParts, CopyDestructorReportsTheChildAndTheFixes) {
   CopyPart p;
   CopyOutcome child;
