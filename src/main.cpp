@@ -3,6 +3,7 @@
 #include "commands/devices.hpp"
 #include "commands/explain.hpp"
 #include "commands/list.hpp"
+#include "commands/sources.hpp"
 #include "core/cli/app.hpp"
 #include "core/parts/attach.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,
        cudasync::commands::attach_explain, {}},
+      {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
+       cudasync::commands::attach_sources, {}},
   };
   return cudasync::cli::run_app(argc, argv, commands);
 }
