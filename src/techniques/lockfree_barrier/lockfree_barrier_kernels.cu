@@ -109,83 +109,6 @@ int blocks_per_sm(Kernel k, int threads) {
   return n;
 }
 
-}  // namespace
-
-GpuLimits gpu_limits(int threads, int device) {
-  GpuLimits g;
-  int coop = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
-  g.cooperative_launch = coop != 0;
-  g.software = cuda::coresidency_of(phases_kernel<Barrier::own>, threads, 0, device);
-  const int per_sm[] = {
-      blocks_per_sm(phases_kernel<Barrier::xf_lock>, threads),      blocks_per_sm(phases_kernel<Barrier::xf_lockfree>, threads),
-      blocks_per_sm(phases_kernel<Barrier::xf_lock_seed>, threads), blocks_per_sm(phases_kernel<Barrier::xf_lockfree_seed>, threads),
-      blocks_per_sm(loop_kernel<Barrier::xf_lock>, threads),        blocks_per_sm(loop_kernel<Barrier::xf_lockfree>, threads),
-      blocks_per_sm(loop_kernel<Barrier::own>, threads)};
-  for (int n : per_sm) g.software.blocks_per_sm = std::min(g.software.blocks_per_sm, n);
-  g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
-  g.cooperative.blocks_per_sm =
-      std::min(g.cooperative.blocks_per_sm, blocks_per_sm(loop_kernel<Barrier::grid_sync>, threads));
-  // own-cluster only: a GPU or build without clusters waives own-cluster, never the other barriers.
-  try {
-    g.cluster_unsupported = cuda::cluster_unsupported(phases_kernel<Barrier::own_cluster>, device);
-    if (g.cluster_unsupported.empty())
-      for (int cs : kClusterSizes) {
-        Coresidency c = cuda::cluster_coresidency_of(phases_kernel<Barrier::own_cluster>, threads, 0, cs, device);
-        const Coresidency l = cuda::cluster_coresidency_of(loop_kernel<Barrier::own_cluster>, threads, 0, cs, device);
-        c.clusters = std::min(c.clusters, l.clusters);
-        g.clusters.push_back(c);
-      }
-  } catch (const cuda::CudaError& e) {
-    (void)cudaGetLastError();
-    g.cluster_unsupported = std::string("the runtime could not size clusters here: ") + e.what();
-    g.clusters.clear();
-  }
-  return g;
-}
-
-GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0) {
-  if (b == Barrier::relaunch || b == Barrier::graph) return run_launches(s, x0, b == Barrier::graph);
-  GpuRun r;
-  r.barrier = b;
-  Buffers m(s.blocks, s.threads);
-  m.buf0.upload(x0);
-  m.buf1.fill_bytes(0);
-  m.reset();
-  PhaseArgs a = m.args(s);
-  cuda::Event start, stop;
-  CUDA_CHECK(cudaDeviceSynchronize());
-  start.record();
-  switch (b) {
-    case Barrier::grid_sync: {
-      void* args[] = {&a};
-      const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(phases_kernel<Barrier::grid_sync>),
-                                                        dim3(s.blocks), dim3(s.threads), args, 0, nullptr);
-      if (e == cudaErrorCooperativeLaunchTooLarge) {
-        (void)cudaGetLastError();  // not sticky
-        r.refused = std::string("cudaLaunchCooperativeKernel refused the grid: ") + cudaGetErrorString(e) + " (" +
-                    cudaGetErrorName(e) + ")";
-        return r;
-      }
-      CUDA_CHECK(e);
-      break;
-    }
-    case Barrier::xf_lock: launch_phases<Barrier::xf_lock>(a, s.blocks, s.threads); break;
-    case Barrier::xf_lockfree: launch_phases<Barrier::xf_lockfree>(a, s.blocks, s.threads); break;
-    case Barrier::own: launch_phases<Barrier::own>(a, s.blocks, s.threads); break;
-    case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
-    case Barrier::xf_lock_seed: launch_phases<Barrier::xf_lock_seed>(a, s.blocks, s.threads); break;
-    case Barrier::xf_lockfree_seed: launch_phases<Barrier::xf_lockfree_seed>(a, s.blocks, s.threads); break;
-    default: break;
-  }
-  stop.record();
-  r.kernel_ms = cuda::elapsed_ms(start, stop);
-  collect(r, m, s);
-  return r;
-}
-
-namespace {
-
 template <Barrier B>
 void launch_loop(const PhaseArgs& a, const GpuSpec& s, int barriers) {
   if constexpr (B == Barrier::grid_sync) {
@@ -233,6 +156,75 @@ Timing time_loop(const GpuSpec& s, int reps, int k1, int k2) {
 }
 
 }  // namespace
+
+GpuLimits gpu_limits(int threads, int device) {
+  GpuLimits g;
+  int coop = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+  g.cooperative_launch = coop != 0;
+  g.software = cuda::coresidency_of(phases_kernel<Barrier::own>, threads, 0, device);
+  const int per_sm[] = {
+      blocks_per_sm(phases_kernel<Barrier::xf_lock>, threads),      blocks_per_sm(phases_kernel<Barrier::xf_lockfree>, threads),
+      blocks_per_sm(phases_kernel<Barrier::xf_lock_seed>, threads), blocks_per_sm(phases_kernel<Barrier::xf_lockfree_seed>, threads),
+      blocks_per_sm(loop_kernel<Barrier::xf_lock>, threads),        blocks_per_sm(loop_kernel<Barrier::xf_lockfree>, threads),
+      blocks_per_sm(loop_kernel<Barrier::own>, threads)};
+  for (int n : per_sm) g.software.blocks_per_sm = std::min(g.software.blocks_per_sm, n);
+  g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
+  g.cooperative.blocks_per_sm =
+      std::min(g.cooperative.blocks_per_sm, blocks_per_sm(loop_kernel<Barrier::grid_sync>, threads));
+  // own-cluster only: a GPU or build without clusters waives own-cluster, never the other barriers.
+  try {
+    g.cluster_unsupported = cuda::cluster_unsupported(phases_kernel<Barrier::own_cluster>, device);
+    if (g.cluster_unsupported.empty())
+      for (int cs : kClusterSizes) {
+        Coresidency c = cuda::cluster_coresidency_of(phases_kernel<Barrier::own_cluster>, threads, 0, cs, device);
+        const Coresidency l = cuda::cluster_coresidency_of(loop_kernel<Barrier::own_cluster>, threads, 0, cs, device);
+        c.clusters = std::min(c.clusters, l.clusters);
+        g.clusters.push_back(c);
+      }
+  } catch (const cuda::CudaError& e) {
+    (void)cudaGetLastError();
+    g.cluster_unsupported = std::string("the runtime could not size clusters here: ") + e.what();
+    g.clusters.clear();
+  }
+  return g;
+}
+
+GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0) {
+  if (b == Barrier::relaunch || b == Barrier::graph) return run_launches(s, x0, b == Barrier::graph);
+  GpuRun r;
+  r.barrier = b;
+  Buffers m(s.blocks, s.threads);
+  PhaseArgs a = m.prepare(s, x0);
+  cuda::Event start, stop;
+  start.record();
+  switch (b) {
+    case Barrier::grid_sync: {
+      void* args[] = {&a};
+      const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(phases_kernel<Barrier::grid_sync>),
+                                                        dim3(s.blocks), dim3(s.threads), args, 0, nullptr);
+      if (e == cudaErrorCooperativeLaunchTooLarge) {
+        (void)cudaGetLastError();  // not sticky
+        r.refused = std::string("cudaLaunchCooperativeKernel refused the grid: ") + cudaGetErrorString(e) + " (" +
+                    cudaGetErrorName(e) + ")";
+        return r;
+      }
+      CUDA_CHECK(e);
+      break;
+    }
+    case Barrier::xf_lock: launch_phases<Barrier::xf_lock>(a, s.blocks, s.threads); break;
+    case Barrier::xf_lockfree: launch_phases<Barrier::xf_lockfree>(a, s.blocks, s.threads); break;
+    case Barrier::own: launch_phases<Barrier::own>(a, s.blocks, s.threads); break;
+    case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
+    case Barrier::xf_lock_seed: launch_phases<Barrier::xf_lock_seed>(a, s.blocks, s.threads); break;
+    case Barrier::xf_lockfree_seed: launch_phases<Barrier::xf_lockfree_seed>(a, s.blocks, s.threads); break;
+    default: break;
+  }
+  stop.record();
+  r.kernel_ms = cuda::elapsed_ms(start, stop);
+  collect(r, m, s);
+  return r;
+}
 
 Timing gpu_time(Barrier b, const GpuSpec& s, int reps, int k1, int k2) {
   switch (b) {

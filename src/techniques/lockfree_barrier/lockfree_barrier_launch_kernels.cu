@@ -56,12 +56,8 @@ GpuRun run_launches(const GpuSpec& s, const std::vector<std::uint32_t>& x0, bool
   GpuRun r;
   r.barrier = graph ? Barrier::graph : Barrier::relaunch;
   Buffers m(s.blocks, s.threads);
-  m.buf0.upload(x0);
-  m.buf1.fill_bytes(0);
-  m.reset();
-  PhaseArgs a = m.args(s);
+  PhaseArgs a = m.prepare(s, x0);
   cuda::Event start, stop;
-  CUDA_CHECK(cudaDeviceSynchronize());
   if (!graph) {
     start.record();
     for (int p = 1; p <= s.phases; ++p) {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/number_list.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
 
@@ -20,19 +21,13 @@ using I = std::int64_t;
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
 const char* kUnsafeEscape = "--allow-unsafe to launch it anyway and watch the deadline end it";
 
-// "--blocks 0: give at least 1", "--blocks lots: not a whole number", "--blocks 70000: at most 65536".
+// "--blocks 0: give at least 1", "--blocks 'lots' is not a whole number", "--blocks 70000 is more than 65536".
 std::optional<std::string> int_error(const std::string& option, const std::string& text, long long lo, long long hi,
                                      const std::string& what) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) return option + " '" + text + "' is not a whole number (" + what + ")";
-  if (v < lo) return option + " " + text + ": give at least " + std::to_string(lo) + " (" + what + ")";
-  if (v > hi) return option + " " + text + " is more than " + std::to_string(hi) + ", the most accepted (" + what + ")";
+  const std::optional<long long> v = whole_number(text);
+  if (!v) return option + " '" + text + "' is not a whole number (" + what + ")";
+  if (*v < lo) return option + " " + text + ": give at least " + std::to_string(lo) + " (" + what + ")";
+  if (*v > hi) return option + " " + text + " is more than " + std::to_string(hi) + ", the most accepted (" + what + ")";
   return std::nullopt;
 }
 

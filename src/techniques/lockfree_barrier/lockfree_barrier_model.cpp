@@ -135,9 +135,7 @@ std::string block_ranges(const std::vector<int>& blocks, std::size_t max_ranges)
     std::size_t j = i;
     while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
     if (ranges == max_ranges) {
-      std::size_t rest = 0;
-      for (std::size_t r = i; r < v.size(); ++r) ++rest;
-      s += ", ... (" + std::to_string(rest) + " more)";
+      s += ", ... (" + std::to_string(v.size() - i) + " more)";
       break;
     }
     s += (s.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");

@@ -72,6 +72,15 @@ struct Buffers {
     release_ns.fill_bytes(0);
   }
 
+  // Ready for a run from the initial values x0: every other word zeroed, the device idle.
+  PhaseArgs prepare(const GpuSpec& s, const std::vector<std::uint32_t>& x0) {
+    buf0.upload(x0);
+    buf1.fill_bytes(0);
+    reset();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return args(s);
+  }
+
   PhaseArgs args(const GpuSpec& s) {
     PhaseArgs a{};
     a.buf0 = buf0.get();

@@ -2,20 +2,14 @@
 #include "techniques/lockfree_barrier/lockfree_barrier_step_model.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
+#include "core/report/text_format.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
 
 namespace cudasync::lockfree_barrier {
 
 namespace {
-
-std::string hex32(std::uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
 
 // "1 1 1 0" for a few values, else "3 at 1, 1 at 0".
 std::string array_text(const std::vector<std::uint32_t>& a) {
@@ -68,7 +62,7 @@ struct Sim {
       case Barrier::xf_lock_seed: return "g_mutex " + std::to_string(counter);
       case Barrier::xf_lockfree:
       case Barrier::xf_lockfree_seed: return "Arrayin " + array_text(in) + " | Arrayout " + array_text(out);
-      case Barrier::grid_sync: return "counter " + hex32(counter);
+      case Barrier::grid_sync: return "counter " + report::format_value(static_cast<std::int64_t>(counter), report::Format::hex32);
       case Barrier::own: return (own.size() == 1 ? "counter " : "counters ") + array_text(own);
       case Barrier::own_cluster: {
         std::vector<int> waiting;
