@@ -108,14 +108,7 @@ std::vector<report::Section> bench_sections(Run& run) {
 
   BenchDeadlines deadlines;
   sw.run(run.ctx.gpu, [&](std::size_t r, std::size_t c) {
-    const int n = blocks[c];
-    GpuSpec spec;
-    spec.blocks = n;
-    spec.threads = run.options.threads;
-    spec.own_counters = std::min(own_counters_for(n), n);
-    spec.cluster_size = cluster_for(n, run.limits).first;
-    spec.deadline_ns = static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull;
-    const Timing t = gpu_time(barriers[r], spec, kBenchReps, kBenchK1, kBenchK2);
+    const Timing t = gpu_time(barriers[r], gpu_spec(run, blocks[c], kDefaultPhases), kBenchReps, kBenchK1, kBenchK2);
     if (t.deadline_hit) deadlines.hit.push_back(rows[r].title + " @ " + columns[c].title);
     return t.ns;
   });

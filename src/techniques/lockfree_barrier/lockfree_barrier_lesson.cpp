@@ -175,6 +175,15 @@ std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l) {
   return {1, l.clusters.front()};
 }
 
+GpuSpec gpu_spec(const Run& run, int blocks, int phases) {
+  return {blocks,
+          run.options.threads,
+          phases,
+          std::min(own_counters_for(blocks), blocks),
+          cluster_for(blocks, run.limits).first,
+          static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull};
+}
+
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
     : ctx(run_ctx), options(o), limits(limits_for(o.threads, run_ctx)), bench(selection.bench) {
   if (bench) return;

@@ -17,6 +17,8 @@
 
 namespace cudasync::lockfree_barrier {
 
+struct GpuSpec;
+
 inline constexpr int kDefaultThreads = 256;
 inline constexpr int kDefaultPhases = 16;
 inline constexpr int kMaxPhases = 100000;
@@ -94,6 +96,9 @@ const parts::Lesson<Options, Run>& lesson();
 
 // "8 per SM x 132 SMs; assumed: an H100, no GPU here"
 std::string per_sm_text(const Coresidency& c);
+// What a GPU launch of a grid of `blocks` gets: own's counters and own-cluster's cluster size chosen
+// for that grid, the run's threads and deadline.
+GpuSpec gpu_spec(const Run& run, int blocks, int phases);
 // own-cluster's cluster size for a grid of `blocks`, and its co-residency there.
 std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l);
 

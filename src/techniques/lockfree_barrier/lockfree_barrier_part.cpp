@@ -94,16 +94,8 @@ BarrierResult run_barrier(Run& run, Barrier b) {
   const Setup& s = run.s;
   BarrierResult br;
   br.barrier = b;
-  SimSpec sim;
-  sim.barrier = b;
-  sim.blocks = s.blocks;
-  sim.slots = s.limit_of(b);
-  sim.threads = s.threads;
-  sim.barriers = std::min(s.phases - 1, kSimBarriers);
-  sim.own_counters = s.own_counters;
-  sim.shown_barriers = kSimBarriers;
-  sim.cluster_size = s.cluster_size;
-  br.sim = simulate(sim);
+  br.sim = simulate({b, s.blocks, s.limit_of(b), s.threads, std::min(s.phases - 1, kSimBarriers), s.own_counters,
+                     kSimBarriers, s.cluster_size});
   if (is_correct(b) && !s.beyond(b)) br.model_words = final_words(b, s.blocks, s.phases, s.own_counters);
   if (!run.ctx.gpu) return br;
   if (b == Barrier::grid_sync && !run.limits.cooperative_launch) {
@@ -114,13 +106,7 @@ BarrierResult run_barrier(Run& run, Barrier b) {
     br.waived = run.limits.cluster_unsupported;
     return br;
   }
-  GpuSpec spec;
-  spec.blocks = s.blocks;
-  spec.threads = s.threads;
-  spec.phases = s.phases;
-  spec.own_counters = s.own_counters;
-  spec.cluster_size = s.cluster_size;
-  spec.deadline_ns = static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull;
+  const GpuSpec spec = gpu_spec(run, s.blocks, s.phases);
   GpuRun g = gpu_run(b, spec, run.x0);
   if (is_correct(b) && g.refused.empty() && !s.beyond(b) && !g.deadline_hit) {
     const Timing t = gpu_time(b, spec, kTimingReps, kK1, kK2);
