@@ -24,8 +24,34 @@ std::string list_text(const std::vector<std::string>& v) {
   return s;
 }
 
+// "0 instances: ..." for a value out of 1..kMaxIterations or not a whole number.
+std::optional<std::string> iterations_error(const std::string& text) {
+  const auto v = whole_number(text);
+  if (!v) return "'" + text + "' is not a whole number of instances; give 1.." + std::to_string(kMaxIterations);
+  if (*v < 1 || *v > kMaxIterations)
+    return text + " instances: give 1.." + std::to_string(kMaxIterations) +
+           " per litmus row (each row runs at least this many, in whole rounds)";
+  return std::nullopt;
+}
+
+// Checks that need more than one option (CLI11 checks each alone).
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
-  return combination_error(o);
+  if (o.fence.size() > 2)
+    return "--fence " + list_text(o.fence) +
+           ": give one fence for both sides or two (side 0,side 1), e.g. --fence device,none";
+  if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
+    LitmusSpec corr;
+    corr.test = Test::corr;
+    corr.fence[0] = parse_fence(o.fence[0]).value_or(Fence::none);
+    corr.fence[1] = parse_fence(o.fence[1]).value_or(Fence::none);
+    if (!meaningful(corr))
+      return "--fence " + o.fence[0] + "," + o.fence[1] + " with corr" +
+             std::string(o.tests.empty() ? " (every test runs without --test)" : "") +
+             ": side 0 of corr is a single store, and a fence before it has nothing to order. Give corr's reader "
+             "its fence alone (--test corr --fence " + o.fence[1] + ", or none," + o.fence[1] +
+             "), or leave corr out with --test";
+  }
+  return std::nullopt;
 }
 
 void add_options(CLI::App& sub, Options& o) {
@@ -75,34 +101,6 @@ void setup(Run& run, report::Section& s) {
 
 }  // namespace
 
-std::optional<std::string> iterations_error(const std::string& text) {
-  const auto v = whole_number(text);
-  if (!v) return "'" + text + "' is not a whole number of instances; give 1.." + std::to_string(kMaxIterations);
-  if (*v < 1 || *v > kMaxIterations)
-    return text + " instances: give 1.." + std::to_string(kMaxIterations) +
-           " per litmus row (each row runs at least this many, in whole rounds)";
-  return std::nullopt;
-}
-
-std::optional<std::string> combination_error(const Options& o) {
-  if (o.fence.size() > 2)
-    return "--fence " + list_text(o.fence) +
-           ": give one fence for both sides or two (side 0,side 1), e.g. --fence device,none";
-  if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
-    LitmusSpec corr;
-    corr.test = Test::corr;
-    corr.fence[0] = parse_fence(o.fence[0]).value_or(Fence::none);
-    corr.fence[1] = parse_fence(o.fence[1]).value_or(Fence::none);
-    if (!meaningful(corr))
-      return "--fence " + o.fence[0] + "," + o.fence[1] + " with corr" +
-             std::string(o.tests.empty() ? " (every test runs without --test)" : "") +
-             ": side 0 of corr is a single store, and a fence before it has nothing to order. Give corr's reader "
-             "its fence alone (--test corr --fence " + o.fence[1] + ", or none," + o.fence[1] +
-             "), or leave corr out with --test";
-  }
-  return std::nullopt;
-}
-
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&)
     : ctx(run_ctx), options(o), iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)) {}
 
@@ -111,7 +109,7 @@ const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "threadfence",
       "threadfence: what a fence orders, in litmus tests on the GPU, down to PTX, and the patterns that need it",
-      "fences in litmus tests against the PTX memory model, down to PTX, and lastBlock / WorkQueue (seeds 000-004)",
+      "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
       {
           {"litmus", "litmus tests", "mp, sb, lb, corr with each fence: what the PTX memory model allows, what the GPU did",
            litmus_reads, false, false, true, litmus_part},
@@ -119,10 +117,10 @@ const parts::Lesson<Options, Run>& lesson() {
            true, scope_part},
           {"volatile", "volatile", "volatile orders nothing; a wait on a plain load may never end", {"--iterations"},
            false, false, true, volatile_part},
-          {"ptx", "PTX and SASS", "what each fence and atomic compiles to in this build, beside seed 004's membar table",
+          {"ptx", "PTX and SASS", "what each fence and atomic compiles to in this build",
            {}, false, false, false, ptx_part},
           {"cost", "cost", "ns per fence, beside the store alone and one L2 round trip", {}, true, false, true, cost_part},
-          {"last-block", "lastBlock", "seed 003's last block merges: its guards, and two broken ones, run after run",
+          {"last-block", "lastBlock", "the last block to finish merges: two right guards and two broken ones, run after run",
            {}, true, false, true, last_block_part},
           {"work-queue", "WorkQueue", "items fetched with atomicAdd, against a fixed assignment", {}, false, false, true,
            work_queue_part},

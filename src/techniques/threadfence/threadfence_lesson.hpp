@@ -25,11 +25,6 @@ struct Options {
   std::optional<long long> iterations;
 };
 
-// "--iterations 0: ..." for a value out of 1..kMaxIterations or not a whole number.
-std::optional<std::string> iterations_error(const std::string& text);
-// Checks that need more than one option (CLI11 checks each alone).
-std::optional<std::string> combination_error(const Options& o);
-
 struct Run {
   Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
   const RunContext& ctx;

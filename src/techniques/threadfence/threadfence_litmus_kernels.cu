@@ -6,7 +6,6 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
-#include "core/cuda/event_timer.hpp"
 #include "core/cuda/occupancy.cuh"
 #include "techniques/threadfence/threadfence_access.cuh"
 #include "techniques/threadfence/threadfence_gpu.hpp"
@@ -171,8 +170,6 @@ LitmusCounts gpu_litmus(const LitmusSpec& spec, long long iterations, unsigned l
   counts.fill_bytes(0);
   gave_up.fill_bytes(0);
   std::vector<unsigned> sm_first;
-  cuda::Event start, stop;
-  start.record();
   for (long long done = 0; done < rounds_total; done += per_launch) {
     const long long rounds = std::min(per_launch, rounds_total - done);
     const std::size_t bytes_u = static_cast<std::size_t>(rounds * pairs) * sizeof(unsigned);
@@ -205,11 +202,8 @@ LitmusCounts gpu_litmus(const LitmusSpec& spec, long long iterations, unsigned l
     CUDA_CHECK_LAUNCH();
     if (done == 0) sm_first = sm.download();
     c.rounds += static_cast<int>(rounds);
-    c.launches += 1;
     c.instances += static_cast<std::uint64_t>(rounds * pairs);
   }
-  stop.record();
-  c.kernel_ms = cuda::elapsed_ms(start, stop);
   const std::vector<unsigned long long> h = counts.download();
   for (int o = 0; o < kOutcomes; ++o) c.outcome[o] = h[static_cast<std::size_t>(o)];
   c.timed_out = h[kOutcomes];

@@ -1,5 +1,7 @@
 // Part ptx: what each fence and atomic compiled to in this build (one-fence probe kernels, read
 // back at build time with cuobjdump), beside seed 004's membar table.
+#include <algorithm>
+
 #include "techniques/threadfence/threadfence_lesson.hpp"
 
 namespace cudasync::threadfence {
@@ -7,8 +9,7 @@ namespace cudasync::threadfence {
 namespace {
 
 struct Probe {
-  const char* id;                     // kebab-case: the check "ptx-<id>"
-  const char* kernel;
+  const char* id;                     // kebab-case: the check ptx-<id>, the kernel probe_<id, with _>
   const char* cuda;
   const char* maps_to;                // what the PTX ISA / the atomics ABI maps it to
   std::vector<std::string> ptx_must;  // opcodes the PTX must contain (prefixes)
@@ -16,24 +17,18 @@ struct Probe {
 
 const std::vector<Probe>& probes() {
   static const std::vector<Probe> p = {
-      {"threadfence-block", "probe_threadfence_block", "__threadfence_block()", "membar.cta = fence.sc.cta",
-       {"membar.cta"}},
-      {"threadfence", "probe_threadfence", "__threadfence()", "membar.gl = fence.sc.gpu", {"membar.gl"}},
-      {"threadfence-system", "probe_threadfence_system", "__threadfence_system()", "membar.sys = fence.sc.sys",
-       {"membar.sys"}},
-      {"fence-sc-gpu", "probe_fence_sc_gpu", "asm(\"fence.sc.gpu;\")", "fence.sc.gpu", {"fence.sc.gpu"}},
-      {"fence-acq-rel-gpu", "probe_fence_acq_rel_gpu", "atomic_thread_fence(acq_rel)", "fence.acq_rel.gpu",
-       {"fence.acq_rel.gpu"}},
-      {"store-release", "probe_store_release", "ref.store(1, release)", "st.release.gpu", {"st.release.gpu"}},
-      {"load-acquire", "probe_load_acquire", "ref.load(acquire)", "ld.acquire.gpu", {"ld.acquire.gpu"}},
-      {"store-seq-cst", "probe_store_seq_cst", "ref.store(1, seq_cst)", "fence.sc.gpu; st.relaxed.gpu",
-       {"fence.sc.gpu", "st.relaxed.gpu"}},
-      {"volatile", "probe_volatile", "volatile store; volatile load", "st.volatile; ld.volatile",
-       {"st.volatile", "ld.volatile"}},
-      {"atomic-add", "probe_atomic_add", "v = atomicAdd(p, 1)", "atom.add (relaxed, gpu)", {"atom."}},
-      {"atomic-add-unused", "probe_atomic_add_unused", "atomicAdd(p, 1), v unused", "atom.add (relaxed, gpu)",
-       {"atom."}},
-      {"fetch-add-acq-rel", "probe_fetch_add_acq_rel", "ref.fetch_add(1, acq_rel)", "atom.acq_rel.gpu.add", {"atom."}},
+      {"threadfence-block", "__threadfence_block()", "membar.cta = fence.sc.cta", {"membar.cta"}},
+      {"threadfence", "__threadfence()", "membar.gl = fence.sc.gpu", {"membar.gl"}},
+      {"threadfence-system", "__threadfence_system()", "membar.sys = fence.sc.sys", {"membar.sys"}},
+      {"fence-sc-gpu", "asm(\"fence.sc.gpu;\")", "fence.sc.gpu", {"fence.sc.gpu"}},
+      {"fence-acq-rel-gpu", "atomic_thread_fence(acq_rel)", "fence.acq_rel.gpu", {"fence.acq_rel.gpu"}},
+      {"store-release", "ref.store(1, release)", "st.release.gpu", {"st.release.gpu"}},
+      {"load-acquire", "ref.load(acquire)", "ld.acquire.gpu", {"ld.acquire.gpu"}},
+      {"store-seq-cst", "ref.store(1, seq_cst)", "fence.sc.gpu; st.relaxed.gpu", {"fence.sc.gpu", "st.relaxed.gpu"}},
+      {"volatile", "volatile store; volatile load", "st.volatile; ld.volatile", {"st.volatile", "ld.volatile"}},
+      {"atomic-add", "v = atomicAdd(p, 1)", "atom.add (relaxed, gpu)", {"atom."}},
+      {"atomic-add-unused", "atomicAdd(p, 1), v unused", "atom.add (relaxed, gpu)", {"atom."}},
+      {"fetch-add-acq-rel", "ref.fetch_add(1, acq_rel)", "atom.acq_rel.gpu.add", {"atom."}},
   };
   return p;
 }
@@ -44,10 +39,12 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-// The instructions of a probe kernel among `codes` (listing.sass or listing.ptx) for `arch`;
-// `with_memory`: with the memory accesses among the fences.
+// The instructions of a probe's kernel (probe_<id, with _>) among `codes` (listing.sass or
+// listing.ptx) for `arch`; `with_memory`: with the memory accesses among the fences.
 std::vector<std::string> code_of(const std::vector<KernelCode>& codes, const std::string& arch,
-                                 const std::string& kernel, bool with_memory) {
+                                 const std::string& probe_id, bool with_memory) {
+  std::string kernel = "probe_" + probe_id;
+  std::replace(kernel.begin(), kernel.end(), '-', '_');
   const KernelCode* k = find_kernel(codes, arch, "threadfence", kernel);
   if (!k) return {};
   return with_memory ? k->ordering : k->instructions;
@@ -80,9 +77,9 @@ report::Section ptx_section(const KernelListing& listing, const std::string& arc
   for (const auto& p : probes()) {
     ptx.row({{"cuda", p.cuda},
              {"maps-to", p.maps_to},
-             {"ptx", distinct_instructions(code_of(listing.ptx, ptx_arch, p.kernel, true))}});
+             {"ptx", distinct_instructions(code_of(listing.ptx, ptx_arch, p.id, true))}});
     if (!arch.empty())
-      sass.row({{"cuda", p.cuda}, {"sass", distinct_instructions(code_of(listing.sass, arch, p.kernel, true))}});
+      sass.row({{"cuda", p.cuda}, {"sass", distinct_instructions(code_of(listing.sass, arch, p.id, true))}});
   }
   ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>; atomic_thread_fence at device scope");
   ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer (PTX ISA, \"membar/fence\")");
@@ -92,7 +89,7 @@ report::Section ptx_section(const KernelListing& listing, const std::string& arc
   s.add(std::move(ptx));
   if (!arch.empty()) s.add(std::move(sass));
   for (const auto& p : probes()) {
-    const auto code = code_of(listing.ptx, ptx_arch, p.kernel, true);
+    const auto code = code_of(listing.ptx, ptx_arch, p.id, true);
     const auto missing = missing_opcodes(code, p.ptx_must);
     s.check(std::string("ptx-") + p.id, std::string(p.cuda) + " compiles to " + joined(p.ptx_must) + " in PTX",
             missing.empty(),
@@ -100,8 +97,8 @@ report::Section ptx_section(const KernelListing& listing, const std::string& arc
                             : "missing: " + joined(missing) + " (PTX: " + distinct_instructions(code) + ")");
   }
   if (!arch.empty()) {
-    const auto a = code_of(listing.sass, arch, "probe_threadfence", false);
-    const auto b = code_of(listing.sass, arch, "probe_fence_sc_gpu", false);
+    const auto a = code_of(listing.sass, arch, "threadfence", false);
+    const auto b = code_of(listing.sass, arch, "fence-sc-gpu", false);
     s.check("membar-gl-is-fence-sc-gpu", "membar.gl and fence.sc.gpu are the same instruction (" + arch + ")",
             !a.empty() && a == b,
             "__threadfence(): " + distinct_instructions(a) + "; fence.sc.gpu: " + distinct_instructions(b));

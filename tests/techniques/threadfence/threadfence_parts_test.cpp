@@ -49,7 +49,6 @@ LitmusCounts counts(std::uint64_t c00, std::uint64_t c01, std::uint64_t c10, std
   c.threads = 256;
   c.pairs_per_round = 135168;
   c.rounds = 2;
-  c.launches = 1;
   c.pairs_checked = 135168;
   return c;
 }
