@@ -54,11 +54,15 @@ LitmusSummary summarize(const std::vector<LitmusRow>& rows) {
     if (!r.timeouts_expected) sum.bounded_waits += c.instances;
     const std::string config = std::string(to_string(r.spec.test)) + " with fence " + fences_text(r.spec);
     if (const auto seen = forbidden_seen(r); !seen.empty()) {
-      std::string what;
-      for (int o : seen) what += (what.empty() ? "" : ", ") + outcome_text(o) + " " + grouped(c.outcome[o]) + " times";
+      std::string what, why;
+      for (int o : seen) {
+        what += (what.empty() ? "" : ", ") + outcome_text(o) + " " + grouped(c.outcome[o]) + " times";
+        const std::string& reason = r.model.reasons[static_cast<std::size_t>(o)];
+        if (!reason.empty() && why.find(reason) == std::string::npos) why += (why.empty() ? "" : "; ") + reason;
+      }
       sum.findings.push_back(config + " (" + to_string(r.spec.access) + ", " + to_string(r.spec.placement) + "): " +
                              what + " in " + grouped(c.completed()) + " instances; the PTX memory model forbids it (" +
-                             r.model.reasons[static_cast<std::size_t>(weak_outcome(r.spec.test))] + ")");
+                             (why.empty() ? "no candidate execution gives it" : why) + ")");
     }
     if (c.timed_out > 0 && !r.timeouts_expected)
       sum.timeouts.push_back(std::string(to_string(r.spec.test)) + " " + fences_text(r.spec) + ": " +

@@ -101,7 +101,7 @@ void add_grid_facts(report::Section& s, const std::vector<LitmusRow>& rows) {
   s.fact("instances-per-row", "instances per row", static_cast<I>(c.instances), Format::count,
          std::to_string(c.rounds) + " rounds of fresh locations (--iterations " +
              report::grouped(static_cast<std::uint64_t>(first->iterations)) + ", rounded up to whole rounds)");
-  s.fact("wait-budget", "each wait gives up after", static_cast<double>(first->budget_ns), Format::ns,
+  s.fact("wait-budget", "each wait gives up after", static_cast<I>(first->budget_ns), Format::ns,
          "the rendezvous and mp's wait for the flag");
 }
 

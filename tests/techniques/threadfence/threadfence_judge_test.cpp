@@ -76,6 +76,13 @@ TEST(ThreadfenceJudge, SummaryNamesFindingsAndUnexpectedTimeouts) {
       << s.findings[0];
   EXPECT_NE(s.findings[0].find("forbids it (causality)"), std::string::npos) << s.findings[0];
   EXPECT_EQ(s.timeouts, std::vector<std::string>{"mp none: 10 of 100"});
+  // mp's consumer records r0 = 1 once its wait ends: no execution of the model ends with r0 = 0.
+  const LitmusSummary odd = summarize({row(T::mp, Fence::device, counts(0, 2, 0, 98))});
+  ASSERT_EQ(odd.findings.size(), 1u);
+  EXPECT_NE(odd.findings[0].find("r0=0 r1=1 2 times in 100 instances; the PTX memory model forbids it (no candidate "
+                                 "execution gives it)"),
+            std::string::npos)
+      << odd.findings[0];
 }
 
 TEST(ThreadfenceJudge, GuardTallyCountsRightSumsAndResets) {
