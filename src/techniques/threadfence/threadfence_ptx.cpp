@@ -50,23 +50,10 @@ std::vector<std::string> code_of(const std::vector<KernelCode>& codes, const std
   return with_memory ? k->ordering : k->instructions;
 }
 
-}  // namespace
-
-report::Section ptx_section(const KernelListing& listing, const std::string& arch) {
-  report::Section s("ptx", "PTX and SASS: what each fence and atomic compiles to in this build");
-  s.paragraph(
-      "Seed 004 describes membar.cta / membar.gl / membar.sys as \"waits until prior memory accesses are "
-      "performed\" at the CTA, GPU or system level. Since sm_70 the PTX ISA defines membar as a synonym of "
-      "fence.sc with the scopes cta, gpu and sys: a fence in the memory model, not a wait for anyone. The rows "
-      "below are one-fence probe kernels of this binary, read back at build time with cuobjdump: the PTX the "
-      "compiler emitted and the SASS the assembler made of it (fences, atomics, and volatile, relaxed, acquire or "
-      "release accesses; plain loads and stores are left out).");
-  if (!listing.available) {
-    s.note(listing.reason);
-    return s;
-  }
-  const auto ptx_archs = listing.ptx_archs();
-  const std::string ptx_arch = ptx_archs.empty() ? "" : ptx_archs.back();
+// The facts, tables and checks of the probes, from a listing this build has.
+void add_probes(report::Section& s, const KernelListing& listing, const std::string& arch) {
+  const std::vector<std::string> targets = listing.ptx_archs();  // the last one is shown
+  const std::string ptx_arch = targets.empty() ? "" : targets.back();
   s.fact("sass-arch", "SASS shown", arch.empty() ? std::string("none in this build") : arch);
   s.fact("ptx-arch", "PTX shown", ptx_arch.empty() ? std::string("none in this build") : "compute_" + ptx_arch.substr(3));
   report::Table ptx("ptx", "PTX: what the compiler emitted for each probe");
@@ -103,6 +90,21 @@ report::Section ptx_section(const KernelListing& listing, const std::string& arc
             !a.empty() && a == b,
             "__threadfence(): " + distinct_instructions(a) + "; fence.sc.gpu: " + distinct_instructions(b));
   }
+}
+
+}  // namespace
+
+report::Section ptx_section(const KernelListing& listing, const std::string& arch) {
+  report::Section s("ptx", "PTX and SASS: what each fence and atomic compiles to in this build");
+  s.paragraph(
+      "Seed 004 describes membar.cta / membar.gl / membar.sys as \"waits until prior memory accesses are "
+      "performed\" at the CTA, GPU or system level. Since sm_70 the PTX ISA defines membar as a synonym of "
+      "fence.sc with the scopes cta, gpu and sys: a fence in the memory model, not a wait for anyone. The rows "
+      "below are one-fence probe kernels of this binary, read back at build time with cuobjdump: the PTX the "
+      "compiler emitted and the SASS the assembler made of it (fences, atomics, and volatile, relaxed, acquire or "
+      "release accesses; plain loads and stores are left out).");
+  if (listing.available) add_probes(s, listing, arch);
+  else s.note(listing.reason);
   return s;
 }
 
