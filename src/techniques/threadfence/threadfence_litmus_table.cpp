@@ -47,6 +47,11 @@ void add_legend(report::Table& t, const std::vector<LitmusRow>& rows, bool gpu_r
 
 }  // namespace
 
+report::Value budget_ms(unsigned long long ns) {
+  if (ns % 1000000ull == 0) return static_cast<I>(ns / 1000000ull);
+  return static_cast<double>(ns) / 1e6;
+}
+
 void run_rows(std::vector<LitmusRow>& rows, bool gpu) {
   if (!gpu) return;
   for (auto& r : rows) r.gpu = gpu_litmus(r.spec, r.iterations, r.budget_ns);
@@ -101,7 +106,7 @@ void add_grid_facts(report::Section& s, const std::vector<LitmusRow>& rows) {
   s.fact("instances-per-row", "instances per row", static_cast<I>(c.instances), Format::count,
          std::to_string(c.rounds) + " rounds of fresh locations (--iterations " +
              report::grouped(static_cast<std::uint64_t>(first->iterations)) + ", rounded up to whole rounds)");
-  s.fact("wait-budget", "each wait gives up after", static_cast<I>(first->budget_ns), Format::ns,
+  s.fact("wait-budget", "each wait gives up after", budget_ms(first->budget_ns), Format::ms,
          "the rendezvous and mp's wait for the flag");
 }
 

@@ -12,6 +12,9 @@ namespace cudasync::threadfence {
 inline constexpr unsigned long long kWaitBudgetNs = 20000000ull;      // 20 ms: every wait of a litmus instance
 inline constexpr unsigned long long kPlainWaitBudgetNs = 1000000ull;  // 1 ms: the wait on a plain load
 
+// A wait budget in ms, whole when it is: 20000000 ns -> 20 (Format::ms).
+report::Value budget_ms(unsigned long long ns);
+
 // Runs every row on the GPU (gpu_litmus) when the run has one; leaves them as the model made them
 // otherwise.
 void run_rows(std::vector<LitmusRow>& rows, bool gpu);

@@ -6,15 +6,6 @@
 
 namespace cudasync::threadfence {
 
-namespace {
-
-std::string ms_text(unsigned long long ns) {
-  return ns % 1000000ull == 0 ? std::to_string(ns / 1000000ull) + " ms"
-                              : report::fixed(static_cast<double>(ns) / 1e6, 1) + " ms";
-}
-
-}  // namespace
-
 report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_run) {
   report::Section s("volatile", "volatile: every access reaches memory, and nothing is ordered");
   s.paragraph(
@@ -35,7 +26,8 @@ report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_ru
   s.add(litmus_table("volatile against fences and atomics", rows, gpu_run, opt));
   for (const auto& r : rows)
     if (r.timeouts_expected)
-      s.note("the wait on a plain load gives up after " + ms_text(r.budget_ns) +
+      s.note("the wait on a plain load gives up after " +
+             report::format_value(budget_ms(r.budget_ns), report::Format::ms, true) +
              " and its thread stops: the model lets every plain load of y return 0");
   add_litmus_checks(s, rows, gpu_run, "counts need a GPU");
   return s;
