@@ -287,6 +287,13 @@ TEST(ThreadfenceParts, CostIsASweepAgainstTheStoreAndAnL2RoundTrip) {
   // __threadfence() is row 2: median 31.5 over the store's 10.5 and the L2 load's 73.5.
   EXPECT_DOUBLE_EQ(std::get<double>(table(s, "vs-store")->cell(2, "one-thread")), 3.0);
   EXPECT_NEAR(std::get<double>(table(s, "vs-l2-load")->cell(2, "warp-per-sm")), 3.0 / 7.0, 1e-12);
+  // Fake costs grow with the row: the cheapest fence is __threadfence_block(), the peers never win.
+  EXPECT_EQ(std::get<std::string>(table(s, "best")->cell(0, "best")), "store + __threadfence_block()");
+  const auto peers_cheap = [&](CostVariant v, CostShape shape) {
+    return v == CostVariant::l2_load_chain || v == CostVariant::atomic_chain ? std::vector<double>{1.0} : fake(v, shape);
+  };
+  EXPECT_EQ(std::get<std::string>(table(cost_section(peers_cheap, true, 2000, false), "best")->cell(1, "best")),
+            "store + __threadfence_block()");
   const report::Section model = cost_section(fake, false, 2000, false);
   for (const auto& m : model.measurements) EXPECT_TRUE(m.needs_gpu) << m.id;
   EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(table(model, "median")->cell(0, "one-thread")));
