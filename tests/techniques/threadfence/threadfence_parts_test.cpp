@@ -5,30 +5,19 @@
 
 #include <algorithm>
 
+#include "support/report_lookup.hpp"
 #include "techniques/threadfence/threadfence_lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {
 
 using T = threadfence::Test;  // inside a TEST, Test is testing::Test
+using test::find_check;
+using test::find_fact;
+using test::find_table;
 
 std::size_t failed(const report::Section& s) {
   return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
-}
-const report::Check* check(const report::Section& s, const std::string& id) {
-  for (const auto& c : s.checks)
-    if (c.id == id) return &c;
-  return nullptr;
-}
-const report::Fact* fact(const report::Section& s, const std::string& id) {
-  for (const auto& f : s.facts)
-    if (f.id == id) return &f;
-  return nullptr;
-}
-const report::Table* table(const report::Section& s, const std::string& id) {
-  for (const auto& t : s.tables)
-    if (t.id == id) return &t;
-  return nullptr;
 }
 bool any_note(const report::Section& s, const std::string& part) {
   return std::any_of(s.notes.begin(), s.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
@@ -68,18 +57,18 @@ TEST(ThreadfenceParts, AllowedWeakOutcomesSeenPass) {
                                        row(T::sb, Fence::none, counts(5, 1000, 1000, 268331))};
   const report::Section s = litmus_section(rows, true);
   EXPECT_EQ(failed(s), 0u);
-  ASSERT_NE(check(s, "no-forbidden-outcome"), nullptr);
-  ASSERT_NE(check(s, "no-wait-timed-out"), nullptr);
-  const report::Table& t = *table(s, "outcomes");
+  ASSERT_NE(find_check(s, "no-forbidden-outcome"), nullptr);
+  ASSERT_NE(find_check(s, "no-wait-timed-out"), nullptr);
+  const report::Table& t = *find_table(s, "outcomes");
   EXPECT_EQ(std::get<std::string>(t.cell(0, "verdict")), "allowed, seen");
   EXPECT_EQ(std::get<std::string>(t.cell(1, "verdict")), "forbidden, not seen");
   EXPECT_EQ(std::get<std::int64_t>(t.cell(0, "r10")), 150000);
   EXPECT_DOUBLE_EQ(std::get<double>(t.cell(0, "weak-share")), 150000.0 / 270336.0);
   EXPECT_EQ(t.columns[t.column_index("weak-share")].format, report::Format::percent);
   EXPECT_EQ(t.columns[t.column_index("instances")].format, report::Format::count);
-  ASSERT_NE(fact(s, "instances-per-row"), nullptr);
-  EXPECT_EQ(std::get<std::int64_t>(fact(s, "instances-per-row")->value), 270336);
-  EXPECT_EQ(std::get<std::int64_t>(fact(s, "blocks")->value), 1056);
+  ASSERT_NE(find_fact(s, "instances-per-row"), nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(find_fact(s, "instances-per-row")->value), 270336);
+  EXPECT_EQ(std::get<std::int64_t>(find_fact(s, "blocks")->value), 1056);
 }
 
 TEST(ThreadfenceParts, AForbiddenOutcomeSeenIsAFindingAndFails) {
@@ -87,7 +76,7 @@ TEST(ThreadfenceParts, AForbiddenOutcomeSeenIsAFindingAndFails) {
                                        row(T::sb, Fence::device, counts(3, 50, 50, 897))};
   const report::Section s = litmus_section(rows, true);
   EXPECT_EQ(failed(s), 1u);
-  const report::Check* c = check(s, "no-forbidden-outcome");
+  const report::Check* c = find_check(s, "no-forbidden-outcome");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
   EXPECT_EQ(s.tables.front().rows[1].mark, report::RowMark::mismatch);
@@ -98,7 +87,7 @@ TEST(ThreadfenceParts, AForbiddenOutcomeSeenIsAFindingAndFails) {
 
 TEST(ThreadfenceParts, AnUnexpectedTimeoutFailsAndAnExpectedOneDoesNot) {
   const report::Section bad = litmus_section({row(T::mp, Fence::none, counts(0, 0, 10, 80, 10))}, true);
-  const report::Check* c = check(bad, "no-wait-timed-out");
+  const report::Check* c = find_check(bad, "no-wait-timed-out");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
   EXPECT_NE(c->detail.find("10 of 100"), std::string::npos) << c->detail;
@@ -109,7 +98,7 @@ TEST(ThreadfenceParts, AnUnexpectedTimeoutFailsAndAnExpectedOneDoesNot) {
   plain_wait.label = "wait with a plain load";
   const report::Section ok = volatile_section({plain_wait, row(T::sb, Fence::device, counts(0, 5, 5, 90))}, true);
   EXPECT_EQ(failed(ok), 0u);
-  EXPECT_EQ(std::get<std::string>(table(ok, "outcomes")->cell(0, "verdict")), "80 of 100 waits gave up");
+  EXPECT_EQ(std::get<std::string>(find_table(ok, "outcomes")->cell(0, "verdict")), "80 of 100 waits gave up");
 }
 
 TEST(ThreadfenceParts, ModelRowsHaveNoCounts) {
@@ -117,7 +106,7 @@ TEST(ThreadfenceParts, ModelRowsHaveNoCounts) {
   s.test = T::lb;
   const report::Section sec = litmus_section({make_row(s, 1000, 1)}, false);
   EXPECT_TRUE(sec.checks.empty());
-  const report::Table& t = *table(sec, "outcomes");
+  const report::Table& t = *find_table(sec, "outcomes");
   EXPECT_FALSE(has_column(t, "instances")) << "counts only a GPU gives are left out of the model's table";
   EXPECT_FALSE(has_column(t, "r11"));
   EXPECT_EQ(std::get<std::string>(t.cell(0, "allowed")), "00 01 10 11");
@@ -153,9 +142,9 @@ TEST(ThreadfenceParts, ScopeRowsSayWhereTheSidesRan) {
   LitmusRow two = row(T::mp, Fence::block, counts(0, 0, 40, 60));
   const report::Section s = scope_section({same, two}, true);
   EXPECT_EQ(failed(s), 0u) << "block fences in two blocks: the stale read is allowed";
-  ASSERT_NE(fact(s, "pairs-same-sm-one-block"), nullptr);
-  EXPECT_EQ(std::get<std::int64_t>(fact(s, "pairs-same-sm-one-block")->value), 135168);
-  EXPECT_EQ(fact(s, "pairs-same-sm-one-block")->format, report::Format::count);
+  ASSERT_NE(find_fact(s, "pairs-same-sm-one-block"), nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(find_fact(s, "pairs-same-sm-one-block")->value), 135168);
+  EXPECT_EQ(find_fact(s, "pairs-same-sm-one-block")->format, report::Format::count);
 }
 
 LastBlockRun lb_run(int runs, std::uint64_t sum, int wrong) {
@@ -178,13 +167,13 @@ TEST(ThreadfenceParts, LastBlockJudgesTheCorrectGuardsOnly) {
   EXPECT_EQ(failed(good), 0u) << "a broken guard that went wrong is the lesson, not a failure";
   EXPECT_EQ(good.checks.size(), 4u);
   EXPECT_TRUE(any_note(good, "3 wrong of 10"));
-  EXPECT_EQ(std::get<std::int64_t>(table(good, "guards")->cell(2, "wrong")), 3);
+  EXPECT_EQ(std::get<std::int64_t>(find_table(good, "guards")->cell(2, "wrong")), 3);
   runs[1].gpu->result[4] = 98;
   runs[0].gpu->counter[2] = 1;
   const report::Section bad = last_block_section(spec, 99, runs, true);
   EXPECT_EQ(failed(bad), 2u);
-  EXPECT_FALSE(check(bad, "shared-flag-sum")->passed);
-  EXPECT_FALSE(check(bad, "syncthreads-or-counter-reset")->passed);
+  EXPECT_FALSE(find_check(bad, "shared-flag-sum")->passed);
+  EXPECT_FALSE(find_check(bad, "syncthreads-or-counter-reset")->passed);
   EXPECT_EQ(bad.tables.front().rows[1].mark, report::RowMark::mismatch);
 }
 
@@ -192,8 +181,8 @@ TEST(ThreadfenceParts, LastBlockOnTheModelGivesTheSumOnly) {
   LastBlockSpec spec;
   const report::Section s = last_block_section(spec, 12345, {{LastBlockVariant::no_fence, std::nullopt}}, false);
   EXPECT_TRUE(s.checks.empty());
-  EXPECT_EQ(std::get<std::int64_t>(fact(s, "model-sum")->value), 12345);
-  EXPECT_FALSE(has_column(*table(s, "guards"), "right"));
+  EXPECT_EQ(std::get<std::int64_t>(find_fact(s, "model-sum")->value), 12345);
+  EXPECT_FALSE(has_column(*find_table(s, "guards"), "right"));
   EXPECT_TRUE(any_note(s, "the runs need a GPU"));
 }
 
@@ -214,19 +203,19 @@ TEST(ThreadfenceParts, WorkQueueChecksEveryItemOnce) {
   QueueOutcome got{make(static_schedule(spec.cost_units, 2)), make(queue_schedule(spec.cost_units, 2))};
   const report::Section ok = work_queue_section(spec, got, true);
   EXPECT_EQ(failed(ok), 0u);
-  EXPECT_DOUBLE_EQ(std::get<double>(fact(ok, "slowest-a-priori-gpu")->value), 6000.0);
-  EXPECT_DOUBLE_EQ(std::get<double>(table(ok, "blocks")->cell(1, "queue")), 3000.0);
+  EXPECT_DOUBLE_EQ(std::get<double>(find_fact(ok, "slowest-a-priori-gpu")->value), 6000.0);
+  EXPECT_DOUBLE_EQ(std::get<double>(find_table(ok, "blocks")->cell(1, "queue")), 3000.0);
   got.queue->times_processed[2] = 2;
   got.queue->checksum += item_checksum(2);
   got.a_priori->processed_by[0] = 1;
   const report::Section bad = work_queue_section(spec, got, true);
   EXPECT_EQ(failed(bad), 2u);
-  EXPECT_FALSE(check(bad, "queue-each-item-once")->passed);
-  EXPECT_FALSE(check(bad, "a-priori-assignment")->passed);
-  EXPECT_TRUE(check(bad, "a-priori-each-item-once")->passed);
+  EXPECT_FALSE(find_check(bad, "queue-each-item-once")->passed);
+  EXPECT_FALSE(find_check(bad, "a-priori-assignment")->passed);
+  EXPECT_TRUE(find_check(bad, "a-priori-each-item-once")->passed);
   const report::Section model = work_queue_section(spec, QueueOutcome{}, false);
-  EXPECT_EQ(std::get<std::int64_t>(fact(model, "slowest-a-priori-model")->value), 6);
-  EXPECT_EQ(std::get<std::int64_t>(table(model, "blocks")->cell(0, "a-priori")), 6);
+  EXPECT_EQ(std::get<std::int64_t>(find_fact(model, "slowest-a-priori-model")->value), 6);
+  EXPECT_EQ(std::get<std::int64_t>(find_table(model, "blocks")->cell(0, "a-priori")), 6);
 }
 
 TEST(ThreadfenceParts, PtxChecksReadTheListing) {
@@ -260,8 +249,8 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   EXPECT_EQ(failed(s), 0u);
   EXPECT_EQ(s.checks.size(), 13u);
   ASSERT_EQ(s.tables.size(), 2u);
-  EXPECT_EQ(std::get<std::string>(table(s, "ptx")->cell(7, "ptx")), "fence.sc.gpu; st.relaxed.gpu.b32 [%rd1],%r1");
-  EXPECT_EQ(std::get<std::string>(table(s, "sass")->cell(1, "sass")), "MEMBAR.SC.GPU; STG.E.STRONG.GPU");
+  EXPECT_EQ(std::get<std::string>(find_table(s, "ptx")->cell(7, "ptx")), "fence.sc.gpu; st.relaxed.gpu.b32 [%rd1],%r1");
+  EXPECT_EQ(std::get<std::string>(find_table(s, "sass")->cell(1, "sass")), "MEMBAR.SC.GPU; STG.E.STRONG.GPU");
   // A different SASS for fence.sc.gpu than for membar.gl would contradict the PTX ISA.
   std::string other = rec;
   other.replace(other.find("S MEMBAR.SC.GPU\nP"), 15, "S MEMBAR.ALL.GPU");
@@ -269,7 +258,7 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   l2.available = true;
   const report::Section s2 = ptx_section(l2, "sm_90");
   EXPECT_EQ(failed(s2), 1u);
-  EXPECT_FALSE(check(s2, "membar-gl-is-fence-sc-gpu")->passed);
+  EXPECT_FALSE(find_check(s2, "membar-gl-is-fence-sc-gpu")->passed);
   KernelListing none;
   none.reason = "built without CUDA";
   EXPECT_TRUE(ptx_section(none, "").checks.empty());
@@ -282,21 +271,21 @@ TEST(ThreadfenceParts, CostIsASweepAgainstTheStoreAndAnL2RoundTrip) {
   };
   const report::Section s = cost_section(fake, true, 2000, false);
   EXPECT_EQ(s.measurements.size(), 16u);
-  ASSERT_NE(table(s, "vs-store"), nullptr);
-  ASSERT_NE(table(s, "vs-l2-load"), nullptr);
+  ASSERT_NE(find_table(s, "vs-store"), nullptr);
+  ASSERT_NE(find_table(s, "vs-l2-load"), nullptr);
   // __threadfence() is row 2: median 31.5 over the store's 10.5 and the L2 load's 73.5.
-  EXPECT_DOUBLE_EQ(std::get<double>(table(s, "vs-store")->cell(2, "one-thread")), 3.0);
-  EXPECT_NEAR(std::get<double>(table(s, "vs-l2-load")->cell(2, "warp-per-sm")), 3.0 / 7.0, 1e-12);
+  EXPECT_DOUBLE_EQ(std::get<double>(find_table(s, "vs-store")->cell(2, "one-thread")), 3.0);
+  EXPECT_NEAR(std::get<double>(find_table(s, "vs-l2-load")->cell(2, "warp-per-sm")), 3.0 / 7.0, 1e-12);
   // Fake costs grow with the row: the cheapest fence is __threadfence_block(), the peers never win.
-  EXPECT_EQ(std::get<std::string>(table(s, "best")->cell(0, "best")), "store + __threadfence_block()");
+  EXPECT_EQ(std::get<std::string>(find_table(s, "best")->cell(0, "best")), "store + __threadfence_block()");
   const auto peers_cheap = [&](CostVariant v, CostShape shape) {
     return v == CostVariant::l2_load_chain || v == CostVariant::atomic_chain ? std::vector<double>{1.0} : fake(v, shape);
   };
-  EXPECT_EQ(std::get<std::string>(table(cost_section(peers_cheap, true, 2000, false), "best")->cell(1, "best")),
+  EXPECT_EQ(std::get<std::string>(find_table(cost_section(peers_cheap, true, 2000, false), "best")->cell(1, "best")),
             "store + __threadfence_block()");
   const report::Section model = cost_section(fake, false, 2000, false);
   for (const auto& m : model.measurements) EXPECT_TRUE(m.needs_gpu) << m.id;
-  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(table(model, "median")->cell(0, "one-thread")));
+  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(find_table(model, "median")->cell(0, "one-thread")));
 }
 
 }  // namespace
