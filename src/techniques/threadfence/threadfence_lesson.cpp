@@ -95,21 +95,24 @@ void setup(Run& run, report::Section& s) {
   s.fact("iterations", "iterations per litmus row", I{run.iterations}, report::Format::count,
          "--iterations (at least; whole rounds)");
   s.fact("seed", "seed", static_cast<I>(run.ctx.seed), report::Format::plain,
-         "--seed: lastBlock's input, WorkQueue's costs");
+         "--seed: the lastBlock inputs, the WorkQueue costs and shares");
   if (!run.ctx.gpu) s.note("no GPU: the model's allowed outcomes only; counts, costs and times need a GPU");
 }
 
 }  // namespace
 
-Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&)
-    : ctx(run_ctx), options(o), iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)) {}
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx),
+      options(o),
+      iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)),
+      child_out(selection.child_out) {}
 
 const parts::Lesson<Options, Run>& lesson() {
   const std::vector<std::string> litmus_reads = {"--test", "--fence", "--access", "--placement", "--iterations"};
   static const parts::Lesson<Options, Run> table{
       "threadfence",
-      "threadfence: what a fence orders, in litmus tests on the GPU, down to PTX, and the patterns that need it",
-      "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
+      "threadfence: what a fence orders, in litmus tests, in PTX, and in real patterns",
+      "fences in litmus tests, their scopes down to PTX, lastBlock, WorkQueue and a host observer",
       {
           {"litmus", "litmus tests", "mp, sb, lb, corr with each fence: what the PTX memory model allows, what the GPU did",
            litmus_reads, false, false, true, litmus_part},
@@ -124,13 +127,19 @@ const parts::Lesson<Options, Run>& lesson() {
            {}, true, false, true, last_block_part},
           {"work-queue", "WorkQueue", "items fetched with atomicAdd, against a fixed assignment", {}, false, false, true,
            work_queue_part},
+          {"work-queue-race", "WorkQueue race", "two fetch() calls with no __syncthreads() between them: shares lost, "
+           "doubled", {}, false, false, true, work_queue_race_part},
+          {"last-block-partial", "lastBlock, some threads", "the guard skipped by some blocks, or called by thread 0 "
+           "only (a child process)", {}, false, true, false, last_block_partial_part},
+          {"host-observer", "host observer", "a CPU thread reads what the GPU wrote: no fence, __threadfence(), "
+           "__threadfence_system()", {}, false, false, true, host_observer_part},
       },
       add_options,
       validate,
       setup,
       {},
       std::nullopt,
-      {}};
+      {{"last-block-divergent", last_block_divergent_child}}};
   return table;
 }
 
