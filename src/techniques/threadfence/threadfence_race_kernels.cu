@@ -60,6 +60,7 @@ __global__ void race_kernel(RaceArgs a) {
     const int worked = vload(&item);  // it.none(), and what to work on
     if (worked == kNoItem) break;
     spin_cycles(static_cast<long long>(a.cost_units[worked]) * a.share[worked * a.warps + warp] * a.unit_cycles);
+    asm volatile("" ::: "memory");   // the read below stays after the work
     const int filed = vload(&item);  // the reference again: where the result goes
     if (filed >= 0) atomicAdd(&a.filed[filed * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x)], 1u);
     if (lane == 0 && turn < a.max_turns) a.filed_by[(blockIdx.x * a.max_turns + turn) * a.warps + warp] = filed;
