@@ -1,6 +1,7 @@
 // cudasync: one table of commands, lessons in course order. A new lesson is a new folder under
 // techniques/ and one row here.
 #include "commands/devices.hpp"
+#include "commands/doctor.hpp"
 #include "commands/explain.hpp"
 #include "commands/list.hpp"
 #include "core/cli/app.hpp"
@@ -17,6 +18,8 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,
        cudasync::commands::attach_explain, {}},
+      {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
+       cudasync::commands::attach_doctor, {}},
   };
   return cudasync::cli::run_app(argc, argv, commands);
 }
