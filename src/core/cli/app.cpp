@@ -187,6 +187,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
     RunContext ctx;
     ctx.backend_request = opts.backend;
+    ctx.device_request = opts.device;
     ctx.seed = opts.seed;
     ctx.bench = opts.bench;
     ctx.color = use_color(opts.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
