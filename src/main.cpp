@@ -1,5 +1,6 @@
 // cudasync: one table of commands, lessons in course order. A new lesson is a new folder under
 // techniques/ and one row here.
+#include "commands/bench.hpp"
 #include "commands/devices.hpp"
 #include "commands/doctor.hpp"
 #include "commands/explain.hpp"
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_explain, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
        cudasync::commands::attach_doctor, {}},
+      {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
+       cudasync::commands::attach_bench, {}},
   };
   return cudasync::cli::run_app(argc, argv, commands);
 }
