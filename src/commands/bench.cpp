@@ -1,7 +1,6 @@
 #include "commands/bench.hpp"
 
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -55,17 +54,6 @@ std::string utc_now() {
   return buf;
 }
 
-std::string temp_json_path() {
-  const char* dir = std::getenv("TMPDIR");
-  std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/cudasync_bench_XXXXXX";
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  const int fd = mkstemp(buf.data());
-  if (fd < 0) throw std::runtime_error(std::string("mkstemp failed: ") + std::strerror(errno));
-  close(fd);
-  return buf.data();
-}
-
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::ostringstream s;
@@ -91,7 +79,7 @@ const char* status_of(const ChildResult& r) {
 // Runs `<lesson> --bench --json=FILE` with the same backend and device, and reads its rows.
 void run_lesson(const std::string& lesson, const BackendChoice& choice, const RunContext& ctx, const BenchOptions& o,
                 BenchRun& run) {
-  const std::string json_path = temp_json_path();
+  const std::string json_path = make_temp_file("bench", "json");
   std::vector<std::string> args = {lesson, "--bench", "--json=" + json_path, "--backend", choice.gpu ? "gpu" : "model",
                                    "--seed", std::to_string(ctx.seed), "--color", "never", "-q"};
   if (choice.gpu) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include "package/package_tree.hpp"
 #include "support/cli_expect.hpp"
@@ -127,18 +128,24 @@ TEST(BashCompletion, EveryOptionOfEveryCommandAndItsValues) {
   EXPECT_EQ(bash_complete({"cudasync", "--cli"}), std::set<std::string>{}) << "hidden options stay hidden";
 }
 
+namespace {
+
+// What each shell must complete, `complete` giving the candidates of one command line.
+void expect_shell_completes(const std::function<std::set<std::string>(const std::string&)>& complete) {
+  const auto all = commands(cli_spec());
+  for (const auto& p : prefixes()) EXPECT_EQ(complete("cudasync " + p), starting_with(all, p)) << p;
+  EXPECT_TRUE(complete("cudasync warp-primitives --wi").count("--width"));
+  EXPECT_EQ(complete("cudasync --backend "), (std::set<std::string>{"auto", "gpu", "model"}));
+}
+
+}  // namespace
+
 TEST(ZshCompletion, LoadsFromVendorCompletionsAndCompletes) {
   if (!have("zsh")) GTEST_SKIP() << "zsh is not installed (scripts/setup.sh installs it)";
-  const auto all = commands(cli_spec());
-  for (const auto& p : prefixes()) EXPECT_EQ(zsh_complete("cudasync " + p), starting_with(all, p)) << p;
-  EXPECT_TRUE(zsh_complete("cudasync warp-primitives --wi").count("--width"));
-  EXPECT_EQ(zsh_complete("cudasync --backend "), (std::set<std::string>{"auto", "gpu", "model"}));
+  expect_shell_completes(zsh_complete);
 }
 
 TEST(FishCompletion, LoadsFromVendorCompletionsAndCompletes) {
   if (!have("fish")) GTEST_SKIP() << "fish is not installed (scripts/setup.sh installs it)";
-  const auto all = commands(cli_spec());
-  for (const auto& p : prefixes()) EXPECT_EQ(fish_complete("cudasync " + p), starting_with(all, p)) << p;
-  EXPECT_TRUE(fish_complete("cudasync warp-primitives --wi").count("--width"));
-  EXPECT_EQ(fish_complete("cudasync --backend "), (std::set<std::string>{"auto", "gpu", "model"}));
+  expect_shell_completes(fish_complete);
 }
