@@ -22,9 +22,9 @@ wall_ms cg-reduce
 note "default run: exit $?, $(tail -1 "$OUT/cg-reduce.txt")"
 sed -n '/== the ladder/,/checks:/p' "$OUT/cg-reduce.txt"
 grep -E 'whole reduce|\[FAIL\]' "$OUT/cg-reduce.txt" | head -10
-"$bin" cg-reduce --n 1000000 --block 128 --trace --trace-warp 1 --color never >>"$OUT/cg-reduce.txt" 2>&1
+"$bin" cg-reduce --n 1000000 --block 128 --part trace --trace-warp 1 --color never >>"$OUT/cg-reduce.txt" 2>&1
 note "trace run: exit $?, $(tail -1 "$OUT/cg-reduce.txt")"
-"$bin" cg-reduce --variant grid-sync --grid 1000000000 --n 100000 --color never >>"$OUT/cg-reduce.txt" 2>&1
+"$bin" cg-reduce --part grid-sync --grid 1000000000 --n 100000 --color never >>"$OUT/cg-reduce.txt" 2>&1
 note "grid-sync with a grid too large: exit $?"
 grep -A3 '== waived' "$OUT/cg-reduce.txt" | head -4
 
@@ -32,16 +32,16 @@ grep -A3 '== waived' "$OUT/cg-reduce.txt" | head -4
 t0=$(date +%s)
 "$bin" cg-reduce --bench --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
 note "bench: exit $?, $(( $(date +%s) - t0 )) s, $(tail -1 "$OUT/bench.txt")"
-# Two more block sizes for the fastest rungs, large sizes only.
+# Two more block sizes, large sizes only: the best kernel at 2^28 for each.
 for b in 256 512; do
-  "$bin" cg-reduce --bench --sizes 26,28 --dtype float --block "$b" --variant two-pass,grid-sync,cub --color never \
-    >>"$OUT/bench-blocks.txt" 2>&1
-  note "bench --block $b: $(grep -E 'best rung' "$OUT/bench-blocks.txt" | tail -1 | sed 's/^ *//')"
+  "$bin" cg-reduce --bench --sizes 26,28 --dtype float --block "$b" --color never >"$OUT/bench-block-$b.txt" 2>&1
+  note "bench --block $b: $(sed -n '/the highest kernel/,/^$/p' "$OUT/bench-block-$b.txt" | grep -E '^ *2\^28' | sed 's/^ *//')"
 done
 
 # compute-sanitizer on small runs of every rung (and the traced kernels).
 for tool in memcheck racecheck synccheck; do
-  sanitize "$tool" "every rung, traced" cg-reduce --backend gpu --n 5003 --block 64 --trace --trace-block 2
+  sanitize "$tool" "every rung, traced" cg-reduce --backend gpu --n 5003 --block 64 \
+    --part shared,syncwarp,shfl,cg,two-pass,static,grid-sync,cub,trace --trace-block 2
 done
 
 echo

@@ -45,6 +45,6 @@ wall_ms --help
 
 "$bin" named-barriers --bench --part cost --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
 note "bench: exit $?"
-sed -n '/measurement/,$p' "$OUT/bench.txt"
+sed -n '/ns per barrier, median/,/^  measurement/p' "$OUT/bench.txt"
 
 gpu_end

@@ -19,7 +19,7 @@ cat "$OUT/ctest-all.tmp" >>"$OUT/ctest.log" && rm "$OUT/ctest-all.tmp"
 # Correct variants run clean under memcheck and racecheck; the seed's racy loop must be caught.
 sanitize memcheck all warp-primitives --backend gpu --variant guarded,registers
 sanitize racecheck correct warp-primitives --backend gpu --variant guarded,registers
-sanitize racecheck racy warp-primitives --backend gpu --op syncwarp --variant racy
+sanitize racecheck racy warp-primitives --backend gpu --part syncwarp --variant racy
 sanitize synccheck correct warp-primitives --backend gpu --variant guarded,registers
 
 # Wall time of the default run including CUDA start-up, and of --help (five runs each).
@@ -28,7 +28,7 @@ wall_ms --help
 
 "$bin" warp-primitives --color never >"$OUT/warp-primitives.txt" 2>&1
 note "default run: $(tail -1 "$OUT/warp-primitives.txt")"
-"$bin" warp-primitives --bench --op cost --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
+"$bin" warp-primitives --bench --part cost --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
 sed -n '/measurement/,$p' "$OUT/bench.txt"
 "$bin" devices >>"$OUT/bench.txt" 2>&1
 

@@ -5,8 +5,13 @@
 #include "commands/doctor.hpp"
 #include "commands/explain.hpp"
 #include "commands/list.hpp"
+#include "commands/sources.hpp"
 #include "core/cli/app.hpp"
 #include "core/parts/attach.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
+#include "techniques/lock/lock_lesson.hpp"
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
@@ -14,11 +19,17 @@ int main(int argc, char** argv) {
   namespace parts = cudasync::parts;
   const std::vector<cudasync::cli::Command> commands = {
       parts::command(cudasync::warp_primitives::lesson()),
+      parts::command(cudasync::cg_reduce::lesson()),
+      parts::command(cudasync::named_barriers::lesson()),
+      parts::command(cudasync::lock::lesson()),
+      parts::command(cudasync::deadlock_demo::lesson()),
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,
        cudasync::commands::attach_explain, {}},
+      {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
+       cudasync::commands::attach_sources, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
        cudasync::commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,

@@ -94,16 +94,48 @@ std::string short_kernel_name(const std::string& mangled) {
   return s.substr(cut);
 }
 
-std::string distinct_instructions(const std::vector<std::string>& instructions) {
-  std::vector<std::pair<std::string, int>> seen;
-  for (const auto& i : instructions) {
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == i; });
-    if (it == seen.end()) seen.emplace_back(i, 1);
+namespace {
+// Each text once, in the order it first appears, with how often it appears.
+std::vector<std::pair<std::string, int>> counted(const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& t : texts) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == t; });
+    if (it == out.end()) out.emplace_back(t, 1);
     else ++it->second;
   }
+  return out;
+}
+}  // namespace
+
+std::string distinct_instructions(const std::vector<std::string>& instructions) {
   std::string s;
-  for (const auto& [text, n] : seen) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
+  for (const auto& [text, n] : counted(instructions)) s += (s.empty() ? "" : "; ") + text + (n > 1 ? " (x" + std::to_string(n) + ")" : "");
   return s.empty() ? std::string("(none)") : s;
+}
+
+const KernelCode* find_kernel(const std::vector<KernelCode>& codes, const std::string& arch,
+                              const std::string& lesson_namespace, const std::string& name) {
+  // Itanium mangling writes namespace cudasync::<ns> as "8cudasync" + length + name.
+  const std::string ns = "8cudasync" + std::to_string(lesson_namespace.size()) + lesson_namespace;
+  for (const auto& k : codes)
+    if (k.arch == arch && k.function.find(ns) != std::string::npos && short_kernel_name(k.function) == name) return &k;
+  return nullptr;
+}
+
+std::string opcode_of(const std::string& instruction) {
+  const std::string op = instruction.rfind('@', 0) == 0 ? instruction.substr(instruction.find(' ') + 1) : instruction;
+  return op.substr(0, op.find(' '));
+}
+
+bool has_opcode(const std::vector<std::string>& instructions, const std::string& prefix) {
+  return std::any_of(instructions.begin(), instructions.end(),
+                     [&](const std::string& i) { return opcode_of(i).rfind(prefix, 0) == 0; });
+}
+
+std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& instructions) {
+  std::vector<std::string> ops;
+  for (const auto& i : instructions) ops.push_back(opcode_of(i));
+  return counted(ops);
 }
 
 }  // namespace cudasync

@@ -4,6 +4,7 @@
 // filtered to barrier, fence and mbarrier instructions, and embedded. A lesson picks its kernels
 // by name. Plain C++: no CUDA needed to read it, so a CUDA build shows it even without a GPU.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudasync {
@@ -51,5 +52,19 @@ std::string short_kernel_name(const std::string& mangled);
 // how often it appears (unrolled loops repeat the same barrier or fence many times):
 // "BAR.SYNC.DEFER_BLOCKING 0x1 (x4); MEMBAR.ALL.GPU". "(none)" for none.
 std::string distinct_instructions(const std::vector<std::string>& instructions);
+
+// The kernel `name` (its short_kernel_name: "groups_kernel", "cost_kernel<2>") of the lesson whose
+// kernels live in namespace cudasync::<lesson_namespace> ("named_barriers"), compiled for `arch`,
+// among `codes` (listing.sass or listing.ptx); nullptr when the listing does not have it.
+const KernelCode* find_kernel(const std::vector<KernelCode>& codes, const std::string& arch,
+                              const std::string& lesson_namespace, const std::string& name);
+
+// An instruction's opcode: its first word, after a predicate guard ("@P0 SYNCS.ARRIVE.TRANS64 R4" ->
+// "SYNCS.ARRIVE.TRANS64").
+std::string opcode_of(const std::string& instruction);
+// Whether some instruction's opcode starts with `prefix` ("BAR.RED.POPC" finds "BAR.RED.POPC.DEFER_BLOCKING").
+bool has_opcode(const std::vector<std::string>& instructions, const std::string& prefix);
+// Each opcode once, in the order it first appears, with how often it appears.
+std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& instructions);
 
 }  // namespace cudasync

@@ -1,5 +1,6 @@
 #include "core/number_list.hpp"
 
+#include <cerrno>
 #include <cstdlib>
 #include <sstream>
 
@@ -29,6 +30,15 @@ bool split_numbers(const std::string& s, std::vector<long long>& out) {
     out.push_back(v);
   }
   return true;
+}
+
+std::optional<long long> whole_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE || end == text.c_str()) return std::nullopt;
+  return v;
 }
 
 }  // namespace cudasync

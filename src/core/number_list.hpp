@@ -1,8 +1,10 @@
 #pragma once
 // Lists of whole numbers as the child processes write them into their answer files: "1,2,-1".
-// Plain C++, no CUDA. Used by the named-barriers misuse child and the deadlock-demo barrier children.
+// Plain C++, no CUDA. Used by the named-barriers misuse child and the deadlock-demo barrier children;
+// whole_number by the lessons' option checks.
 //
 //   join_numbers({1, 2, -1}) == "1,2,-1";  split_numbers("1,2,-1", v) -> true, v == {1, 2, -1}
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,5 +14,9 @@ std::string join_numbers(const std::vector<long long>& v);
 std::string join_numbers(const std::vector<int>& v);
 // false on an empty item or anything that is not a whole number; "" is the empty list.
 bool split_numbers(const std::string& s, std::vector<long long>& out);
+
+// The whole of `text` as one whole number, for an option's own check; nullopt for "", "lots",
+// "12x" or a number past long long:  whole_number("-5") == -5, whole_number("1e3") == nullopt.
+std::optional<long long> whole_number(const std::string& text);
 
 }  // namespace cudasync

@@ -83,5 +83,39 @@ TEST(KernelListing, DistinctInstructionsKeepFirstOrderAndCountRepeats) {
             "BAR.SYNC 0x1 (x3); MEMBAR.ALL.GPU");
 }
 
+TEST(KernelListing, FindKernelByLessonNamespaceArchAndShortName) {
+  const KernelListing l = parse_kernel_listing(
+      "S arch sm_90\n"
+      "S fn _ZN8cudasync14named_barriers12_GLOBAL__N_113groups_kernelENS1_10GroupsArgsEPx\nS BAR.SYNC R11, R11\n"
+      "S fn _ZN8cudasync11threadfence12_GLOBAL__N_113groups_kernelEv\nS MEMBAR.ALL.GPU\n"
+      "S arch sm_80\n"
+      "S fn _ZN8cudasync14named_barriers12_GLOBAL__N_113groups_kernelENS1_10GroupsArgsEPx\nS BAR.SYNC 0x1\n");
+  const KernelCode* k = find_kernel(l.sass, "sm_90", "named_barriers", "groups_kernel");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->instructions, (std::vector<std::string>{"BAR.SYNC R11, R11"}));
+  ASSERT_NE(find_kernel(l.sass, "sm_80", "named_barriers", "groups_kernel"), nullptr);
+  EXPECT_EQ(find_kernel(l.sass, "sm_80", "named_barriers", "groups_kernel")->instructions.front(), "BAR.SYNC 0x1");
+  EXPECT_EQ(find_kernel(l.sass, "sm_90", "threadfence", "groups_kernel")->instructions.front(), "MEMBAR.ALL.GPU");
+  EXPECT_EQ(find_kernel(l.sass, "sm_75", "named_barriers", "groups_kernel"), nullptr);
+  EXPECT_EQ(find_kernel(l.sass, "sm_90", "lock", "groups_kernel"), nullptr);
+  EXPECT_EQ(find_kernel(l.sass, "sm_90", "named_barriers", "pc_kernel"), nullptr);
+}
+
+TEST(KernelListing, OpcodesSkipThePredicateGuard) {
+  EXPECT_EQ(opcode_of("@P0 SYNCS.ARRIVE.TRANS64.A1T0 R4"), "SYNCS.ARRIVE.TRANS64.A1T0");
+  EXPECT_EQ(opcode_of("BAR.SYNC.DEFER_BLOCKING 0x1"), "BAR.SYNC.DEFER_BLOCKING");
+  EXPECT_EQ(opcode_of("NANOSLEEP"), "NANOSLEEP");
+  const std::vector<std::string> ins = {"@P0 SYNCS.ARRIVE.TRANS64.A1T0 R4", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0",
+                                        "@!P0 SYNCS.PHASECHK.TRANS64.TRYWAIT P0", "NANOSLEEP 0x20"};
+  EXPECT_TRUE(has_opcode(ins, "SYNCS.ARRIVE"));
+  EXPECT_TRUE(has_opcode(ins, "NANOSLEEP"));
+  EXPECT_FALSE(has_opcode(ins, "BAR.SYNC"));
+  EXPECT_FALSE(has_opcode(ins, "P0")) << "operands are not opcodes";
+  EXPECT_EQ(opcode_counts(ins), (std::vector<std::pair<std::string, int>>{{"SYNCS.ARRIVE.TRANS64.A1T0", 1},
+                                                                           {"SYNCS.PHASECHK.TRANS64.TRYWAIT", 2},
+                                                                           {"NANOSLEEP", 1}}));
+  EXPECT_TRUE(opcode_counts({}).empty());
+}
+
 }  // namespace
 }  // namespace cudasync

@@ -50,6 +50,8 @@ TEST(FormatValue, EachFormatReadsAsAPersonExpects) {
   EXPECT_EQ(format_value(I{0x80000001u}, Format::bin32), "10000000_00000000_00000000_00000001");
   EXPECT_EQ(format_value(331.25, Format::ns), "331.2");
   EXPECT_EQ(format_value(331.25, Format::ns, true), "331.2 ns");
+  EXPECT_EQ(format_value(I{50}, Format::ms, true), "50 ms");
+  EXPECT_EQ(format_value(50.0123, Format::ms), "50.012");
   EXPECT_EQ(format_value(3007.34, Format::gbps, true), "3007.3 GB/s");
   EXPECT_EQ(format_value(0.92549, Format::ratio, true), "0.925 x");
   EXPECT_EQ(format_value(0.9961, Format::percent), "99.6%");

@@ -123,7 +123,9 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
       throw UsageError("--part " + parsed->parts.front() + " is not used by --bench, which runs " + lesson.id +
                        "'s own sweep; leave --part out, or drop --bench");
     parsed->selection = select(detail::rules(lesson), parsed->parts, bench);
-    if (!parsed->child.empty()) return;  // a child runs what its parent asked for
+    parsed->selection.child = !parsed->child.empty();
+    parsed->selection.child_out = parsed->child_out;
+    if (parsed->selection.child) return;  // a child runs what its parent asked for
     if (const auto e = applicability_error(detail::rules(lesson), detail::bench_rule(lesson), parsed->selection,
                                            detail::given_options(*app)))
       throw UsageError(*e);

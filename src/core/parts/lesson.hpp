@@ -42,6 +42,11 @@ struct Selection {
   std::vector<std::string> ids;
   bool by_user = false;  // --part was given
   bool bench = false;    // --bench runs the lesson's sweep instead of its parts
+  bool child = false;    // a hidden child mode (--child): no part runs, so Run must start no child
+  // A child mode's answer file (--child-out). A child that cannot return its answer (a kernel that
+  // never ends: every CUDA call, a destructor's too, would wait for it) writes it here itself with
+  // parts::write_child_answer and ends the process.
+  std::string child_out;
 
   bool has(std::string_view id) const;
   bool any_of(std::initializer_list<std::string_view> part_ids) const;

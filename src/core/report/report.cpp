@@ -18,6 +18,7 @@ const char* to_string(Format f) {
     case Format::hex32: return "hex32";
     case Format::bin32: return "bin32";
     case Format::ns: return "ns";
+    case Format::ms: return "ms";
     case Format::cycles: return "cycles";
     case Format::gbps: return "gbps";
     case Format::ratio: return "ratio";
@@ -31,6 +32,7 @@ const char* to_string(Format f) {
 const char* unit_of(Format f) {
   switch (f) {
     case Format::ns: return "ns";
+    case Format::ms: return "ms";
     case Format::cycles: return "cycles";
     case Format::gbps: return "GB/s";
     case Format::ratio: return "x";

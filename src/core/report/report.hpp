@@ -42,6 +42,7 @@ enum class Format {
   hex32,    // a 32-bit mask: 0x0000ffff
   bin32,    // a 32-bit mask: 00000000_00000000_11111111_11111111
   ns,       // nanoseconds
+  ms,       // milliseconds: a deadline, a launch that waits for one
   cycles,   // SM clock cycles
   gbps,     // gigabytes (1e9) per second
   ratio,    // a multiple of a baseline: 0.925 x

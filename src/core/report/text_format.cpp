@@ -54,6 +54,7 @@ std::string number(double v, bool integral, Format f) {
       const double p = 100.0 * v;
       return (p != 0.0 && std::fabs(p) < 0.1 ? printf_number("%.2g", p) : fixed(p, 1)) + "%";
     }
+    case Format::ms: return integral ? grouped_signed(static_cast<std::int64_t>(v)) : fixed(v, 3);
     case Format::bytes: return bytes_text(v);
     case Format::error: return printf_number("%.3e", v);
   }

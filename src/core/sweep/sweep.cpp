@@ -1,5 +1,6 @@
 #include "core/sweep/sweep.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace cudasync::sweep {
@@ -29,6 +30,15 @@ Sweep& Sweep::baseline(const std::string& row_id) {
     if (rows_[r].id == row_id) baseline_ = r;
   if (!baseline_) throw std::logic_error("sweep '" + id_ + "': no row '" + row_id + "' for the baseline");
   return *this;
+}
+
+Sweep& Sweep::reference(const std::string& row_id) {
+  for (std::size_t r = 0; r < rows_.size(); ++r)
+    if (rows_[r].id == row_id) {
+      reference_.push_back(r);
+      return *this;
+    }
+  throw std::logic_error("sweep '" + id_ + "': no row '" + row_id + "' for a reference row");
 }
 
 Sweep::Cell& Sweep::cell(std::size_t row, std::size_t column) { return cells_.at(row * columns_.size() + column); }
@@ -65,7 +75,7 @@ std::optional<double> Sweep::ratio(std::size_t row, std::size_t column) const {
 std::optional<std::size_t> Sweep::best(std::size_t column) const {
   std::optional<std::size_t> b;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
-    if (r == baseline_) continue;
+    if (r == baseline_ || std::find(reference_.begin(), reference_.end(), r) != reference_.end()) continue;
     const auto v = median(r, column);
     if (!v) continue;
     const bool better = !b || (better_ == Better::lower ? *v < *median(*b, column) : *v > *median(*b, column));

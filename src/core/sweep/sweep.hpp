@@ -33,6 +33,9 @@ class Sweep {
   Sweep& rows(std::string axis_title, std::vector<Point> points);
   Sweep& columns(std::string axis_title, std::vector<Point> points);
   Sweep& baseline(const std::string& row_id);
+  // A row shown beside the others for reference only (a lock that is not correct): measured and
+  // divided by the baseline like every row, but never the best.
+  Sweep& reference(const std::string& row_id);
 
   // Every cell's samples from `measure`, in row-major order, when `gpu`; without a GPU the cells
   // stay empty and the tables say "needs a GPU".
@@ -44,7 +47,8 @@ class Sweep {
   std::size_t column_count() const { return columns_.size(); }
   std::optional<double> median(std::size_t row, std::size_t column) const;
   std::optional<double> ratio(std::size_t row, std::size_t column) const;  // median / the baseline's
-  // The best row other than the baseline at `column`; nullopt where nothing was measured.
+  // The best row other than the baseline and the reference rows at `column`; nullopt where nothing
+  // was measured.
   std::optional<std::size_t> best(std::size_t column) const;
 
   // Tables "median", "vs-<baseline>" and "best" and one measurement per cell
@@ -66,6 +70,7 @@ class Sweep {
   std::string row_axis_ = "row", column_axis_ = "column";
   std::vector<Point> rows_, columns_;
   std::optional<std::size_t> baseline_;
+  std::vector<std::size_t> reference_;
   std::vector<Cell> cells_;
 };
 

@@ -2,6 +2,7 @@
 // cg-reduce: the sum-reduction ladder of seed 002 (sections 10.2-10.5), one kernel per rung, run
 // on the GPU and replayed by the reference model in the same float order. This header holds the
 // plain types both backends use; nvcc compiles it too, so it includes only the standard library.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +27,12 @@ enum class Kernel : int {
 };
 inline constexpr int kKernelCount = 12;
 
+// Every kernel in ladder order: the ladder's rows, the bench's rows.
+inline constexpr std::array<Kernel, kKernelCount> kLadder = {
+    Kernel::shared_atomic,         Kernel::syncwarp_atomic,  Kernel::shfl_down_atomic, Kernel::shfl_xor_atomic,
+    Kernel::tile_shfl_down_atomic, Kernel::cg_reduce_atomic, Kernel::two_pass_seed,    Kernel::two_pass_occupancy,
+    Kernel::two_pass_vector,       Kernel::static_buffer,    Kernel::grid_sync,        Kernel::cub_sum};
+
 inline constexpr int kSeedGrid = 10240;         // the seed's grid_size (10.5.1)
 inline constexpr int kSecondPassBlock = 1024;   // the seed's second launch: <<<1, 1024>>>
 inline constexpr int kUnroll = 4;               // vectors each thread loads before adding (two_pass_vector)
@@ -42,7 +49,7 @@ struct Plan {
   int grid_sync_limit = 0; // most blocks of the grid-sync kernel resident at once (0: unknown)
 };
 
-// What --trace records for one block `block_index` and one warp `warp` of it.
+// What the trace part records for one block `block_index` and one warp `warp` of it.
 template <typename T>
 struct Trace {
   int block_index = 0;

@@ -1,8 +1,6 @@
-// The rungs of seed 002's reduction ladder (10.2-10.5), as close to the seed's code as
-// correctness allows (its typos fixed and named in lessons/cg-reduce), plus the vector kernel,
-// the grid.sync kernel and CUB. Kernels fill device memory and never print.
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
+// The launchers of cg-reduce's kernels (cg_reduce_kernels.cuh) and CUB, behind the plain entry
+// points of cg_reduce_gpu.hpp: one upload per input, one call, timing, the seed's whole reduce()
+// wrapper, and the traced launches.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 
@@ -15,263 +13,14 @@
 #include "core/cuda/occupancy.cuh"
 #include "core/errors.hpp"
 #include "techniques/cg_reduce/cg_reduce_gpu.hpp"
+#include "techniques/cg_reduce/cg_reduce_kernels.cuh"
 
 namespace cudasync::cg_reduce {
 
-namespace cg = cooperative_groups;
 using cuda::DeviceBuffer;
+using namespace kernels;
 
 namespace {
-
-constexpr unsigned FULL_MASK = 0xffffffffu;
-
-// The seed's `extern __shared__ real s_y[];`, for a template: one raw array, viewed as T.
-template <typename T>
-__device__ T* shared_array() {
-  extern __shared__ __align__(16) unsigned char cg_reduce_smem[];
-  return reinterpret_cast<T*>(cg_reduce_smem);
-}
-
-// --trace: which block and warp record, and where. Compiled out of the kernels that time.
-template <typename T>
-struct Tracer {
-  T* out = nullptr;
-  int block = 0;
-  int warp = 0;
-};
-
-template <bool kTrace, typename T>
-__device__ void record_block(const Tracer<T>& tr, int step, T v) {
-  if constexpr (kTrace) {
-    if (static_cast<int>(blockIdx.x) == tr.block) tr.out[step * blockDim.x + threadIdx.x] = v;
-  }
-}
-
-template <bool kTrace, typename T>
-__device__ void record_warp(const Tracer<T>& tr, int step, T v) {
-  if constexpr (kTrace) {
-    if (static_cast<int>(blockIdx.x) == tr.block && static_cast<int>(threadIdx.x / 32) == tr.warp)
-      tr.out[step * 32 + threadIdx.x % 32] = v;
-  }
-}
-
-// ---- rung 1: chapter 9's shared-memory tree, __syncthreads after every step, atomicAdd ----------
-template <typename T>
-__global__ void reduce_shared(const T* d_x, T* d_y, const int N) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset > 0; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  if (tid == 0) atomicAdd(d_y, s_y[0]);
-}
-
-// ---- rung 2: seed 10.2 reduce_syncwarp (seed: `offset=blockDim.x>1`, `offset>=1`) --------------
-template <typename T, bool kTrace>
-__global__ void reduce_syncwarp(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  int step = 0;
-  record_block<kTrace>(tr, step++, s_y[tid]);
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-    record_block<kTrace>(tr, step++, s_y[tid]);
-  }
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncwarp();
-    record_block<kTrace>(tr, step++, s_y[tid]);
-  }
-  if (tid == 0) atomicAdd(d_y, s_y[0]);
-}
-
-// ---- rung 3: seed 10.3.2 reduce_shfl, and the same with __shfl_xor_sync -------------------------
-template <typename T, bool kXor, bool kTrace>
-__global__ void reduce_shfl(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  T y = s_y[tid];
-  int step = 0;
-  record_warp<kTrace>(tr, step++, y);
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    if constexpr (kXor) y += __shfl_xor_sync(FULL_MASK, y, offset);
-    else y += __shfl_down_sync(FULL_MASK, y, offset);
-    record_warp<kTrace>(tr, step++, y);
-  }
-  if (tid == 0) atomicAdd(d_y, y);
-}
-
-// ---- rung 4: seed 10.4.2 reduce_cp (seed: `g.shfl_down(y.i)`), and cg::reduce ------------------
-template <typename T, bool kCgReduce>
-__global__ void reduce_tile(const T* d_x, T* d_y, const int N) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  const int n = bid * blockDim.x + tid;
-  T* s_y = shared_array<T>();
-  s_y[tid] = (n < N) ? d_x[n] : T(0);
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  T y = s_y[tid];
-  cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
-  if constexpr (kCgReduce) {
-    y = cg::reduce(g, y, cg::plus<T>());
-  } else {
-    for (int i = g.size() >> 1; i > 0; i >>= 1) y += g.shfl_down(y, i);
-  }
-  if (tid == 0) atomicAdd(d_y, y);
-}
-
-// ---- rung 5: seed 10.5.1 reduce_cp: grid-stride in a register, d_y[bid] instead of atomicAdd ----
-// Called twice: <<<grid, block>>> into d_y, then <<<1, 1024>>> over d_y in place (one block reads
-// everything before its first __syncthreads and writes d_y[0] after its last, so that is safe).
-template <typename T, bool kTrace>
-__global__ void reduce_cp(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
-  const int tid = threadIdx.x;
-  const int bid = blockIdx.x;
-  T* s_y = shared_array<T>();
-  T y = 0.0;
-  const int stride = blockDim.x * gridDim.x;
-  for (int n = bid * blockDim.x + tid; n < N; n += stride) y += d_x[n];
-  record_warp<kTrace>(tr, 0, y);
-  s_y[tid] = y;
-  __syncthreads();
-  for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
-    if (tid < offset) s_y[tid] += s_y[tid + offset];
-    __syncthreads();
-  }
-  y = s_y[tid];
-  int step = 1;
-  record_warp<kTrace>(tr, step++, y);
-  cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
-  for (int i = g.size() >> 1; i > 0; i >>= 1) {
-    y += g.shfl_down(y, i);
-    record_warp<kTrace>(tr, step++, y);
-  }
-  if (tid == 0) d_y[bid] = y;
-}
-
-// ---- the vector kernel: 16-byte loads, kUnroll of them in flight, warp sums first -------------
-template <typename T>
-struct Vec;
-template <>
-struct Vec<float> {
-  using type = float4;
-  static constexpr int width = 4;
-  __device__ static float4 zero() { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
-  __device__ static void add(float4& a, const float4& r) {
-    a.x += r.x;
-    a.y += r.y;
-    a.z += r.z;
-    a.w += r.w;
-  }
-  __device__ static float combine(const float4& a) { return (a.x + a.y) + (a.z + a.w); }
-};
-template <>
-struct Vec<double> {
-  using type = double2;
-  static constexpr int width = 2;
-  __device__ static double2 zero() { return make_double2(0.0, 0.0); }
-  __device__ static void add(double2& a, const double2& r) {
-    a.x += r.x;
-    a.y += r.y;
-  }
-  __device__ static double combine(const double2& a) { return a.x + a.y; }
-};
-
-// Each warp's sum by shuffles, then warp 0 adds the warp sums: thread 0 returns the block's sum.
-template <typename T>
-__device__ T block_sum_warp_first(T y, T* s_warp) {
-  cg::thread_block block = cg::this_thread_block();
-  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
-  for (int offset = 16; offset > 0; offset >>= 1) y += tile.shfl_down(y, offset);
-  if (tile.thread_rank() == 0) s_warp[tile.meta_group_rank()] = y;
-  block.sync();
-  if (tile.meta_group_rank() == 0) {
-    y = tile.thread_rank() < tile.meta_group_size() ? s_warp[tile.thread_rank()] : T(0);
-    for (int offset = 16; offset > 0; offset >>= 1) y += tile.shfl_down(y, offset);
-  }
-  return y;
-}
-
-template <typename T>
-__global__ void reduce_vector(const T* __restrict__ d_x, T* __restrict__ d_y, const int N) {
-  using V = typename Vec<T>::type;
-  constexpr int W = Vec<T>::width;
-  __shared__ T s_warp[32];
-  const V* __restrict__ xv = reinterpret_cast<const V*>(d_x);  // cudaMalloc: 256-byte aligned
-  const int vectors = N / W;
-  const int stride = blockDim.x * gridDim.x;
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  V a = Vec<T>::zero();
-  int v = t;
-  for (; v + (kUnroll - 1) * stride < vectors; v += kUnroll * stride) {
-    V r[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) r[u] = xv[v + u * stride];  // all loads issued first
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) Vec<T>::add(a, r[u]);       // then added in order
-  }
-  for (; v < vectors; v += stride) Vec<T>::add(a, xv[v]);
-  T y = Vec<T>::combine(a);
-  if (t < N - vectors * W) y += d_x[vectors * W + t];  // the n % W leftover elements
-  y = block_sum_warp_first(y, s_warp);
-  if (threadIdx.x == 0) d_y[blockIdx.x] = y;
-}
-
-// ---- rung 7: one cooperative launch; block sums, grid.sync(), block 0 finishes -----------------
-template <typename T>
-__device__ T block_sum_cg(T y, T* s_warp) {
-  cg::thread_block block = cg::this_thread_block();
-  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
-  const T w = cg::reduce(tile, y, cg::plus<T>());
-  if (tile.thread_rank() == 0) s_warp[tile.meta_group_rank()] = w;
-  block.sync();
-  T total = T(0);
-  if (tile.meta_group_rank() == 0) {
-    const T mine = tile.thread_rank() < tile.meta_group_size() ? s_warp[tile.thread_rank()] : T(0);
-    total = cg::reduce(tile, mine, cg::plus<T>());
-  }
-  return total;
-}
-
-template <typename T>
-__global__ void reduce_grid_sync(const T* d_x, T* d_partial, T* d_y, const int N) {
-  cg::grid_group grid = cg::this_grid();
-  __shared__ T s_warp[32];
-  T y = T(0);
-  const int stride = blockDim.x * gridDim.x;
-  for (int n = blockIdx.x * blockDim.x + threadIdx.x; n < N; n += stride) y += d_x[n];
-  y = block_sum_cg(y, s_warp);
-  if (threadIdx.x == 0) d_partial[blockIdx.x] = y;
-  grid.sync();  // every block's sum is written and visible to every block
-  if (blockIdx.x == 0) {
-    T z = T(0);
-    for (int i = threadIdx.x; i < static_cast<int>(gridDim.x); i += blockDim.x) z += d_partial[i];
-    z = block_sum_cg(z, s_warp);
-    if (threadIdx.x == 0) *d_y = z;
-  }
-}
 
 // ---- rung 6: seed 10.5.2's static buffer: __device__ real static_y[grid_size] -----------------
 __device__ float static_y_float[kSeedGrid];
@@ -311,8 +60,29 @@ std::size_t gpu_free_bytes() {
   return free_bytes;
 }
 
+// What the entry points hold: one input, in its type, on the device.
+class GpuInput {
+ public:
+  virtual ~GpuInput() = default;
+  virtual double sum(Kernel k, const Plan& plan) = 0;
+  virtual std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) = 0;
+  virtual std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) = 0;
+  virtual double cub_reduce_plus() = 0;
+};
+
+namespace {
+
 template <typename T>
-struct GpuReduce<T>::Impl {
+class GpuReduce final : public GpuInput {
+ public:
+  GpuReduce(const std::vector<T>& x, int count);
+  double sum(Kernel k, const Plan& plan) override;
+  std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) override;
+  std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) override;
+  double cub_reduce_plus() override;
+  Trace<T> trace(const Plan& plan, int block_index, int warp);
+
+ private:
   std::vector<DeviceBuffer<T>> copies;
   int n = 0;
   DeviceBuffer<T> out{1};
@@ -418,38 +188,33 @@ struct GpuReduce<T>::Impl {
 };
 
 template <typename T>
-GpuReduce<T>::GpuReduce(const std::vector<T>& x, int copies) : impl_(std::make_unique<Impl>()) {
-  impl_->n = static_cast<int>(x.size());
-  impl_->copies.emplace_back(x.size());
-  impl_->copies[0].upload(x);
-  for (int i = 1; i < copies; ++i) {
-    impl_->copies.emplace_back(x.size());
-    CUDA_CHECK(cudaMemcpy(impl_->copies.back().get(), impl_->copies[0].get(), impl_->copies[0].bytes(),
-                          cudaMemcpyDeviceToDevice));
+GpuReduce<T>::GpuReduce(const std::vector<T>& x, int count) : n(static_cast<int>(x.size())) {
+  copies.emplace_back(x.size());
+  copies[0].upload(x);
+  for (int i = 1; i < count; ++i) {
+    copies.emplace_back(x.size());
+    CUDA_CHECK(cudaMemcpy(copies.back().get(), copies[0].get(), copies[0].bytes(), cudaMemcpyDeviceToDevice));
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <typename T>
-GpuReduce<T>::~GpuReduce() = default;
-
-template <typename T>
-T GpuReduce<T>::run(Kernel k, const Plan& plan) {
-  impl_->launch(k, plan, impl_->copies[0].get());
+double GpuReduce<T>::sum(Kernel k, const Plan& plan) {
+  launch(k, plan, copies[0].get());
   CUDA_CHECK(cudaDeviceSynchronize());
-  return impl_->read(impl_->result_of(k, plan));
+  return read(result_of(k, plan));
 }
 
 template <typename T>
 std::vector<double> GpuReduce<T>::time_ms(Kernel k, const Plan& plan, int reps, int warmup) {
-  Impl& m = *impl_;
+  GpuReduce& m = *this;
   return cuda::time_repeated_ms(
       [&] { m.launch(k, plan, m.copies[m.rotation++ % m.copies.size()].get()); }, reps, warmup);
 }
 
 template <typename T>
 std::vector<double> GpuReduce<T>::wrapper_us(Kernel k, const Plan& plan, int reps) {
-  Impl& m = *impl_;
+  GpuReduce& m = *this;
   const int B = plan.block;
   const int grid = plan.seed_grid;
   const auto smem = static_cast<std::size_t>(B) * sizeof(T);
@@ -480,8 +245,8 @@ std::vector<double> GpuReduce<T>::wrapper_us(Kernel k, const Plan& plan, int rep
 }
 
 template <typename T>
-T GpuReduce<T>::cub_reduce_plus() {
-  Impl& m = *impl_;
+double GpuReduce<T>::cub_reduce_plus() {
+  GpuReduce& m = *this;
   const T* x = m.copies[0].get();
   std::size_t bytes = 0;
   CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, x, m.out.get(), m.n, ::cuda::std::plus<>{}, T(0)));
@@ -493,7 +258,7 @@ T GpuReduce<T>::cub_reduce_plus() {
 
 template <typename T>
 Trace<T> GpuReduce<T>::trace(const Plan& plan, int block_index, int warp) {
-  Impl& m = *impl_;
+  GpuReduce& m = *this;
   const int B = plan.block;
   int steps = 1;
   for (int o = B >> 1; o > 0; o >>= 1) ++steps;
@@ -526,7 +291,36 @@ Trace<T> GpuReduce<T>::trace(const Plan& plan, int block_index, int warp) {
   return t;
 }
 
-template class GpuReduce<float>;
-template class GpuReduce<double>;
+
+// The input behind `in`, in the type the caller's trace asks for.
+template <typename T>
+GpuReduce<T>& typed(GpuInput& in) {
+  auto* r = dynamic_cast<GpuReduce<T>*>(&in);
+  if (!r) throw Error(ExitCode::check_failed, "internal", "a trace of another type than the input's");
+  return *r;
+}
+
+}  // namespace
+
+std::shared_ptr<GpuInput> gpu_upload(const std::vector<float>& x, int copies) {
+  return std::make_shared<GpuReduce<float>>(x, copies);
+}
+std::shared_ptr<GpuInput> gpu_upload(const std::vector<double>& x, int copies) {
+  return std::make_shared<GpuReduce<double>>(x, copies);
+}
+double gpu_sum(GpuInput& in, Kernel k, const Plan& plan) { return in.sum(k, plan); }
+std::vector<double> gpu_time_ms(GpuInput& in, Kernel k, const Plan& plan, int reps, int warmup) {
+  return in.time_ms(k, plan, reps, warmup);
+}
+std::vector<double> gpu_wrapper_us(GpuInput& in, Kernel k, const Plan& plan, int reps) {
+  return in.wrapper_us(k, plan, reps);
+}
+double gpu_cub_reduce_plus(GpuInput& in) { return in.cub_reduce_plus(); }
+void gpu_trace(GpuInput& in, const Plan& plan, int block_index, int warp, Trace<float>& out) {
+  out = typed<float>(in).trace(plan, block_index, warp);
+}
+void gpu_trace(GpuInput& in, const Plan& plan, int block_index, int warp, Trace<double>& out) {
+  out = typed<double>(in).trace(plan, block_index, warp);
+}
 
 }  // namespace cudasync::cg_reduce

@@ -357,42 +357,25 @@ Trace<T> model_trace(const std::vector<T>& x, const Plan& p, int block_index, in
   return t;
 }
 
-const char* kernel_key(Kernel k) {
-  switch (k) {
-    case Kernel::shared_atomic: return "shared_atomic";
-    case Kernel::syncwarp_atomic: return "syncwarp_atomic";
-    case Kernel::shfl_down_atomic: return "shfl_down_atomic";
-    case Kernel::shfl_xor_atomic: return "shfl_xor_atomic";
-    case Kernel::tile_shfl_down_atomic: return "tile_shfl_down_atomic";
-    case Kernel::cg_reduce_atomic: return "cg_reduce_atomic";
-    case Kernel::two_pass_seed: return "two_pass_seed";
-    case Kernel::two_pass_occupancy: return "two_pass_occupancy";
-    case Kernel::two_pass_vector: return "two_pass_vector";
-    case Kernel::static_buffer: return "static_buffer";
-    case Kernel::grid_sync: return "grid_sync";
-    case Kernel::cub_sum: return "cub_sum";
-  }
-  return "shared_atomic";
-}
+namespace {
 
-const char* kernel_title(Kernel k) {
-  switch (k) {
-    case Kernel::shared_atomic: return "1 shared + __syncthreads";
-    case Kernel::syncwarp_atomic: return "2 shared + __syncwarp";
-    case Kernel::shfl_down_atomic: return "3 __shfl_down_sync";
-    case Kernel::shfl_xor_atomic: return "3 __shfl_xor_sync";
-    case Kernel::tile_shfl_down_atomic: return "4 tile.shfl_down";
-    case Kernel::cg_reduce_atomic: return "4 cg::reduce";
-    case Kernel::two_pass_seed: return "5 two-pass, grid 10240";
-    case Kernel::two_pass_occupancy: return "5 two-pass, occupancy grid";
-    case Kernel::two_pass_vector: return "5 two-pass, vector loads";
-    case Kernel::static_buffer: return "6 static __device__ buffer";
-    case Kernel::grid_sync: return "7 grid.sync, one launch";
-    case Kernel::cub_sum: return "8 cub::DeviceReduce::Sum";
-  }
-  return "";
-}
+struct KernelName {
+  const char* id;
+  const char* title;
+};
+// In the order of enum Kernel.
+constexpr KernelName kNames[kKernelCount] = {
+    {"shared-atomic", "1 shared + __syncthreads"},    {"syncwarp-atomic", "2 shared + __syncwarp"},
+    {"shfl-down-atomic", "3 __shfl_down_sync"},        {"shfl-xor-atomic", "3 __shfl_xor_sync"},
+    {"tile-shfl-down-atomic", "4 tile.shfl_down"},     {"cg-reduce-atomic", "4 cg::reduce"},
+    {"two-pass-seed", "5 two-pass, grid 10240"},       {"two-pass-occupancy", "5 two-pass, occupancy grid"},
+    {"two-pass-vector", "5 two-pass, vector loads"},   {"static-buffer", "6 static __device__ buffer"},
+    {"grid-sync", "7 grid.sync, one launch"},          {"cub-sum", "8 cub::DeviceReduce::Sum"}};
 
+}  // namespace
+
+const char* kernel_id(Kernel k) { return kNames[static_cast<int>(k)].id; }
+const char* kernel_title(Kernel k) { return kNames[static_cast<int>(k)].title; }
 const char* dtype_name(Dtype d) { return d == Dtype::f32 ? "float" : "double"; }
 
 #define CUDASYNC_CG_REDUCE_INSTANTIATE(T)                                                          \

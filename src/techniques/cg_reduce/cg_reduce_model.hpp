@@ -108,7 +108,7 @@ std::int64_t elements_of_thread(std::int64_t t, std::int64_t n, std::int64_t str
 template <typename T>
 Trace<T> model_trace(const std::vector<T>& x, const Plan& plan, int block_index, int warp);
 
-const char* kernel_key(Kernel k);   // "shared_atomic": snake_case, the JSON row key
+const char* kernel_id(Kernel k);    // "shared-atomic": the id of its checks, measurements and bench row
 const char* kernel_title(Kernel k); // "shared tree + __syncthreads"
 const char* dtype_name(Dtype d);    // "float", "double"
 

@@ -1,25 +1,20 @@
 #pragma once
 // deadlock-demo: the classic GPU synchronization deadlocks, each run for real under a device-side
 // deadline so that it ends, says who was stuck on what, and leaves the GPU usable; then its fix,
-// run to completion. This header holds the plain structs the kernels, the child processes and the
-// reference model all fill; nvcc compiles it too, so it includes only the standard library.
+// run to completion. Its parts (deadlock_demo_lesson.hpp): grid-oversubscribed, warp-spinlock,
+// divergent-syncthreads, lock-order, producer-before-consumer, syncwarp-mask. This header holds the
+// plain structs the kernels, the child processes and the reference model all fill; nvcc compiles
+// it too, so it includes only the standard library.
 #include <string>
 #include <vector>
 
 namespace cudasync::deadlock_demo {
 
-// The scenarios, in the order the lesson runs them.
-enum class Scenario : int {
-  grid_oversubscribed = 0,  // a software grid barrier over more blocks than can be resident
-  warp_spinlock,            // a CAS lock taken by the lanes of one warp; and a wait-for cycle inside a warp
-  divergent_syncthreads,    // __syncthreads() reached by part of a block
-  lock_order,               // two blocks take two locks in opposite orders
-  producer_before_consumer, // a block waits for a block with a higher index that has no slot
-  syncwarp_mask,            // __syncwarp(mask) naming lanes that never arrive
+// The two grid kernels whose co-residency sizes a grid scenario.
+enum class GridKernel : int {
+  counter_barrier = 0,  // grid-oversubscribed
+  chain,                // producer-before-consumer
 };
-inline constexpr int kScenarioCount = 6;
-const char* scenario_name(Scenario s);  // "grid-oversubscribed", ...
-const std::vector<std::string>& scenario_names();
 
 inline constexpr int kWarpSize = 32;
 // The grid scenarios run blocks of 256 threads (thread 0 of each block does the waiting): on an

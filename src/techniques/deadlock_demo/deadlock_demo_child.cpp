@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/number_list.hpp"
+#include "core/parts/child.hpp"
 
 namespace cudasync::deadlock_demo {
 
@@ -156,15 +157,9 @@ std::chrono::milliseconds child_timeout(int deadline_ms, bool sanitized) {
   return std::chrono::milliseconds((sanitized ? 60000 : 20000) + 4 * deadline_ms);
 }
 
-int child_grace_ms(bool sanitized) { return sanitized ? 5000 : 500; }
-
-std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device, bool sanitized) {
-  return {"deadlock-demo",  "--child",      scenario_name(scenario),
-          "--child-out",    ChildProcess::kOutToken, "--child-grace-ms",
-          std::to_string(child_grace_ms(sanitized)), "--deadline-ms", std::to_string(deadline_ms),
-          "--backend",      "gpu",          "--device",
-          std::to_string(device), "--color", "never",
-          "-q"};
+std::vector<std::string> barrier_child_options(int deadline_ms, bool sanitized) {
+  return {"--deadline-ms", std::to_string(deadline_ms), "--child-grace-ms",
+          std::to_string(sanitized ? kSanitizedGraceMs : kChildGraceMs)};
 }
 
 std::optional<std::string> find_compute_sanitizer(std::string& looked) {
@@ -192,7 +187,7 @@ std::string synccheck_command_text() {
          "--backend gpu";
 }
 
-SanitizerChild::SanitizerChild(const std::string& sanitizer, int deadline_ms, int device) : tool_(sanitizer) {
+SanitizerChild::SanitizerChild(const std::string& sanitizer, const RunContext& ctx, int deadline_ms) : tool_(sanitizer) {
   const char* dir = std::getenv("TMPDIR");
   std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/cudasync_synccheck_log_XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
@@ -202,7 +197,8 @@ SanitizerChild::SanitizerChild(const std::string& sanitizer, int deadline_ms, in
   close(fd);
   log_path_ = buf.data();
   std::vector<std::string> args = {"--tool", "synccheck", "--log-file", log_path_, self_executable()};
-  for (auto& a : child_args(Scenario::divergent_syncthreads, deadline_ms, device, true)) args.push_back(a);
+  for (auto& a : parts::child_args(ctx, "deadlock-demo", "divergent-syncthreads", barrier_child_options(deadline_ms, true)))
+    args.push_back(a);
   command_ = sanitizer;
   for (const auto& a : args) command_ += " " + (a == log_path_ ? std::string("LOG") : a == ChildProcess::kOutToken ? "FILE" : a);
   child_ = std::make_unique<ChildProcess>(sanitizer, args, child_timeout(deadline_ms, true), "synccheck");

@@ -1,10 +1,11 @@
 #pragma once
-// The barrier scenarios (divergent-syncthreads, syncwarp-mask) run in a child process: a hardware
+// The barrier parts (divergent-syncthreads, syncwarp-mask) run in a child process: a hardware
 // barrier has no deadline, and what it does when only part of a block (or warp) reaches it is
 // undefined, so whatever it does happens to the child's CUDA context, never this one's. This binary,
-// started as `deadlock-demo --child NAME --child-out FILE`, runs the kernel and its own health
-// check and writes what it saw into FILE; the parent waits with a host timeout. The same child runs
-// under `compute-sanitizer --tool synccheck` for --sanitize. Host-only code, no CUDA.
+// started by core (core/parts/child.hpp) as `deadlock-demo --child <part> --child-out FILE ...`,
+// runs the kernels and its own health check and writes what it saw into FILE; the parent waits with
+// a host timeout. The same child runs under `compute-sanitizer --tool synccheck` for --sanitize.
+// Host-only code, no CUDA.
 //
 //   ok
 //   case
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "core/child_process.hpp"
+#include "core/run_context.hpp"
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
 
 namespace cudasync::deadlock_demo {
@@ -53,10 +55,12 @@ ChildOutcome child_outcome(const ChildResult& r);
 std::chrono::milliseconds child_timeout(int deadline_ms, bool sanitized);
 // How long past the deadline the child's own watchdog waits for a kernel before it calls it hung:
 // the rescue takes microseconds; under compute-sanitizer everything is slower.
-int child_grace_ms(bool sanitized);
+inline constexpr int kChildGraceMs = 500;
+inline constexpr int kSanitizedGraceMs = 5000;
 
-// The arguments that make this binary a child for `scenario` (kOutToken stands for the file).
-std::vector<std::string> child_args(Scenario scenario, int deadline_ms, int device, bool sanitized = false);
+// The lesson's options a barrier child gets (core adds the rest: parts::child_args):
+// "--deadline-ms N --child-grace-ms G".
+std::vector<std::string> barrier_child_options(int deadline_ms, bool sanitized);
 
 // compute-sanitizer: on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda (bin/ and
 // compute-sanitizer/). nullopt when none is found; `looked` then says where it looked.
@@ -79,7 +83,7 @@ struct SanitizerRun {
 // throws std::runtime_error when the process cannot be started.
 class SanitizerChild {
  public:
-  SanitizerChild(const std::string& sanitizer, int deadline_ms, int device);
+  SanitizerChild(const std::string& sanitizer, const RunContext& ctx, int deadline_ms);
   ~SanitizerChild();
   SanitizerChild(const SanitizerChild&) = delete;
   SanitizerChild& operator=(const SanitizerChild&) = delete;

@@ -4,27 +4,6 @@
 
 namespace cudasync::deadlock_demo {
 
-const char* scenario_name(Scenario s) {
-  switch (s) {
-    case Scenario::grid_oversubscribed: return "grid-oversubscribed";
-    case Scenario::warp_spinlock: return "warp-spinlock";
-    case Scenario::divergent_syncthreads: return "divergent-syncthreads";
-    case Scenario::lock_order: return "lock-order";
-    case Scenario::producer_before_consumer: return "producer-before-consumer";
-    case Scenario::syncwarp_mask: return "syncwarp-mask";
-  }
-  return "";
-}
-
-const std::vector<std::string>& scenario_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (int i = 0; i < kScenarioCount; ++i) v.push_back(scenario_name(static_cast<Scenario>(i)));
-    return v;
-  }();
-  return names;
-}
-
 const char* to_string(State s) {
   switch (s) {
     case State::never_started: return "never started";

@@ -1,35 +1,74 @@
 #pragma once
-// The deadlock-demo lesson as the CLI sees it: its options and the two entry points.
+// The deadlock-demo lesson as core runs it: its options, what one run shares between parts (the
+// barrier children, started first so that they run while this process does the other parts), and
+// its part table. Each part is defined in the file named after it.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/cli/command.hpp"
+#include "core/child_process.hpp"
+#include "core/coresidency.hpp"
+#include "core/parts/lesson.hpp"
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_child.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_model.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_simt.hpp"
 
 namespace cudasync::deadlock_demo {
 
+inline constexpr const char* kLessonId = "deadlock-demo";
+
 struct Options {
-  std::vector<std::string> scenarios;  // names, or "all"; empty: every scenario
-  std::optional<int> blocks;           // grid-oversubscribed, producer-before-consumer
+  std::optional<int> blocks;         // grid-oversubscribed, producer-before-consumer
   int deadline_ms = kDefaultDeadlineMs;
-  std::optional<std::string> model;    // lockstep | independent: warp-spinlock's trace
-  bool sanitize = false;               // run compute-sanitizer synccheck on the divergent-syncthreads child
-  bool backend_gpu_asked = false;      // set at parse time: --backend gpu
-  bool backend_model_asked = false;    // set at parse time: --backend model
-  std::string child;                   // hidden: run this barrier scenario as the child process
-  std::string child_out;               // hidden: where the child writes what it saw
-  int child_grace_ms = 500;            // hidden: the child's watchdog, past the deadline
+  std::optional<std::string> model;  // lockstep | independent: warp-spinlock's trace
+  bool sanitize = false;             // run compute-sanitizer synccheck on the divergent-syncthreads child
+  int child_grace_ms = kChildGraceMs;  // hidden: a barrier child's watchdog, past the deadline
 };
 
-// The scenarios asked for, in the lesson's order.
-std::vector<Scenario> selected_scenarios(const Options& o);
+// A barrier child started by the parent: the process, or why it could not be started.
+struct StartedChild {
+  std::unique_ptr<ChildProcess> process;
+  std::string error;
+};
 
-// Checks that need more than one option (CLI11 checks each option alone). Runs at parse time, so a
-// bad combination exits 2 before any backend is chosen, and again in run().
-std::optional<std::string> combination_error(const Options& o);
+// One run's shared state.
+struct Run {
+  Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
+  const RunContext& ctx;
+  Options options;
+  std::string child_out;                // a child's answer file (the child mode only)
+  std::vector<simt::Scheduling> traces;  // warp-spinlock's traces; empty when it does not run
+  StartedChild sync_child, warp_child;  // divergent-syncthreads, syncwarp-mask (GPU runs)
+  std::unique_ptr<SanitizerChild> sanitizer;  // --sanitize, when compute-sanitizer was found and started
+  std::string sanitizer_missing;        // --sanitize without it: where it looked, or why it did not start
 
-cli::Runner attach(CLI::App& sub);
-report::Report run(const Options& options, const RunContext& ctx);
+  unsigned long long deadline_ns() const;
+};
+
+const parts::Lesson<Options, Run>& lesson();
+
+// The parts, one file each (deadlock_demo_<file>.cpp).
+report::Section grid_part(Run& run);        // grid-oversubscribed (grid)
+report::Section chain_part(Run& run);       // producer-before-consumer (chain)
+report::Section warp_part(Run& run);        // warp-spinlock (warp)
+report::Section lock_order_part(Run& run);  // lock-order (lock_order)
+report::Section barrier_part(Run& run, bool syncwarp);  // divergent-syncthreads, syncwarp-mask (barrier)
+// Shared by the grid parts (grid): the co-residency of a grid kernel (the occupancy API's on a GPU,
+// an H100's in the model) and the grid (--blocks, or twice what fits); the launch's facts; the
+// broken launch on this GPU (what every block did, and its checks against the deadline or the
+// result, and against the model: `completes` names the check of a grid that fits).
+struct Grid {
+  Coresidency c;
+  int blocks = 0;
+  bool too_many() const { return blocks > c.limit(); }
+};
+Grid grid_of(const Run& run, GridKernel kernel);
+void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what);
+void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
+                  const Describe& describe, const std::string& completes);
+// The barrier children's side (barrier): runs the cases on the GPU and returns the answer.
+std::string barrier_child(Run& run, bool syncwarp);
 
 }  // namespace cudasync::deadlock_demo

@@ -160,16 +160,15 @@ Describe ring_describe() {
                      [](const Record& r) { return parked_or(r, "spun on the next lane's flag (saw " + n(r.seen) + ")"); });
 }
 
-WarpModel warp_model(const std::vector<simt::Regime>& trace_regimes) {
-  using simt::Regime;
+WarpModel warp_model(const std::vector<simt::Scheduling>& traces) {
+  using simt::Scheduling;
   WarpModel w;
-  w.lock_lockstep = simt::run(simt::spinlock_machine(Regime::lockstep, kWarpSize), 0, 0);
-  w.lock_independent = simt::run(simt::spinlock_machine(Regime::independent, kWarpSize), 0, 0);
-  w.ring_lockstep = simt::run(simt::ring_machine(Regime::lockstep, kWarpSize), 0, 0);
-  w.ring_independent = simt::run(simt::ring_machine(Regime::independent, kWarpSize), 0, 0);
-  for (Regime r : trace_regimes)
-    w.lock_traces.push_back(simt::run(simt::spinlock_machine(r, kTraceLanes), kTraceLanes, kTraceRows));
-  w.ring_trace = simt::run(simt::ring_machine(Regime::independent, kTraceLanes), kTraceLanes, kTraceRows);
+  w.lock_lockstep = run_model(spinlock_machine(Scheduling::lockstep, kWarpSize));
+  w.lock_independent = run_model(spinlock_machine(Scheduling::independent, kWarpSize));
+  w.ring_lockstep = run_model(ring_machine(Scheduling::lockstep, kWarpSize));
+  w.ring_independent = run_model(ring_machine(Scheduling::independent, kWarpSize));
+  for (Scheduling s : traces) w.lock_traces.push_back(run_model(spinlock_machine(s, kTraceLanes), kTraceLanes, kTraceRows));
+  w.ring_trace = run_model(ring_machine(Scheduling::independent, kTraceLanes), kTraceLanes, kTraceRows);
   return w;
 }
 
@@ -183,10 +182,10 @@ Describe lock_order_describe() {
 
 LockOrderModel lock_order_model() {
   LockOrderModel lo;
-  lo.broken = simt::run(simt::lock_order_machine(false, 1), 2, 40);
-  lo.fixed = simt::run(simt::lock_order_machine(true, 2), 2, 40);
+  lo.broken = run_model(lock_order_machine(false, 1), 2, 40);
+  lo.fixed = run_model(lock_order_machine(true, 2), 2, 40);
   ScenarioModel& m = lo.m;
-  m.deadlock = lo.broken.deadlock;
+  m.deadlock = lo.broken.deadlock();
   m.graph = lo.broken.graph;
   m.waits = lo.broken.waits;
   m.records = lo.broken.records;
@@ -204,7 +203,7 @@ LockOrderModel lock_order_model() {
       {"block 0", "takes A, then B, adds, releases B and A; block 1 spins on A meanwhile, holding nothing"},
       {"block 1", "takes A, then B, and so on, turn by turn"},
   };
-  m.fix_completes = lo.fixed.completed;
+  m.fix_completes = lo.fixed.completed();
   m.fix_result = "the model's two blocks, 2 rounds each: count " + n(lo.fixed.word("count")) + " of 4";
   return lo;
 }

@@ -4,7 +4,7 @@
 // blocks or lanes predicted stuck, as records the GPU's records are folded beside; and the fix
 // run to completion. The grid scenarios are modelled block range by block range against the
 // co-residency limit (the occupancy API's on a GPU, an H100's without one); the lane scenarios run
-// on the small SIMT machine (deadlock_demo_simt.hpp). Host-only code, no CUDA.
+// their programs (deadlock_demo_simt.hpp) on core's SIMT machine. Host-only code, no CUDA.
 #include <string>
 #include <vector>
 
@@ -12,6 +12,7 @@
 #include "techniques/deadlock_demo/deadlock_demo.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_graph.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_simt.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_waits.hpp"
 
 namespace cudasync::deadlock_demo {
 
@@ -46,18 +47,18 @@ Describe chain_describe();
 // warp-spinlock: the lock in one warp under both schedulers (32 lanes), the cycle between lanes
 // (32 lanes), and 4-lane traces for the report.
 struct WarpModel {
-  simt::Result lock_lockstep, lock_independent;  // 32 lanes
-  simt::Result ring_lockstep, ring_independent;  // 32 lanes
-  std::vector<simt::Result> lock_traces;         // 4 lanes, the regimes asked for
-  simt::Result ring_trace;                       // 4 lanes, independent
+  ModelRun lock_lockstep, lock_independent;  // 32 lanes
+  ModelRun ring_lockstep, ring_independent;  // 32 lanes
+  std::vector<ModelRun> lock_traces;         // 4 lanes, the schedulings asked for
+  ModelRun ring_trace;                       // 4 lanes, independent
 };
-WarpModel warp_model(const std::vector<simt::Regime>& trace_regimes);
+WarpModel warp_model(const std::vector<simt::Scheduling>& traces);
 Describe spinlock_describe();
 Describe ring_describe();
 
 // lock-order: the AB/BA run and the fix (2 iterations) on the SIMT machine, blocks as lanes.
 struct LockOrderModel {
-  simt::Result broken, fixed;
+  ModelRun broken, fixed;
   ScenarioModel m;  // steps from the broken run, its graph, records; the fix
 };
 LockOrderModel lock_order_model();

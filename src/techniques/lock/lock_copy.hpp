@@ -1,8 +1,9 @@
 #pragma once
-// Part 4 runs the seed's by-value lock in a child process (core/child_process.hpp): this binary,
-// started as `lock --copy-child FILE`, runs gpu_copy_bug() and writes what it saw into FILE in the
-// text form below; the parent reads it back. A freed mutex can fault the GPU, and a fault makes a
-// CUDA context unusable: it must be the child's, never the parent's. Host-only code, no CUDA.
+// Part copy-destructor runs the seed's by-value lock in a child process (core/parts/child.hpp): this
+// binary, started as `lock --child copy --child-out FILE`, runs gpu_copy_bug() and writes what it
+// saw into FILE in the text form below; the parent reads it back. A freed mutex can fault the GPU,
+// and a fault makes a CUDA context unusable: it must be the child's, never the parent's. Host-only
+// code, no CUDA.
 //
 //   step<TAB>launch 1: ...<TAB>cudaSuccess<TAB>~CudaKernelLock() ran 2 times ...
 //   destructor_calls 3

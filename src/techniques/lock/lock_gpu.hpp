@@ -5,22 +5,23 @@
 // says which blocks were stuck.
 #include <vector>
 
+#include "core/gpu_entry.hpp"
 #include "techniques/lock/lock.hpp"
 
 namespace cudasync::lock {
 
-// Launches `spec` `reps` times (after one warm-up launch when warmup is true), the counter and the
-// lock reset before each; one LockRun per launch, each timed with events.
-std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup = true);
-inline LockRun gpu_run(const RunSpec& spec) { return gpu_runs(spec, 1, false).front(); }
+// Launches `spec` `reps` times (after one warm-up launch when `warmup`), the counter and the lock
+// reset before each; one LockRun per launch, each timed with events.
+CUDASYNC_GPU_ENTRY(std::vector<LockRun>, gpu_runs, (const RunSpec& spec, int reps, bool warmup))
 
-// Part 4, the child process only: the seed's CudaKernelLock passed by value to two launches of
-// `blocks` x 1 threads, `iters` acquisitions each, exactly as the seed's callKernel() does. What
-// its destructor and CUDA did, step by step. Faults are expected here: never call it in the parent.
-CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_ns);
+// Part copy-destructor, the child process only: the seed's CudaKernelLock passed by value to two
+// launches of `blocks` x 1 threads, `iters` acquisitions each, exactly as the seed's callKernel()
+// does. What its destructor and CUDA did, step by step. Faults are expected here: never call it
+// in the parent.
+CUDASYNC_GPU_ENTRY(CopyObservation, gpu_copy_bug, (int blocks, int iters, unsigned long long deadline_ns))
 
-// Part 4, in this process: the seed's two fixes (the object copied to the device; shared_ptr with
-// cudaFree as its deleter) and an owner with its copy deleted, each launched twice.
-std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long deadline_ns);
+// Part copy-destructor, in this process: the seed's two fixes (the object copied to the device;
+// shared_ptr with cudaFree as its deleter) and an owner with its copy deleted, each launched twice.
+CUDASYNC_GPU_ENTRY(std::vector<FixRun>, gpu_copy_fixes, (int blocks, int iters, unsigned long long deadline_ns))
 
 }  // namespace cudasync::lock

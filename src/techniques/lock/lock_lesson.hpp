@@ -1,16 +1,21 @@
 #pragma once
-// The lock lesson as the CLI sees it: its options and the two entry points.
+// The lock lesson as core runs it: its options, what one run shares between parts, the part table,
+// and each part's data and section (lock_<part>.cpp). A part function gathers the model's and the
+// GPU's results into its struct; the section builder turns a struct into the report, so tests can
+// feed it made-up GPU results.
+#include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/cli/command.hpp"
+#include "core/child_process.hpp"
+#include "core/parts/lesson.hpp"
+#include "techniques/lock/lock_copy.hpp"
+#include "techniques/lock/lock_judge.hpp"
+#include "techniques/lock/lock_model.hpp"
 
 namespace cudasync::lock {
-
-// The parts, in the seed's order, then one beyond the seed. `--part` picks some; none picks all.
-inline const std::vector<std::string> kParts = {"lock-class", "warp-deadlock", "stale-reads", "copy-destructor",
-                                                "thread-lock", "combining"};
 
 // Defaults of each part (the seed's own shapes where it has one).
 inline constexpr int kClassBlocks = 132, kClassIters = 100;  // kernel<<<N, 1>>>, N = an H100's SMs
@@ -19,23 +24,139 @@ inline constexpr int kStaleBlocks = 132, kStaleIters = 50, kStaleRuns = 4;
 inline constexpr int kThreadLockBlocks = 4, kThreadLockThreads = 128, kThreadLockIters = 20;  // <<<4, 128>>>
 inline constexpr int kCombiningBlocks = 132, kCombiningThreads = 1, kCombiningIters = 100;  // part 1's grid
 inline constexpr int kMaxRuns = 100;
+inline constexpr int kTimedReps = 5;   // launches timed per part in a plain run
+inline constexpr int kTraceLanes = 4;  // lanes (or blocks) in a model trace
+inline constexpr int kTraceRows = 40;
+inline constexpr auto kCopyChildTimeout = std::chrono::milliseconds(20000);
 
 struct Options {
-  std::vector<std::string> parts;  // empty: every part
-  std::optional<int> blocks;       // lock-class, stale-reads, thread-lock, combining
-  std::optional<int> threads;      // warp-deadlock, thread-lock, combining
-  std::optional<int> iters;        // acquisitions per thread, every part that launches a lock
-  std::optional<int> runs;         // stale-reads: launches per variant
-  std::optional<std::string> model;  // lockstep | independent: the regime of the model's traces
-  bool backend_gpu_asked = false;  // set at parse time: --backend gpu was given
-  std::string copy_child;          // hidden: the copy-destructor part's child process
+  std::optional<int> blocks;      // lock-class, stale-reads, thread-lock, combining
+  std::optional<int> threads;     // warp-deadlock, thread-lock, combining
+  std::optional<int> iterations;  // acquisitions per thread, every part that launches a lock
+  std::optional<int> runs;        // stale-reads: launches per variant
+  std::optional<std::string> model;  // lockstep | independent: the scheduler of the model's runs
 };
 
-// Checks that need more than one option (CLI11 checks each option alone). Runs at parse time, so a
-// bad combination exits 2 before any backend is chosen, and again in run(). `bench` is --bench.
-std::optional<std::string> combination_error(const Options& o, bool bench);
+// One run's shared state: the options, the schedulers the model runs, this build's SASS, and the
+// copy-destructor part's child, started first so that it runs while the other parts do.
+struct Run {
+  Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
+  const RunContext& ctx;
+  Options options;
+  std::string arch;  // the SASS shown ("sm_90"), "" when the build has none
+  std::vector<Regime> trace_regimes;  // the schedulers of every trace the selected parts show
+  std::unique_ptr<ChildProcess> copy_child;
+  std::optional<CopyOutcome> copy_start_failed;
 
-cli::Runner attach(CLI::App& sub);
-report::Report run(const Options& options, const RunContext& ctx);
+  // The schedulers the model runs and checks: --model's, else both.
+  std::vector<Regime> checked() const;
+  bool checks(Regime r) const;
+  // The SASS of this lesson's kernel `kernel` for `arch`, from this build's listing (empty when none).
+  std::vector<std::string> sass(const std::string& kernel) const;
+  // The schedulers of a part's traces: --model's, else `fallback` (both when empty).
+  std::vector<Regime> traced(std::vector<Regime> fallback) const;
+};
+
+const parts::Lesson<Options, Run>& lesson();
+
+// ---- names -------------------------------------------------------------------------------------
+const char* variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"
+const char* bench_name(Variant v);    // the same kernels named as locks: "CAS lock (atomicCAS, ...)"
+const char* bench_id(Variant v);      // "cas", "ticket", "warp-aggregated"
+const char* kernel_name(Variant v);   // "fenced_kernel"
+// A model run of protocol `p` under `r` at blocks x threads x iterations, `trace_rows` kept.
+SimResult sim(Protocol p, Regime r, int blocks, int threads, int iterations, int trace_rows = 0);
+
+// ---- lock-class ----------------------------------------------------------------------------------
+struct ClassPart {
+  RunSpec spec;                  // book_atomic_add; the plain runs use the same grid
+  SimResult model, model_plain;  // a few blocks, independent threads
+  std::vector<LockRun> gpu;      // atomicAdd, one per timed launch
+  std::vector<LockRun> gpu_plain;
+};
+report::Section lock_class_section(const ClassPart& p, bool gpu_run);
+report::Section lock_class_part(Run& run);
+
+// ---- warp-deadlock: one case per block size ------------------------------------------------------
+struct WarpCase {
+  RunSpec spec;
+  std::optional<SimResult> lockstep, independent;  // the model at the case's size, one iteration
+  std::optional<LockRun> gpu;
+};
+struct WarpPart {
+  std::vector<Regime> checked = {Regime::lockstep, Regime::independent};  // the model's schedulers (--model)
+  std::vector<WarpCase> cases;
+  std::vector<SimResult> traces;
+  std::string sass_note;  // what the lock kernel's spin compiled to, when the listing has it
+};
+report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run);
+report::Section warp_deadlock_part(Run& run);
+
+// ---- stale-reads ---------------------------------------------------------------------------------
+struct StaleRow {
+  Variant variant;
+  SimResult model;                    // two blocks, two iterations
+  std::vector<LockRun> gpu;           // one per run
+  std::vector<std::string> compiled;  // the kernel's fence and cache instructions (SASS), if listed
+};
+struct StalePart {
+  RunSpec spec;  // blocks, iterations (variant unused)
+  int runs = 4;
+  std::vector<StaleRow> rows;
+  SimResult trace;   // the model's run of the seed's code, step by step
+  std::string arch;  // the SASS shown ("sm_90"), "" when none
+};
+report::Section stale_reads_section(const StalePart& p, bool gpu_run);
+report::Section stale_reads_part(Run& run);
+
+// ---- copy-destructor -----------------------------------------------------------------------------
+struct CopyPart {
+  std::optional<CopyOutcome> child;
+  std::vector<FixRun> fixes;
+  std::string fixes_error;  // when the fixes could not run
+};
+report::Section copy_destructor_section(const CopyPart& p, bool gpu_run);
+report::Section copy_destructor_part(Run& run);
+std::string copy_child(Run& run);  // the child mode "copy": the seed's callKernel(), one answer
+
+// ---- thread-lock ---------------------------------------------------------------------------------
+struct ThreadLockPart {
+  RunSpec spec;
+  std::optional<SimResult> lockstep, independent;  // one warp, the model
+  std::vector<SimResult> traces;
+  std::vector<LockRun> gpu;
+};
+report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run);
+report::Section thread_lock_part(Run& run);
+
+// ---- combining, beyond the seed: the combining lock, and the CAS lock at the same grid -----------
+struct CombiningPart {
+  RunSpec spec;                   // combining
+  std::optional<SimResult> lockstep;  // the model: one warp of 32 lanes in lockstep
+  SimResult model;                // the model: the traces' shape (independent unless --model lockstep)
+  std::vector<SimResult> traces;
+  std::vector<LockRun> gpu;       // combining, one per timed launch
+  RunSpec cas{Variant::fenced, 0, 0, 0};  // the CAS lock at the same grid; iters 0: not run
+  std::vector<LockRun> gpu_cas;   // one per timed launch
+};
+report::Section combining_section(const CombiningPart& p, bool gpu_run);
+report::Section combining_part(Run& run);
+
+// ---- --bench: every lock at every contention level -----------------------------------------------
+struct BenchConfig {
+  int blocks = 1;
+  int threads = 1;
+  int iters = 1;
+};
+struct BenchPart {
+  std::vector<Variant> locks;        // rows, the CAS lock (Variant::fenced) among them
+  std::vector<BenchConfig> configs;  // columns
+  std::vector<std::vector<LockRun>> gpu;  // [lock * configs + config]: one per repetition
+  std::vector<SimResult> verdicts;   // the model: each lock in one warp, lockstep and independent
+  int reps = 0;
+};
+std::vector<BenchConfig> bench_configs();
+report::Section bench_section(const BenchPart& p, bool gpu_run);
+std::vector<report::Section> bench(Run& run);
 
 }  // namespace cudasync::lock

@@ -24,4 +24,8 @@ inline const std::vector<std::string> kDefaultPredicates = {"lane<5", "tid<100",
 // The producers' values: rounds * producers seeded numbers 0..9999.
 std::vector<std::int32_t> make_input(int rounds, int producers, std::uint64_t seed);
 
+// A comma-separated list of whole numbers that fit an int, every item present: "1,2" and "7", not
+// "1,,2", "1,", "" or "1,x" (nullopt). CLI11's delimiter drops empty items; this does not.
+std::optional<std::vector<int>> parse_int_list(const std::string& text);
+
 }  // namespace cudasync::named_barriers

@@ -1,78 +1,17 @@
-// Kernels fill plain arrays and never print; named_barriers.cpp turns them into a Report.
-//
-// The barrier instructions are inline PTX, exactly as the PTX ISA writes them ("bar, barrier"):
-//   bar.sync a, b      wait until b threads (whole warps) have arrived at barrier a
-//   bar.arrive a, b    count this warp's arrival at barrier a and go on without waiting
-//   bar.red.popc.u32 / bar.red.and.pred / bar.red.or.pred   wait, and reduce a predicate
-// Every one of them takes a "memory" clobber, so the compiler keeps shared-memory accesses on
-// their side of the barrier. Every warp reconverges (__syncwarp) before a bar instruction: bar is
-// .aligned, all threads of a warp must execute the same one.
+// Kernels fill plain arrays and never print; the parts turn them into a Report. The device
+// helpers (inline PTX bar.*, clock stamps) are in named_barriers_device.cuh.
 #include <cuda/barrier>
 
 #include "core/cuda/check.hpp"
-#include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
+#include "techniques/named_barriers/named_barriers_device.cuh"
 #include "techniques/named_barriers/named_barriers_gpu.hpp"
 
 namespace cudasync::named_barriers {
 
 using cuda::DeviceBuffer;
-using cuda::globaltimer_ns;
 
 namespace {
-
-__device__ __forceinline__ void bar_sync(unsigned id, unsigned count) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(unsigned id, unsigned count) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
-__device__ __forceinline__ int bar_red_popc(unsigned id, int predicate) {
-  int d;
-  asm volatile("{ .reg .pred p; setp.ne.s32 p, %2, 0; bar.red.popc.u32 %0, %1, p; }"
-               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
-  return d;
-}
-__device__ __forceinline__ int bar_red_and(unsigned id, int predicate) {
-  int d;
-  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %2, 0; bar.red.and.pred q, %1, p; selp.s32 %0, 1, 0, q; }"
-               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
-  return d;
-}
-__device__ __forceinline__ int bar_red_or(unsigned id, int predicate) {
-  int d;
-  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %2, 0; bar.red.or.pred q, %1, p; selp.s32 %0, 1, 0, q; }"
-               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
-  return d;
-}
-
-// clock64 as a volatile asm, so it stays where it is written relative to the bar instructions.
-__device__ __forceinline__ long long stamp() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-// Work of a fixed length: spins on the SM clock (bounded by the clock, waits for nobody).
-__device__ __forceinline__ void work(long long cycles) {
-  const long long s = stamp();
-  while (stamp() - s < cycles) {
-  }
-}
-// A stamp taken right after bar.sync is not a release time: the SASS form is
-// BAR.SYNC.DEFER_BLOCKING, and the warp goes on issuing instructions that touch no memory (a clock
-// read among them) until its next memory access, which waits for the barrier (the PTX ISA
-// promises only that no new memory access is made before the barrier completes). So lane 0 first
-// reads and writes a word of its own in shared memory, then takes the stamp: a warp issues in
-// order, the store needs the load's value, and the load waits for the barrier.
-__device__ __forceinline__ long long stamp_after_barrier(volatile int* own_word) {
-  *own_word = *own_word + 1;
-  return stamp();
-}
-// The same for a value loaded from global memory: the store needs it, so the stamp comes after it.
-__device__ __forceinline__ long long stamp_after_value(volatile int* own_word, int v) {
-  *own_word = v;
-  return stamp();
-}
 
 struct GroupsArgs {
   int threads0, threads1, id0, id1, phases;
@@ -123,10 +62,7 @@ __global__ void groups_kernel(GroupsArgs a, long long* arrive, long long* leave,
     __threadfence();
     atomicAdd(group0_done, 1);
   }
-  if (tid == a.threads0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == a.threads0) store_calibration(calib, g0, c0);
 }
 
 struct PcArgs {
@@ -162,13 +98,7 @@ __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* 
       const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       __syncwarp();
       bar_sync(empty, count);                // wait until the consumers have read the slots
-      if (lane == 0) {
-        const long long t3 = stamp_after_barrier(&own[warp]);
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t3;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, stamp_after_barrier(&own[warp]));
     }
   } else {
     const int c = tid - a.producers;
@@ -181,18 +111,10 @@ __global__ void pc_kernel(PcArgs a, const int* input, int* consumed, long long* 
       const long long t2 = stamp();
       __syncwarp();
       bar_arrive(empty, count);              // "read": the producers may overwrite
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t2;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t2);
     }
   }
-  if (tid == 0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == 0) store_calibration(calib, g0, c0);
 }
 
 // The same protocol with two cuda::barrier objects in shared memory (mbarrier on 8.0+): an
@@ -227,12 +149,7 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
       const long long t2 = lane == 0 ? stamp_after_value(&own[warp], v) : 0;
       empty.wait(std::move(read));                   // ... and wait for that phase only now
       const long long t3 = stamp();
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t3;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t3);
     }
   } else {
     const int c = tid - a.producers;
@@ -244,18 +161,10 @@ __global__ void cuda_barrier_pc_kernel(PcArgs a, const int* input, int* consumed
       for (int i = c; i < a.producers; i += a.consumers) consumed[r * a.producers + i] = slot[i];
       const long long t2 = stamp();
       (void)empty.arrive();
-      if (lane == 0) {
-        my[r * kPcStamps + 0] = t0;
-        my[r * kPcStamps + 1] = t1;
-        my[r * kPcStamps + 2] = t2;
-        my[r * kPcStamps + 3] = t2;
-      }
+      if (lane == 0) store_stamps(my + r * kPcStamps, t0, t1, t2, t2);
     }
   }
-  if (tid == 0) {
-    calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
-    calib[1] = stamp() - c0;
-  }
+  if (tid == 0) store_calibration(calib, g0, c0);
 #else
   (void)a; (void)input; (void)consumed; (void)stamps; (void)calib;  // the host waives this part below 8.0
 #endif
@@ -274,71 +183,6 @@ __global__ void red_kernel(int id, const int* predicate, int* out) {
   r[red_ptx_and] = bar_red_and(b, p);
   r[red_ptx_or] = bar_red_or(b, p);
   for (int k = 0; k < kRedColumns; ++k) out[tid * kRedColumns + k] = r[k];
-}
-
-struct MisuseArgs {
-  int count, waiting_warps, rescue_warps;
-  unsigned id;
-  long long stagger_ns, settle_ns;
-};
-
-// Misuse, made safe: `waiting_warps` warps execute bar.sync id, count with a bad count; the
-// rescue warps (never waiting on `id` themselves) release warps the bad count would keep forever
-// by adding bar.arrive arrivals, one warp at a time, each only after the waiters have been inside
-// the barrier for settle_ns. Every spin here has a deadline.
-__global__ void misuse_kernel(MisuseArgs a, long long* arrive_ns, long long* leave_ns, long long* rescue_ns,
-                              int* rescues, unsigned* stuck_seen, unsigned* gave_up) {
-  __shared__ unsigned long long t0;
-  __shared__ int passed, turn;
-  __shared__ int own[kMaxWarps];
-  const int tid = static_cast<int>(threadIdx.x);
-  const int warp = tid / kWarpSize, lane = tid % kWarpSize;
-  volatile int* vpassed = &passed;
-  volatile int* vturn = &turn;
-  if (lane == 0) own[warp] = 0;
-  if (tid == 0) {
-    t0 = globaltimer_ns();
-    passed = 0;
-    turn = 0;
-  }
-  __syncthreads();
-  const unsigned count = static_cast<unsigned>(a.count);
-  if (warp < a.waiting_warps) {
-    const unsigned long long at = t0 + static_cast<unsigned long long>(a.stagger_ns) * static_cast<unsigned>(warp);
-    while (globaltimer_ns() < at) {  // bounded by the clock: warp w arrives w * stagger after warp 0
-    }
-    if (lane == 0) arrive_ns[warp] = static_cast<long long>(globaltimer_ns() - t0);
-    __syncwarp();
-    bar_sync(a.id, count);
-    if (lane == 0) {
-      (void)stamp_after_barrier(&own[warp]);  // the barrier has completed when this returns
-      leave_ns[warp] = static_cast<long long>(globaltimer_ns() - t0);
-      __threadfence_block();
-      atomicAdd(&passed, 1);
-    }
-    return;
-  }
-  const int r = warp - a.waiting_warps;
-  int act = 0;  // 1: arrive now
-  if (lane == 0) {
-    const unsigned long long first_settle =
-        static_cast<unsigned long long>(a.settle_ns + a.stagger_ns * a.waiting_warps);
-    cuda::SpinDeadline my_turn{first_settle * static_cast<unsigned long long>(a.rescue_warps + 2), gave_up};
-    if (cuda::spin_until([&] { return *vturn == r || *vturn < 0; }, my_turn) && *vturn == r) {
-      cuda::SpinDeadline settle{r == 0 ? first_settle : static_cast<unsigned long long>(a.settle_ns), stuck_seen};
-      if (cuda::spin_until([&] { return *vpassed == a.waiting_warps; }, settle)) *vturn = -1;  // all out: done
-      else act = 1;
-    }
-  }
-  act = __shfl_sync(0xffffffffu, act, 0);
-  if (!act) return;
-  bar_arrive(a.id, count);
-  if (lane == 0) {
-    rescue_ns[r] = static_cast<long long>(globaltimer_ns() - t0);
-    atomicAdd(rescues, 1);
-    __threadfence_block();
-    *vturn = r + 1;
-  }
 }
 
 template <int Variant>
@@ -461,34 +305,6 @@ RedResult gpu_red(const RedSpec& spec) {
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   return {out.download()};
-}
-
-MisuseObservation gpu_misuse(const MisuseCase& c, int id, const MisuseTiming& timing) {
-  const int waiting = c.waiting_warps(), rescue = c.rescue_warps();
-  DeviceBuffer<long long> arrive(static_cast<std::size_t>(waiting)), leave(arrive.size()),
-      rescue_at(static_cast<std::size_t>(rescue));
-  DeviceBuffer<int> rescues(1);
-  DeviceBuffer<unsigned> stuck_seen(1), gave_up(1);
-  arrive.fill_bytes(0xff);  // -1: not recorded
-  leave.fill_bytes(0xff);
-  rescue_at.fill_bytes(0xff);
-  rescues.fill_bytes(0);
-  stuck_seen.fill_bytes(0);
-  gave_up.fill_bytes(0);
-  const MisuseArgs a{c.count, waiting, rescue, static_cast<unsigned>(id), timing.stagger_ns, timing.settle_ns};
-  misuse_kernel<<<1, (waiting + rescue) * kWarpSize>>>(a, arrive.get(), leave.get(), rescue_at.get(), rescues.get(),
-                                                        stuck_seen.get(), gave_up.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  MisuseObservation o;
-  o.c = c;
-  o.arrive_ns = arrive.download();
-  o.leave_ns = leave.download();
-  int n = 0;
-  rescues.download(&n, 1);
-  const auto at = rescue_at.download();
-  o.rescue_ns.assign(at.begin(), at.begin() + std::min<std::ptrdiff_t>(n, static_cast<std::ptrdiff_t>(at.size())));
-  return o;
 }
 
 double gpu_ns_per_barrier(CostVariant variant, int block_threads, int iterations) {

@@ -1,7 +1,8 @@
 // The GPU against the reference model: every rung with a fixed order bit for bit, over sizes
 // (n not a multiple of the block included), blocks, seeds and both types; the atomic rungs within
 // the bound that covers every order of their atomics; CUB against the exact sum; the cooperative
-// launch refused when its grid cannot be resident at once; and the trace, lane by lane.
+// launch refused when its grid cannot be resident at once; the trace, lane by lane; and the CLI's
+// checks, found by id.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,8 +12,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
-#include "support/json_schema.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/cg_reduce/cg_reduce_gpu.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
@@ -28,6 +29,12 @@ bool same_bits(T a, T b) {
 template <typename T>
 Dtype dtype_of() {
   return sizeof(T) == sizeof(float) ? Dtype::f32 : Dtype::f64;
+}
+
+// One call of kernel k on the GPU, in the input's type.
+template <typename T>
+T run(GpuInput& in, Kernel k, const Plan& p) {
+  return static_cast<T>(gpu_sum(in, k, p));
 }
 
 template <typename T>
@@ -52,14 +59,14 @@ template <typename T>
 void expect_fixed_rungs_bit_exact(std::int64_t n, int block, std::uint64_t seed) {
   const Plan p = gpu_plan<T>(block);
   const auto x = make_inputs<T>(n, seed);
-  GpuReduce<T> gpu(x, 1);
+  const auto gpu = gpu_upload(x, 1);
   for (Kernel k : kFixed) {
-    SCOPED_TRACE(std::string(kernel_key(k)) + " n " + std::to_string(n) + " block " + std::to_string(block) + " seed " +
+    SCOPED_TRACE(std::string(kernel_id(k)) + " n " + std::to_string(n) + " block " + std::to_string(block) + " seed " +
                  std::to_string(seed) + " " + dtype_name(dtype_of<T>()));
     const T want = model_kernel(k, x, p).sum;
-    const T got = gpu.run(k, p);
+    const T got = run<T>(*gpu, k, p);
     EXPECT_TRUE(same_bits(got, want)) << "GPU " << got << ", model " << want;
-    EXPECT_TRUE(same_bits(gpu.run(k, p), got)) << "a second run changed the bits";
+    EXPECT_TRUE(same_bits(run<T>(*gpu, k, p), got)) << "a second run changed the bits";
   }
 }
 
@@ -78,13 +85,13 @@ template <typename T>
 void expect_atomic_rungs_in_bound(std::int64_t n, int block, std::uint64_t seed) {
   const Plan p = gpu_plan<T>(block);
   const auto x = make_inputs<T>(n, seed);
-  GpuReduce<T> gpu(x, 1);
+  const auto gpu = gpu_upload(x, 1);
   const ModelResult<T> m = model_kernel(Kernel::shared_atomic, x, p);
   const double bound = atomic_order_bound(m.block_sums);
   ASSERT_GE(bound, 0.0);
   for (Kernel k : kAtomic) {
-    SCOPED_TRACE(std::string(kernel_key(k)) + " n " + std::to_string(n) + " block " + std::to_string(block));
-    const T got = gpu.run(k, p);
+    SCOPED_TRACE(std::string(kernel_id(k)) + " n " + std::to_string(n) + " block " + std::to_string(block));
+    const T got = run<T>(*gpu, k, p);
     EXPECT_LE(std::fabs(static_cast<double>(got) - static_cast<double>(m.sum)), bound);
     // And within Higham's bound of the exact sum.
     const double ref = exact_sum(x);
@@ -93,7 +100,7 @@ void expect_atomic_rungs_in_bound(std::int64_t n, int block, std::uint64_t seed)
   }
   // One block: nothing to reorder, so the atomic rungs are bit-exact too.
   if (n <= block) {
-    for (Kernel k : kAtomic) EXPECT_TRUE(same_bits(gpu.run(k, p), m.sum)) << kernel_key(k);
+    for (Kernel k : kAtomic) EXPECT_TRUE(same_bits(run<T>(*gpu, k, p), m.sum)) << kernel_id(k);
   }
 }
 
@@ -109,15 +116,16 @@ TEST(CgReduceGpu, AtomicRungsStayWithinTheOrderBound) {
 template <typename T>
 void expect_cub_agrees(std::int64_t n) {
   const auto x = make_inputs<T>(n, 11);
-  GpuReduce<T> gpu(x, 1);
+  const auto gpu = gpu_upload(x, 1);
   const Plan p = gpu_plan<T>(128);
-  const T sum = gpu.run(Kernel::cub_sum, p);
+  const T sum = run<T>(*gpu, Kernel::cub_sum, p);
   const double ref = exact_sum(x);
   EXPECT_LE(std::fabs(static_cast<double>(sum) - ref) / ref, cub_tolerance(dtype_of<T>())) << "n " << n;
-  EXPECT_TRUE(same_bits(gpu.run(Kernel::cub_sum, p), sum)) << "CUB promises run-to-run determinism";
-  EXPECT_TRUE(same_bits(gpu.cub_reduce_plus(), sum)) << "Reduce(cuda::std::plus<>{}, 0) is what Sum calls";
+  EXPECT_TRUE(same_bits(run<T>(*gpu, Kernel::cub_sum, p), sum)) << "CUB promises run-to-run determinism";
+  EXPECT_TRUE(same_bits(static_cast<T>(gpu_cub_reduce_plus(*gpu)), sum))
+      << "Reduce(cuda::std::plus<>{}, 0) is what Sum calls";
   // CUB and the vector rung agree within both their bounds.
-  const T vec = gpu.run(Kernel::two_pass_vector, p);
+  const T vec = run<T>(*gpu, Kernel::two_pass_vector, p);
   EXPECT_LE(std::fabs(static_cast<double>(vec) - static_cast<double>(sum)) / ref, 2 * cub_tolerance(dtype_of<T>()));
 }
 
@@ -134,37 +142,45 @@ TEST(CgReduceGpu, CooperativeLaunchTooLargeIsRefusedNotRun) {
   Plan p = gpu_plan<float>(128);
   ASSERT_GT(p.grid_sync_limit, 0);
   const auto x = make_inputs<float>(100000, 1);
-  GpuReduce<float> gpu(x, 1);
+  const auto gpu = gpu_upload(x, 1);
   p.grid_sync_grid = p.grid_sync_limit;  // the largest grid that fits runs
-  EXPECT_TRUE(same_bits(gpu.run(Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
+  EXPECT_TRUE(same_bits(run<float>(*gpu, Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
   p.grid_sync_grid = p.grid_sync_limit + 1;  // one more block does not
   try {
-    (void)gpu.run(Kernel::grid_sync, p);
+    (void)gpu_sum(*gpu, Kernel::grid_sync, p);
     ADD_FAILURE() << "a cooperative launch of " << p.grid_sync_grid << " blocks was accepted";
   } catch (const WaivedError& e) {
     EXPECT_NE(std::string(e.what()).find("cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << e.what();
   }
   // The context survives: the next launch works.
   p.grid_sync_grid = 4;
-  EXPECT_TRUE(same_bits(gpu.run(Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
+  EXPECT_TRUE(same_bits(run<float>(*gpu, Kernel::grid_sync, p), model_kernel(Kernel::grid_sync, x, p).sum));
 }
 
 TEST(CgReduceGpu, CliRefusesTheTooLargeGridWithExit77OrListsItAsWaived) {
   CUDASYNC_REQUIRE_GPU();
-  const auto alone = test::run_cli("cg-reduce --backend gpu --n 100000 --variant grid-sync --grid 1000000000");
+  const auto alone = test::run_cli("cg-reduce --backend gpu --n 100000 --part grid-sync --grid 1000000000");
   EXPECT_EQ(alone.exit_code, 77) << alone.out << alone.err;
   EXPECT_NE((alone.out + alone.err).find("cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << alone.out;
-  const auto mixed = test::run_cli("cg-reduce --backend gpu --n 100000 --variant two-pass,grid-sync --grid 1000000000");
+  const auto mixed = test::run_cli("cg-reduce --backend gpu --n 100000 --part two-pass,grid-sync --grid 1000000000");
   EXPECT_EQ(mixed.exit_code, 0) << mixed.out << mixed.err;
   EXPECT_NE(mixed.out.find("== waived =="), std::string::npos) << mixed.out;
+  // The ladder still lists the waived kernel beside the rungs that ran.
+  const auto doc = test::valid_document(
+      "cg-reduce --backend gpu --n 100000 --part two-pass,grid-sync --grid 1000000000 --json", 0);
+  const auto& rows = doc["report"]["sections"]["ladder"]["tables"]["ladder"]["rows"];
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[3]["sum"], "waived");
+  EXPECT_FALSE(doc["report"]["sections"].contains("grid-sync"));
 }
 
 template <typename T>
 void expect_trace_matches(std::int64_t n, int block, int block_index, int warp) {
   const auto x = make_inputs<T>(n, 5);
   const Plan p = gpu_plan<T>(block);
-  GpuReduce<T> gpu(x, 1);
-  const Trace<T> got = gpu.trace(p, block_index, warp);
+  const auto gpu = gpu_upload(x, 1);
+  Trace<T> got;
+  gpu_trace(*gpu, p, block_index, warp, got);
   const Trace<T> want = model_trace(x, p, block_index, warp);
   SCOPED_TRACE("n " + std::to_string(n) + " block " + std::to_string(block) + " traced block " +
                std::to_string(block_index) + " warp " + std::to_string(warp));
@@ -193,20 +209,25 @@ TEST(CgReduceGpu, TraceMatchesTheModelLaneByLane) {
 
 TEST(CgReduceGpu, CliGpuRunPassesEveryCheckAndItsJsonValidates) {
   CUDASYNC_REQUIRE_GPU();
-  const auto schema = test::JsonSchema::from_file(test::source_dir() + "/schema/report-v1.json");
   for (const char* args : {"cg-reduce --backend gpu --n 100003 --json",
-                           "cg-reduce --backend gpu --n 5000 --block 64 --dtype double --trace --trace-block 3 --json",
+                           "cg-reduce --backend gpu --n 5000 --block 64 --dtype double --part trace --trace-block 3 --json",
                            "cg-reduce --backend gpu --bench --sizes 12,14 --json"}) {
-    const auto r = test::run_cli(args);
-    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
-    const auto doc = nlohmann::ordered_json::parse(r.out);
-    const auto errors = schema.validate(doc);
-    EXPECT_TRUE(errors.empty()) << args << "\n" << test::to_string(errors);
-    EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0) << args;
-    EXPECT_GT(doc["report"]["summary"]["checks_passed"].get<int>(), 0) << args;
-    for (const auto& s : doc["report"]["sections"])
-      for (const auto& m : s["measurements"]) EXPECT_FALSE(m["needs_gpu"].get<bool>()) << args << " " << m["name"];
+    SCOPED_TRACE(args);
+    const auto doc = test::valid_document(args, 0);
+    EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+    EXPECT_GT(test::check_count(doc), 0u);
+    for (const auto& [sid, s] : doc["report"]["sections"].items())
+      for (const auto& [mid, m] : s["measurements"].items()) EXPECT_FALSE(m["needs_gpu"].get<bool>()) << sid << "/" << mid;
   }
+  // The default run: every fixed-order rung agrees with the model bit for bit, by id.
+  const auto doc = test::valid_document("cg-reduce --backend gpu --n 1000000 --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  for (const char* id : {"two-pass-seed", "two-pass-occupancy", "two-pass-vector"})
+    EXPECT_TRUE(sections["two-pass"]["checks"][std::string(id) + "-gpu-agrees"]["passed"].get<bool>()) << id;
+  EXPECT_TRUE(sections["static"]["checks"]["static-buffer-gpu-agrees"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["grid-sync"]["checks"]["grid-sync-gpu-agrees"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["shared"]["checks"]["shared-atomic-gpu-in-bound"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["cub"]["checks"]["cub-sum-reduce-plus"]["passed"].get<bool>());
 }
 
 }  // namespace

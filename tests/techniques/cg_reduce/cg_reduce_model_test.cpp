@@ -208,7 +208,7 @@ TEST(CgReduceModel, ModelKernelsFollowTheirOrders) {
                    Kernel::grid_sync}) {
     const double got = model_kernel(k, x, p).sum;
     EXPECT_LE(std::fabs(got - ref) / ref, gamma_bound(error_depth(k, 5000, p, Dtype::f32), unit_roundoff(Dtype::f32)))
-        << kernel_key(k);
+        << kernel_id(k);
   }
 }
 

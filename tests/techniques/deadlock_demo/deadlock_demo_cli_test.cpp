@@ -1,7 +1,7 @@
 // deadlock-demo as a student runs it, on the reference model: bad input is refused at once with a
-// reason (exit 2), a model run tells each scenario's story (schedule, wait-for graph, predicted stuck
+// reason (exit 2), a model run tells each part's story (schedule, wait-for graph, predicted stuck
 // set, fix) and says what needs a GPU, every --json document validates against the schema and
-// carries the same tables and facts. Then the child's protocol.
+// carries the same tables and facts, found by id. Then the child's protocol.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -16,9 +16,11 @@
 namespace cudasync::deadlock_demo {
 namespace {
 
+using test::check_count;
 using test::CliResult;
 using test::contains;
 using test::expect_usage_error;
+using test::failed_checks;
 using test::run_cli;
 using test::shown;
 using test::UsageCase;
@@ -32,85 +34,93 @@ TEST(DeadlockDemoCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"deadlock-demo --deadline-ms soon", {"--deadline-ms", "soon"}},
       {"deadlock-demo --blocks 0", {"--blocks", "0", "32768"}},
       {"deadlock-demo --blocks 40000", {"--blocks", "40000", "32768"}},
-      {"deadlock-demo --scenario livelock", {"--scenario", "livelock", "grid-oversubscribed", "syncwarp-mask", "all"}},
-      {"deadlock-demo --scenario lock-order,nope", {"--scenario", "nope"}},
+      {"deadlock-demo --part livelock", {"--part", "livelock", "grid-oversubscribed", "syncwarp-mask"}},
+      {"deadlock-demo --part lock-order,nope", {"--part", "nope"}},
+      {"deadlock-demo --scenario lock-order", {"--scenario"}},  // the old selection flag is gone: --part
       {"deadlock-demo --model pascal", {"--model", "pascal", "lockstep", "independent"}},
       {"deadlock-demo --model lockstep --backend gpu", {"--model lockstep", "--backend gpu", "--backend model"}},
-      {"deadlock-demo --model lockstep --scenario lock-order", {"--model", "warp-spinlock"}},
-      {"deadlock-demo --scenario lock-order --blocks 64", {"--blocks 64", "grid-oversubscribed", "producer-before-consumer"}},
-      {"deadlock-demo --scenario lock-order --sanitize", {"--sanitize", "divergent-syncthreads"}},
+      {"deadlock-demo --model lockstep --part lock-order", {"--model", "warp-spinlock"}},
+      {"deadlock-demo --part lock-order --blocks 64", {"--blocks", "grid-oversubscribed", "producer-before-consumer"}},
+      {"deadlock-demo --part lock-order --sanitize", {"--sanitize", "divergent-syncthreads"}},
       {"deadlock-demo --sanitize --backend model", {"--sanitize", "--backend model"}},
-      {"deadlock-demo --child lock-order --child-out /tmp/x", {"--child", "divergent-syncthreads", "syncwarp-mask"}},
+      {"deadlock-demo --child lock-order --child-out /tmp/x", {"--child", "lock-order"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
 
-TEST(DeadlockDemoCli, ModelRunTellsEveryScenarioAndSaysWhatNeedsAGpu) {
+TEST(DeadlockDemoCli, ModelRunTellsEveryPartAndSaysWhatNeedsAGpu) {
   const CliResult r = run_cli("deadlock-demo --backend model --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   for (const char* s :
        {"== setup", "== grid-oversubscribed", "== warp-spinlock", "== divergent-syncthreads", "== lock-order",
-        "== producer-before-consumer", "== syncwarp-mask", "needs a GPU",
-        "blocks 0-1055 spun on the counter at 1056/2112; blocks 1056-2111 started after the deadline",
-        "cudaErrorCooperativeLaunchTooLarge (720)", "lane 0 waits for lanes 1-3", "block 0 -> block 1 -> block 0",
-        "lanes 0-31 wait for the next lane", "Sorensen", "compute-sanitizer --tool synccheck", "checks: "})
+        "== producer-before-consumer", "== syncwarp-mask", "needs a GPU", "cudaErrorCooperativeLaunchTooLarge (720)",
+        "Sorensen", "compute-sanitizer --tool synccheck", "checks: "})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
   EXPECT_FALSE(contains(r.out, "[FAIL]")) << shown(r);
+  // What the model says, by id in the same run's JSON.
+  const auto doc = valid_document("deadlock-demo --backend model --json", 0);
+  const auto& sec = doc["report"]["sections"];
+  EXPECT_EQ(sec["grid-oversubscribed"]["facts"]["model-predicted"]["value"],
+            "blocks 0-1055 spun on the counter at 1056/2112; blocks 1056-2111 started after the deadline");
+  EXPECT_EQ(sec["grid-oversubscribed"]["facts"]["resident"]["value"], 1056);
+  EXPECT_EQ(sec["warp-spinlock"]["facts"]["lock-lockstep-waits-1"]["value"],
+            "lane 0 waits for lanes 1-31: the warp to reconverge at pc 2 (it runs only them)");
+  EXPECT_EQ(sec["warp-spinlock"]["facts"]["ring-waits-1"]["value"],
+            "lanes 0-31 wait for the next lane: its flag (read 0) (lane 31 for lane 0)");
+  EXPECT_EQ(sec["lock-order"]["facts"]["model-cycle"]["value"], "block 0 -> block 1 -> block 0");
+  EXPECT_EQ(sec["setup"]["facts"]["deadline"]["value"], 50);
+  EXPECT_EQ(sec["setup"]["facts"]["deadline"]["format"], "ms");
+  EXPECT_TRUE(sec["grid-oversubscribed"]["facts"]["gpu"]["value"].is_null());
+  EXPECT_TRUE(sec["grid-oversubscribed"]["measurements"]["launch"]["needs_gpu"].get<bool>());
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  EXPECT_EQ(check_count(doc), 12u);
 }
 
 TEST(DeadlockDemoCli, TheIssuesGridExampleNamesTheStuckAndTheLateBlocks) {
-  const CliResult r =
-      run_cli("deadlock-demo --backend model --scenario grid-oversubscribed --blocks 4000 --deadline-ms 200 --color never");
-  ASSERT_EQ(r.exit_code, 0) << shown(r);
-  EXPECT_TRUE(contains(r.out, "blocks 0-1055 spun on the counter at 1056/4000; blocks 1056-3999 started after the deadline"))
-      << shown(r);
-  EXPECT_TRUE(contains(r.out, "200 ms")) << shown(r);
-  EXPECT_FALSE(contains(r.out, "== warp-spinlock")) << shown(r);
+  const auto doc = valid_document(
+      "deadlock-demo --backend model --part grid-oversubscribed --blocks 4000 --deadline-ms 200 --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  EXPECT_EQ(sections["grid-oversubscribed"]["facts"]["model-predicted"]["value"],
+            "blocks 0-1055 spun on the counter at 1056/4000; blocks 1056-3999 started after the deadline");
+  EXPECT_EQ(sections["setup"]["facts"]["deadline"]["value"], 200);
+  EXPECT_EQ(sections["setup"]["facts"]["blocks"]["value"], 4000);
+  EXPECT_FALSE(sections.contains("warp-spinlock"));
 }
 
 TEST(DeadlockDemoCli, ModelChoosesTheTraceOfWarpSpinlock) {
-  const auto doc = valid_document("deadlock-demo --backend model --scenario warp-spinlock --model lockstep --json", 0);
+  const auto doc = valid_document("deadlock-demo --backend model --part warp-spinlock --model lockstep --json", 0);
   ASSERT_EQ(doc["report"]["sections"].size(), 2u);
-  const auto& sec = doc["report"]["sections"][1];
-  EXPECT_EQ(sec["id"], "warp_spinlock");
-  std::vector<std::string> tables;
-  for (const auto& t : sec["tables"]) tables.push_back(t["id"].get<std::string>());
-  EXPECT_NE(std::find(tables.begin(), tables.end(), "trace_lockstep"), tables.end());
-  EXPECT_EQ(std::find(tables.begin(), tables.end(), "trace_independent"), tables.end());
+  const auto& tables = doc["report"]["sections"]["warp-spinlock"]["tables"];
+  EXPECT_TRUE(tables.contains("trace-lockstep"));
+  EXPECT_FALSE(tables.contains("trace-independent"));
+  EXPECT_EQ(doc["report"]["sections"]["setup"]["facts"]["model-traces"]["value"], "lockstep");
   // Auto backend with --model is fine: on a GPU machine the GPU runs beside the model.
-  const CliResult r = run_cli("deadlock-demo --scenario warp-spinlock --model independent --color never");
+  const CliResult r = run_cli("deadlock-demo --part warp-spinlock --model independent --color never");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
   EXPECT_TRUE(contains(r.out, "trace, independent")) << shown(r);
   EXPECT_FALSE(contains(r.out, "the lock, trace, lockstep")) << shown(r);
 }
 
-TEST(DeadlockDemoCli, EveryScenarioValidatesAndCarriesTheModelsScheduleAndGraph) {
+TEST(DeadlockDemoCli, EveryPartValidatesAndCarriesTheModelsScheduleAndGraph) {
   const auto all = valid_document("deadlock-demo --backend model --json", 0);
   std::vector<std::string> ids;
-  for (const auto& s : all["report"]["sections"]) ids.push_back(s["id"].get<std::string>());
-  EXPECT_EQ(ids, (std::vector<std::string>{"setup", "grid_oversubscribed", "warp_spinlock", "divergent_syncthreads",
-                                           "lock_order", "producer_before_consumer", "syncwarp_mask"}));
-  for (const char* sc : {"grid-oversubscribed", "warp-spinlock", "divergent-syncthreads", "lock-order",
-                         "producer-before-consumer", "syncwarp-mask"}) {
-    SCOPED_TRACE(sc);
-    const auto doc = valid_document(std::string("deadlock-demo --backend model --json --scenario ") + sc, 0);
-    const auto& sec = doc["report"]["sections"].back();
+  for (const auto& [id, s] : all["report"]["sections"].items()) ids.push_back(id);
+  const std::vector<std::string> parts{"grid-oversubscribed", "warp-spinlock", "divergent-syncthreads",
+                                       "lock-order", "producer-before-consumer", "syncwarp-mask"};
+  std::vector<std::string> want{"setup"};
+  want.insert(want.end(), parts.begin(), parts.end());
+  EXPECT_EQ(ids, want);
+  for (const auto& part : parts) {
+    SCOPED_TRACE(part);
+    const auto doc = valid_document("deadlock-demo --backend model --json --part " + part, 0);
+    const auto& sec = doc["report"]["sections"][part];
     bool cycle = false;
-    for (const auto& f : sec["facts"])
-      if (f["name"].get<std::string>().find("cycle") != std::string::npos &&
-          f["value"].get<std::string>().find(" -> ") != std::string::npos)
-        cycle = true;
-    EXPECT_TRUE(cycle) << "no wait-for cycle among the facts of " << sc;
-    bool model_checks = false;
-    for (const auto& c : sec["checks"]) {
-      EXPECT_TRUE(c["passed"].get<bool>()) << c["name"];
-      model_checks = model_checks || c["name"].get<std::string>().rfind("reference model", 0) == 0;
-    }
-    EXPECT_TRUE(model_checks);
+    for (const auto& [id, f] : sec["facts"].items())
+      cycle = cycle || (id.find("cycle") != std::string::npos && f["value"].get<std::string>().find(" -> ") != std::string::npos);
+    EXPECT_TRUE(cycle) << "no wait-for cycle among the facts of " << part;
+    EXPECT_FALSE(sec["checks"].empty()) << "the model's own checks";
+    EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
   }
-  // "all" is every scenario, as is no --scenario at all.
-  const auto a = valid_document("deadlock-demo --backend model --json --scenario all", 0);
-  EXPECT_EQ(a["report"]["sections"].size(), 7u);
 }
 
 BarrierObservation observation(int threads, int present, bool hung) {

@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/child_process.hpp"
+#include "core/parts/child.hpp"
 #include "support/gpu_available.hpp"
+#include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_child.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_gpu.hpp"
@@ -46,7 +48,7 @@ void expect_healthy() {
 
 TEST(DeadlockDemoGpu, GridOversubscribedStopsAtTheDeadlineWithTheModelsStuckSetAndTheFixesComplete) {
   CUDASYNC_REQUIRE_GPU();
-  const Coresidency c = gpu_coresidency(Scenario::grid_oversubscribed, 0);
+  const Coresidency c = gpu_coresidency(GridKernel::counter_barrier, 0);
   const int blocks = 2 * c.limit();
   const auto t0 = std::chrono::steady_clock::now();
   const GridRun g = gpu_grid_barrier(blocks, kDeadlineNs);
@@ -79,7 +81,7 @@ TEST(DeadlockDemoGpu, GridOversubscribedStopsAtTheDeadlineWithTheModelsStuckSetA
 
 TEST(DeadlockDemoGpu, TheIssuesGridOf4000BlocksNamesTheResidentAndTheLateBlocks) {
   CUDASYNC_REQUIRE_GPU();
-  const Coresidency c = gpu_coresidency(Scenario::grid_oversubscribed, 0);
+  const Coresidency c = gpu_coresidency(GridKernel::counter_barrier, 0);
   if (c.limit() >= 4000) GTEST_SKIP() << "4000 blocks all fit on this GPU (" << c.text() << ")";
   const GridRun g = gpu_grid_barrier(4000, 20'000'000ull);
   const Describe d = barrier_describe(4000);
@@ -91,7 +93,7 @@ TEST(DeadlockDemoGpu, TheIssuesGridOf4000BlocksNamesTheResidentAndTheLateBlocks)
 
 TEST(DeadlockDemoGpu, ProducerBeforeConsumerStopsAndTheTicketFixCompletes) {
   CUDASYNC_REQUIRE_GPU();
-  const Coresidency c = gpu_coresidency(Scenario::producer_before_consumer, 0);
+  const Coresidency c = gpu_coresidency(GridKernel::chain, 0);
   const int blocks = 2 * c.limit();
   const GridRun g = gpu_chain(blocks, kDeadlineNs, false);
   EXPECT_TRUE(g.timed_out);
@@ -145,10 +147,15 @@ TEST(DeadlockDemoGpu, LockOrderGivesUpInTheModelsCycleAndOneOrderCompletes) {
 
 TEST(DeadlockDemoGpu, TheBarrierChildrenEndByThemselvesAndThisProcessStaysHealthy) {
   CUDASYNC_REQUIRE_GPU();
-  for (Scenario s : {Scenario::divergent_syncthreads, Scenario::syncwarp_mask}) {
-    SCOPED_TRACE(scenario_name(s));
+  RunContext ctx;
+  ctx.gpu = true;
+  ctx.device = DeviceInfo{};  // device 0
+  for (const char* part : {"divergent-syncthreads", "syncwarp-mask"}) {
+    SCOPED_TRACE(part);
+    const bool syncwarp = std::string(part) == "syncwarp-mask";
     const auto t0 = std::chrono::steady_clock::now();
-    ChildProcess child(test::binary_path(), child_args(s, 100, 0), child_timeout(100, false), "deadlock_test");
+    ChildProcess child(test::binary_path(), parts::child_args(ctx, "deadlock-demo", part, barrier_child_options(100, false)),
+                       child_timeout(100, false), "deadlock_test");
     const ChildOutcome o = child_outcome(child.finish());
     // A hung kernel is ended by the child's own watchdog: the host timeout never fires.
     EXPECT_LT(seconds_since(t0), 10.0);
@@ -164,7 +171,7 @@ TEST(DeadlockDemoGpu, TheBarrierChildrenEndByThemselvesAndThisProcessStaysHealth
     }
     if (!o.seen.back().hung) {
       EXPECT_TRUE(o.health.ok) << o.health.detail;
-      EXPECT_EQ(o.seen.size(), s == Scenario::syncwarp_mask ? 1u : 3u);
+      EXPECT_EQ(o.seen.size(), syncwarp ? 1u : 3u);
     }
     expect_healthy();
   }
@@ -174,7 +181,7 @@ TEST(DeadlockDemoGpu, TheDeadlineOptionBoundsTheRunsWallTime) {
   CUDASYNC_REQUIRE_GPU();
   for (int ms : {20, 400}) {
     const auto t0 = std::chrono::steady_clock::now();
-    const test::CliResult r = test::run_cli("deadlock-demo --backend gpu --scenario grid-oversubscribed,lock-order "
+    const test::CliResult r = test::run_cli("deadlock-demo --backend gpu --part grid-oversubscribed,lock-order "
                                             "--color never --deadline-ms " + std::to_string(ms));
     const double took = seconds_since(t0);
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 2000);
@@ -187,17 +194,17 @@ TEST(DeadlockDemoGpu, TheDeadlineOptionBoundsTheRunsWallTime) {
 TEST(DeadlockDemoGpu, TheBinaryPassesEveryCheckOnTheGpuWellUnderFiveSeconds) {
   CUDASYNC_REQUIRE_GPU();
   const auto t0 = std::chrono::steady_clock::now();
-  const test::CliResult r = test::run_cli("deadlock-demo --backend gpu --json --color never");
+  const auto doc = test::valid_document("deadlock-demo --backend gpu --json --color never", 0);
   EXPECT_LT(seconds_since(t0), 5.0);
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
-  const auto doc = nlohmann::ordered_json::parse(r.out);
-  int checks = 0;
-  for (const auto& s : doc["report"]["sections"])
-    for (const auto& c : s["checks"]) {
-      ++checks;
-      EXPECT_TRUE(c["passed"].get<bool>()) << s["id"] << ": " << c["name"] << ": " << c["detail"];
-    }
-  EXPECT_GT(checks, 25);
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+  EXPECT_GT(test::check_count(doc), 25u);
+  // Every part ran on the GPU beside the model: the GPU's stuck set agrees with the model's.
+  const auto& sec = doc["report"]["sections"];
+  for (const char* part : {"grid-oversubscribed", "lock-order", "producer-before-consumer"})
+    EXPECT_TRUE(sec[part]["checks"]["gpu-agrees"]["passed"].get<bool>()) << part;
+  EXPECT_TRUE(sec["warp-spinlock"]["checks"]["ring-gpu-agrees"]["passed"].get<bool>());
+  EXPECT_TRUE(sec["divergent-syncthreads"]["checks"]["child-ended"]["passed"].get<bool>());
+  EXPECT_TRUE(sec["syncwarp-mask"]["checks"]["child-ended"]["passed"].get<bool>());
 }
 
 }  // namespace

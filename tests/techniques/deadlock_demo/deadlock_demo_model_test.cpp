@@ -1,17 +1,19 @@
-// deadlock-demo's reference model: the SIMT machine must find the lockstep warp's deadlock and its
-// reconvergence wait, complete the same lock under independent scheduling, find the cycle between
-// lanes under both schedulers and the AB/BA cycle between blocks; the grid models must predict the
+// deadlock-demo's reference model: its programs on core's SIMT machine, as the lesson reads the runs,
+// must show the lockstep warp's deadlock and its reconvergence wait, complete the same lock under
+// independent scheduling, find the cycle between lanes under both schedulers and the AB/BA cycle
+// between blocks; the grid models must predict the
 // stuck and not-started blocks from a given co-residency; the wait-for graph must find cycles and
 // only cycles; records must fold into the ranges the report prints.
 #include <gtest/gtest.h>
 
 #include "techniques/deadlock_demo/deadlock_demo_model.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_simt.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_trace.hpp"
 
 namespace cudasync::deadlock_demo {
 namespace {
 
-using simt::Regime;
+using simt::Scheduling;
 
 Coresidency small_gpu(int per_sm, int sms) {
   Coresidency c;
@@ -63,22 +65,24 @@ TEST(DeadlockDemoGraph, RecordsFoldIntoRanges) {
 }
 
 TEST(DeadlockDemoSimt, LockstepWarpDeadlocksOnTheLockItsOwnLaneHolds) {
-  const auto r = simt::run(simt::spinlock_machine(Regime::lockstep, 4), 4, 40);
-  ASSERT_TRUE(r.deadlock);
+  const ModelRun r = run_model(spinlock_machine(Scheduling::lockstep, 4), 4, 40);
+  ASSERT_TRUE(r.deadlock());
   // Step 1: lane 0's CAS wins, lanes 1-3 read 1 (lane 0's index + 1). Step 2: the warp diverges.
   // Step 3 on: lanes 1-3 spin while lane 0 waits at the reconvergence point; after step 4 the warp
   // is back at the CAS with the same registers and memory as after step 2.
-  EXPECT_EQ(r.repeat_from, 2);
-  EXPECT_EQ(r.steps, 4);
-  ASSERT_EQ(r.trace.size(), 4u);
-  EXPECT_EQ(r.trace[0].cells[0], "CAS lock: 0, takes it");
-  EXPECT_EQ(r.trace[0].cells[1], "CAS lock: 1 (held by lane 0)");
-  EXPECT_EQ(r.trace[1].cells[0], "leaves the loop");
-  EXPECT_EQ(r.trace[1].cells[3], "spins");
-  EXPECT_EQ(r.trace[1].note, "lanes 1-3 go to 0, lane 0 to 2; they meet again at 2");
-  EXPECT_EQ(r.trace[2].cells[0], "waits at 2");
-  EXPECT_EQ(r.trace[3].memory, "lock 1, counter 0");
-  EXPECT_NE(r.trace[3].note.find("the same state as after step 2"), std::string::npos) << r.trace[3].note;
+  EXPECT_EQ(r.result.repeat_from, 2);
+  EXPECT_EQ(r.result.steps, 4);
+  const auto& trace = r.result.trace;
+  ASSERT_EQ(trace.size(), 4u);
+  EXPECT_EQ(event_text(r, trace[0].lanes[0]), "CAS lock: 0, takes it");
+  EXPECT_EQ(event_text(r, trace[0].lanes[1]), "CAS lock: 1 (held by lane 0)");
+  EXPECT_EQ(event_text(r, trace[1].lanes[0]), "leaves the loop");
+  EXPECT_EQ(event_text(r, trace[1].lanes[3]), "spins");
+  EXPECT_EQ(row_note(r, trace[1]), "lanes 1-3 go to 0, lane 0 to 2; they meet again at 2");
+  EXPECT_EQ(event_text(r, trace[2].lanes[0]), "waits at 2");
+  EXPECT_EQ(memory_text(r, trace[3].memory), "lock 1, counter 0");
+  EXPECT_EQ(row_note(r, trace[3]), "the same state as after step 2: it repeats forever");
+  EXPECT_EQ(verdict(r), "deadlock: the state after step 4 is the state after step 2");
   // The wait-for graph: lane 0 waits for the warp to reconverge (it runs lanes 1-3 only), they wait
   // for the lock lane 0 holds.
   ASSERT_EQ(r.waits.size(), 2u);
@@ -92,26 +96,31 @@ TEST(DeadlockDemoSimt, LockstepWarpDeadlocksOnTheLockItsOwnLaneHolds) {
 }
 
 TEST(DeadlockDemoSimt, IndependentSchedulingCompletesTheSameLockForAWholeWarp) {
-  const auto r = simt::run(simt::spinlock_machine(Regime::independent, 32), 4, 8);
-  ASSERT_TRUE(r.completed);
-  EXPECT_FALSE(r.deadlock);
+  const ModelRun r = run_model(spinlock_machine(Scheduling::independent, 32), 4, 8);
+  ASSERT_TRUE(r.completed());
+  EXPECT_FALSE(r.deadlock());
   EXPECT_EQ(r.word("counter"), 32);
   EXPECT_EQ(r.word("lock"), 0);
   EXPECT_TRUE(r.graph.nodes.empty());
   for (const auto& rec : r.records) EXPECT_EQ(rec.state, static_cast<int>(State::finished));
-  EXPECT_EQ(r.trace.size(), 8u);
-  EXPECT_GT(r.rows_not_shown, 0);
+  EXPECT_EQ(r.result.trace.size(), 8u);
+  EXPECT_GT(r.result.rows_not_shown, 0);
+  EXPECT_EQ(verdict(r), "completes in 129 steps, counter 32 of 32");
+  EXPECT_EQ(event_text(r, r.result.trace[3].lanes[0]), "releases lock");
+  EXPECT_EQ(event_text(r, r.result.trace[4].lanes[0]), "exits");
+  EXPECT_EQ(event_text(r, r.result.trace[5].lanes[0]), "exited");
   // The 32-lane lockstep warp deadlocks the same way as the 4-lane one.
-  const auto l = simt::run(simt::spinlock_machine(Regime::lockstep, 32), 0, 0);
-  EXPECT_TRUE(l.deadlock);
+  const ModelRun l = run_model(spinlock_machine(Scheduling::lockstep, 32));
+  EXPECT_TRUE(l.deadlock());
   EXPECT_EQ(l.word("counter"), 0);
 }
 
 TEST(DeadlockDemoSimt, TheCycleBetweenLanesDeadlocksUnderBothSchedulers) {
-  for (Regime g : {Regime::lockstep, Regime::independent}) {
+  for (Scheduling g : {Scheduling::lockstep, Scheduling::independent}) {
     SCOPED_TRACE(simt::to_string(g));
-    const auto r = simt::run(simt::ring_machine(g, 32), 0, 0);
-    ASSERT_TRUE(r.deadlock);
+    const ModelRun r = run_model(ring_machine(g, 32));
+    ASSERT_TRUE(r.deadlock());
+    EXPECT_EQ(verdict(r), "deadlock: the state after step 2 is the state it started in");
     EXPECT_EQ(r.graph.find_cycle().size(), 32u);
     ASSERT_EQ(r.waits.size(), 1u);
     EXPECT_EQ(r.waits[0], "lanes 0-31 wait for the next lane: its flag (read 0) (lane 31 for lane 0)");
@@ -126,7 +135,7 @@ TEST(DeadlockDemoSimt, TheCycleBetweenLanesDeadlocksUnderBothSchedulers) {
 
 TEST(DeadlockDemoSimt, LockOrderFindsTheCycleBetweenTheTwoBlocksAndTheFixCompletes) {
   const LockOrderModel m = lock_order_model();
-  ASSERT_TRUE(m.broken.deadlock);
+  ASSERT_TRUE(m.broken.deadlock());
   EXPECT_EQ(m.m.graph.cycle_text(), "block 0 -> block 1 -> block 0");
   ASSERT_EQ(m.m.waits.size(), 2u);
   EXPECT_EQ(m.m.waits[0], "block 0 waits for block 1: lock B, which it holds (read 2)");
@@ -134,7 +143,13 @@ TEST(DeadlockDemoSimt, LockOrderFindsTheCycleBetweenTheTwoBlocksAndTheFixComplet
   EXPECT_EQ(ranges_text(fold(m.m.records, lock_order_describe()), "block"),
             "block 0 gave up waiting on lock B (held by block 1); block 1 gave up waiting on lock A (held by block 0)");
   EXPECT_EQ(m.broken.word("count"), 0);
-  ASSERT_TRUE(m.fixed.completed);
+  ASSERT_TRUE(m.fixed.completed());
+  EXPECT_EQ(verdict(m.fixed), "completes in 29 steps");
+  const auto& t = m.broken.result.trace;
+  ASSERT_GE(t.size(), 8u);
+  EXPECT_EQ(event_text(m.broken, t[5].lanes[0]), "CAS lock B: 2 (held by block 1)");
+  EXPECT_EQ(memory_text(m.broken, t[5].memory), "lock A 1, lock B 2, holding 1,1, count 0");
+  EXPECT_EQ(row_note(m.broken, t[7]), "the same state as after step 6: it repeats forever");
   EXPECT_EQ(m.fixed.word("count"), 4);
   EXPECT_EQ(m.fixed.word("lock A"), 0);
   EXPECT_TRUE(m.m.fix_completes);

@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/child_process.hpp"
+#include "core/parts/child.hpp"
+#include "core/run_context.hpp"
+#include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/lock/lock_copy.hpp"
@@ -16,6 +19,8 @@
 
 namespace cudasync::lock {
 namespace {
+
+LockRun gpu_run(const RunSpec& spec) { return gpu_runs(spec, 1, false).front(); }
 
 void expect_exact(const RunSpec& s, const LockRun& r) {
   EXPECT_FALSE(r.timed_out()) << "variant " << static_cast<int>(s.variant) << " <<<" << s.blocks << ","
@@ -108,9 +113,10 @@ TEST(LockGpu, TheFixesOfPart4LaunchTwiceAndFreeOnce) {
 
 TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
   CUDASYNC_REQUIRE_GPU();
-  ChildProcess child(test::binary_path(),
-                     {"lock", "--copy-child", ChildProcess::kOutToken, "--backend", "gpu", "--color", "never", "-q"},
-                     std::chrono::milliseconds(30000), "lock_test");
+  RunContext ctx;
+  ctx.gpu = true;
+  ChildProcess child(test::binary_path(), parts::child_args(ctx, "lock", "copy", {}), std::chrono::milliseconds(30000),
+                     "lock_test");
   const CopyOutcome o = copy_outcome(child.finish());
   ASSERT_EQ(o.status, CopyOutcome::Status::ok) << o.message;
   EXPECT_EQ(o.seen.count1, o.seen.expected) << "the first launch runs on a mutex freed only after it was launched";
@@ -129,16 +135,23 @@ TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
 
 TEST(LockGpu, TheBinaryPassesEveryCheckOnTheGpu) {
   CUDASYNC_REQUIRE_GPU();
-  const test::CliResult r = test::run_cli("lock --backend gpu --json --color never");
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 2000);
-  const auto doc = nlohmann::ordered_json::parse(r.out);
-  int checks = 0;
-  for (const auto& s : doc["report"]["sections"])
-    for (const auto& c : s["checks"]) {
-      ++checks;
-      EXPECT_TRUE(c["passed"].get<bool>()) << s["id"] << ": " << c["name"] << ": " << c["detail"];
-    }
-  EXPECT_GT(checks, 15);
+  const auto doc = test::valid_document("lock --backend gpu --json --color never", 0);
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+  EXPECT_GT(test::check_count(doc), 15u);
+  const auto& sections = doc["report"]["sections"];
+  EXPECT_TRUE(sections["warp-deadlock"]["checks"]["gpu-agrees-1x32"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["stale-reads"]["checks"]["gpu-agrees-fix-2"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["copy-destructor"]["checks"]["child-answered"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["combining"]["checks"]["combining-exact"]["passed"].get<bool>());
+}
+
+TEST(LockGpu, TheBenchIsASweepWithEveryCountExact) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto doc = test::valid_document("lock --backend gpu --bench --json --color never", 0);
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+  const auto& bench = doc["report"]["sections"]["bench"];
+  EXPECT_DOUBLE_EQ(bench["tables"]["vs-cas"]["rows"][1]["132x1"].get<double>(), 1.0);
+  EXPECT_FALSE(bench["measurements"]["cas-at-132x1"]["needs_gpu"].get<bool>());
 }
 
 }  // namespace

@@ -10,10 +10,12 @@
 
 #include "core/kernel_listing.hpp"
 #include "support/gpu_available.hpp"
+#include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/named_barriers/named_barriers_gpu.hpp"
 #include "techniques/named_barriers/named_barriers_inputs.hpp"
-#include "techniques/named_barriers/named_barriers_sections.hpp"
+#include "techniques/named_barriers/named_barriers_judge.hpp"
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {
@@ -21,8 +23,15 @@ namespace {
 int cc() { return probe_gpus().devices.front().compute_capability(); }
 
 void expect_all_checks_pass(const report::Section& s, const std::string& what) {
-  for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << what << ": " << c.name << ": " << c.detail;
+  for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << what << ": " << c.id << ": " << c.detail;
   EXPECT_FALSE(s.checks.empty()) << what;
+}
+
+void expect_pc_passes(const PcSpec& spec, const PcResult& got, const std::string& what) {
+  ASSERT_EQ(got.consumed, model_consumed(spec)) << what;
+  const PcTiming t = pc_timing(spec, got);
+  EXPECT_TRUE(t.consumers_waited()) << what << ": rounds " << t.bad_full_rounds.size();
+  EXPECT_TRUE(t.producers_waited()) << what << ": rounds " << t.bad_empty_rounds.size();
 }
 
 struct PcShape {
@@ -43,10 +52,9 @@ TEST(NamedBarriersGpu, ProducerConsumerValuesOverManySeeds) {
       spec.ids[1] = shape.empty;
       spec.rounds = 8;
       spec.input = make_input(spec.rounds, spec.producers, seed);
-      const PcResult got = gpu_producer_consumer(spec);
-      ASSERT_EQ(got.consumed, model_consumed(spec)) << shape.producers << "+" << shape.consumers << " seed " << seed;
-      expect_all_checks_pass(pc_section(spec, got, false),
-                             std::to_string(shape.producers) + "+" + std::to_string(shape.consumers));
+      expect_pc_passes(spec, gpu_producer_consumer(spec), std::to_string(shape.producers) + "+" +
+                                                           std::to_string(shape.consumers) + " seed " +
+                                                           std::to_string(seed));
       ++runs;
     }
   EXPECT_EQ(runs, 84);
@@ -62,10 +70,8 @@ TEST(NamedBarriersGpu, CudaBarrierProducerConsumerOverManySeeds) {
       spec.consumers = shape.consumers;
       spec.rounds = 8;
       spec.input = make_input(spec.rounds, spec.producers, seed);
-      const PcResult got = gpu_producer_consumer_cuda_barrier(spec);
-      ASSERT_EQ(got.consumed, model_consumed(spec)) << shape.producers << "+" << shape.consumers << " seed " << seed;
-      const report::Section s = cuda_barrier_section(spec, got, false, "", {});
-      expect_all_checks_pass(s, "cuda::barrier " + std::to_string(shape.producers));
+      expect_pc_passes(spec, gpu_producer_consumer_cuda_barrier(spec),
+                       "cuda::barrier " + std::to_string(shape.producers) + " seed " + std::to_string(seed));
     }
 }
 
@@ -106,7 +112,12 @@ TEST(NamedBarriersGpu, NamedGroupsDoNotWaitForEachOther) {
     spec.phases = g.phases;
     spec.work_cycles[0] = 2000;
     spec.work_cycles[1] = 2000LL * (g.phases + 2);
-    expect_all_checks_pass(groups_section(spec, gpu_groups(spec)), std::to_string(g.t0) + "," + std::to_string(g.t1));
+    const GroupsVerdict v = judge_groups(spec, simulate(groups_program(spec), spec.block_threads()), gpu_groups(spec));
+    const std::string what = std::to_string(g.t0) + "," + std::to_string(g.t1);
+    EXPECT_TRUE(v.agrees()) << what;
+    EXPECT_TRUE(v.bad_order.empty()) << what;
+    EXPECT_TRUE(v.independent) << what << ": group 0 done at " << v.group0_done << ", group 1 first at "
+                               << v.group1_first;
   }
 }
 
@@ -117,14 +128,10 @@ TEST(NamedBarriersGpu, MisuseRunsInAChildAndNeverHangs) {
     const test::CliResult r = test::run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err << r.out.substr(0, 2000);
     const auto doc = nlohmann::json::parse(r.out);
-    const auto& s = doc["report"]["sections"][1];
-    ASSERT_EQ(s["id"], "misuse");
-    int hung = 0;
-    for (const auto& c : s["checks"]) {
-      EXPECT_TRUE(c["passed"].get<bool>()) << args << ": " << c["name"] << ": " << c["detail"];
-      hung += c["name"].get<std::string>().find("nothing hung") != std::string::npos ? 1 : 0;
-    }
-    EXPECT_GE(hung, 1) << args;
+    EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{}) << args;
+    const auto& s = doc["report"]["sections"]["misuse"];
+    ASSERT_TRUE(s.is_object()) << args;
+    EXPECT_TRUE(s["checks"].contains("case-0-nothing-hung")) << args << ": " << s["checks"].dump();
     std::cout << "[ MISUSE   ] " << args << ":";
     for (const auto& n : s["notes"]) std::cout << " " << n.get<std::string>();
     std::cout << "\n";
@@ -154,12 +161,16 @@ TEST(NamedBarriersGpu, ListingMatchesThisGpu) {
 
 TEST(NamedBarriersGpu, DefaultRunPassesEveryCheck) {
   CUDASYNC_REQUIRE_GPU();
-  const test::CliResult r = test::run_cli("named-barriers --backend gpu --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
+  const auto doc = test::valid_document("named-barriers --backend gpu --json");
   EXPECT_EQ(doc["backend"]["used"], "gpu");
-  EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0);
-  EXPECT_GT(doc["report"]["summary"]["checks_passed"].get<int>(), 20);
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+  EXPECT_GT(test::check_count(doc), 20u);
+  const auto& sections = doc["report"]["sections"];
+  for (const char* id : {"gpu-agrees", "no-early-release", "groups-independent"})
+    EXPECT_TRUE(sections["bar-sync"]["checks"].contains(id)) << id;
+  for (const char* id : {"gpu-agrees", "consumers-waited", "producers-waited"})
+    EXPECT_TRUE(sections["producer-consumer"]["checks"].contains(id)) << id;
+  EXPECT_FALSE(sections["cost"]["measurements"]["syncthreads-at-64"]["samples"].empty());
 }
 
 }  // namespace

@@ -52,5 +52,20 @@ TEST(NamedBarriersInputs, InputIsSeededAndInRange) {
   }
 }
 
+// Found by fuzzing: CLI11's delimiter dropped empty items, so "1,,2" was read as "1,2".
+TEST(NamedBarriersInputs, IntListsKeepEveryItemOrFail) {
+  EXPECT_EQ(parse_int_list("1,2"), (std::vector<int>{1, 2}));
+  EXPECT_EQ(parse_int_list("7"), (std::vector<int>{7}));
+  EXPECT_EQ(parse_int_list("-1,2"), (std::vector<int>{-1, 2}));
+  EXPECT_EQ(parse_int_list("1073741824,1073741824"), (std::vector<int>{1073741824, 1073741824}));
+  for (const char* bad : {"", ",", "1,,2", "1,", ",1", "1,x", "1.5", "2147483648", "-2147483649", "99999999999999999999"})
+    EXPECT_EQ(parse_int_list(bad), std::nullopt) << bad;
+}
+
+TEST(NamedBarriersInputs, InputSizeIsComputedWithoutOverflow) {
+  EXPECT_EQ(make_input(64, 992, 1).size(), 64u * 992u);
+  EXPECT_TRUE(make_input(0, 32, 1).empty());
+}
+
 }  // namespace
 }  // namespace cudasync::named_barriers

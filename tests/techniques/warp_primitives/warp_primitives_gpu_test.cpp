@@ -124,7 +124,7 @@ TEST(WarpPrimitivesGpu, RacyVariantIsReportedAsRacyWhereItIsWrong) {
   ctx.device = probe_gpus().devices.front();
   Options o;
   o.variants = {"racy"};
-  Run run(o, ctx, {});
+  warp_primitives::Run run(o, ctx, {});  // qualified: gtest's Test has a Run() of its own
   const report::Section s = syncwarp_part(run);
   std::int64_t got = -1;
   for (const auto& f : s.facts)

@@ -1,0 +1,39 @@
+#include "commands/sources.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/sources.hpp"
+
+namespace cudasync::commands {
+
+namespace {
+
+report::Report run_sources(const std::vector<std::string>& keys) {
+  report::Report r;
+  r.command = "sources";
+  r.title = "cudasync: the works the lessons cite (each lesson text ends with its own)";
+  for (const Source& src : sources()) {
+    if (!keys.empty() && std::find(keys.begin(), keys.end(), src.key) == keys.end()) continue;
+    report::Section s(src.key, src.cite);
+    s.fact("authors", "authors", src.authors);
+    s.fact("title", "title", src.title);
+    s.fact("published", "published", src.published);
+    if (!src.where.empty()) s.fact("where", "where", src.where);
+    s.fact("used-for", "the lessons take", src.about);
+    r.sections.push_back(std::move(s));
+  }
+  return r;
+}
+
+}  // namespace
+
+cli::Runner attach_sources(CLI::App& sub) {
+  auto keys = std::make_shared<std::vector<std::string>>();
+  std::vector<std::string> all;
+  for (const Source& s : sources()) all.push_back(s.key);
+  sub.add_option("key", *keys, "Only these works (default: every one)")->check(CLI::IsMember(all));
+  return [keys](const RunContext&) { return run_sources(*keys); };
+}
+
+}  // namespace cudasync::commands

@@ -1,0 +1,82 @@
+// --bench: GB/s of every kernel of the ladder by size, for float and double (or --dtype), with
+// CUB as the baseline every ratio divides by (core/sweep builds the tables), and every sum
+// checked against its error bound.
+#include "core/errors.hpp"
+#include "core/sweep/sweep.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/cg_reduce_model.hpp"
+
+namespace cudasync::cg_reduce {
+
+namespace {
+
+constexpr int kBenchReps = 20;  // per kernel and size
+constexpr int kBenchWarmup = 3;
+
+template <typename T>
+report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
+  const Dtype dtype = sizeof(T) == sizeof(float) ? Dtype::f32 : Dtype::f64;
+  const RunContext& ctx = run.ctx;
+  bool cooperative = true;
+  const Plan plan = plan_for(run.options.block, std::nullopt, ctx, dtype, cooperative);
+
+  sweep::Sweep sw("bench", "bandwidth", report::Format::gbps, sweep::Better::higher);
+  std::vector<sweep::Point> rows, columns;
+  for (Kernel k : kLadder) rows.push_back({kernel_id(k), kernel_title(k)});
+  for (int l : sizes) columns.push_back({"2-" + std::to_string(l), "2^" + std::to_string(l)});
+  sw.rows("kernel", rows).columns("size", columns).baseline(kernel_id(Kernel::cub_sum));
+
+  std::vector<std::vector<BenchSum>> sums(kLadder.size());
+  for (std::size_t c = 0; ctx.gpu && c < sizes.size(); ++c) {
+    const std::int64_t n = std::int64_t{1} << sizes[c];
+    const std::size_t free_bytes = gpu_free_bytes();
+    check_device_memory(n, sizeof(T), plan, free_bytes, ctx, "--bench size " + columns[c].title);
+    const std::vector<T> x = make_inputs<T>(n, ctx.seed);
+    const double reference = exact_sum(x);
+    const auto in = gpu_upload(x, rotation_copies(n * static_cast<std::int64_t>(sizeof(T)), ctx, free_bytes));
+    for (std::size_t r = 0; r < kLadder.size(); ++r) {
+      const Kernel k = kLadder[r];
+      if (k == Kernel::grid_sync && !cooperative) {
+        sw.skip(r, c, "no cooperative launch on this GPU");
+        continue;
+      }
+      try {
+        const Sum sum = sum_in(dtype, gpu_sum(*in, k, plan));
+        std::vector<double> gbs;
+        for (double ms : gpu_time_ms(*in, k, plan, kBenchReps, kBenchWarmup)) gbs.push_back(gb_per_s(n, dtype, ms));
+        sw.record(r, c, gbs);
+        sums[r].push_back({columns[c].title, sum.value, reference, error_depth(k, n, plan, dtype)});
+      } catch (const WaivedError& e) {
+        sw.skip(r, c, e.what());
+      }
+    }
+  }
+
+  report::Section s(std::string("bench-") + dtype_name(dtype), std::string("bench: ") + dtype_name(dtype) + ", GB/s by size");
+  s.paragraph("GB/s = n x " + std::to_string(type_bytes(dtype)) + " bytes / time per call (CUDA events; both launches "
+              "of a two-pass rung, the memset of an atomic rung's target included). Each cell is the median of " +
+              std::to_string(kBenchReps) + " calls after " + std::to_string(kBenchWarmup) + " warm-up calls; small "
+              "sizes rotate through copies of the input so that every call reads device memory. x CUB divides by "
+              "CUB's median in the same run.");
+  sw.add_to(s, ctx.gpu);
+  for (std::size_t r = 0; r < kLadder.size(); ++r) {
+    if (sums[r].empty()) continue;
+    const Verdict v = every_size_in_bound(kLadder[r], dtype, sums[r]);
+    s.check(std::string(kernel_id(kLadder[r])) + "-error-bound",
+            std::string(kernel_title(kLadder[r])) + ": every size within its error bound", v.passed, v.detail);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<report::Section> bench_sweep(Run& run) {
+  const std::vector<int> sizes = bench_sizes(run.options.sizes);
+  const auto& dtype = run.options.dtype;
+  std::vector<report::Section> out;
+  if (!dtype || *dtype == "float") out.push_back(bench_dtype<float>(run, sizes));
+  if (!dtype || *dtype == "double") out.push_back(bench_dtype<double>(run, sizes));
+  return out;
+}
+
+}  // namespace cudasync::cg_reduce

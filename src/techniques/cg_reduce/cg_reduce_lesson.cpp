@@ -1,0 +1,242 @@
+// cg-reduce: options, validation, the run's shared inputs, the setup section and the part table.
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+
+#include <algorithm>
+
+#include <CLI/CLI.hpp>
+
+#include "core/errors.hpp"
+#include "core/number_list.hpp"
+#include "techniques/cg_reduce/cg_reduce_model.hpp"
+
+namespace cudasync::cg_reduce {
+
+namespace {
+
+using I = std::int64_t;
+using report::Format;
+
+constexpr int kReps = 10;  // timed calls per kernel in a plain run
+
+std::string mib(double bytes) {
+  return std::to_string(static_cast<long long>(bytes / (1024.0 * 1024.0) + 0.5)) + " MiB";
+}
+
+std::string pow2_name(std::int64_t v) {
+  int l = 0;
+  while ((std::int64_t{1} << l) < v) ++l;
+  return std::to_string(v) + " (2^" + std::to_string(l) + ")";
+}
+
+std::optional<std::string> n_error(const std::string& text) {
+  const auto v = whole_number(text);
+  if (!v) return "'" + text + "' is not a whole number of elements";
+  if (*v <= 0) return text + " elements: give at least 1";
+  if (*v > kMaxN)
+    return text + " is more than " + pow2_name(kMaxN) +
+           ", the most the seed's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
+  return std::nullopt;
+}
+
+std::string block_error(const std::string& s) {
+  const long long b = whole_number(s).value_or(0);
+  const bool ok = b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
+  return ok ? std::string() : s + " is not a power of two in 32..1024: accepted 32, 64, 128, 256, 512, 1024";
+}
+
+// What only the trace part limits: the problem's size, the block, and which block and warp exist.
+std::optional<std::string> validate(const Options& o, const parts::Selection& selection, const RunContext&) {
+  if (!selection.has("trace")) return std::nullopt;
+  const std::int64_t n = o.n.value_or(kDefaultN);
+  if (n > kTraceMaxN)
+    return "--part trace is for problems of at most " + pow2_name(kTraceMaxN) + " elements (the model replays "
+           "every traced kernel beside it); got --n " + std::to_string(n) + ". Give a smaller --n";
+  if (o.block > kTraceMaxBlock)
+    return "--part trace prints the shared-memory tree with one row per word: at most --block " +
+           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + ")";
+  const int blocks = blocks_for(n, o.block);
+  if (o.trace_block && *o.trace_block >= blocks)
+    return "--trace-block " + std::to_string(*o.trace_block) + " does not exist: " + std::to_string(n) +
+           " elements in blocks of " + std::to_string(o.block) + " make blocks 0.." + std::to_string(blocks - 1);
+  if (o.trace_warp && *o.trace_warp >= o.block / kWarpSize)
+    return "--trace-warp " + std::to_string(*o.trace_warp) + " does not exist: a block of " + std::to_string(o.block) +
+           " threads has warps 0.." + std::to_string(o.block / kWarpSize - 1);
+  return std::nullopt;
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  sub.add_option("--n", o.n, "Elements to sum, 1.." + std::to_string(kMaxN) + " (default 2^24)")
+      ->check([](const std::string& s) { return n_error(s).value_or(""); });
+  sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, as the seed)")
+      ->check(block_error);
+  sub.add_option("--dtype", o.dtype, "float or double (default float; --bench without it runs both)")
+      ->check(CLI::IsMember({"float", "double"}));
+  sub.add_option("--trace-block", o.trace_block, "The block the trace part shows (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  sub.add_option("--trace-warp", o.trace_warp, "The warp of that block the trace part shows (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  sub.add_option("--grid", o.grid,
+                 "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API; "
+                 "a larger grid is refused, and a run of that rung alone exits 77)")
+      ->check(CLI::Range(1, 1 << 30));
+  sub.add_option("--sizes", o.sizes,
+                 "--bench sizes as powers of two, comma-separated log2 values in " + std::to_string(kMinLog2Size) +
+                     ".." + std::to_string(kMaxLog2Size) + " (default 20,21,...,28)")
+      ->delimiter(',')
+      ->check(CLI::Range(kMinLog2Size, kMaxLog2Size));
+}
+
+void bench_setup(const Run& run, report::Section& s) {
+  s.title = "setup: bench sweep";
+  std::string list;
+  for (int l : bench_sizes(run.options.sizes)) list += (list.empty() ? "2^" : ", 2^") + std::to_string(l);
+  s.fact("sizes", "sizes (--sizes)", list);
+  s.fact("block", "block (--block)", static_cast<I>(run.options.block));
+  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed));
+  if (!run.ctx.gpu) s.note("without a GPU every figure of the sweep says 'needs a GPU'");
+}
+
+void setup(Run& run, report::Section& s) {
+  if (run.bench) return bench_setup(run, s);
+  const Problem& p = run.problem;
+  s.title = "setup: " + std::to_string(p.n) + " " + dtype_name(p.dtype) + "s, blocks of " + std::to_string(p.plan.block);
+  s.paragraph(
+      "The inputs are random values in (0, 1) drawn with --seed: odd multiples of 2^-24 (float) or 2^-53 "
+      "(double), so each is exact in its type and the exact sum is known. The reference is that exact sum, "
+      "computed on the CPU in integer arithmetic and rounded once to fp64. All inputs are positive, so the "
+      "relative error of a sum is a fair measure of its rounding.");
+  s.paragraph(p.gpu ? "Every rung runs on the GPU; the reference model replays each rung's additions in the same order "
+                      "on the CPU, so a rung with a fixed order must match it bit for bit, and an atomic rung must lie "
+                      "within the bound that covers every order of its atomics."
+                    : "No GPU: the reference model computes every rung's result by replaying its additions in the "
+                      "kernel's order. Times and bandwidth need a GPU.");
+  s.fact("n", "elements (--n)", static_cast<I>(p.n), Format::count);
+  s.fact("dtype", "type (--dtype)", std::string(dtype_name(p.dtype)));
+  s.fact("block", "block (--block)", static_cast<I>(p.plan.block));
+  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed));
+  s.fact("exact-sum", "exact sum (fp64)", p.reference, Format::exact);
+  const std::string from = p.gpu ? "occupancy API"
+                                 : "assumed: an H100, 132 SMs x " + std::to_string(std::min(32, 2048 / p.plan.block)) +
+                                       " blocks of " + std::to_string(p.plan.block);
+  s.fact("grid-rungs-1-4", "grid, rungs 1-4", static_cast<I>(blocks_for(p.n, p.plan.block)), Format::count,
+         "one element per thread");
+  s.fact("grid-seed", "grid, rungs 5-6 (seed)", static_cast<I>(p.plan.seed_grid), Format::count, "the seed's grid_size");
+  s.fact("grid-occupancy", "grid, rung 5 occupancy", static_cast<I>(p.plan.occupancy_grid), Format::count, from);
+  s.fact("grid-vector", "grid, rung 5 vector", static_cast<I>(p.plan.vector_grid), Format::count, from);
+  s.fact("grid-sync-grid", "grid, rung 7 (--grid)", static_cast<I>(p.plan.grid_sync_grid), Format::count,
+         p.plan.grid_sync_limit > 0 ? "a cooperative launch accepts at most " + std::to_string(p.plan.grid_sync_limit)
+                                    : from);
+  if (p.gpu)
+    s.note("times: CUDA events around each call, " + std::to_string(p.reps) + " calls after 2 warm-up calls, "
+           "rotating through " + std::to_string(p.copies) + " device copies of the input so that it is read from "
+           "device memory, not the L2 cache");
+}
+
+parts::Part<Run> rung_row(const std::string& id, const char* title, const char* summary, bool needs_gpu = false) {
+  std::vector<std::string> reads{"--n", "--block", "--dtype"};
+  if (id == "grid-sync") reads.push_back("--grid");
+  return {id, title, summary, reads, needs_gpu, false, true, [id](Run& r) { return rung_part(r, id); }};
+}
+
+}  // namespace
+
+Plan plan_for(int block, std::optional<int> grid, const RunContext& ctx, Dtype dtype, bool& cooperative) {
+  Plan p = default_plan(block);
+  cooperative = true;
+  if (ctx.gpu) {
+    const GpuGrids g = gpu_grids(dtype, block, ctx.device->index);
+    const int fallback = ctx.device->sm_count;  // never 0, even if the occupancy API says so
+    p.occupancy_grid = g.occupancy_grid > 0 ? g.occupancy_grid : fallback;
+    p.vector_grid = g.vector_grid > 0 ? g.vector_grid : fallback;
+    p.grid_sync_limit = g.grid_sync_limit;
+    p.grid_sync_grid = g.grid_sync_limit > 0 ? g.grid_sync_limit : fallback;
+    cooperative = g.cooperative_launch;
+  }
+  if (grid) p.grid_sync_grid = *grid;
+  return p;
+}
+
+int rotation_copies(std::int64_t bytes, const RunContext& ctx, std::size_t free_bytes) {
+  if (!ctx.device || ctx.device->l2_bytes <= 0) return 1;
+  const double want = 4.0 * ctx.device->l2_bytes / static_cast<double>(bytes);
+  int copies = std::clamp(static_cast<int>(want + 0.999), 1, 64);
+  while (copies > 1 && static_cast<double>(copies) * static_cast<double>(bytes) > 0.5 * static_cast<double>(free_bytes))
+    --copies;
+  return copies;
+}
+
+void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::size_t free_bytes,
+                         const RunContext& ctx, const std::string& what) {
+  const double input = static_cast<double>(n) * static_cast<double>(elem);
+  const int sync_grid = p.grid_sync_limit > 0 ? std::min(p.grid_sync_grid, p.grid_sync_limit) : p.grid_sync_grid;
+  const int grid = std::max({p.seed_grid, p.occupancy_grid, p.vector_grid, sync_grid});
+  const double partials = static_cast<double>(grid) * static_cast<double>(elem);
+  if (input + partials > 0.9 * static_cast<double>(free_bytes))
+    throw UsageError(what + " needs " + mib(input) + " of device memory for the input and " + mib(partials) +
+                     " for the partial sums; GPU " + std::to_string(ctx.device ? ctx.device->index : 0) + " has " +
+                     mib(static_cast<double>(free_bytes)) + " free. Give a smaller --n");
+}
+
+std::vector<int> bench_sizes(std::vector<int> sizes) {
+  if (sizes.empty())
+    for (int l = 20; l <= 28; ++l) sizes.push_back(l);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : options(o), ctx(run_ctx), bench(selection.bench) {
+  if (bench) return;  // the sweep draws its own inputs, size by size
+  Problem& p = problem;
+  p.dtype = o.dtype && *o.dtype == "double" ? Dtype::f64 : Dtype::f32;
+  p.n = o.n.value_or(kDefaultN);
+  p.plan = plan_for(o.block, o.grid, ctx, p.dtype, cooperative);
+  p.gpu = ctx.gpu;
+  p.reps = kReps;
+  const std::size_t elem = type_bytes(p.dtype);
+  if (ctx.gpu) {
+    const std::size_t free_bytes = gpu_free_bytes();
+    check_device_memory(p.n, elem, p.plan, free_bytes, ctx, "--n " + std::to_string(p.n));
+    p.copies = rotation_copies(p.n * static_cast<std::int64_t>(elem), ctx, free_bytes);
+  }
+  if (p.dtype == Dtype::f32) {
+    xf = make_inputs<float>(p.n, ctx.seed);
+    p.reference = exact_sum(xf);
+    if (ctx.gpu) gpu = gpu_upload(xf, p.copies);
+  } else {
+    xd = make_inputs<double>(p.n, ctx.seed);
+    p.reference = exact_sum(xd);
+    if (ctx.gpu) gpu = gpu_upload(xd, p.copies);
+  }
+}
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      "cg-reduce",
+      "cg-reduce: the reduction ladder of seed 002 (10.2-10.5), rung by rung, against the model and CUB",
+      "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (seed 002, 10.2-10.5)",
+      {
+          rung_row("shared", "rung 1: shared tree", "shared-memory tree, __syncthreads each step, atomicAdd (ch. 9)"),
+          rung_row("syncwarp", "rung 2: __syncwarp", "the same tree, __syncwarp for offsets <= 16 (10.2)"),
+          rung_row("shfl", "rung 3: shuffles", "__shfl_down_sync or __shfl_xor_sync for offsets <= 16 (10.3.2)"),
+          rung_row("cg", "rung 4: cooperative groups", "thread_block_tile<32>::shfl_down and cg::reduce (10.4.2)"),
+          rung_row("two-pass", "rung 5: two passes", "grid-stride loop in a register, two launches, no atomics (10.5.1)"),
+          rung_row("static", "rung 6: static buffer", "rung 5 with a static __device__ buffer (10.5.2)"),
+          rung_row("grid-sync", "rung 7: grid.sync", "one cooperative launch: block sums, grid.sync(), block 0 ends"),
+          rung_row("cub", "rung 8: CUB", "cub::DeviceReduce::Sum, the speed every rung is measured against", true),
+          {"trace", "trace", "one warp's partial sums and one block's shared tree, step by step",
+           {"--n", "--block", "--dtype", "--trace-block", "--trace-warp"}, false, false, false, trace_part},
+      },
+      add_options,
+      validate,
+      setup,
+      ladder_finish,
+      parts::Bench<Run>{"GB/s of every rung by size (--sizes), beside cub::DeviceReduce::Sum",
+                        {"--dtype", "--sizes", "--block"},
+                        bench_sweep},
+      {}};
+  return table;
+}
+
+}  // namespace cudasync::cg_reduce

@@ -1,0 +1,138 @@
+// Part trace (only with --part trace): what the threads of one block and one warp held after
+// each step: rung 1-2's shared tree, rung 3's shuffles, rung 5's grid-stride loop and shuffles.
+#include <algorithm>
+
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/cg_reduce_model.hpp"
+
+namespace cudasync::cg_reduce {
+
+namespace {
+
+using I = std::int64_t;
+using report::RowMark;
+using report::Undefined;
+using report::Value;
+
+std::vector<int> offsets_of(int block) {
+  std::vector<int> o;
+  for (int off = block >> 1; off > 0; off >>= 1) o.push_back(off);
+  return o;
+}
+
+// The shared array s_y of the traced block after each step; '-' where no later step reads a word.
+template <typename T>
+void shared_tree(report::Section& sec, const Trace<T>& model, const std::optional<Trace<T>>& gpu,
+                 const std::string& from) {
+  const int B = model.block;
+  const auto offs = offsets_of(B);
+  const Trace<T>& shown = gpu ? *gpu : model;
+  const std::vector<int> bad = gpu ? differing_tree_words(gpu->shared_tree, model.shared_tree, B) : std::vector<int>{};
+  report::Table t("shared-tree", "s_y[i] of block " + std::to_string(model.block_index) + " after each step" + from);
+  t.column("i", "i").column("input", "input");
+  for (int o : offs) t.column("after-" + std::to_string(o), "+" + std::to_string(o));
+  for (int i = 0; i < B; ++i) {
+    std::vector<std::pair<std::string, Value>> cells{{"i", static_cast<I>(i)}};
+    for (std::size_t step = 0; step <= offs.size(); ++step) {
+      const bool live = step == 0 || i < offs[step - 1];
+      const auto at = step * static_cast<std::size_t>(B) + static_cast<std::size_t>(i);
+      const std::string key = step == 0 ? "input" : "after-" + std::to_string(offs[step - 1]);
+      cells.emplace_back(key, live ? Value{static_cast<double>(shown.shared_tree[at])} : Value{Undefined{}});
+    }
+    const bool ok = std::find(bad.begin(), bad.end(), i) == bad.end();
+    t.row(cells, ok ? RowMark::none : RowMark::mismatch);
+  }
+  t.legend.push_back("steps +" + std::to_string(offs.front()) + " ... +32 end with __syncthreads(), +16 ... +1 "
+                     "with __syncwarp(); s_y[0] after +1 is the block's sum");
+  sec.add(std::move(t));
+  if (gpu) sec.agreement("shared-tree-gpu-agrees", "shared tree, every live word and step", bad.empty(),
+                         bad.empty() ? std::to_string(B) + " words agree"
+                                     : std::to_string(bad.size()) + " words differ, first s_y[" +
+                                           std::to_string(bad.front()) + "]");
+}
+
+// One warp's 32 lanes after each step; with the grid-stride loop, each lane's thread, how many
+// elements it added and its y after the loop come first.
+template <typename T>
+void lane_table(report::Section& sec, const std::string& id, const std::string& what, const std::string& title,
+                const std::vector<T>& model,
+                const std::vector<T>* gpu, bool with_loop, const Trace<T>& t, const Problem& p) {
+  report::Table table(id, title);
+  table.column("lane", "lane");
+  if (with_loop) table.column("thread", "thread").column("elements", "elements").column("loop", "loop y");
+  table.column("start", "start");
+  for (int o = 16; o > 0; o >>= 1) table.column("after-" + std::to_string(o), "+" + std::to_string(o));
+  const int steps = with_loop ? kGridStrideSteps : kShuffleSteps;
+  const std::vector<int> bad = gpu ? differing_lanes(*gpu, model, steps) : std::vector<int>{};
+  const std::int64_t stride = static_cast<std::int64_t>(p.plan.seed_grid) * t.block;
+  std::vector<std::string> keys;
+  if (with_loop) keys.push_back("loop");
+  keys.push_back("start");
+  for (int o = 16; o > 0; o >>= 1) keys.push_back("after-" + std::to_string(o));
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    std::vector<std::pair<std::string, Value>> cells{{"lane", static_cast<I>(lane)}};
+    const std::int64_t thread = static_cast<std::int64_t>(t.block_index) * t.block + t.warp * kWarpSize + lane;
+    if (with_loop) {
+      cells.emplace_back("thread", static_cast<I>(thread));
+      cells.emplace_back("elements", static_cast<I>(elements_of_thread(thread, p.n, stride)));
+    }
+    for (int step = 0; step < steps; ++step)
+      cells.emplace_back(keys[static_cast<std::size_t>(step)],
+                         static_cast<double>((gpu ? *gpu : model)[static_cast<std::size_t>(step * kWarpSize + lane)]));
+    const bool ok = std::find(bad.begin(), bad.end(), lane) == bad.end();
+    table.row(cells, ok ? RowMark::none : RowMark::mismatch);
+  }
+  sec.add(std::move(table));
+  if (gpu) sec.agreement(id + "-gpu-agrees", what + ", every lane and step", bad.empty(),
+                         bad.empty() ? "32 lanes agree" : std::to_string(bad.size()) + " lanes differ");
+}
+
+template <typename T>
+report::Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Problem& p) {
+  const int b = model.block_index;
+  const int w = model.warp;
+  report::Section sec("trace", "trace: block " + std::to_string(b) + ", warp " + std::to_string(w));
+  sec.paragraph(
+      "What the threads held after each step. The shared-memory tree is rung 1's and rung 2's (the same "
+      "additions); '-' marks a word no later step reads. The shuffle tables are one warp's y: a lane whose "
+      "source lies past lane 31 gets its own y back, so the upper lanes fill with values nobody uses.");
+  if (w != 0)
+    sec.note("warp " + std::to_string(w) + " of rungs 3 and 5 shuffles values that are never used: only thread 0 "
+             "(warp 0) adds y to the result, and warp " + std::to_string(w) +
+             "'s words were already folded into warp 0's by the shared steps");
+  const std::string from = gpu ? " (GPU values)" : " (reference model)";
+  shared_tree(sec, model, gpu, from);
+  lane_table(sec, "shuffle", "rung 3 shuffles",
+             "rung 3, warp " + std::to_string(w) + ": y += __shfl_down_sync(FULL_MASK, y, offset)" + from,
+             model.shuffle, gpu ? &gpu->shuffle : nullptr, false, model, p);
+  if (!model.grid_stride.empty())
+    lane_table(sec, "grid-stride", "rung 5 grid-stride",
+               "rung 5 (grid " + std::to_string(p.plan.seed_grid) + "), warp " + std::to_string(w) +
+                   ": the grid-stride loop, then y = s_y[tid] after the shared steps, then g.shfl_down" + from,
+               model.grid_stride, gpu ? &gpu->grid_stride : nullptr, true, model, p);
+  else
+    sec.note("rung 5 has only " + std::to_string(p.plan.seed_grid) + " blocks: block " + std::to_string(b) +
+             " does not exist there");
+  return sec;
+}
+
+template <typename T>
+report::Section traced(Run& run, const std::vector<T>& x) {
+  const Plan& plan = run.problem.plan;
+  const Trace<T> model =
+      model_trace(x, plan, run.options.trace_block.value_or(0), run.options.trace_warp.value_or(0));
+  std::optional<Trace<T>> gpu;
+  if (run.ctx.gpu) {
+    gpu.emplace();
+    gpu_trace(*run.gpu, plan, model.block_index, model.warp, *gpu);
+  }
+  return trace_section(model, gpu, run.problem);
+}
+
+}  // namespace
+
+report::Section trace_part(Run& run) {
+  return run.problem.dtype == Dtype::f32 ? traced(run, run.xf) : traced(run, run.xd);
+}
+
+}  // namespace cudasync::cg_reduce

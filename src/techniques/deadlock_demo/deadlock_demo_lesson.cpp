@@ -1,0 +1,139 @@
+// deadlock-demo: options, the run's shared state (the barrier children start first and run while
+// this process does the other parts), the setup section and the part table.
+#include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "core/parts/child.hpp"
+
+namespace cudasync::deadlock_demo {
+
+namespace {
+
+std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext& ctx) {
+  if (o.model && ctx.backend_request == BackendRequest::gpu)
+    return "--model " + *o.model + " chooses the warp scheduling of the reference model's trace, and --backend gpu "
+                                  "asks for the GPU alone; use --backend model, or leave --backend at auto to see "
+                                  "the GPU and the model side by side";
+  if (o.sanitize && ctx.backend_request == BackendRequest::model)
+    return "--sanitize runs compute-sanitizer on a GPU kernel, and --backend model runs none; drop --sanitize or "
+           "use --backend gpu";
+  return std::nullopt;
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  sub.add_option("--blocks", o.blocks,
+                 "Blocks of grid-oversubscribed and producer-before-consumer (default: twice what fits on the GPU at "
+                 "once): 1.." + std::to_string(kMaxBlocks))
+      ->check(CLI::Range(1, kMaxBlocks));
+  sub.add_option("--deadline-ms", o.deadline_ms,
+                 "How long a waiting block or lane waits before it gives up, in ms (default " +
+                     std::to_string(kDefaultDeadlineMs) + "): 1.." + std::to_string(kMaxDeadlineMs))
+      ->check(CLI::Range(1, kMaxDeadlineMs));
+  sub.add_option("--model", o.model,
+                 "Warp scheduling of warp-spinlock's step-by-step trace: lockstep (pre-Volta, a SIMT stack) or "
+                 "independent (Volta and newer); default both. Not with --backend gpu")
+      ->check(CLI::IsMember({"lockstep", "independent"}));
+  sub.add_flag("--sanitize", o.sanitize,
+               "GPU only: also run the divergent-syncthreads child under compute-sanitizer --tool synccheck and show "
+               "its report");
+  sub.add_option("--child-grace-ms", o.child_grace_ms)->group("")->check(CLI::Range(1, 600000));  // hidden
+}
+
+void setup(Run& run, report::Section& s) {
+  s.title = "setup: six GPU deadlocks, each run for real under a deadline";
+  s.paragraph(
+      "A kernel that truly hangs takes the terminal with it, and a GPU context can be left unusable. So every "
+      "wait in these kernels has a deadline on %globaltimer: a block or lane that waits too long gives up and "
+      "records on what it waited and the value it last saw. The grid scenarios share one end time (the first "
+      "block's start + the deadline), so blocks that start only after it know at once that they came late. The "
+      "two scenarios that misuse a hardware barrier, which has no deadline, run in a child process of this "
+      "binary, where the waiting threads rescue the barrier after the deadline. After every scenario a small "
+      "kernel runs and its result is checked: the GPU is still usable.");
+  const Options& o = run.options;
+  s.fact("deadline", "deadline (--deadline-ms)", std::int64_t{o.deadline_ms}, report::Format::ms,
+         "how long a waiter waits before it gives up; 1.." + std::to_string(kMaxDeadlineMs));
+  if (o.blocks) s.fact("blocks", "blocks (--blocks)", std::int64_t{*o.blocks}, report::Format::count);
+  std::string traces;
+  for (auto t : run.traces) traces += (traces.empty() ? "" : ", ") + std::string(simt::to_string(t));
+  if (!traces.empty())
+    s.fact("model-traces", "model traces (--model)", traces, report::Format::plain,
+           "warp scheduling of warp-spinlock's step-by-step trace");
+}
+
+StartedChild start_barrier_child(const Run& run, const char* part) {
+  StartedChild c;
+  try {
+    c.process = parts::start_child(run.ctx, kLessonId, part, barrier_child_options(run.options.deadline_ms, false),
+                                   child_timeout(run.options.deadline_ms, false));
+  } catch (const std::runtime_error& e) {
+    c.error = e.what();
+  }
+  return c;
+}
+
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx), options(o), child_out(selection.child_out) {
+  if (selection.has("warp-spinlock")) {
+    if (o.model) traces = {*simt::parse_scheduling(*o.model)};
+    else traces = {simt::Scheduling::lockstep, simt::Scheduling::independent};
+  }
+  if (!ctx.gpu || selection.child) return;  // a child starts no child of its own
+  // The children start first and run while this process does the other parts.
+  if (selection.has("divergent-syncthreads")) {
+    sync_child = start_barrier_child(*this, "divergent-syncthreads");
+    if (o.sanitize) {
+      std::string looked;
+      if (const auto tool = find_compute_sanitizer(looked)) {
+        try {
+          sanitizer = std::make_unique<SanitizerChild>(*tool, ctx, o.deadline_ms);
+        } catch (const std::runtime_error& e) {
+          sanitizer_missing = e.what();
+        }
+      } else {
+        sanitizer_missing = looked;
+      }
+    }
+  }
+  if (selection.has("syncwarp-mask")) warp_child = start_barrier_child(*this, "syncwarp-mask");
+}
+
+unsigned long long Run::deadline_ns() const { return static_cast<unsigned long long>(options.deadline_ms) * 1000000ull; }
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      kLessonId,
+      "deadlock-demo: every classic GPU sync deadlock, run for real and safely, with who was stuck and why",
+      "every classic GPU sync deadlock, run safely under a deadline: who was stuck, on what, and the fix",
+      {
+          {"grid-oversubscribed", "a grid barrier over too many blocks",
+           "a software grid barrier over more blocks than can be resident; the occupancy API and cooperative launch",
+           {"--blocks"}, false, false, true, grid_part},
+          {"warp-spinlock", "a spin lock inside one warp",
+           "a CAS lock taken by the lanes of one warp, lockstep against independent scheduling, and a lane cycle",
+           {"--model"}, false, false, true, warp_part},
+          {"divergent-syncthreads", "__syncthreads() in divergent code",
+           "__syncthreads() reached by part of a block, run in a child process", {"--sanitize"}, false, true, true,
+           [](Run& r) { return barrier_part(r, false); }},
+          {"lock-order", "two locks in opposite orders", "two blocks take two locks AB / BA; one global order fixes it",
+           {}, false, false, true, lock_order_part},
+          {"producer-before-consumer", "waiting for a later block",
+           "a block waits for a block with a higher index that has no slot; a ticket per block fixes it", {"--blocks"},
+           false, false, true, chain_part},
+          {"syncwarp-mask", "__syncwarp(mask) with absent lanes",
+           "__syncwarp(mask) whose mask names lanes that never arrive, run in a child process", {}, false, true, true,
+           [](Run& r) { return barrier_part(r, true); }},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      std::nullopt,
+      {{"divergent-syncthreads", [](Run& r) { return barrier_child(r, false); }},
+       {"syncwarp-mask", [](Run& r) { return barrier_child(r, true); }}}};
+  return table;
+}
+
+}  // namespace cudasync::deadlock_demo

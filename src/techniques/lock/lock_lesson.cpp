@@ -1,0 +1,246 @@
+// lock: options, validation, the run's shared state, the setup section, names, and the part table.
+#include "techniques/lock/lock_lesson.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "core/kernel_listing.hpp"
+#include "core/parts/child.hpp"
+
+namespace cudasync::lock {
+
+namespace {
+
+void add_options(CLI::App& sub, Options& o) {
+  sub.add_option("--blocks", o.blocks,
+                 "Contending blocks of lock-class and stale-reads (default 132, one thread each), the grid of "
+                 "thread-lock (default 4) and of combining (default 132): 1.." + std::to_string(kMaxBlocks))
+      ->check(CLI::Range(1, kMaxBlocks));
+  sub.add_option("--threads", o.threads,
+                 "Threads of the one block of warp-deadlock (default: 32, then 128), the blocks of thread-lock "
+                 "(default 128) and of combining (default 1): 1.." + std::to_string(kMaxBlockThreads))
+      ->check(CLI::Range(1, kMaxBlockThreads));
+  sub.add_option("--iterations", o.iterations,
+                 "Lock acquisitions per thread (default: lock-class 100, warp-deadlock 10, stale-reads 50, "
+                 "thread-lock 20, combining 100 requests): 1.." + std::to_string(kMaxIters))
+      ->check(CLI::Range(1, kMaxIters));
+  sub.add_option("--runs", o.runs,
+                 "stale-reads: launches of each variant (default 4, fewer when --blocks x --iterations is over "
+                 "2^18): 1.." + std::to_string(kMaxRuns))
+      ->check(CLI::Range(1, kMaxRuns));
+  sub.add_option("--model", o.model,
+                 "Warp scheduling the reference model runs (its checks and step-by-step traces): lockstep "
+                 "(pre-Volta) or independent (Volta and newer); default: both, with traces of both for "
+                 "warp-deadlock, lockstep for thread-lock, independent for combining. Not with --backend gpu")
+      ->check(CLI::IsMember({"lockstep", "independent"}));
+}
+
+std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext& ctx) {
+  if (o.model && ctx.backend_request == BackendRequest::gpu)
+    return "--model " + *o.model + " chooses the warp scheduling of the reference model, and --backend gpu asks "
+                                   "for the GPU alone; use --backend model, or leave --backend at auto to see the "
+                                   "GPU and the model side by side";
+  const auto check = [&](const char* part, int blocks, int threads, int iterations) -> std::optional<std::string> {
+    if (!sel.has(part)) return std::nullopt;
+    return acquisitions_error(std::string("--part ") + part, blocks, threads, iterations);
+  };
+  const int iters = o.iterations.value_or(0);
+  if (auto e = check("lock-class", o.blocks.value_or(kClassBlocks), 1, iters ? iters : kClassIters)) return e;
+  if (auto e = check("warp-deadlock", 1, o.threads.value_or(128), iters ? iters : kWarpIters)) return e;
+  const int stale_blocks = o.blocks.value_or(kStaleBlocks), stale_iters = iters ? iters : kStaleIters;
+  if (auto e = check("stale-reads", stale_blocks, 1, stale_iters)) return e;
+  if (sel.has("stale-reads")) {
+    const int runs = stale_runs(o.runs, stale_blocks, stale_iters);
+    const long long total = static_cast<long long>(runs) * stale_blocks * stale_iters * 4;
+    if (total > kMaxPartAcquisitions)
+      return "--part stale-reads: 4 variants x " + std::to_string(runs) + " runs x " + grid_text(stale_blocks, 1) +
+             " x " + std::to_string(stale_iters) + " iterations is " + std::to_string(total) +
+             " lock acquisitions, more than " + std::to_string(kMaxPartAcquisitions) +
+             " (tens of seconds); give fewer --runs, --blocks or --iterations";
+  }
+  if (auto e = check("thread-lock", o.blocks.value_or(kThreadLockBlocks), o.threads.value_or(kThreadLockThreads),
+                     iters ? iters : kThreadLockIters))
+    return e;
+  return check("combining", o.blocks.value_or(kCombiningBlocks), o.threads.value_or(kCombiningThreads),
+               iters ? iters : kCombiningIters);
+}
+
+void setup(Run& run, report::Section& s) {
+  s.title = "setup: the spin lock of CUDA by Example (seed 001) and its four pitfalls";
+  s.paragraph(
+      "The most copied GPU lock: a word in global memory, atomicCAS(mutex, 0, 1) until it returns 0 to take it, "
+      "atomicExch(mutex, 0) to give it back. The seed wraps it in a class and names four problems: it deadlocks "
+      "when the lanes of one warp use it, what it protects can be read stale, passing the class by value frees "
+      "the mutex, and a \"true thread lock\" written inline avoids the deadlock. Each part below runs the seed's "
+      "code, says what actually happens and why, and checks it.");
+  std::string regimes;
+  for (Regime r : run.trace_regimes) regimes += (regimes.empty() ? "" : ", ") + std::string(simt::to_string(r));
+  s.fact("model-traces", "model traces (--model)", regimes, report::Format::plain,
+         "warp scheduling of the step-by-step traces");
+  s.fact("deadline-s", "deadline of every wait, s", static_cast<std::int64_t>(kDefaultDeadlineNs / 1000000000ull),
+         report::Format::count,
+         "up to " + std::to_string(kMaxDeadlineNs / 1000000000ull) +
+             " s for big launches; a thread that waits longer gives up, and the run names its block");
+}
+
+// The schedulers of every trace the selected parts show (lockstep alone when none shows one).
+std::vector<Regime> trace_regimes(const Run& run, const parts::Selection& sel) {
+  if (sel.bench) return {Regime::lockstep, Regime::independent};
+  std::vector<Regime> all;
+  if (sel.has("warp-deadlock")) all = run.traced({});
+  if (sel.has("thread-lock"))
+    for (Regime g : run.traced({Regime::lockstep})) all.push_back(g);
+  if (sel.has("combining"))
+    for (Regime g : run.traced({Regime::independent})) all.push_back(g);
+  if (all.empty()) all = run.traced({Regime::lockstep});
+  std::vector<Regime> out;
+  for (Regime g : {Regime::lockstep, Regime::independent})
+    if (std::find(all.begin(), all.end(), g) != all.end()) out.push_back(g);
+  return out;
+}
+
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx), options(o) {
+  const KernelListing& listing = kernel_listing();
+  if (listing.available) arch = listing_sass_arch(listing, ctx.gpu ? ctx.compute_capability() : 0);
+  trace_regimes = lock::trace_regimes(*this, selection);
+  // The copy-destructor child starts first and runs while this process does the other parts.
+  if (ctx.gpu && selection.has("copy-destructor") && !selection.child) {
+    try {
+      copy_child = parts::start_child(ctx, "lock", "copy", {}, kCopyChildTimeout);
+    } catch (const std::runtime_error& e) {
+      CopyOutcome failed;
+      failed.message = e.what();
+      copy_start_failed = failed;
+    }
+  }
+}
+
+std::vector<Regime> Run::checked() const {
+  if (options.model) return {*simt::parse_scheduling(*options.model)};
+  return {Regime::lockstep, Regime::independent};
+}
+
+bool Run::checks(Regime r) const {
+  const auto c = checked();
+  return std::find(c.begin(), c.end(), r) != c.end();
+}
+
+std::vector<std::string> Run::sass(const std::string& kernel) const {
+  const KernelCode* k = find_kernel(kernel_listing().sass, arch, "lock", kernel);
+  return k ? k->instructions : std::vector<std::string>{};
+}
+
+std::vector<Regime> Run::traced(std::vector<Regime> fallback) const {
+  if (options.model) return checked();
+  return fallback.empty() ? std::vector<Regime>{Regime::lockstep, Regime::independent} : fallback;
+}
+
+SimResult sim(Protocol p, Regime r, int blocks, int threads, int iterations, int trace_rows) {
+  SimConfig c;
+  c.protocol = p;
+  c.regime = r;
+  c.blocks = blocks;
+  c.threads = threads;
+  c.iters = iterations;
+  c.trace_lanes = kTraceLanes;
+  c.trace_rows = trace_rows;
+  return simulate(c);
+}
+
+const char* variant_name(Variant v) {
+  switch (v) {
+    case Variant::book: return "the seed's lock, *cnt = *cnt + 1, no fence";
+    case Variant::book_atomic_add: return "fix 1: atomicAdd(cnt, 1) as the critical section";
+    case Variant::lock_functions: return "lock() / unlock() as functions, with __threadfence";
+    case Variant::fenced: return "fix 2: __threadfence() in lock() and unlock()";
+    case Variant::acq_rel: return "fix 3: cuda::atomic_ref, acquire / release";
+    case Variant::thread_lock: return "the seed's true thread lock";
+    case Variant::backoff: return "CAS + exponential back-off";
+    case Variant::ticket: return "ticket lock";
+    case Variant::warp_aggregated: return "warp-aggregated (CAS, acquire / release)";
+    case Variant::combining: return "combining lock (flat combining)";
+    case Variant::ttas: return "test-and-test-and-set (acquire / release)";
+    case Variant::ttas_same_line: return "test-and-test-and-set, counter in the lock's line";
+  }
+  return "";
+}
+
+const char* bench_name(Variant v) {
+  switch (v) {
+    case Variant::book: return "the book's lock, no fence (not a correct lock)";
+    case Variant::fenced: return "CAS lock (atomicCAS, __threadfence, atomicExch)";
+    case Variant::acq_rel: return "CAS, acquire / release (cuda::atomic_ref)";
+    default: return variant_name(v);
+  }
+}
+
+const char* bench_id(Variant v) {
+  switch (v) {
+    case Variant::book: return "book";
+    case Variant::book_atomic_add: return "book-atomic-add";
+    case Variant::lock_functions: return "lock-functions";
+    case Variant::fenced: return "cas";
+    case Variant::acq_rel: return "acq-rel";
+    case Variant::thread_lock: return "thread-lock";
+    case Variant::backoff: return "backoff";
+    case Variant::ticket: return "ticket";
+    case Variant::warp_aggregated: return "warp-aggregated";
+    case Variant::combining: return "combining";
+    case Variant::ttas: return "ttas";
+    case Variant::ttas_same_line: return "ttas-same-line";
+  }
+  return "";
+}
+
+const char* kernel_name(Variant v) {
+  switch (v) {
+    case Variant::book: return "book_kernel";
+    case Variant::book_atomic_add: return "book_atomic_add_kernel";
+    case Variant::lock_functions: return "lock_functions_kernel";
+    case Variant::fenced: return "fenced_kernel";
+    case Variant::acq_rel: return "acq_rel_kernel";
+    case Variant::thread_lock: return "thread_lock_kernel";
+    case Variant::backoff: return "backoff_kernel";
+    case Variant::ticket: return "ticket_kernel";
+    case Variant::warp_aggregated: return "warp_aggregated_kernel";
+    case Variant::combining: return "combining_kernel";
+    case Variant::ttas:
+    case Variant::ttas_same_line: return "ttas_kernel";
+  }
+  return "";
+}
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      "lock",
+      "lock: the CUDA-by-Example spin lock, its four pitfalls on a real GPU, and locks that are correct and fast",
+      "the CUDA-by-Example spin lock, its four pitfalls on the GPU, and faster correct locks (seed 001)",
+      {
+          {"lock-class", "the lock class", "the seed's CudaKernelLock as kernel<<<N, 1>>>: counts and time per handoff",
+           {"--blocks", "--iterations"}, false, false, true, lock_class_part},
+          {"warp-deadlock", "warp deadlock", "lock() / unlock() by every lane of a warp: lockstep against independent",
+           {"--threads", "--iterations", "--model"}, false, false, true, warp_deadlock_part},
+          {"stale-reads", "stale reads", "*cnt = *cnt + 1 under the lock with no fence: lost updates and three fixes",
+           {"--blocks", "--iterations", "--runs"}, false, false, true, stale_reads_part},
+          {"copy-destructor", "copy and destructor", "the lock passed by value frees its mutex (a child process)",
+           {}, true, true, true, copy_destructor_part},
+          {"thread-lock", "the true thread lock", "acquire, work and release in one loop iteration: no warp deadlock",
+           {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, thread_lock_part},
+          {"combining", "combining lock", "beyond the seed: one lock handoff serves many critical sections",
+           {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, combining_part},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      parts::Bench<Run>{"every lock at contention levels from 1 x 1 to 132 x 128 threads, ns per update", {}, bench},
+      {{"copy", copy_child}}};
+  return table;
+}
+
+}  // namespace cudasync::lock

@@ -1,0 +1,58 @@
+// Part cost: ns per barrier in one block, four kinds of barrier at five block sizes, measured
+// against __syncthreads() in the same run (core/sweep).
+#include "core/sweep/sweep.hpp"
+#include "techniques/named_barriers/named_barriers_gpu.hpp"
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
+
+namespace cudasync::named_barriers {
+
+namespace {
+
+struct CostRow {
+  sweep::Point point;
+  const char* note;
+  CostVariant variant;
+  bool needs_cc80;
+};
+const CostRow kCostRows[] = {
+    {{"syncthreads", "__syncthreads()"}, "bar.sync 0: the whole block", CostVariant::syncthreads, false},
+    {{"named-halves", "bar.sync 1|2, half"}, "named: each half of the block on its own barrier",
+     CostVariant::named_halves, false},
+    {{"arrive-sync", "bar.arrive + bar.sync"}, "one round trip between the halves: two barrier phases",
+     CostVariant::arrive_sync_pair, false},
+    {{"cuda-barrier", "cuda::barrier arrive_and_wait"}, "mbarrier in shared memory (8.0+)", CostVariant::cuda_barrier,
+     true},
+};
+const int kCostBlocks[] = {64, 128, 256, 512, 1024};
+
+}  // namespace
+
+report::Section cost_part(Run& run) {
+  const bool gpu = run.ctx.gpu;
+  const int iterations = run.ctx.bench ? 20000 : 2000;
+  const int reps = run.ctx.bench ? 31 : 5;
+  report::Section s("cost", "cost: ns per barrier in one block");
+  s.paragraph(
+      "Each figure is the time of a loop of " + std::to_string(iterations) +
+      " barriers in one block divided by the count (%globaltimer inside the kernel, one sample per launch). "
+      "bar.sync 1|2 half: each half of the block on its own barrier. bar.arrive + bar.sync: a round trip, half "
+      "the block arrives on barrier 1 and waits on 2, the other half the reverse (two phases per iteration).");
+  sweep::Sweep sw("cost", "ns per barrier", report::Format::ns, sweep::Better::lower);
+  std::vector<sweep::Point> rows, columns;
+  for (const auto& r : kCostRows) rows.push_back(r.point);
+  for (int block : kCostBlocks) columns.push_back({std::to_string(block), std::to_string(block)});
+  sw.rows("barrier", rows).columns("block size", columns).baseline("syncthreads");
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (gpu && kCostRows[r].needs_cc80 && run.ctx.compute_capability() < 80)
+      for (std::size_t c = 0; c < columns.size(); ++c) sw.skip(r, c, "waived: needs compute capability 8.0+");
+  sw.run(gpu, [&](std::size_t r, std::size_t c) {
+    std::vector<double> ns;
+    for (int i = 0; i < reps; ++i) ns.push_back(gpu_ns_per_barrier(kCostRows[r].variant, kCostBlocks[c], iterations));
+    return ns;
+  });
+  sw.add_to(s, gpu);
+  for (const auto& r : kCostRows) s.tables.front().legend.push_back(r.point.title + ": " + r.note);
+  return s;
+}
+
+}  // namespace cudasync::named_barriers

@@ -1,0 +1,229 @@
+// named-barriers: options, their validation, the run's shared inputs, the setup section and the
+// part table.
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "core/errors.hpp"
+#include "core/parts/child.hpp"
+
+#include "techniques/named_barriers/named_barriers_model.hpp"
+
+namespace cudasync::named_barriers {
+
+namespace {
+
+using I = std::int64_t;
+
+std::optional<std::string> warp_multiple_error(const std::string& option, int v) {
+  const std::string given = option + " " + std::to_string(v);
+  if (v <= 0) return given + ": needs at least one warp (32 threads)";
+  if (v % kWarpSize == 0) return std::nullopt;
+  std::string e = given + " is not a multiple of 32: bar.sync counts whole warps, and the PTX ISA requires a thread "
+                          "count that is a multiple of the warp size (32)";
+  if (v <= kMaxBlockThreads) e += "; to see what such a count does, run --part misuse --count " + std::to_string(v);
+  return e;
+}
+
+// Two thread counts that share one block: added in 64 bits, so two huge counts never wrap into a
+// small (or negative) sum that passes.
+std::optional<std::string> block_error(const std::string& given, int a, int b, const std::string& why) {
+  const I threads = static_cast<I>(a) + static_cast<I>(b);
+  if (threads <= kMaxBlockThreads) return std::nullopt;
+  return given + ": " + std::to_string(threads) + " threads, more than a block allows (1024)" + why +
+         "; accepted: multiples of 32 that add up to at most 1024";
+}
+
+std::vector<MisuseCase> misuse_cases(const Options& o) {
+  if (o.count || o.arrive) return {MisuseCase{o.count.value_or(48), o.arrive.value_or(64)}};
+  return {MisuseCase{48, 64}, MisuseCase{128, 64}};
+}
+
+const char* kIdsForm = "two barrier ids 0..15, comma-separated, e.g. 1,2";
+const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
+
+// A list option whose every item must be there ("1,,2" is refused, not read as "1,2").
+void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out, const std::string& help,
+                  const std::string& accepted) {
+  sub.add_option_function<std::string>(name, [&out](const std::string& s) { out = *parse_int_list(s); }, help)
+      ->type_name("INT,INT")
+      ->check([accepted](const std::string& s) {
+        return parse_int_list(s) ? std::string() : "'" + s + "' is not a list of whole numbers; accepted: " + accepted;
+      });
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  add_int_list(sub, "--barrier-ids", o.barrier_ids,
+               "Two barrier ids 0..15: group 0 / full barrier / bar.red / misuse, and group 1 / empty barrier",
+               kIdsForm);
+  add_int_list(sub, "--groups", o.groups, "bar-sync: threads in group 0 and group 1 (multiples of 32)", kGroupsForm);
+  sub.add_option("--phases", o.phases, "bar-sync: phases each group runs")->check(CLI::Range(1, 8));
+  sub.add_option("--producers", o.producers, "producer-consumer, cuda-barrier: producer threads (a multiple of 32)");
+  sub.add_option("--consumers", o.consumers, "producer-consumer, cuda-barrier: consumer threads (a multiple of 32)");
+  sub.add_option("--rounds", o.rounds, "producer-consumer, cuda-barrier: values each producer hands over")
+      ->check(CLI::Range(1, 64));
+  sub.add_flag("--trace", o.trace, "producer-consumer, cuda-barrier: every warp's arrivals and waits, round by round");
+  sub.add_option("--predicate", o.predicates, std::string("bar-red: predicates, comma-separated: ") + kPredicateForms)
+      ->delimiter(',')
+      ->check([](const std::string& s) {
+        return parse_predicate(s) ? std::string() : "unknown predicate '" + s + "'; accepted: " + kPredicateForms;
+      });
+  sub.add_option("--threads", o.threads, "bar-red: threads in the block")->check(CLI::Range(1, kMaxBlockThreads));
+  sub.add_option("--count", o.count, "misuse: the thread count of the bad bar.sync (any 1..1024)")
+      ->check(CLI::Range(1, kMaxBlockThreads));
+  sub.add_option("--arrive", o.arrive, "misuse: threads that arrive at it (whole warps)")
+      ->check([](const std::string& s) {
+        return s.empty() ? std::string("'' is not a number of threads; accepted: whole warps, 32..992") : std::string();
+      });
+}
+
+std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
+  return usage_error(o);
+}
+
+void setup(Run& run, report::Section& s) {
+  const Inputs& in = run.in;
+  s.title = "setup: one block, sixteen hardware barriers";
+  s.paragraph(
+      "Each block (CTA) has sixteen hardware barriers, numbered 0 to 15. bar.sync a, b makes the warp wait at "
+      "barrier a until b threads have arrived; without b, every thread of the block. __syncthreads() is bar.sync 0. "
+      "bar.arrive a, b counts the warp's arrival and does not wait. A thread count must be a multiple of 32: "
+      "warps arrive as a whole (PTX ISA, \"bar, barrier\").");
+  s.fact("barrier-ids", "barrier ids used", std::to_string(in.groups.ids[0]) + " and " + std::to_string(in.groups.ids[1]),
+         report::Format::plain, "--barrier-ids; __syncthreads() and __syncthreads_count/and/or use barrier 0");
+  s.fact("bar-sync-block", "bar-sync block", static_cast<I>(in.groups.block_threads()), report::Format::count,
+         "group 0: " + std::to_string(in.groups.threads[0]) + " threads, group 1: " + std::to_string(in.groups.threads[1]));
+  s.fact("producer-consumer-block", "producer-consumer block", static_cast<I>(in.pc.block_threads()),
+         report::Format::count,
+         std::to_string(in.pc.producers) + " producers, " + std::to_string(in.pc.consumers) + " consumers, " +
+             std::to_string(in.pc.rounds) + " rounds");
+  s.fact("bar-red-block", "bar-red block", static_cast<I>(in.red_threads), report::Format::count);
+}
+
+}  // namespace
+
+std::optional<std::string> usage_error(const Options& o) {
+  for (int id : o.barrier_ids)
+    if (id < 0 || id >= kBarrierCount)
+      return "--barrier-ids " + std::to_string(id) + " is outside 0..15: a block has sixteen hardware barriers, "
+             "numbered 0 to 15 (PTX ISA, \"bar, barrier\")";
+  if (o.barrier_ids.size() != 2)
+    return std::string("--barrier-ids takes ") + kIdsForm + " (the first for group 0, the full barrier, bar.red and "
+           "the misuse part; the second for group 1 and the empty barrier)";
+  if (o.barrier_ids[0] == o.barrier_ids[1])
+    return "--barrier-ids " + std::to_string(o.barrier_ids[0]) + "," + std::to_string(o.barrier_ids[1]) +
+           ": the two ids must differ; one barrier with two thread counts at once is undefined";
+  for (int g : o.groups)
+    if (auto e = warp_multiple_error("--groups", g)) return e;
+  if (o.groups.size() != 2) return std::string("--groups takes ") + kGroupsForm;
+  if (auto e = block_error("--groups " + std::to_string(o.groups[0]) + "," + std::to_string(o.groups[1]), o.groups[0],
+                           o.groups[1], ""))
+    return e;
+  if (auto e = warp_multiple_error("--producers", o.producers)) return e;
+  if (auto e = warp_multiple_error("--consumers", o.consumers)) return e;
+  if (auto e = block_error("--producers " + std::to_string(o.producers) + " --consumers " + std::to_string(o.consumers),
+                           o.producers, o.consumers, "; producers and consumers share one block"))
+    return e;
+  if (o.arrive && (*o.arrive % kWarpSize != 0 || *o.arrive < kWarpSize || *o.arrive > kMaxBlockThreads - kWarpSize))
+    return "--arrive " + std::to_string(*o.arrive) + ": the threads that arrive are whole warps, 32..992 (a multiple "
+           "of 32, leaving at least one warp of the block for the rescue)";
+  for (const MisuseCase& c : misuse_cases(o)) {
+    int worst = 0;
+    for (CountRule r : {CountRule::round_up, CountRule::round_down}) worst = std::max(worst, predict_misuse(c, r).rescues);
+    if (worst > c.rescue_warps())
+      return "--count " + std::to_string(c.count) + " with --arrive " + std::to_string(c.arrive_threads) + " could leave " +
+             std::to_string(worst) + " warps' worth of arrivals missing, more than the " +
+             std::to_string(c.rescue_warps()) + " rescue warps that fit in a block of 1024 can add; let fewer threads arrive";
+  }
+  return std::nullopt;
+}
+
+Inputs resolve(const Options& o, std::uint64_t seed) {
+  Inputs in;
+  for (int g = 0; g < 2; ++g) {
+    in.groups.threads[g] = o.groups[static_cast<std::size_t>(g)];
+    in.groups.ids[g] = o.barrier_ids[static_cast<std::size_t>(g)];
+    in.pc.ids[g] = o.barrier_ids[static_cast<std::size_t>(g)];
+  }
+  in.groups.phases = o.phases;
+  in.groups.work_cycles[0] = 2000;
+  in.groups.work_cycles[1] = 2000LL * (o.phases + 2);  // group 0's whole run is shorter than one phase of group 1
+  in.pc.producers = o.producers;
+  in.pc.consumers = o.consumers;
+  in.pc.rounds = o.rounds;
+  in.pc.input = make_input(o.rounds, o.producers, seed);
+  in.red_threads = o.threads;
+  in.red_id = o.barrier_ids[0];
+  for (const auto& text : o.predicates.empty() ? kDefaultPredicates : o.predicates)
+    in.predicates.push_back(*parse_predicate(text));  // validated by the CLI check
+  in.misuse = misuse_cases(o);
+  in.misuse_id = o.barrier_ids[0];
+  in.trace = o.trace;
+  return in;
+}
+
+bool starts_misuse_children(const parts::Selection& selection, const RunContext& ctx) {
+  return ctx.gpu && !selection.child && selection.has("misuse");
+}
+
+namespace {
+Inputs checked_inputs(const Options& o, std::uint64_t seed) {
+  // Core validates a child's options not at all (it runs what its parent asked for): a child
+  // started by hand with two huge --groups must still be refused before anything is sized by them.
+  if (const auto e = usage_error(o)) throw UsageError(*e);
+  return resolve(o, seed);
+}
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx), in(checked_inputs(o, run_ctx.seed)) {
+  // The misuse children start first and run while this process does the other parts.
+  if (!starts_misuse_children(selection, ctx)) return;
+  for (const MisuseCase& c : in.misuse) {
+    MisuseChild child{c, nullptr, ""};
+    try {
+      child.process = parts::start_child(ctx, lesson().id, "misuse", misuse_child_args(c, in.misuse_id),
+                                         std::chrono::milliseconds(8000));
+    } catch (const std::runtime_error& e) {
+      child.start_error = e.what();
+    }
+    misuse_children.push_back(std::move(child));
+  }
+}
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      "named-barriers",
+      "named-barriers: bar.sync, bar.arrive, bar.red and cuda::barrier inside one block",
+      "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (seed 004, PTX bar)",
+      {
+          {"bar-sync", "bar.sync id, count", "two groups of warps, each on its own barrier",
+           {"--barrier-ids", "--groups", "--phases"}, false, false, true, bar_sync_part},
+          {"producer-consumer", "bar.arrive + bar.sync", "the seed's producer/consumer: signal with bar.arrive, wait "
+           "with bar.sync", {"--barrier-ids", "--producers", "--consumers", "--rounds", "--trace"}, false, false, true,
+           producer_consumer_part},
+          {"bar-red", "bar.red", "__syncthreads_count/and/or beside bar.red.popc/.and/.or",
+           {"--barrier-ids", "--predicate", "--threads"}, false, false, true, bar_red_part},
+          {"cuda-barrier", "cuda::barrier", "the same producer/consumer with arrive tokens and wait (8.0+)",
+           {"--producers", "--consumers", "--rounds", "--trace"}, false, false, true, cuda_barrier_part},
+          {"listing", "PTX and SASS", "what these kernels compiled to in this build", {}, false, false, true,
+           listing_part},
+          {"misuse", "a bad bar.sync count", "bar.sync with a bad thread count, run safely in a child process",
+           {"--barrier-ids", "--count", "--arrive"}, false, true, true, misuse_part},
+          {"cost", "cost", "ns per barrier in one block, by block size", {}, true, false, true, cost_part},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      std::nullopt,
+      {{"misuse", misuse_child}}};
+  return table;
+}
+
+}  // namespace cudasync::named_barriers
