@@ -1,5 +1,6 @@
 #include "commands/bench_results.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -60,7 +61,9 @@ void sweep_rows(const std::string& lesson, const std::string& sid, const json& s
       row.lesson = lesson;
       row.section = sid;
       row.technique = rows[r].value("row", "");
-      row.at = (axis.empty() ? "" : axis + " ") + columns[c].value("title", key);
+      row.axis = axis;
+      row.point = columns[c].value("title", key);
+      row.is_baseline = !baseline.empty() && row.technique == baseline;
       row.format = format_named(columns[c].value("format", "plain"));
       row.median = value_of(rows[r][key], columns[c].value("needs_gpu", false));
       row.baseline = baseline;
@@ -92,6 +95,12 @@ std::string cell(std::string text) {
   return out;
 }
 
+std::string join_text(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
 std::string median_text(const BenchRow& r) { return report::format_value(r.median, r.format, true); }
 std::string ratio_text(const BenchRow& r) { return r.ratio ? report::format_value(*r.ratio, Format::ratio, true) : ""; }
 
@@ -118,24 +127,84 @@ std::string results_file_stem(const std::string& gpu_name) {
   return out.empty() ? "reference-model" : out;
 }
 
-std::string results_table_head() {
-  return "| lesson | benchmark | technique | at | median | vs | ratio |\n"
-         "|---|---|---|---|---:|---|---:|\n";
+const BenchRow* BenchTable::cell(std::size_t technique, std::size_t point) const {
+  return cells.at(technique * std::max<std::size_t>(1, points.size()) + point);
 }
 
-std::string results_table(const std::vector<BenchRow>& rows) {
-  std::string t = results_table_head();
-  for (const auto& r : rows)
-    t += "| " + cell(r.lesson) + " | " + cell(r.section) + " | " + cell(r.technique) + " | " + cell(r.at) + " | " +
-         cell(median_text(r)) + " | " + cell(r.baseline) + " | " + cell(ratio_text(r)) + " |\n";
-  return t;
+std::vector<BenchTable> bench_tables(const std::vector<BenchRow>& rows) {
+  std::vector<BenchTable> out;
+  for (const auto& r : rows) {
+    auto t = std::find_if(out.begin(), out.end(),
+                          [&](const BenchTable& x) { return x.lesson == r.lesson && x.section == r.section; });
+    if (t == out.end()) {
+      out.push_back({r.lesson, r.section, r.axis, r.baseline, {}, {}, {}});
+      t = out.end() - 1;
+    }
+    if (!r.point.empty() && std::find(t->points.begin(), t->points.end(), r.point) == t->points.end())
+      t->points.push_back(r.point);
+    if (std::find(t->techniques.begin(), t->techniques.end(), r.technique) == t->techniques.end())
+      t->techniques.push_back(r.technique);
+  }
+  for (auto& t : out) {
+    const std::size_t width = std::max<std::size_t>(1, t.points.size());
+    t.cells.assign(t.techniques.size() * width, nullptr);
+    for (const auto& r : rows) {
+      if (r.lesson != t.lesson || r.section != t.section) continue;
+      const auto ti = static_cast<std::size_t>(
+          std::find(t.techniques.begin(), t.techniques.end(), r.technique) - t.techniques.begin());
+      const auto pi = r.point.empty() ? std::size_t{0}
+                                      : static_cast<std::size_t>(
+                                            std::find(t.points.begin(), t.points.end(), r.point) - t.points.begin());
+      t.cells[ti * width + pi] = &r;
+    }
+  }
+  return out;
+}
+
+std::string results_markdown_tables(const std::vector<BenchRow>& rows) {
+  std::ostringstream m;
+  for (const auto& t : bench_tables(rows)) {
+    m << "### " << t.lesson << ": " << t.section << "\n\n";
+    if (t.points.empty()) {
+      m << "Medians; this section names no peer to divide by (its own rows may be NVIDIA's built-ins).\n\n"
+        << "| technique | median |\n|---|---:|\n";
+      for (std::size_t i = 0; i < t.techniques.size(); ++i) {
+        const BenchRow* c = t.cell(i, 0);
+        m << "| " << cell(t.techniques[i]) << " | " << (c ? cell(median_text(*c)) : "") << " |\n";
+      }
+      m << "\n";
+      continue;
+    }
+    if (t.baseline.empty())
+      m << "Medians by " << t.axis << ".\n\n";
+    else
+      m << "By " << t.axis << ": the row of " << t.baseline << ", the peer the lesson measures against, holds its "
+        << "medians; every other row its median over the peer's at the same point, measured in the same run.\n\n";
+    m << "| technique |";
+    for (const auto& p : t.points) m << " " << cell(p) << " |";
+    m << "\n|---|";
+    for (std::size_t i = 0; i < t.points.size(); ++i) m << "---:|";
+    m << "\n";
+    for (std::size_t i = 0; i < t.techniques.size(); ++i) {
+      m << "| " << cell(t.techniques[i]) << " |";
+      for (std::size_t p = 0; p < t.points.size(); ++p) {
+        const BenchRow* c = t.cell(i, p);
+        std::string text;
+        if (c) text = c->is_baseline || t.baseline.empty() || !c->ratio ? median_text(*c) : ratio_text(*c);
+        m << " " << cell(text) << " |";
+      }
+      m << "\n";
+    }
+    m << "\n";
+  }
+  return m.str();
 }
 
 std::string results_markdown(const BenchRun& run) {
   std::ostringstream m;
   m << "# cudasync bench: " << run.gpu << "\n\n"
     << "Written by `" << run.command << "`: every lesson's `--bench` in one run, each technique beside its "
-    << "NVIDIA peer as a ratio measured in the same run (median over the peer's median at the same point).";
+    << "NVIDIA peer as a ratio measured in the same run.";
   if (!run.measured) m << " **No GPU ran this: every figure needs a GPU; the tables show the shape only.**";
   m << "\n\n| | |\n|---|---|\n"
     << "| GPU | " << cell(run.gpu) << " |\n"
@@ -144,13 +213,7 @@ std::string results_markdown(const BenchRun& run) {
     << "| cudasync | " << kToolVersion << " (git " << kGitSha << ") |\n"
     << "| date | " << run.date << " |\n\n"
     << "## Results\n\n"
-    << results_table(run.rows) << "\n";
-  bool cost = false;
-  for (const auto& r : run.rows) cost = cost || (r.baseline.empty() && !r.ratio);
-  if (cost)
-    m << "Rows without a peer come from a lesson's `cost` section, which declares no baseline: NVIDIA's "
-         "built-ins are rows of their own there.\n\n";
-  m
+    << results_markdown_tables(run.rows)
     << "## Lessons\n\n| lesson | status | seconds | detail |\n|---|---|---:|---|\n";
   for (const auto& l : run.lessons) {
     std::ostringstream secs;
@@ -185,7 +248,8 @@ nlohmann::ordered_json results_json(const BenchRun& run) {
     row["lesson"] = r.lesson;
     row["benchmark"] = r.section;
     row["technique"] = r.technique;
-    row["at"] = r.at;
+    row["axis"] = r.axis;
+    row["point"] = r.point;
     row["median"] = report::is_number(r.median) ? nlohmann::ordered_json(std::get<double>(r.median)) : nullptr;
     row["unit"] = report::unit_of(r.format);
     row["format"] = report::to_string(r.format);
@@ -232,19 +296,37 @@ report::Report bench_report(const BenchRun& run, const std::vector<std::string>&
   r.sections.push_back(std::move(ls));
 
   report::Section rs("results", "results");
-  report::Table t("results", "the median of each technique at each point, and its ratio to the peer in the same run");
-  t.column("lesson", "lesson").column("benchmark", "benchmark").column("technique", "technique").column("at", "at")
-      .column("median", "median").column("unit", "unit").column("vs", "vs").column("ratio", "ratio", Format::ratio);
-  for (const auto& row : run.rows)
-    t.row({{"lesson", row.lesson},
-           {"benchmark", row.section},
-           {"technique", row.technique},
-           {"at", row.at.empty() ? report::Value{report::Undefined{}} : report::Value{row.at}},
-           {"median", row.median},
-           {"unit", std::string(report::unit_of(row.format))},
-           {"vs", row.baseline.empty() ? report::Value{report::Undefined{}} : report::Value{row.baseline}},
-           {"ratio", row.ratio ? report::Value{*row.ratio} : report::Value{report::Undefined{}}}});
-  rs.add(std::move(t));
+  for (const auto& bt : bench_tables(run.rows)) {
+    report::Table t(bt.lesson + "-" + bt.section, bt.lesson + ": " + bt.section);
+    t.column("technique", "technique");
+    if (bt.points.empty()) {
+      const BenchRow* first = bt.cell(0, 0);
+      t.column("median", "median", first ? first->format : Format::plain);
+      for (std::size_t i = 0; i < bt.techniques.size(); ++i) {
+        const BenchRow* c = bt.cell(i, 0);
+        t.row({{"technique", bt.techniques[i]}, {"median", c ? c->median : report::Value{report::Undefined{}}}});
+      }
+    } else {
+      for (std::size_t p = 0; p < bt.points.size(); ++p)
+        t.column("at-" + std::to_string(p + 1), bt.points[p], bt.baseline.empty() ? Format::plain : Format::ratio);
+      std::vector<std::string> peer;
+      for (std::size_t i = 0; i < bt.techniques.size(); ++i) {
+        std::vector<std::pair<std::string, report::Value>> cells{{"technique", bt.techniques[i]}};
+        for (std::size_t p = 0; p < bt.points.size(); ++p) {
+          const BenchRow* c = bt.cell(i, p);
+          report::Value v = report::Undefined{};
+          if (c) v = bt.baseline.empty() ? c->median : c->ratio ? report::Value{*c->ratio} : c->median;
+          if (c && c->is_baseline && report::is_number(c->median)) peer.push_back(bt.points[p] + " " + median_text(*c));
+          cells.emplace_back("at-" + std::to_string(p + 1), v);
+        }
+        t.row(cells);
+      }
+      t.legend.push_back(bt.baseline.empty() ? "medians by " + bt.axis
+                                             : "x " + bt.baseline + " by " + bt.axis + "; its medians: " +
+                                                   (peer.empty() ? std::string("need a GPU") : join_text(peer)));
+    }
+    rs.add(std::move(t));
+  }
   r.sections.push_back(std::move(rs));
   return r;
 }

@@ -44,61 +44,37 @@ nlohmann::ordered_json sweep_document(bool gpu) {
   return report::document_json(r, report::RunMeta{});
 }
 
-std::string table_head_of(const std::string& markdown_text, const std::string& after_heading) {
-  std::istringstream in(markdown_text);
-  std::string line, head;
-  bool in_section = after_heading.empty();
-  while (std::getline(in, line)) {
-    if (line.rfind("## ", 0) == 0) in_section = line == after_heading;
-    if (!in_section || line.rfind("|", 0) != 0) continue;
-    head += line + "\n";
-    if (line.rfind("|---", 0) == 0) return head;
+// "| bar.sync 1\\|2 | 0.9 x |" -> "| bar.sync 1\\|2 |": a row up to its first unescaped bar.
+std::string first_cell(const std::string& row) {
+  for (std::size_t i = 1; i < row.size(); ++i) {
+    if (row[i] == '\\') ++i;
+    else if (row[i] == '|') return row.substr(0, i + 1);
   }
-  return head;
+  return row;
 }
 
-// The rows of the first table after `heading` (head and separator left out).
-std::vector<std::string> table_rows(const std::string& markdown_text, const std::string& heading) {
+// The skeleton of a Results section: its "### " headings, table heads and each row's first cell;
+// the figures left out, so a model run and a GPU run of the same lessons have the same skeleton.
+std::string results_skeleton(const std::string& markdown_text, const std::string& heading = "## Results") {
   std::istringstream in(markdown_text);
-  std::string line;
-  bool in_section = false, in_table = false;
-  std::vector<std::string> rows;
-  int head_lines = 0;
+  std::string line, out;
+  bool in_section = false;
+  bool head = false;
   while (std::getline(in, line)) {
     if (line.rfind("## ", 0) == 0) {
-      if (in_table) break;
+      if (in_section) break;
       in_section = line == heading;
       continue;
     }
     if (!in_section) continue;
-    if (line.rfind("|", 0) == 0) {
-      in_table = true;
-      if (head_lines++ >= 2) rows.push_back(line);
-    } else if (in_table) {
-      break;
+    if (line.rfind("### ", 0) == 0) {
+      out += line + "\n";
+      head = true;
+    } else if (line.rfind("|", 0) == 0) {
+      if (head || line.rfind("|---", 0) == 0) out += line + "\n";
+      else out += first_cell(line) + "\n";
+      head = false;
     }
-  }
-  return rows;
-}
-
-// "| a | b \| c | d |" -> 3 cells ("\|" is a bar inside a cell).
-std::vector<std::string> cells(const std::string& row) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (std::size_t i = 1; i < row.size(); ++i) {
-    if (row[i] == '\\' && i + 1 < row.size() && row[i + 1] == '|') {
-      cur += '|';
-      ++i;
-    } else if (row[i] == '|') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += row[i];
-    }
-  }
-  for (auto& c : out) {
-    c.erase(0, c.find_first_not_of(' '));
-    c.erase(c.find_last_not_of(' ') + 1);
   }
   return out;
 }
@@ -116,14 +92,17 @@ TEST(BenchRows, ASweepGivesEachTechniqueBesideItsPeerAtEachPoint) {
   ASSERT_EQ(rows.size(), 5u);  // 2 barriers x 2 points, and the cost measurement
   const BenchRow& own = rows[2];
   EXPECT_EQ(own.technique, "own barrier");
-  EXPECT_EQ(own.at, "blocks 132");
+  EXPECT_EQ(own.axis, "blocks");
+  EXPECT_EQ(own.point, "132");
+  EXPECT_FALSE(own.is_baseline);
+  EXPECT_TRUE(rows[0].is_baseline);
   EXPECT_EQ(own.baseline, "grid.sync()");
   ASSERT_TRUE(own.ratio.has_value());
   EXPECT_DOUBLE_EQ(*own.ratio, 0.5);
   EXPECT_DOUBLE_EQ(std::get<double>(own.median), 500.0);
   EXPECT_EQ(own.format, report::Format::ns);
   EXPECT_DOUBLE_EQ(*rows[0].ratio, 1.0);  // the baseline against itself
-  EXPECT_EQ(rows[3].at, "blocks 264");
+  EXPECT_EQ(rows[3].point, "264");
   const BenchRow& cost = rows[4];
   EXPECT_EQ(cost.section, "cost");
   EXPECT_EQ(cost.technique, "__shfl_xor_sync");
@@ -139,25 +118,22 @@ TEST(BenchRows, WithoutAGpuEveryFigureNeedsOne) {
     EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(r.median)) << r.technique;
     EXPECT_FALSE(r.ratio.has_value()) << r.technique;
   }
-  const std::string table = commands::results_table(rows);
-  EXPECT_NE(table.find("| lockfree-barrier | bench | own barrier | blocks 132 | needs a GPU | grid.sync() |  |"),
-            std::string::npos)
-      << table;
+  const std::string md = commands::results_markdown_tables(rows);
+  EXPECT_NE(md.find("| own barrier | needs a GPU | needs a GPU |"), std::string::npos) << md;
 }
 
-TEST(BenchRows, TheTableHasOneRowOfSevenCellsPerResult) {
+TEST(BenchRows, OneTablePerBenchmarkThePeersMediansAndEveryOtherRowsRatio) {
   const auto rows = commands::bench_rows("lockfree-barrier", sweep_document(true));
-  const std::string table = commands::results_table(rows);
-  EXPECT_EQ(table.rfind(commands::results_table_head(), 0), 0u);
-  std::istringstream in(table);
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    EXPECT_EQ(cells(line).size(), 7u) << line;
-    ++n;
-  }
-  EXPECT_EQ(n, 2 + 5);
-  EXPECT_NE(table.find("| 500.0 ns | grid.sync() | 0.500 x |"), std::string::npos) << table;
+  const auto tables = commands::bench_tables(rows);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].points, (std::vector<std::string>{"132", "264"}));
+  EXPECT_EQ(tables[0].techniques, (std::vector<std::string>{"grid.sync()", "own barrier"}));
+  EXPECT_TRUE(tables[1].points.empty());
+  const std::string md = commands::results_markdown_tables(rows);
+  for (const char* line : {"### lockfree-barrier: bench\n", "| technique | 132 | 264 |\n", "|---|---:|---:|\n",
+                           "| grid.sync() | 1000.0 ns | 2000.0 ns |\n", "| own barrier | 0.500 x | 0.500 x |\n",
+                           "### lockfree-barrier: cost\n", "| technique | median |\n", "| __shfl_xor_sync | 32.0 cycles |\n"})
+    EXPECT_NE(md.find(line), std::string::npos) << line << "\n" << md;
 }
 
 TEST(BenchRows, FileStemFromTheGpuName) {
@@ -187,12 +163,17 @@ TEST(BenchCli, OutWritesMarkdownAndJsonAndNeverOverwritesWithoutForce) {
   ASSERT_EQ(first.exit_code, 0) << test::shown(first);
   const std::string stem = dir + "/" + commands::results_file_stem(probe_gpus().devices.empty() ? "" : probe_gpus().devices[0].name);
   const std::string md = test::read_file(stem + ".md");
-  EXPECT_EQ(table_head_of(md, "## Results"), commands::results_table_head());
+  EXPECT_NE(results_skeleton(md).find("### warp-primitives: cost\n| technique | median |\n|---|---:|\n"),
+            std::string::npos)
+      << md;
   for (const char* line : {"| GPU |", "| driver |", "| CUDA runtime |", "| date |"})
     EXPECT_NE(md.find(line), std::string::npos) << line;
   const auto j = nlohmann::json::parse(test::read_file(stem + ".json"));
   for (const char* key : {"date", "device", "driver", "runtime", "lessons", "results"}) EXPECT_TRUE(j.contains(key)) << key;
-  EXPECT_EQ(j["results"].size(), table_rows(md, "## Results").size());
+  EXPECT_FALSE(j["results"].empty());
+  for (const auto& r : j["results"])
+    for (const char* key : {"lesson", "benchmark", "technique", "axis", "point", "median", "unit", "vs", "ratio"})
+      EXPECT_TRUE(r.contains(key)) << key;
 
   const auto again = test::run_cli("bench --out '" + dir + "'");
   EXPECT_EQ(again.exit_code, 2) << test::shown(again);
@@ -210,23 +191,22 @@ TEST(BenchCli, AnUnknownLessonIsAUsageError) {
   EXPECT_NE(r.err.find("warp-primitives"), std::string::npos) << "names the lessons: " << r.err;
 }
 
-// README's Results section holds the table `cudasync bench --out` writes (a model run until the
-// H100 run replaces it): the same head, seven cells a row, lesson ids in the first column.
-TEST(BenchReadme, TheResultsTableHasTheShapeTheCommandEmits) {
+// README's Results section holds what `cudasync bench --out` writes (a model run until the H100 run
+// replaces it): the same "### lesson: benchmark" headings, table heads and techniques, in the same
+// order, as this binary emits; only the figures differ. Regenerate it when a lesson's bench changes.
+TEST(BenchReadme, TheResultsSectionHasTheShapeTheCommandEmits) {
   const std::string readme = test::read_file(test::source_dir() + "/README.md");
   ASSERT_NE(readme.find("\n## Results\n"), std::string::npos) << "README has no Results section";
-  EXPECT_EQ(table_head_of(readme, "## Results"), commands::results_table_head());
-  const auto rows = table_rows(readme, "## Results");
-  ASSERT_FALSE(rows.empty()) << "README's Results table has no rows";
-  const auto spec = nlohmann::json::parse(test::run_cli("--cli-spec").out);
-  std::vector<std::string> lesson_ids;  // every lesson text (explain's choices), built in or not
-  for (const auto& c : spec["commands"])
-    if (c["name"] == "explain")
-      for (const auto& o : c["options"])
-        if (o["positional"].get<bool>()) lesson_ids = o["values"].get<std::vector<std::string>>();
-  for (const auto& row : rows) {
-    const auto c = cells(row);
-    ASSERT_EQ(c.size(), 7u) << row;
-    EXPECT_NE(std::find(lesson_ids.begin(), lesson_ids.end(), c[0]), lesson_ids.end()) << "not a lesson: " << row;
-  }
+  const std::string dir = scratch_dir();
+  const auto r = test::run_cli("bench --out '" + dir + "'");
+  ASSERT_EQ(r.exit_code, 0) << test::shown(r);
+  std::string md;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().extension() == ".md") md = test::read_file(f.path().string());
+  std::filesystem::remove_all(dir);
+  const std::string emitted = results_skeleton(md);
+  ASSERT_FALSE(emitted.empty()) << md;
+  EXPECT_EQ(results_skeleton(readme), emitted)
+      << "README's Results section no longer has the shape `cudasync bench --out DIR` emits: paste the Results "
+         "section of DIR/<gpu-name>.md into README";
 }
