@@ -30,7 +30,7 @@ note "default run: exit $?, $(tail -1 "$runs")"
 sed -n '/== every barrier side by side/,/checks:/p' "$runs"
 grep -E '\[FAIL\]|GPU: wrong values|GPU: a spin reached' "$runs" | head -12
 { echo; echo "### --trace --blocks 16"; } >>"$runs"
-"$bin" lockfree-barrier --trace --blocks 16 --barrier xf-lock,grid-sync,own,own-cluster,relaunch --color never >>"$runs" 2>&1
+"$bin" lockfree-barrier --trace --blocks 16 --part xf-lock,grid-sync,own,own-cluster,relaunch --color never >>"$runs" 2>&1
 note "trace run: exit $?, $(tail -1 "$runs")"
 { echo; echo "### --blocks 5000"; } >>"$runs"
 "$bin" lockfree-barrier --blocks 5000 --color never >>"$runs" 2>&1
@@ -45,22 +45,26 @@ grep -E 'GPU: never arrived|GPU: arrived' "$runs" | head -6
 # compute-sanitizer memcheck on the correct barriers (the seed's are wrong on purpose).
 for blocks in 16 132; do
   sanitize memcheck "$blocks blocks" lockfree-barrier --backend gpu \
-    --barrier relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks "$blocks" --phases 4 --deadline-ms 5000
+    --part relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks "$blocks" --phases 4 --deadline-ms 5000
 done
 
 # The sweep: 1, 2, 4 blocks per SM and full co-residency.
 t0=$(date +%s)
 "$bin" lockfree-barrier --bench --color never --json="$OUT/bench.json" >"$OUT/bench.txt" 2>&1
 note "bench: exit $?, $(( $(date +%s) - t0 )) s, $(tail -1 "$OUT/bench.txt")"
-# The verdict against the target, from the JSON: each own barrier / grid.sync at 1 block per SM and
-# at full co-residency, and the floor.
+# Each own barrier / grid.sync at 1 block per SM and at full co-residency, and the floor, from the
+# JSON (schema v2: the sweep's "vs-grid-sync" table, cells by column id).
 while read -r l; do note "$l"; done < <(python3 -c '
 import json, sys
-doc = json.load(open(sys.argv[1]))
-for sec in doc["report"]["sections"]:
-    for f in sec.get("facts", []):
-        if " / grid.sync" in f["name"] or f["name"] == "floor":
-            print(f["name"] + ": " + str(f["value"]) + " (" + f.get("note", "") + ")")
+bench = json.load(open(sys.argv[1]))["report"]["sections"]["bench"]
+t = bench["tables"]["vs-grid-sync"]
+cols = [c["key"] for c in t["columns"]][1:]
+for row in t["rows"]:
+    if row["row"] in ("own", "own-cluster"):
+        for c in (cols[0], cols[-1]):
+            print(row["row"] + " / grid.sync at " + c + " blocks: " + str(row[c]))
+if "floor" in bench["facts"]:
+    print("floor: " + str(bench["facts"]["floor"]["value"]) + " ns")
 ' "$OUT/bench.json")
 
 # The variants probe (built with the rest).

@@ -11,6 +11,7 @@
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
 #include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
       parts::command(cudasync::cg_reduce::lesson()),
       parts::command(cudasync::named_barriers::lesson()),
       parts::command(cudasync::lock::lesson()),
+      parts::command(cudasync::lockfree_barrier::lesson()),
       parts::command(cudasync::deadlock_demo::lesson()),
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,

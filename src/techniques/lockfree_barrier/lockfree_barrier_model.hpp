@@ -1,9 +1,8 @@
 #pragma once
 // The reference model of lockfree-barrier: (1) the multi-phase kernel's final values, computed on
 // the CPU phase by phase, which any correct barrier must reproduce bit for bit; (2) the words each
-// protocol leaves behind (the counter, Arrayin / Arrayout, the own barrier's counters); (3) a step
-// simulation of each protocol over B blocks and S resident slots, which prints the counter or the
-// arrays step by step and ends in a deadlock when B > S.
+// protocol leaves behind (the counter, Arrayin / Arrayout, the own barrier's counters). The step
+// simulation of each protocol is lockfree_barrier_step_model.hpp.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,7 +13,7 @@
 
 namespace cudasync::lockfree_barrier {
 
-const char* barrier_key(Barrier b);    // the --barrier name: "xf-lockfree"
+const char* barrier_key(Barrier b);    // the part id: "xf-lockfree"
 const char* barrier_title(Barrier b);  // "Xiao & Feng lock-free (Arrayin / Arrayout)"
 std::optional<Barrier> barrier_from_key(const std::string& key);
 // In the order the report shows them.
@@ -50,40 +49,6 @@ std::vector<std::uint32_t> model_values(int blocks, int threads, int phases, std
 // grid-sync, whose state the tool cannot read): xf-lock: {counter}; xf-lockfree: Arrayin[0..N-1]
 // then Arrayout[0..N-1]; own: its counters.
 std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int own_counters);
-
-// (3) the step simulation
-struct SimSpec {
-  Barrier barrier = Barrier::xf_lock;
-  int blocks = 4;
-  int slots = 4;       // blocks that can be resident at once
-  int threads = 256;   // the lock-free master checks one slot per thread in the seed's code
-  int barriers = 2;    // barriers to run through (phases - 1)
-  int own_counters = 1;
-  int shown_barriers = 2;  // steps are recorded for barriers 1 .. shown_barriers (and the end)
-  int cluster_size = 1;    // own-cluster: blocks per cluster; a cluster starts only when all of it fits
-};
-
-struct SimStep {
-  int step = 0;
-  std::string blocks;  // "0-3, 5"
-  std::string event;   // "arrive at barrier 1: atomicAdd(&g_mutex, 1)"
-  std::string state;   // the protocol's words after the step: "g_mutex 4, goalVal 6"
-};
-
-struct SimResult {
-  std::vector<SimStep> steps;
-  bool completed = false;      // every block finished every phase
-  bool deadlock = false;       // a step in which nothing could move, before the end
-  int early_barrier = 0;       // > 0: a block passed this barrier before every block had arrived
-  int early_block = -1;        // the first such block
-  std::vector<int> spinning;   // at a deadlock: blocks that hold a slot and spin
-  std::vector<int> waiting;    // at a deadlock: blocks that never got a slot
-  std::vector<int> arrived;    // per block: barriers it arrived at
-  int total_steps = 0;
-  std::string schedule;        // how the simulation orders the blocks' actions
-};
-
-SimResult simulate(const SimSpec& s);
 
 // "0-3, 5, 7-9"; at most `max_ranges` ranges, then ", ..." and the count.
 std::string block_ranges(const std::vector<int>& blocks, std::size_t max_ranges = 6);

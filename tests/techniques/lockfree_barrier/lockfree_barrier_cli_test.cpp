@@ -1,6 +1,7 @@
 // lockfree-barrier as a student runs it, on the reference model: bad input is refused at once with
 // a reason (exit 2), a grid past co-residency is refused with both numbers, --allow-unsafe shows the
-// model's deadlock instead, and every --json document validates against schema/report-v1.json.
+// model's deadlock instead, and every --json document validates against schema/report-v2.json.
+// Checks and facts are found by id.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,20 +10,27 @@
 #include <vector>
 
 #include "support/cli_expect.hpp"
-#include "support/json_schema.hpp"
-#include "support/run_cli.hpp"
 
 namespace cudasync::lockfree_barrier {
 namespace {
 
 using test::CliResult;
-using test::expect_usage_error;
-using test::UsageCase;
 using test::contains;
-using test::report_schema;
+using test::expect_usage_error;
+using test::failed_checks;
 using test::run_cli;
 using test::shown;
+using test::UsageCase;
 using test::valid_document;
+
+const std::vector<std::string> kParts = {"relaunch", "graph",       "xf-lock",      "xf-lockfree",     "grid-sync",
+                                         "own",      "own-cluster", "xf-lock-seed", "xf-lockfree-seed"};
+
+std::vector<std::string> section_ids(const nlohmann::ordered_json& doc) {
+  std::vector<std::string> ids;
+  for (const auto& [id, s] : doc["report"]["sections"].items()) ids.push_back(id);
+  return ids;
+}
 
 TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
   const UsageCase cases[] = {
@@ -33,12 +41,13 @@ TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lockfree-barrier --threads 0", {"--threads 0", "at least 1"}},
       {"lockfree-barrier --threads 2048", {"--threads 2048", "1024"}},
       {"lockfree-barrier --threads 100", {"--threads 100", "multiple of 32", "own"}},
-      {"lockfree-barrier --barrier own --threads 48", {"--threads 48", "multiple of 32"}},
-      {"lockfree-barrier --barrier own-cluster --threads 16", {"--threads 16", "multiple of 32", "own-cluster"}},
+      {"lockfree-barrier --part own --threads 48", {"--threads 48", "multiple of 32"}},
+      {"lockfree-barrier --part own-cluster --threads 16", {"--threads 16", "multiple of 32", "own-cluster"}},
       {"lockfree-barrier --phases 1", {"--phases 1", "at least 2"}},
       {"lockfree-barrier --phases 1000000", {"--phases 1000000", "100000"}},
-      {"lockfree-barrier --barrier xf_lock", {"--barrier", "xf_lock", "xf-lock", "grid-sync"}},
-      {"lockfree-barrier --barrier fastest", {"--barrier", "fastest", "own"}},
+      {"lockfree-barrier --part xf_lock", {"--part", "xf_lock", "xf-lock", "grid-sync"}},
+      {"lockfree-barrier --part fastest", {"--part", "fastest", "own"}},
+      {"lockfree-barrier --barrier own", {"--barrier"}},
       {"lockfree-barrier --trace --blocks 100", {"--trace", "64", "100"}},
       {"lockfree-barrier --blocks 65536 --threads 1024", {"65536", "1024", "2^24"}},
       {"lockfree-barrier --blocks 1000 --threads 1024 --phases 1000", {"--phases", "2^28"}},
@@ -47,7 +56,8 @@ TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lockfree-barrier --backend model --bench --trace", {"--trace", "--bench"}},
       {"lockfree-barrier --backend model --bench --phases 4", {"--phases", "--bench"}},
       {"lockfree-barrier --backend model --bench --allow-unsafe", {"--allow-unsafe", "--bench"}},
-      {"lockfree-barrier --backend model --bench --barrier xf-lock-seed", {"xf-lock-seed", "broken"}},
+      {"lockfree-barrier --backend model --bench --threads 48", {"--threads 48", "multiple of 32", "--bench"}},
+      {"lockfree-barrier --backend model --bench --part xf-lock-seed", {"--part xf-lock-seed", "--bench"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
@@ -59,81 +69,101 @@ TEST(LockfreeBarrierCli, GridPastCoresidencyIsRefusedWithBothNumbers) {
                         "--allow-unsafe"})
     EXPECT_TRUE(contains(r.err, s)) << "stderr lacks '" << s << "'\n" << shown(r);
   // Relaunch needs no co-residency: the same grid runs in waves.
-  const CliResult waves = run_cli("lockfree-barrier --backend model --blocks 5000 --barrier relaunch,graph --phases 3");
+  const CliResult waves = run_cli("lockfree-barrier --backend model --blocks 5000 --part relaunch,graph --phases 3");
   EXPECT_EQ(waves.exit_code, 0) << shown(waves);
   // The refusal is a JSON error document too.
-  const CliResult j = run_cli("lockfree-barrier --backend model --blocks 2000 --json");
-  EXPECT_EQ(j.exit_code, 2) << shown(j);
-  const auto doc = nlohmann::ordered_json::parse(j.out);
-  EXPECT_TRUE(report_schema().validate(doc).empty());
+  valid_document("lockfree-barrier --backend model --blocks 2000 --json", 2);
 }
 
 TEST(LockfreeBarrierCli, ModelRunShowsEveryBarrierAndWhatNeedsAGpu) {
+  const auto doc = valid_document("lockfree-barrier --backend model --json", 0);
+  std::vector<std::string> want = {"setup"};
+  want.insert(want.end(), kParts.begin(), kParts.end());
+  want.push_back("summary");
+  EXPECT_EQ(section_ids(doc), want);
+  const auto& sections = doc["report"]["sections"];
+  EXPECT_EQ(sections["setup"]["facts"]["blocks"]["value"], 132);
+  EXPECT_EQ(sections["setup"]["facts"]["resident-own-cluster"]["value"], 1056);
+  EXPECT_EQ(sections["xf-lock"]["facts"]["model-words"]["value"], "g_mutex 1980");
+  // Every correct barrier's model passes; the seed's code is reported, not checked.
+  for (const char* id : {"relaunch", "graph", "xf-lock", "xf-lockfree", "grid-sync", "own", "own-cluster"})
+    EXPECT_TRUE(sections[id]["checks"]["model-passes"]["passed"].get<bool>()) << id;
+  EXPECT_TRUE(sections["xf-lock-seed"]["checks"].empty());
+  EXPECT_TRUE(contains(sections["xf-lockfree-seed"]["facts"]["model-sim"]["value"].get<std::string>(),
+                       "block 0 passed barrier 1 before every block had arrived"));
+  EXPECT_TRUE(sections["own"]["measurements"]["time-per-barrier"]["needs_gpu"].get<bool>());
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  EXPECT_EQ(test::check_count(doc), 7u);
+  // The summary: one row per barrier, the GPU's columns marked as needing one.
+  const auto& rows = sections["summary"]["tables"]["barriers"]["rows"];
+  ASSERT_EQ(rows.size(), kParts.size());
+  EXPECT_EQ(rows[0]["barrier"], "relaunch");
+  EXPECT_TRUE(rows[0]["ns"].is_null());
+  // The text names the sm_90 need and what needs a GPU.
   const CliResult r = run_cli("lockfree-barrier --backend model --color never");
-  ASSERT_EQ(r.exit_code, 0) << shown(r);
-  for (const char* s : {"== setup: 132 blocks of 256 threads, 16 phases", "== relaunch:", "== graph:", "== xf-lock:",
-                        "== xf-lockfree:", "== grid-sync:", "== own:", "== own-cluster:", "== xf-lock-seed:",
-                        "== xf-lockfree-seed:", "== every barrier side by side", "needs a GPU", "g_mutex 1980",
-                        "clusters of 4: 264 clusters of 4 blocks", "needs sm_90", "checks: 7 passed, 0 failed"})
+  for (const char* s : {"== setup: 132 blocks of 256 threads, 16 phases", "== own-cluster:", "needs a GPU",
+                        "clusters of 4: 264 clusters of 4 blocks", "needs sm_90", "== every barrier side by side"})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
-  EXPECT_FALSE(contains(r.out, "[FAIL]")) << shown(r);
+}
+
+TEST(LockfreeBarrierCli, OnePartHasNoSummary) {
+  const auto doc = valid_document("lockfree-barrier --backend model --part own --json", 0);
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "own"}));
+  EXPECT_EQ(doc["report"]["sections"]["setup"]["facts"]["parts"]["value"], "own");
 }
 
 TEST(LockfreeBarrierCli, SmallGridsPrintTheStepTable) {
-  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --barrier xf-lock-seed --json", 0);
-  const auto& sections = doc["report"]["sections"];
-  ASSERT_EQ(sections.size(), 2u);
-  EXPECT_EQ(sections[1]["id"], "xf_lock_seed");
-  const auto& steps = sections[1]["tables"][0];
-  EXPECT_EQ(steps["id"], "steps");
-  const std::string last = steps["rows"].back()["event"].get<std::string>();
-  EXPECT_TRUE(contains(last, "deadlock")) << last;
+  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --part xf-lock-seed --json", 0);
+  const auto& section = doc["report"]["sections"]["xf-lock-seed"];
+  const auto& rows = section["tables"]["steps"]["rows"];
+  ASSERT_FALSE(rows.empty());
+  EXPECT_TRUE(contains(rows.back()["event"].get<std::string>(), "deadlock")) << rows.back().dump();
 }
 
 TEST(LockfreeBarrierCli, AllowUnsafeShowsTheModelsDeadlock) {
   const auto doc =
-      valid_document("lockfree-barrier --backend model --blocks 1100 --allow-unsafe --barrier xf-lock,relaunch --json", 0);
+      valid_document("lockfree-barrier --backend model --blocks 1100 --allow-unsafe --part xf-lock,relaunch --json", 0);
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "relaunch", "xf-lock", "summary"}));
   const auto& sections = doc["report"]["sections"];
-  ASSERT_EQ(sections.size(), 4u);  // setup, relaunch, xf-lock, summary
-  bool deadlock = false, relaunch_ok = false;
-  for (const auto& f : sections[2]["facts"])
-    if (f["name"] == "model: step simulation") deadlock = contains(f["value"].get<std::string>(), "deadlock");
-  for (const auto& f : sections[1]["facts"])
-    if (f["name"] == "model: step simulation") relaunch_ok = contains(f["value"].get<std::string>(), "completed");
-  EXPECT_TRUE(deadlock);
-  EXPECT_TRUE(relaunch_ok);
-  for (const auto& c : sections[2]["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
+  EXPECT_TRUE(contains(sections["xf-lock"]["facts"]["model-sim"]["value"].get<std::string>(), "deadlock"));
+  EXPECT_TRUE(contains(sections["relaunch"]["facts"]["model-sim"]["value"].get<std::string>(), "completed"));
+  EXPECT_TRUE(sections["xf-lock"]["checks"]["model-deadlocks"]["passed"].get<bool>());
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
 }
 
 TEST(LockfreeBarrierCli, TraceDefaultsTo16BlocksAndPrintsSteps) {
-  const CliResult r = run_cli("lockfree-barrier --backend model --trace --barrier own --color never");
+  const CliResult r = run_cli("lockfree-barrier --backend model --trace --part own --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   for (const char* s : {"16 blocks of 256 threads", "the model, step by step", "red.release add(&counter, 1)"})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
 }
 
 TEST(LockfreeBarrierCli, OwnClusterOnTheModelShowsLeadersAndWholeClusters) {
-  const CliResult r = run_cli("lockfree-barrier --backend model --barrier own-cluster --blocks 8 --color never");
+  const CliResult r = run_cli("lockfree-barrier --backend model --part own-cluster --blocks 8 --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
-  for (const char* s : {"clusters of 8: 132 clusters of 8 blocks", "the model, step by step", "start (room for the whole cluster)",
-                        "then poll (the cluster's leader)", "then wait at the cluster barrier", "cluster 0's barrier complete",
-                        "checks: 1 passed, 0 failed"})
+  for (const char* s : {"clusters of 8: 132 clusters of 8 blocks", "the model, step by step",
+                        "start (room for the whole cluster)", "then poll (the cluster's leader)",
+                        "then wait at the cluster barrier", "cluster 0's barrier complete", "checks: 1 passed, 0 failed"})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
   // Past co-residency the refusal counts whole clusters.
-  const CliResult big = run_cli("lockfree-barrier --backend model --barrier own-cluster --blocks 2000");
+  const CliResult big = run_cli("lockfree-barrier --backend model --part own-cluster --blocks 2000");
   EXPECT_EQ(big.exit_code, 2) << shown(big);
   EXPECT_TRUE(contains(big.err, "132 clusters of 8 blocks of 256 threads = 1056")) << shown(big);
 }
 
 TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
-  const auto& sections = doc["report"]["sections"];
-  ASSERT_EQ(sections.size(), 2u);
-  EXPECT_EQ(sections[1]["id"], "bench");
-  const auto& table = sections[1]["tables"][0];
-  EXPECT_EQ(table["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
-  EXPECT_EQ(table["rows"].size(), 8u);     // floor + 7 barriers
-  for (const auto& m : sections[1]["measurements"]) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << m.dump();
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "bench"}));
+  const auto& setup = doc["report"]["sections"]["setup"];
+  EXPECT_EQ(setup["tables"]["grid-sizes"]["rows"].size(), 4u);  // 132, 264, 528, 1056
+  const auto& bench = doc["report"]["sections"]["bench"];
+  const auto& median = bench["tables"]["median"];
+  EXPECT_EQ(median["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
+  EXPECT_EQ(median["rows"].size(), 7u);     // the correct barriers
+  EXPECT_TRUE(bench["tables"].contains("vs-grid-sync"));
+  EXPECT_EQ(bench["measurements"].size(), 7u * 4u + 1u);  // every cell, and the floor
+  for (const auto& [id, m] : bench["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << id;
+  EXPECT_TRUE(bench["checks"].empty());  // the deadline check needs a GPU
 }
 
 }  // namespace

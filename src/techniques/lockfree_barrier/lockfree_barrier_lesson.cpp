@@ -1,0 +1,244 @@
+// lockfree-barrier: options, validation, the run's shared state (with the co-residency refusal),
+// the setup section and the part table.
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include <CLI/CLI.hpp>
+
+#include "core/errors.hpp"
+#include "core/number_list.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+
+namespace cudasync::lockfree_barrier {
+
+namespace {
+
+using I = std::int64_t;
+
+constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
+const char* kUnsafeEscape = "--allow-unsafe to launch it anyway and watch the deadline end it";
+
+// "--blocks 0: give at least 1", "--blocks 'lots' is not a whole number", "--blocks 70000 is more than 65536".
+std::optional<std::string> int_error(const std::string& option, const std::string& text, long long lo, long long hi,
+                                     const std::string& what) {
+  const std::optional<long long> v = whole_number(text);
+  if (!v) return option + " '" + text + "' is not a whole number (" + what + ")";
+  if (*v < lo) return option + " " + text + ": give at least " + std::to_string(lo) + " (" + what + ")";
+  if (*v > hi) return option + " " + text + " is more than " + std::to_string(hi) + ", the most accepted (" + what + ")";
+  return std::nullopt;
+}
+
+CLI::Validator whole_number(const std::string& option, long long lo, long long hi, const std::string& what) {
+  return CLI::Validator([=](const std::string& v) { return int_error(option, v, lo, hi, what).value_or(""); }, "");
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  sub.add_option("--blocks", o.blocks,
+                 "Blocks in the grid, 1.." + std::to_string(kMaxBlocks) +
+                     " (default: one per SM; 16 with --trace). More than can be resident at once is refused, "
+                     "unless --allow-unsafe")
+      ->check(whole_number("--blocks", 1, kMaxBlocks, "blocks in the grid"));
+  sub.add_option("--threads", o.threads, "Threads per block, 1..1024 (default 256; a multiple of 32 for own)")
+      ->check(whole_number("--threads", 1, 1024, "threads per block, at most 1024 on every GPU"));
+  sub.add_option("--phases", o.phases,
+                 "Phases of the multi-phase kernel, 2.." + std::to_string(kMaxPhases) + " (default 16: 15 barriers)")
+      ->check(whole_number("--phases", 2, kMaxPhases, "phases, with a barrier between each two"));
+  sub.add_flag("--trace", o.trace,
+               "Per-block arrival and release times of barrier 1 (%globaltimer) as a timeline, and the model's "
+               "step table (--blocks at most 64, default 16)");
+  sub.add_flag("--allow-unsafe", o.allow_unsafe,
+               "Run a grid larger than can be resident at once: every software barrier deadlocks, its deadline "
+               "ends it, and the report names the blocks that never arrived");
+  sub.add_option("--deadline-ms", o.deadline_ms,
+                 "How long one spinning block waits before it gives up, 1.." + std::to_string(kMaxDeadlineMs) +
+                     " ms (default " + std::to_string(kDefaultDeadlineMs) + ")")
+      ->check(whole_number("--deadline-ms", 1, kMaxDeadlineMs, "milliseconds"));
+}
+
+// Combinations CLI11 cannot check one option at a time. --bench's own (--blocks, --phases, --trace
+// and --allow-unsafe are not used by it) come from core: every part reads them, the bench does not.
+std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
+  if ((sel.bench || sel.any_of({"own", "own-cluster"})) && o.threads % kWarpSize != 0)
+    return "--threads " + std::to_string(o.threads) +
+           " is not a multiple of 32: the own barriers (own, own-cluster) wait with warp 0's 32 lanes and "
+           "__all_sync(0xffffffff), and cudasync keeps their blocks to whole warps; give a multiple of 32" +
+           (sel.bench ? std::string(" (--bench times them at every grid size)")
+                      : ", or leave own and own-cluster out with --part");
+  if (sel.bench) return std::nullopt;
+  const int blocks = o.blocks.value_or(o.trace ? kTraceDefaultBlocks : 0);
+  const int phases = o.phases.value_or(kDefaultPhases);
+  if (o.trace && blocks > kTraceMaxBlocks)
+    return "--trace draws one row per block: at most --blocks " + std::to_string(kTraceMaxBlocks) + " (got " +
+           std::to_string(blocks) + ")";
+  if (blocks > 0) {
+    const std::int64_t values = static_cast<std::int64_t>(blocks) * o.threads;
+    if (values > kMaxValues)
+      return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " = " +
+             std::to_string(values) + " values is more than " + std::to_string(kMaxValues) +
+             " (2^24), the most the model replays; give fewer blocks or threads";
+    if (values * phases > kMaxWork)
+      return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " x --phases " +
+             std::to_string(phases) + " is more than 2^28 value updates for the model to replay; give fewer phases";
+  } else if (static_cast<std::int64_t>(kModelSmCount) * 2 * o.threads * phases > kMaxWork) {
+    return "--phases " + std::to_string(phases) + " with --threads " + std::to_string(o.threads) +
+           " is more than 2^28 value updates for the model to replay at one block per SM; give fewer phases";
+  }
+  return std::nullopt;
+}
+
+Limits limits_for(int threads, const RunContext& ctx) {
+  Limits l;
+  if (ctx.gpu) {
+    const GpuLimits g = gpu_limits(threads, ctx.device->index);
+    l.software = g.software;
+    l.cooperative = g.cooperative;
+    l.cooperative_launch = g.cooperative_launch;
+    l.cluster_unsupported = g.cluster_unsupported;
+    l.clusters = g.clusters;
+    return l;
+  }
+  l.software = model_coresidency(threads);
+  l.cooperative = l.software;
+  for (int cs : kClusterSizes) l.clusters.push_back(model_cluster_coresidency(threads, cs));
+  return l;
+}
+
+void setup(Run& run, report::Section& sec) {
+  if (run.bench) return bench_setup(run, sec);
+  const Setup& s = run.s;
+  sec.title = "setup: " + std::to_string(s.blocks) + " blocks of " + std::to_string(s.threads) + " threads, " +
+              std::to_string(s.phases) + " phases";
+  sec.paragraph(
+      "Every barrier guards the same kernel: " + std::to_string(s.phases) + " phases, and in each, thread t of block b "
+      "combines its value with thread t of block b + 1 and thread t + 1 of block b - 1, all from the previous "
+      "phase (two buffers, swapped every phase). A barrier that lets one block through too early makes it read a "
+      "neighbour's value of the wrong phase, and the final values differ from the reference model's, which "
+      "computes every phase on the CPU.");
+  sec.paragraph(
+      "A software barrier spins inside the kernel, so every block of the grid must be resident at once: a block "
+      "that waits keeps its SM slot, and a block that has no slot cannot start until one is freed. Every spin "
+      "here has a deadline read from %globaltimer: a block that waits longer gives up, and the others stop at "
+      "their next spin.");
+  sec.fact("blocks", "blocks (--blocks)", static_cast<I>(s.blocks), report::Format::count);
+  sec.fact("threads", "threads per block (--threads)", static_cast<I>(s.threads), report::Format::count);
+  sec.fact("phases", "phases (--phases)", static_cast<I>(s.phases), report::Format::count,
+           std::to_string(s.phases - 1) + " barriers");
+  sec.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed), report::Format::plain, "the initial values");
+  sec.fact("resident-software", "resident at once, software barriers", static_cast<I>(s.software.limit()),
+           report::Format::count, per_sm_text(s.software));
+  sec.fact("resident-grid-sync", "resident at once, grid.sync kernel", static_cast<I>(s.cooperative.limit()),
+           report::Format::count, per_sm_text(s.cooperative));
+  sec.fact("own-counters", "own barrier's counters (C)", static_cast<I>(s.own_counters), report::Format::count,
+           s.own_counters == 1 ? "one counter up to 192 blocks" : "arrivals spread over C counters");
+  if (run.ctx.gpu && !run.limits.cluster_unsupported.empty())
+    sec.fact("own-cluster", "own-cluster", std::string("waived"), report::Format::plain, run.limits.cluster_unsupported);
+  else
+    sec.fact("resident-own-cluster", "resident at once, own-cluster", static_cast<I>(s.cluster.limit()),
+             report::Format::count, "clusters of " + std::to_string(s.cluster_size) + ": " + s.cluster.text());
+  sec.fact("deadline-ms", "deadline per spin (--deadline-ms)", static_cast<I>(run.options.deadline_ms),
+           report::Format::count, "ms");
+  if (s.beyond())
+    sec.note("--allow-unsafe: " + std::to_string(s.blocks) + " blocks is more than the " +
+             std::to_string(s.software.limit()) +
+             " that can be resident at once. Every software barrier below deadlocks and is ended by its deadline; "
+             "relaunch and graph still work (a kernel's blocks run in waves).");
+  if (!run.ctx.gpu)
+    sec.note("without a GPU the model computes the values every barrier must produce and simulates each protocol "
+             "step by step; the GPU's results, traces and times need a GPU");
+}
+
+parts::Part<Run> row(Barrier b, const char* summary) {
+  return {barrier_key(b),
+          barrier_title(b),
+          summary,
+          {"--blocks", "--threads", "--phases", "--trace", "--allow-unsafe", "--deadline-ms"},
+          false,
+          false,
+          true,
+          [b](Run& r) { return barrier_part(r, b); }};
+}
+
+}  // namespace
+
+std::string per_sm_text(const Coresidency& c) {
+  return std::to_string(c.blocks_per_sm) + " per SM x " + std::to_string(c.sm_count) + " SMs; " + c.source;
+}
+
+std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l) {
+  if (l.clusters.empty()) return {1, l.software};
+  const int cs = own_cluster_size(blocks, l.clusters);
+  for (int i = 0; i < kClusterSizeCount; ++i)
+    if (kClusterSizes[i] == cs) return {cs, l.clusters[static_cast<std::size_t>(i)]};
+  return {1, l.clusters.front()};
+}
+
+GpuSpec gpu_spec(const Run& run, int blocks, int phases) {
+  return {blocks,
+          run.options.threads,
+          phases,
+          std::min(own_counters_for(blocks), blocks),
+          cluster_for(blocks, run.limits).first,
+          static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull};
+}
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx), options(o), limits(limits_for(o.threads, run_ctx)), bench(selection.bench) {
+  if (bench) return;
+  s.threads = o.threads;
+  s.phases = o.phases.value_or(kDefaultPhases);
+  s.blocks = o.blocks.value_or(o.trace ? kTraceDefaultBlocks : ctx.gpu ? ctx.device->sm_count : kModelSmCount);
+  s.software = limits.software;
+  s.cooperative = limits.cooperative;
+  std::tie(s.cluster_size, s.cluster) = cluster_for(s.blocks, limits);
+  s.own_counters = std::min(own_counters_for(s.blocks), s.blocks);
+
+  std::vector<Barrier> barriers;
+  for (Barrier b : all_barriers())
+    if (selection.has(barrier_key(b))) barriers.push_back(b);
+  // Refuse a grid that cannot be resident at once, before anything runs.
+  for (Barrier b : barriers) {
+    if (!needs_coresidency(b) || o.allow_unsafe) continue;
+    if (uses_clusters(b) && !limits.cluster_unsupported.empty()) continue;  // waived, never launched
+    const Coresidency& c = b == Barrier::grid_sync ? s.cooperative : uses_clusters(b) ? s.cluster : s.software;
+    if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", kUnsafeEscape)) throw UsageError(*e);
+  }
+  if (std::any_of(barriers.begin(), barriers.end(), [&](Barrier b) { return !s.beyond(b); }))
+    want = model_values(s.blocks, s.threads, s.phases, ctx.seed);
+  if (ctx.gpu) {
+    x0 = initial_values(s.blocks, s.threads, ctx.seed);
+    if (o.trace) s.timer_step_ns = gpu_timer_step_ns();
+  }
+}
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      "lockfree-barrier",
+      "lockfree-barrier: every way to make all blocks wait for each other (seed 000, Xiao & Feng)",
+      "grid barriers: relaunch, Xiao & Feng's lock-based and lock-free, grid.sync, cudasync's own (seed 000)",
+      {
+          row(Barrier::relaunch, "one kernel per phase: the launch boundary is the barrier"),
+          row(Barrier::graph, "the same launches, replayed from a CUDA graph"),
+          row(Barrier::xf_lock, "one atomic counter, goal += N, repaired (fences, <)"),
+          row(Barrier::xf_lockfree, "Arrayin / Arrayout and a master block, repaired"),
+          row(Barrier::grid_sync, "cooperative_groups grid.sync() in a cooperative launch"),
+          row(Barrier::own, "red.release arrivals on spread counters, relaxed polls, one acquire"),
+          row(Barrier::own_cluster, "own, one poller per thread-block cluster (sm_90)"),
+          row(Barrier::xf_lock_seed, "the seed's lock-based code as written: `!=` deadlocks"),
+          row(Barrier::xf_lockfree_seed, "the seed's lock-free code as written: nobody waits"),
+      },
+      add_options,
+      validate,
+      setup,
+      summary_finish,
+      parts::Bench<Run>{"ns per barrier at 1, 2, 4 blocks per SM and full co-residency, beside grid.sync and the "
+                        "L2 round trip",
+                        {"--threads", "--deadline-ms"},
+                        bench_sections},
+      {}};
+  return table;
+}
+
+}  // namespace cudasync::lockfree_barrier

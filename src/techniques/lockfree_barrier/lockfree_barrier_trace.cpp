@@ -1,0 +1,101 @@
+// The two step-by-step tables of a barrier's section: the model's simulation, and (--trace) barrier
+// 1 on the GPU, block by block, as a timeline.
+#include <algorithm>
+
+#include "core/report/text_format.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+
+namespace cudasync::lockfree_barrier {
+
+using I = std::int64_t;
+using report::Format;
+using report::Undefined;
+using report::Value;
+
+std::string timeline(std::int64_t arrive, std::int64_t release, std::int64_t t0, std::int64_t t1, int width) {
+  std::string line(static_cast<std::size_t>(std::max(2, width)), ' ');
+  const std::int64_t span = std::max<std::int64_t>(1, t1 - t0);
+  const auto col = [&](std::int64_t t) {
+    const std::int64_t c = (t - t0) * (static_cast<std::int64_t>(line.size()) - 1) / span;
+    return static_cast<std::size_t>(std::clamp<std::int64_t>(c, 0, static_cast<std::int64_t>(line.size()) - 1));
+  };
+  const std::size_t a = col(arrive);
+  if (release == 0) {
+    for (std::size_t i = a; i < line.size(); ++i) line[i] = '-';
+    line[a] = 'a';
+    return line;
+  }
+  const std::size_t r = col(release);
+  for (std::size_t i = a; i <= r; ++i) line[i] = '-';
+  line[a] = 'a';
+  line[r] = r == a ? 'x' : 'r';
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+report::Table step_table(const SimResult& m) {
+  report::Table t("steps", "the model, step by step");
+  t.column("step", "step").column("blocks", "blocks").column("event", "event").column("state", "state after");
+  for (const auto& s : m.steps)
+    t.row({{"step", static_cast<I>(s.step)},
+           {"blocks", s.blocks.empty() ? Value{Undefined{}} : Value{s.blocks}},
+           {"event", s.event},
+           {"state", s.state.empty() ? Value{Undefined{}} : Value{s.state}}});
+  t.legend.push_back("schedule: " + m.schedule);
+  return t;
+}
+
+report::Table trace_table(const GpuRun& g, double timer_step_ns) {
+  const bool launches = g.barrier == Barrier::relaunch || g.barrier == Barrier::graph;
+  report::Table t("timeline",
+                  launches ? "barrier 1 on the GPU: block b's end in kernel 1 (a) and its start in kernel 2 (r), "
+                             "%globaltimer"
+                           : "barrier 1 on the GPU: each block's arrival (a) and release (r), %globaltimer");
+  t.column("block", "block")
+      .column("arrive-ns", "arrive ns", Format::ns)
+      .column("release-ns", "release ns", Format::ns)
+      .column("waited-ns", "waited ns", Format::ns)
+      .column("timeline", "timeline");
+  std::int64_t t0 = 0, t1 = 0;
+  bool any = false;
+  for (std::size_t b = 0; b < g.arrive_ns.size(); ++b) {
+    if (g.arrive_ns[b] == 0) continue;
+    const std::int64_t hi = g.release_ns[b] != 0 ? g.release_ns[b] : g.arrive_ns[b];
+    if (!any || g.arrive_ns[b] < t0) t0 = g.arrive_ns[b];
+    if (!any || hi > t1) t1 = hi;
+    any = true;
+  }
+  constexpr int kWidth = 40;
+  for (std::size_t b = 0; b < g.arrive_ns.size(); ++b) {
+    const std::int64_t a = g.arrive_ns[b], r = g.release_ns[b];
+    if (a == 0) {
+      t.row({{"block", static_cast<I>(b)}, {"timeline", std::string("never arrived")}}, report::RowMark::inactive);
+      continue;
+    }
+    if (r == 0) {
+      const bool gave_up = b < g.gave_up.size() && g.gave_up[b] != 0;
+      t.row({{"block", static_cast<I>(b)},
+             {"arrive-ns", a - t0},
+             {"timeline", timeline(a, 0, t0, t1, kWidth) + (gave_up ? " gave up" : " stopped")}});
+      continue;
+    }
+    t.row({{"block", static_cast<I>(b)},
+           {"arrive-ns", a - t0},
+           {"release-ns", r - t0},
+           {"waited-ns", r - a},
+           {"timeline", timeline(a, r, t0, t1, kWidth)}});
+  }
+  t.legend.push_back("times in ns from the earliest arrival; a: arrival, r: release, - waiting; span " +
+                     std::to_string(t1 - t0) + " ns over " + std::to_string(kWidth) + " columns");
+  if (timer_step_ns > 0)
+    t.legend.push_back("%globaltimer advanced in steps of " + report::fixed(timer_step_ns, 0) +
+                       " ns on this GPU: differences smaller than that are not resolved");
+  if (launches)
+    t.legend.push_back("between a block's end in kernel 1 and its start in kernel 2 lie the ends of all other blocks "
+                       "and the start of the next launch");
+  else
+    t.legend.push_back("the last arrival releases everybody: every r lies after the last a");
+  return t;
+}
+
+}  // namespace cudasync::lockfree_barrier
