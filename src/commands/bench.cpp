@@ -168,7 +168,15 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
 
 cli::Attached attach_bench(CLI::App& sub) {
   auto o = std::make_shared<BenchOptions>();
-  sub.add_option("--lesson", o->lessons, "Which lessons, comma-separated (default: every lesson)")->delimiter(',');
+  // The lessons added before this command: the commands with core's --part option. Known here,
+  // they go into --help, --cli-spec and the completions; the validator below checks them anyway.
+  std::vector<std::string> known;
+  if (const CLI::App* app = sub.get_parent())
+    for (const CLI::App* c : app->get_subcommands([](const CLI::App*) { return true; }))
+      if (c != &sub && c->get_option_no_throw("--part") != nullptr) known.push_back(c->get_name());
+  CLI::Option* lesson_option =
+      sub.add_option("--lesson", o->lessons, "Which lessons, comma-separated (default: every lesson)")->delimiter(',');
+  if (!known.empty()) lesson_option->check(CLI::IsMember(known));
   sub.add_option("--out", o->out,
                  "Directory to write <gpu-name>.md and <gpu-name>.json into (created if missing); without it nothing "
                  "is written. The repository keeps them in docs/results");
