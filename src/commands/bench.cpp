@@ -1,7 +1,5 @@
 #include "commands/bench.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -18,6 +16,7 @@
 #include "core/backend.hpp"
 #include "core/child_process.hpp"
 #include "core/errors.hpp"
+#include "core/log.hpp"
 #include "core/nvidia_driver.hpp"
 #include "core/report/json_renderer.hpp"
 
@@ -151,10 +150,11 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
     std::filesystem::create_directories(o.out, ec);
     if (ec) throw UsageError("--out " + o.out + ": cannot create the directory (" + ec.message() + ")");
   }
-  if (!choice.gpu) spdlog::info("bench: no GPU ({}): the lessons run on the reference model and every figure needs a GPU", choice.reason);
+  if (!choice.gpu)
+    log::info("bench: no GPU (" + choice.reason + "): the lessons run on the reference model and every figure needs a GPU");
 
   for (std::size_t i = 0; i < lessons.size(); ++i) {
-    spdlog::info("bench: {} --bench ({} of {})", lessons[i], i + 1, lessons.size());
+    log::info("bench: " + lessons[i] + " --bench (" + std::to_string(i + 1) + " of " + std::to_string(lessons.size()) + ")");
     run_lesson(lessons[i], choice, ctx, o, run);
   }
   if (!paths.empty()) {
