@@ -1,6 +1,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "clidocs/clidocs.hpp"
 
 namespace cudasync::clidocs {

@@ -3,7 +3,9 @@
 // runs on a machine with only the NVIDIA driver: ldd lists nothing beyond libc, libm, libstdc++ and
 // libgcc_s (libcuda.so.1 is loaded at run time); the .deb's Depends are exactly the packages of the
 // libraries it links, its version is the project's, the driver is recommended; --version and
-// doctor run from the scratch root; the install tree holds every piece.
+// doctor run from the scratch root; the install tree holds every piece. The man page as the .deb
+// installs it: `man -l` renders it without a troff warning, and it names every visible command and
+// option of the CLI definition (`--cli-spec`), so a new one cannot be missing from it.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -168,4 +170,40 @@ TEST(Install, TheTreeHoldsEveryPiece) {
   EXPECT_TRUE(exists(usr_local + "/share/zsh/site-functions/_cudasync"));
   // The installed schema is the one the tests validate against.
   EXPECT_EQ(read_file(usr + "/share/cudasync/schema/report-v2.json"), read_file(source_dir() + "/schema/report-v2.json"));
+}
+
+TEST(ManPage, ManRendersItWithoutWarnings) {
+  const std::string page = deb_root() + "/usr/share/man/man1/cudasync.1";
+  const CliResult r = run_shell("MANWIDTH=100 LC_ALL=C.UTF-8 MANPAGER=cat man -l " + shell_quoted(page));
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_EQ(r.err, "") << "man/troff warnings";
+  for (const char* heading : {"NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "LESSONS", "EXIT STATUS"})
+    EXPECT_NE(r.out.find(std::string("\n") + heading), std::string::npos) << heading;
+  const CliResult w = run_shell("groff -man -ww -z " + shell_quoted(page));
+  EXPECT_EQ(w.err, "") << "groff -ww";
+}
+
+TEST(ManPage, NamesEveryCommandAndOptionOfTheCliDefinition) {
+  const CliResult r = run_shell("MANWIDTH=200 LC_ALL=C.UTF-8 MANPAGER=cat man -l " +
+                                shell_quoted(deb_root() + "/usr/share/man/man1/cudasync.1"));
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  const auto spec = cli_spec();
+  auto expect_options = [&](const nlohmann::json& options, const std::string& where) {
+    for (const auto& o : options) {
+      if (o["hidden"].get<bool>()) continue;
+      for (const auto& l : o["long"])
+        EXPECT_NE(r.out.find("--" + l.get<std::string>()), std::string::npos) << where << " --" << l;
+      if (o["positional"].get<bool>()) {
+        EXPECT_NE(r.out.find(o["name"].get<std::string>()), std::string::npos) << where;
+      }
+    }
+  };
+  expect_options(spec["options"], "program");
+  for (const auto& c : spec["commands"]) {
+    if (c["hidden"].get<bool>()) continue;
+    EXPECT_NE(r.out.find(c["name"].get<std::string>()), std::string::npos) << c["name"];
+    expect_options(c["options"], c["name"]);
+    for (const auto& p : c["parts"]) EXPECT_NE(r.out.find(p["id"].get<std::string>()), std::string::npos) << p["id"];
+  }
+  EXPECT_EQ(r.out.find("--cli-spec"), std::string::npos) << "hidden options stay out of the page";
 }
