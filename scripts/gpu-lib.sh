@@ -23,10 +23,12 @@ gpu_begin() {
 }
 
 # gpu_build [preset]: configure and build; on failure print the errors and end the script (exit 1).
+# CUDASYNC_CMAKE_ARGS adds configure arguments (the GPU machine's python3, for the schema checks).
 gpu_build() {
   local preset=${1:-gpu} start
   start=$(date +%s)
-  if ! { cmake --preset "$preset" -DCUDASYNC_WERROR=ON && cmake --build "build/$preset" -j 16; } \
+  # shellcheck disable=SC2086
+  if ! { cmake --preset "$preset" -DCUDASYNC_WERROR=ON ${CUDASYNC_CMAKE_ARGS:-} && cmake --build "build/$preset" -j 16; } \
       >"$OUT/build.log" 2>&1; then
     grep -E 'error|Error' "$OUT/build.log" | head -40
     tail -30 "$OUT/build.log"

@@ -14,7 +14,7 @@ ctest --preset gpu -j 4 --output-on-failure >"$OUT/ctest-gpu.log" 2>&1
 note "gpu tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"), $(( $(date +%s) - t0 )) s"
 grep -E 'SKIPPED|\(Failed\)|Failure|Expected|Which is|actual|is forbidden' "$OUT/ctest-gpu.log" | head -30
 t0=$(date +%s)
-ctest --test-dir build/gpu -R 'Threadfence|KernelListing|LessonCommands' -j 8 --output-on-failure >"$OUT/ctest-cpu.log" 2>&1
+ctest --test-dir build/gpu -R 'Threadfence|KernelListing|Sweep|ShownCommands.*threadfence' -j 8 --output-on-failure >"$OUT/ctest-cpu.log" 2>&1
 note "threadfence cpu tests, listing and lesson commands (on the GPU): $(grep -E 'tests passed|tests failed' "$OUT/ctest-cpu.log"), $(( $(date +%s) - t0 )) s"
 grep -E '\(Failed\)|Failure|Expected|Which is|stderr' "$OUT/ctest-cpu.log" | head -20
 
@@ -27,28 +27,28 @@ note "default run: exit $?, $(tail -1 "$OUT/commands.txt")"
 grep -E 'FAIL|FINDING' "$OUT/commands.txt" | head -10
 # The issue's commands.
 {
-  echo "### --test mp --fence none --iterations 1000000"
-  "$bin" threadfence --test mp --fence none --iterations 1000000 --color never
+  echo "### --part litmus --test mp --fence none --iterations 1000000"
+  "$bin" threadfence --part litmus --test mp --fence none --iterations 1000000 --color never
   echo "exit $?"
-  echo "### --test sb,lb --iterations 2000000"
-  "$bin" threadfence --test sb,lb --iterations 2000000 --color never
+  echo "### --part litmus --test sb,lb --iterations 2000000"
+  "$bin" threadfence --part litmus --test sb,lb --iterations 2000000 --color never
   echo "exit $?"
   echo "### --test mp --fence rel-acq,none / none,rel-acq / device,block"
   for f in rel-acq,none none,rel-acq device,block; do
-    "$bin" threadfence --test mp --fence "$f" --iterations 1000000 --color never | grep -E '^  mp '
+    "$bin" threadfence --part litmus --test mp --fence "$f" --iterations 1000000 --color never | grep -E '^  mp '
   done
   echo "exit $?"
-  echo "### --show-ptx"
-  "$bin" threadfence --show-ptx --color never
+  echo "### --part ptx"
+  "$bin" threadfence --part ptx --color never
   echo "exit $?"
   echo "### --part last-block"
   "$bin" threadfence --part last-block --color never
   echo "exit $?"
-  echo "### --placement same-block"
-  "$bin" threadfence --placement same-block --color never
+  echo "### --part litmus --placement same-block"
+  "$bin" threadfence --part litmus --placement same-block --color never
   echo "exit $?"
-  echo "### --access volatile"
-  "$bin" threadfence --access volatile --color never
+  echo "### --part litmus --access volatile"
+  "$bin" threadfence --part litmus --access volatile --color never
   echo "exit $?"
 } >>"$OUT/commands.txt" 2>&1
 note "issue commands: exits $(grep -E '^exit ' "$OUT/commands.txt" | awk '{print $2}' | tr '\n' ' ')"

@@ -13,6 +13,7 @@
 #include "techniques/lock/lock_lesson.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
       parts::command(cudasync::warp_primitives::lesson()),
       parts::command(cudasync::cg_reduce::lesson()),
       parts::command(cudasync::named_barriers::lesson()),
+      parts::command(cudasync::threadfence::lesson()),
       parts::command(cudasync::lock::lesson()),
       parts::command(cudasync::lockfree_barrier::lesson()),
       parts::command(cudasync::deadlock_demo::lesson()),

@@ -25,10 +25,19 @@ Sweep& Sweep::columns(std::string axis_title, std::vector<Point> points) {
   return *this;
 }
 
-Sweep& Sweep::baseline(const std::string& row_id) {
+std::size_t Sweep::row_index(const std::string& row_id) const {
   for (std::size_t r = 0; r < rows_.size(); ++r)
-    if (rows_[r].id == row_id) baseline_ = r;
-  if (!baseline_) throw std::logic_error("sweep '" + id_ + "': no row '" + row_id + "' for the baseline");
+    if (rows_[r].id == row_id) return r;
+  throw std::logic_error("sweep '" + id_ + "': no row '" + row_id + "' to compare with");
+}
+
+Sweep& Sweep::baseline(const std::string& row_id) {
+  baseline_ = row_index(row_id);
+  return *this;
+}
+
+Sweep& Sweep::versus(const std::string& row_id) {
+  versus_.push_back(row_index(row_id));
   return *this;
 }
 
@@ -67,7 +76,11 @@ std::optional<double> Sweep::median(std::size_t row, std::size_t column) const {
 
 std::optional<double> Sweep::ratio(std::size_t row, std::size_t column) const {
   if (!baseline_) return std::nullopt;
-  const auto v = median(row, column), base = median(*baseline_, column);
+  return ratio_to(row, column, *baseline_);
+}
+
+std::optional<double> Sweep::ratio_to(std::size_t row, std::size_t column, std::size_t reference) const {
+  const auto v = median(row, column), base = median(reference, column);
   if (!v || !base || *base == 0.0) return std::nullopt;
   return *v / *base;
 }
@@ -90,6 +103,23 @@ Value Sweep::median_value(std::size_t row, std::size_t column, bool gpu) const {
   return report::Undefined{};
 }
 
+report::Table Sweep::ratio_table(std::size_t reference, bool gpu) const {
+  const Point& base = rows_[reference];
+  report::Table ratios("vs-" + base.id, "x " + base.title + " (median over its median in this run; " +
+                                            (better_ == Better::lower ? "below 1 is faster" : "above 1 is faster") + ")");
+  ratios.column("row", row_axis_);
+  for (const auto& c : columns_) ratios.column(c.id, c.title, Format::ratio);
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    std::vector<std::pair<std::string, Value>> cells{{"row", rows_[r].title}};
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+      const auto q = ratio_to(r, c, reference);
+      cells.emplace_back(columns_[c].id, q ? Value{*q} : median_value(r, c, gpu));
+    }
+    ratios.row(cells);
+  }
+  return ratios;
+}
+
 void Sweep::add_to(report::Section& s, bool gpu) const {
   const std::string unit = report::unit_of(format_);
   report::Table medians("median", title_ + ", median" + (unit.empty() ? "" : " " + unit) + " by " + column_axis_);
@@ -108,22 +138,8 @@ void Sweep::add_to(report::Section& s, bool gpu) const {
       }
   s.add(std::move(medians));
 
-  if (baseline_) {
-    const Point& base = rows_[*baseline_];
-    report::Table ratios("vs-" + base.id, "x " + base.title + " (median over its median in this run; " +
-                                              (better_ == Better::lower ? "below 1 is faster" : "above 1 is faster") + ")");
-    ratios.column("row", row_axis_);
-    for (const auto& c : columns_) ratios.column(c.id, c.title, Format::ratio);
-    for (std::size_t r = 0; r < rows_.size(); ++r) {
-      std::vector<std::pair<std::string, Value>> cells{{"row", rows_[r].title}};
-      for (std::size_t c = 0; c < columns_.size(); ++c) {
-        const auto q = ratio(r, c);
-        cells.emplace_back(columns_[c].id, q ? Value{*q} : median_value(r, c, gpu));
-      }
-      ratios.row(cells);
-    }
-    s.add(std::move(ratios));
-  }
+  if (baseline_) s.add(ratio_table(*baseline_, gpu));
+  for (std::size_t v : versus_) s.add(ratio_table(v, gpu));
 
   report::Table winners("best", std::string("the ") + (better_ == Better::lower ? "fastest" : "highest") + " " + row_axis_ +
                                  (baseline_ ? " other than " + rows_[*baseline_].title : "") + " at each " + column_axis_);

@@ -36,6 +36,9 @@ class Sweep {
   // A row shown beside the others for reference only (a lock that is not correct): measured and
   // divided by the baseline like every row, but never the best.
   Sweep& reference(const std::string& row_id);
+  // A further row to compare with (a peer measured in the same run, beside the baseline):
+  // add_to() adds a table "vs-<row>" of every median over that row's. Repeatable.
+  Sweep& versus(const std::string& row_id);
 
   // Every cell's samples from `measure`, in row-major order, when `gpu`; without a GPU the cells
   // stay empty and the tables say "needs a GPU".
@@ -47,12 +50,14 @@ class Sweep {
   std::size_t column_count() const { return columns_.size(); }
   std::optional<double> median(std::size_t row, std::size_t column) const;
   std::optional<double> ratio(std::size_t row, std::size_t column) const;  // median / the baseline's
+  // median / the median of row `reference` at the same column.
+  std::optional<double> ratio_to(std::size_t row, std::size_t column, std::size_t reference) const;
   // The best row other than the baseline and the reference rows at `column`; nullopt where nothing
   // was measured.
   std::optional<std::size_t> best(std::size_t column) const;
 
-  // Tables "median", "vs-<baseline>" and "best" and one measurement per cell
-  // ("<row>-at-<column>") into `s`.
+  // Tables "median", "vs-<baseline>", "vs-<row>" for each versus() row, and "best", and one
+  // measurement per cell ("<row>-at-<column>") into `s`.
   void add_to(report::Section& s, bool gpu) const;
 
  private:
@@ -63,6 +68,8 @@ class Sweep {
   Cell& cell(std::size_t row, std::size_t column);
   const Cell& cell(std::size_t row, std::size_t column) const;
   report::Value median_value(std::size_t row, std::size_t column, bool gpu) const;
+  std::size_t row_index(const std::string& row_id) const;
+  report::Table ratio_table(std::size_t reference, bool gpu) const;
 
   std::string id_, title_;
   report::Format format_;
@@ -71,6 +78,7 @@ class Sweep {
   std::vector<Point> rows_, columns_;
   std::optional<std::size_t> baseline_;
   std::vector<std::size_t> reference_;
+  std::vector<std::size_t> versus_;
   std::vector<Cell> cells_;
 };
 

@@ -77,10 +77,8 @@ struct LitmusCounts {
   int threads = 0;
   std::uint64_t pairs_per_round = 0;
   int rounds = 0;               // over all launches
-  int launches = 0;
   std::uint64_t pairs_same_sm = 0;  // of the first round's pairs, how many had both sides on one SM
   std::uint64_t pairs_checked = 0;
-  double kernel_ms = 0.0;
   std::uint64_t completed() const { return instances - timed_out; }
 };
 

@@ -1,42 +1,76 @@
 #pragma once
-// The threadfence lesson as the CLI sees it: its options and the two entry points.
+// The threadfence lesson as core runs it: its options, what one run shares between parts, and its
+// part table. Each part is defined in the file named after it; a part's section builder takes the
+// model's and the GPU's results, so tests feed it made-up GPU results.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/cli/command.hpp"
+#include "core/kernel_listing.hpp"
+#include "core/parts/lesson.hpp"
+#include "techniques/threadfence/threadfence_judge.hpp"
 
 namespace cudasync::threadfence {
 
-// The parts, in the order the report shows them. `--part` picks some; without it every part but
-// ptx runs (--show-ptx shows that one).
-inline const std::vector<std::string> kParts = {"litmus", "scope", "volatile", "ptx", "cost", "last-block", "work-queue"};
-
-inline constexpr long long kDefaultIterations = 200000;    // per litmus row: the default run stays < 1 s
-inline constexpr long long kBenchIterations = 1000000;     // per row under --bench
-inline constexpr long long kMaxIterations = 100000000;     // per row
+inline constexpr long long kDefaultIterations = 200000;  // per litmus row: the default run stays < 1 s
+inline constexpr long long kBenchIterations = 1000000;   // per row under --bench
+inline constexpr long long kMaxIterations = 100000000;   // per row
 
 struct Options {
-  std::vector<std::string> parts;      // empty: see resolved_parts
-  bool show_ptx = false;
-  std::vector<std::string> tests;      // empty: mp, sb, lb, corr
-  std::vector<std::string> fence;      // empty: the matrix; one name (both sides) or two (side 0, side 1)
-  std::optional<std::string> access;   // plain (default) or volatile
-  std::optional<std::string> placement;  // different-blocks (default) or same-block
+  std::vector<std::string> tests;     // empty: mp, sb, lb, corr
+  std::vector<std::string> fence;     // empty: the matrix; one name (both sides) or two (side 0, side 1)
+  std::string access = "plain";       // or volatile
+  std::string placement = "different-blocks";  // or same-block
   std::optional<long long> iterations;
 };
 
-// The parts a run shows: --part (plus ptx with --show-ptx); else only ptx with --show-ptx; else
-// only litmus when a litmus option is given; else every part but ptx.
-std::vector<std::string> resolved_parts(const Options& o);
+struct Run {
+  Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
+  const RunContext& ctx;
+  Options options;
+  long long iterations;  // per litmus row
+};
 
-// "--iterations 0: ..." for a value out of 1..kMaxIterations or not a whole number.
-std::optional<std::string> iterations_error(const std::string& text);
+const parts::Lesson<Options, Run>& lesson();
 
-// Checks that need more than one option (CLI11 checks each alone); run at parse time.
-std::optional<std::string> combination_error(const Options& o);
+// ---- the parts (threadfence_<part>.cpp) -----------------------------------------------------------
+report::Section litmus_part(Run& run);
+report::Section scope_part(Run& run);
+report::Section volatile_part(Run& run);
+report::Section ptx_part(Run& run);
+report::Section cost_part(Run& run);
+report::Section last_block_part(Run& run);
+report::Section work_queue_part(Run& run);
 
-cli::Runner attach(CLI::App& sub);
-report::Report run(const Options& options, const RunContext& ctx);
+// The litmus rows --test and --fence choose (the whole matrix without them), not yet run.
+std::vector<LitmusRow> litmus_rows(const Options& o, long long iterations);
+// The test x fence matrix (or what --test / --fence chose).
+report::Section litmus_section(const std::vector<LitmusRow>& rows, bool gpu_run);
+// mp with and without fences, producer and consumer in one block or in two.
+report::Section scope_section(const std::vector<LitmusRow>& rows, bool gpu_run);
+// volatile orders nothing; a plain load may never see the flag.
+report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_run);
+
+// The fence-cost loops as a sweep: each variant in each shape, measured by `measure` (gpu_cost_ns
+// on a GPU; tests give made-up samples), beside the store alone and one L2 round trip.
+using CostMeasure = std::function<std::vector<double>(CostVariant, CostShape)>;
+report::Section cost_section(const CostMeasure& measure, bool gpu_run, int iterations, bool bench);
+
+// What each fence and atomic compiled to (the probe kernels), beside seed 004's membar table.
+report::Section ptx_section(const KernelListing& listing, const std::string& arch);
+
+struct LastBlockOutcome {
+  LastBlockVariant variant = LastBlockVariant::syncthreads_or;
+  std::optional<LastBlockRun> gpu;
+};
+report::Section last_block_section(const LastBlockSpec& spec, std::uint64_t model_sum,
+                                   const std::vector<LastBlockOutcome>& runs, bool gpu_run);
+
+struct QueueOutcome {
+  std::optional<QueueRun> a_priori;  // the static assignment
+  std::optional<QueueRun> queue;     // the WorkQueue
+};
+report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_run);
 
 }  // namespace cudasync::threadfence

@@ -1,7 +1,7 @@
 // threadfence as a student runs it: bad input exits 2 with a message that names it and says what is
-// accepted; every --json document validates against schema/report-v1.json; --part, --show-ptx and
-// the litmus options pick the sections. Without a GPU the lesson runs on the reference model; with
-// one, on the GPU.
+// accepted; every --json document validates against schema/report-v2.json; --part picks the
+// sections and the litmus options choose the litmus rows. Without a GPU the lesson runs on the
+// reference model; with one, on the GPU. Checks and cells are found by id, never by English text.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -17,14 +17,8 @@ using json = nlohmann::ordered_json;
 
 std::vector<std::string> section_ids(const json& doc) {
   std::vector<std::string> ids;
-  for (const auto& s : doc["report"]["sections"]) ids.push_back(s["id"].get<std::string>());
+  for (const auto& [id, s] : doc["report"]["sections"].items()) ids.push_back(id);
   return ids;
-}
-
-const json* section(const json& doc, const std::string& id) {
-  for (const auto& s : doc["report"]["sections"])
-    if (s["id"] == id) return &s;
-  return nullptr;
 }
 
 TEST(ThreadfenceCli, BadInputExits2AndSaysWhatIsAccepted) {
@@ -39,36 +33,38 @@ TEST(ThreadfenceCli, BadInputExits2AndSaysWhatIsAccepted) {
       {"threadfence --iterations -5", {"-5", "1..100000000"}},
       {"threadfence --fence device,none", {"corr", "single store", "nothing to order", "--test"}},
       {"threadfence --test corr --fence system,none", {"corr", "single store", "--test corr --fence none"}},
-      {"threadfence --part cost --test mp", {"litmus", "--part"}},
-      {"threadfence --part cost --fence device", {"add litmus to --part"}},
-      {"threadfence --part last-block --iterations 10", {"--iterations", "last-block"}},
-      {"threadfence --show-ptx --iterations 10", {"--iterations", "ptx"}},
+      {"threadfence --part cost --test mp", {"--test applies only to the part litmus", "--part"}},
+      {"threadfence --part cost --fence device", {"--fence applies only to the part litmus"}},
+      {"threadfence --part last-block --iterations 10", {"--iterations", "litmus, scope, volatile"}},
+      {"threadfence --part ptx --iterations 10", {"--iterations", "litmus, scope, volatile"}},
+      {"threadfence --show-ptx", {"--show-ptx"}},
       {"threadfence --access fast", {"unknown access 'fast'", "plain, volatile"}},
       {"threadfence --placement near", {"unknown placement 'near'", "different-blocks, same-block"}},
-      {"threadfence --part nope", {"unknown part 'nope'", "litmus", "work-queue"}},
+      {"threadfence --part nope", {"nope", "litmus", "work-queue"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(ThreadfenceCli, AcceptedFenceCombinations) {
-  for (const char* args : {"threadfence --backend model --test corr --fence device",
-                           "threadfence --backend model --test corr --fence none,system",
-                           "threadfence --backend model --test corr --fence rel-acq",
-                           "threadfence --backend model --test mp,sb --fence device,none",
+  for (const char* args : {"threadfence --backend model --part litmus --test corr --fence device",
+                           "threadfence --backend model --part litmus --test corr --fence none,system",
+                           "threadfence --backend model --part litmus --test corr --fence rel-acq",
+                           "threadfence --backend model --part litmus --test mp,sb --fence device,none",
                            "threadfence --backend model --test lb --fence rel-acq,block --placement same-block"}) {
     const CliResult r = run_cli(std::string(args) + " --color never");
     EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
   }
 }
 
-TEST(ThreadfenceCli, PartsAndOptionsSelectTheSections) {
+TEST(ThreadfenceCli, PartPicksTheSections) {
   EXPECT_EQ(section_ids(valid_document("threadfence --json")),
-            (std::vector<std::string>{"setup", "litmus", "scope", "volatile", "cost", "last_block", "work_queue"}));
-  EXPECT_EQ(section_ids(valid_document("threadfence --show-ptx --json")), (std::vector<std::string>{"setup", "ptx"}));
-  EXPECT_EQ(section_ids(valid_document("threadfence --test mp --fence none --iterations 1000 --json")),
+            (std::vector<std::string>{"setup", "litmus", "scope", "volatile", "cost", "last-block", "work-queue"}));
+  EXPECT_EQ(section_ids(valid_document("threadfence --part ptx --json")), (std::vector<std::string>{"setup", "ptx"}));
+  EXPECT_EQ(section_ids(valid_document("threadfence --part litmus --test mp --fence none --iterations 1000 --json")),
             (std::vector<std::string>{"setup", "litmus"}));
-  EXPECT_EQ(section_ids(valid_document("threadfence --part work-queue,scope --show-ptx --iterations 1000 --json")),
-            (std::vector<std::string>{"setup", "scope", "ptx", "work_queue"}));
+  EXPECT_EQ(section_ids(valid_document("threadfence --part work-queue,ptx,scope --iterations 1000 --json")),
+            (std::vector<std::string>{"setup", "scope", "ptx", "work-queue"}))
+      << "the lesson's order, whatever order --part names them in";
 }
 
 TEST(ThreadfenceCli, EveryPartsDocumentValidates) {
@@ -77,28 +73,29 @@ TEST(ThreadfenceCli, EveryPartsDocumentValidates) {
         "threadfence --part litmus --placement same-block --test sb,lb --iterations 5000 --json",
         "threadfence --part volatile --iterations 5000 --json", "threadfence --part cost --json",
         "threadfence --part last-block --json", "threadfence --part work-queue --seed 9 --json",
-        "threadfence --show-ptx --json"}) {
+        "threadfence --part ptx --json"}) {
     const json doc = valid_document(args);
     if (::testing::Test::HasFailure()) return;
-    EXPECT_EQ(doc["report"]["technique"], "threadfence") << args;
-    EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0) << args;
+    EXPECT_EQ(doc["report"]["command"], "threadfence") << args;
+    EXPECT_EQ(failed_checks(doc), std::vector<std::string>{}) << args;
   }
 }
 
 TEST(ThreadfenceCli, ModelSaysWhatIsAllowedAndThatCountsNeedAGpu) {
-  const json doc = valid_document("threadfence --backend model --test mp --fence device --json");
-  const json* s = section(doc, "litmus");
-  ASSERT_NE(s, nullptr);
-  const auto& row = (*s)["tables"][0]["rows"][0];
+  const json doc = valid_document("threadfence --backend model --part litmus --test mp --fence device --json");
+  const json& s = doc["report"]["sections"]["litmus"];
+  const json& t = s["tables"]["outcomes"];
+  const auto& row = t["rows"][0];
   EXPECT_EQ(row["test"], "mp");
   EXPECT_EQ(row["fence"], "device");
   EXPECT_EQ(row["allowed"], "11");
   EXPECT_EQ(row["verdict"], "forbidden (causality)");
-  EXPECT_TRUE(row["r10"].is_null()) << "no GPU, no count: null, never 0";
-  EXPECT_TRUE(row["instances"].is_null());
-  const CliResult r = run_cli("threadfence --backend model --test sb --fence rel-acq --color never");
+  EXPECT_FALSE(row.contains("r10")) << "no GPU, no count: the column is left out, never 0";
+  EXPECT_FALSE(row.contains("instances"));
+  EXPECT_EQ(doc["report"]["sections"]["setup"]["facts"]["iterations"]["value"], 200000);
+  EXPECT_EQ(doc["report"]["sections"]["setup"]["facts"]["iterations"]["format"], "count");
+  const CliResult r = run_cli("threadfence --backend model --part litmus --test sb --fence rel-acq --color never");
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_TRUE(contains(r.out, "counts need a GPU")) << r.out;
   EXPECT_TRUE(contains(r.out, "00 01 10 11")) << "sb with release/acquire: r0 = r1 = 0 stays allowed\n" << r.out;
 }
 
@@ -108,17 +105,20 @@ TEST(ThreadfenceCli, ModelRunIsDeterministicAndFollowsTheSeed) {
   const json c = valid_document("threadfence --backend model --part last-block,work-queue --seed 4 --json");
   EXPECT_EQ(a["report"], b["report"]);
   EXPECT_NE(a["report"], c["report"]);
+  EXPECT_NE(a["report"]["sections"]["last-block"]["facts"]["model-sum"]["value"],
+            c["report"]["sections"]["last-block"]["facts"]["model-sum"]["value"]);
 }
 
 TEST(ThreadfenceCli, ModelRunMeasuresNothing) {
   const json doc = valid_document("threadfence --backend model --part cost --json");
-  const json* s = section(doc, "cost");
-  ASSERT_NE(s, nullptr);
-  ASSERT_FALSE((*s)["measurements"].empty());
-  for (const auto& m : (*s)["measurements"]) {
-    EXPECT_EQ(m["needs_gpu"], true) << m.dump();
-    EXPECT_TRUE(m["samples"].empty()) << m.dump();
+  const json& s = doc["report"]["sections"]["cost"];
+  ASSERT_EQ(s["measurements"].size(), 16u);
+  for (const auto& [id, m] : s["measurements"].items()) {
+    EXPECT_EQ(m["needs_gpu"], true) << id;
+    EXPECT_TRUE(m["samples"].empty()) << id;
   }
+  EXPECT_TRUE(s["tables"].contains("vs-store"));
+  EXPECT_TRUE(s["tables"].contains("vs-l2-load"));
 }
 
 }  // namespace

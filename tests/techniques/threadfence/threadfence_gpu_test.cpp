@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/kernel_listing.hpp"
+#include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "support/run_cli.hpp"
 #include "techniques/threadfence/threadfence_gpu.hpp"
-#include "techniques/threadfence/threadfence_model.hpp"
-#include "techniques/threadfence/threadfence_sections.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {
@@ -159,17 +159,22 @@ TEST(ThreadfenceGpu, ProbesCompiledToWhatThePtxIsaSays) {
   const KernelListing& l = kernel_listing();
   if (!l.available) GTEST_SKIP() << l.reason;
   const report::Section s = ptx_section(l, listing_sass_arch(l, cc()));
-  for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << c.name << ": " << c.detail;
+  for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << c.id << ": " << c.detail;
   EXPECT_FALSE(s.checks.empty());
 }
 
 TEST(ThreadfenceGpu, TheDefaultRunPassesEveryCheck) {
   CUDASYNC_REQUIRE_GPU();
-  const test::CliResult r = test::run_cli("threadfence --backend gpu --json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["report"]["summary"]["checks_failed"], 0);
-  EXPECT_GT(doc["report"]["summary"]["checks_passed"], 10);
+  const auto doc = test::valid_document("threadfence --backend gpu --json");
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
+  EXPECT_GT(test::check_count(doc), 10u);
+  EXPECT_TRUE(doc["report"]["sections"]["litmus"]["checks"]["no-forbidden-outcome"]["passed"].get<bool>());
+}
+
+TEST(ThreadfenceGpu, ThePtxPartPassesEveryCheck) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto doc = test::valid_document("threadfence --backend gpu --part ptx --json");
+  EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
 }
 
 }  // namespace

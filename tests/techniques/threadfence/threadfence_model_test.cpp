@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <set>
 
+#include "core/report/report.hpp"
 #include "techniques/threadfence/threadfence_model.hpp"
+#include "techniques/threadfence/threadfence_ptx_model.hpp"
 
 namespace cudasync::threadfence {
 namespace {
@@ -132,9 +134,6 @@ TEST(ThreadfenceModel, ThePtxEachTestExecutes) {
 }
 
 TEST(ThreadfenceModel, CodeAndNames) {
-  EXPECT_EQ(side_code(both(threadfence::Test::mp, Fence::device), 0), "x = 1; __threadfence(); y = 1 (volatile)");
-  EXPECT_EQ(side_code(both(threadfence::Test::mp, Fence::rel_acq), 1), "read x; wait until y.load(acquire) == 1; r1 = x");
-  EXPECT_EQ(side_code(both(threadfence::Test::sb, Fence::none, Access::vol), 1), "y = 1 (volatile); r1 = x (volatile)");
   EXPECT_EQ(fences_text(spec(threadfence::Test::mp, Fence::device, Fence::none)), "device,none");
   EXPECT_EQ(fences_text(both(threadfence::Test::lb, Fence::rel_acq)), "rel-acq");
   for (int i = 0; i < kTests; ++i) EXPECT_EQ(parse_test(kTestNames[static_cast<std::size_t>(i)]), static_cast<threadfence::Test>(i));
@@ -167,6 +166,8 @@ TEST(ThreadfenceModel, LastBlockSumIsExactAndSeeded) {
   EXPECT_TRUE(guard_is_correct(LastBlockVariant::shared_flag));
   EXPECT_FALSE(guard_is_correct(LastBlockVariant::no_fence));
   EXPECT_FALSE(guard_is_correct(LastBlockVariant::other_writer));
+  for (int v = 0; v < kLastBlockVariants; ++v)
+    EXPECT_TRUE(report::is_id(guard_id(static_cast<LastBlockVariant>(v)))) << "check ids are built from it";
 }
 
 TEST(ThreadfenceModel, SchedulesOfAFixedAssignmentAndOfTheQueue) {

@@ -1,0 +1,137 @@
+// threadfence: options, validation, the setup section and the part table.
+#include "techniques/threadfence/threadfence_lesson.hpp"
+
+#include <algorithm>
+
+#include <CLI/CLI.hpp>
+
+#include "core/number_list.hpp"
+
+namespace cudasync::threadfence {
+
+namespace {
+
+using I = std::int64_t;
+
+const std::vector<std::string> kAccessNames = {"plain", "volatile"};
+const std::vector<std::string> kPlacementNames = {"different-blocks", "same-block"};
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::string list_text(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// "0 instances: ..." for a value out of 1..kMaxIterations or not a whole number.
+std::optional<std::string> iterations_error(const std::string& text) {
+  const auto v = whole_number(text);
+  if (!v) return "'" + text + "' is not a whole number of instances; give 1.." + std::to_string(kMaxIterations);
+  if (*v < 1 || *v > kMaxIterations)
+    return text + " instances: give 1.." + std::to_string(kMaxIterations) +
+           " per litmus row (each row runs at least this many, in whole rounds)";
+  return std::nullopt;
+}
+
+// Checks that need more than one option (CLI11 checks each alone).
+std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
+  if (o.fence.size() > 2)
+    return "--fence " + list_text(o.fence) +
+           ": give one fence for both sides or two (side 0,side 1), e.g. --fence device,none";
+  if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
+    LitmusSpec corr;
+    corr.test = Test::corr;
+    corr.fence[0] = parse_fence(o.fence[0]).value_or(Fence::none);
+    corr.fence[1] = parse_fence(o.fence[1]).value_or(Fence::none);
+    if (!meaningful(corr))
+      return "--fence " + o.fence[0] + "," + o.fence[1] + " with corr" +
+             std::string(o.tests.empty() ? " (every test runs without --test)" : "") +
+             ": side 0 of corr is a single store, and a fence before it has nothing to order. Give corr's reader "
+             "its fence alone (--test corr --fence " + o.fence[1] + ", or none," + o.fence[1] +
+             "), or leave corr out with --test";
+  }
+  return std::nullopt;
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  const auto member = [](const std::string& what, const std::vector<std::string>& names) {
+    return [what, names](const std::string& s) {
+      return has(names, s) ? std::string() : "unknown " + what + " '" + s + "'; accepted: " + list_text(names);
+    };
+  };
+  sub.add_option("--test", o.tests, "litmus: tests, comma-separated (default all): " + list_text(kTestNames))
+      ->delimiter(',')
+      ->check(member("test", kTestNames));
+  sub.add_option("--fence", o.fence,
+                 "litmus: one fence for both sides, or two (side 0,side 1); default: each on both sides. none, block "
+                 "(__threadfence_block), device (__threadfence), system (__threadfence_system), rel-acq "
+                 "(cuda::atomic_ref release/acquire). For corr one name is the reader's fence; its writer takes none "
+                 "or rel-acq")
+      ->delimiter(',')
+      ->expected(1, 2)
+      ->check(member("fence", kFenceNames));
+  sub.add_option("--access", o.access,
+                 "litmus: plain (ld.global/st.global, default) or volatile (ld.volatile/st.volatile)")
+      ->check(member("access", kAccessNames));
+  sub.add_option("--placement", o.placement,
+                 "litmus: the two sides in different-blocks (default) or in the two halves of one block (same-block)")
+      ->check(member("placement", kPlacementNames));
+  sub.add_option("--iterations", o.iterations,
+                 "Instances per litmus row (litmus, scope, volatile), 1.." + std::to_string(kMaxIterations) +
+                     " (default " + std::to_string(kDefaultIterations) + ", --bench " + std::to_string(kBenchIterations) +
+                     "); rounded up to whole rounds of the GPU")
+      ->check([](const std::string& s) { return iterations_error(s).value_or(""); });
+}
+
+void setup(Run& run, report::Section& s) {
+  s.title = "setup: fences, litmus tests and the PTX memory model";
+  s.paragraph(
+      "A fence orders the calling thread's own memory accesses as other threads (in its block, on its GPU, in the "
+      "system) observe them. It makes nobody wait and publishes nothing by itself: it works in pairs, a fence "
+      "(or a release) on the writer's side and a fence (or an acquire) on the reader's, linked by a flag the reader "
+      "sees. Litmus tests show what goes wrong without them; the reference model says what the PTX memory model "
+      "allows.");
+  s.fact("iterations", "iterations per litmus row", I{run.iterations}, report::Format::count,
+         "--iterations (at least; whole rounds)");
+  s.fact("seed", "seed", static_cast<I>(run.ctx.seed), report::Format::plain,
+         "--seed: lastBlock's input, WorkQueue's costs");
+  if (!run.ctx.gpu) s.note("no GPU: the model's allowed outcomes only; counts, costs and times need a GPU");
+}
+
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&)
+    : ctx(run_ctx), options(o), iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)) {}
+
+const parts::Lesson<Options, Run>& lesson() {
+  const std::vector<std::string> litmus_reads = {"--test", "--fence", "--access", "--placement", "--iterations"};
+  static const parts::Lesson<Options, Run> table{
+      "threadfence",
+      "threadfence: what a fence orders, in litmus tests on the GPU, down to PTX, and the patterns that need it",
+      "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
+      {
+          {"litmus", "litmus tests", "mp, sb, lb, corr with each fence: what the PTX memory model allows, what the GPU did",
+           litmus_reads, false, false, true, litmus_part},
+          {"scope", "scopes", "__threadfence_block() inside one block and across two", {"--iterations"}, false, false,
+           true, scope_part},
+          {"volatile", "volatile", "volatile orders nothing; a wait on a plain load may never end", {"--iterations"},
+           false, false, true, volatile_part},
+          {"ptx", "PTX and SASS", "what each fence and atomic compiles to in this build",
+           {}, false, false, false, ptx_part},
+          {"cost", "cost", "ns per fence, beside the store alone and one L2 round trip", {}, true, false, true, cost_part},
+          {"last-block", "lastBlock", "the last block to finish merges: two right guards and two broken ones, run after run",
+           {}, true, false, true, last_block_part},
+          {"work-queue", "WorkQueue", "items fetched with atomicAdd, against a fixed assignment", {}, false, false, true,
+           work_queue_part},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      std::nullopt,
+      {}};
+  return table;
+}
+
+}  // namespace cudasync::threadfence

@@ -1,0 +1,138 @@
+#include "techniques/threadfence/threadfence_litmus_table.hpp"
+
+#include <algorithm>
+
+#include "core/report/text_format.hpp"
+#include "techniques/threadfence/threadfence_gpu.hpp"
+
+namespace cudasync::threadfence {
+
+using report::Format;
+using report::Value;
+using I = std::int64_t;
+
+namespace {
+
+const char* generic_code(Test t, int side) {
+  switch (t) {
+    case Test::mp: return side == 0 ? "x = 1; F0; y = 1" : "read x; wait until y == 1; F1; r1 = x";
+    case Test::sb: return side == 0 ? "x = 1; F0; r0 = y" : "y = 1; F1; r1 = x";
+    case Test::lb: return side == 0 ? "r0 = x; F0; y = 1" : "r1 = y; F1; x = 1";
+    case Test::corr: return side == 0 ? "x = 1" : "r0 = x; F1; r1 = x";
+  }
+  return "";
+}
+
+std::string outcome_key(int o) { return std::to_string(o / 2) + std::to_string(o % 2); }
+
+void add_legend(report::Table& t, const std::vector<LitmusRow>& rows, bool gpu_run) {
+  std::vector<Test> tests;
+  for (const auto& r : rows)
+    if (std::find(tests.begin(), tests.end(), r.spec.test) == tests.end()) tests.push_back(r.spec.test);
+  for (Test test : tests) {
+    t.legend.push_back(std::string(to_string(test)) + " (" + test_title(test) + ")  side 0: " + generic_code(test, 0) +
+                       "  |  side 1: " + generic_code(test, 1));
+    t.legend.push_back(std::string(std::string(to_string(test)).size() + 2, ' ') + registers_meaning(test) +
+                       "; weak: " + outcome_key(weak_outcome(test)));
+  }
+  t.legend.push_back("F: none | block = __threadfence_block() | device = __threadfence() | system = "
+                     "__threadfence_system()");
+  t.legend.push_back("   rel-acq = no fence: the side's synchronizing accesses are cuda::atomic_ref (device scope)");
+  t.legend.push_back("   stores with memory_order_release, loads with memory_order_acquire (mp: the flag y only)");
+  t.legend.push_back("   two names (device,none): side 0's fence, side 1's fence");
+  if (gpu_run)
+    t.legend.push_back("00 .. 11: instances that ended with r0 r1 = 00 .. 11; weak: the weak outcome's share of the "
+                       "completed instances");
+}
+
+}  // namespace
+
+report::Value budget_ms(unsigned long long ns) {
+  if (ns % 1000000ull == 0) return static_cast<I>(ns / 1000000ull);
+  return static_cast<double>(ns) / 1e6;
+}
+
+void run_rows(std::vector<LitmusRow>& rows, bool gpu) {
+  if (!gpu) return;
+  for (auto& r : rows) r.gpu = gpu_litmus(r.spec, r.iterations, r.budget_ns);
+}
+
+report::Table litmus_table(const std::string& title, const std::vector<LitmusRow>& rows, bool gpu_run,
+                           const TableOptions& opt) {
+  report::Table t("outcomes", title);
+  if (opt.label) t.column("case", "case");
+  t.column("test", "test").column("fence", "fence");
+  if (opt.access) t.column("access", "access");
+  if (opt.placement) t.column("sides-in", "sides in");
+  if (gpu_run) {  // counts only a GPU gives: the model's table leaves them out
+    t.column("instances", "instances", Format::count);
+    for (int o = 0; o < kOutcomes; ++o) t.column("r" + outcome_key(o), outcome_key(o), Format::count);
+    t.column("weak-share", "weak", Format::percent);
+  }
+  t.column("allowed", "allowed (PTX model)").column("verdict", "verdict");
+  for (const auto& r : rows) {
+    std::vector<std::pair<std::string, Value>> cells;
+    if (opt.label) cells.emplace_back("case", r.label);
+    cells.emplace_back("test", std::string(to_string(r.spec.test)));
+    cells.emplace_back("fence", fences_text(r.spec));
+    if (opt.access) {
+      const bool all_atomic =
+          r.spec.test != Test::mp && r.spec.fence[0] == Fence::rel_acq && r.spec.fence[1] == Fence::rel_acq;
+      cells.emplace_back("access", std::string(all_atomic ? "atomic_ref" : to_string(r.spec.access)));
+    }
+    if (opt.placement)
+      cells.emplace_back("sides-in", std::string(r.spec.placement == Placement::same_block ? "one block" : "two blocks"));
+    if (r.gpu) {
+      cells.emplace_back("instances", static_cast<I>(r.gpu->instances));
+      for (int o = 0; o < kOutcomes; ++o) cells.emplace_back("r" + outcome_key(o), static_cast<I>(r.gpu->outcome[o]));
+      const auto share = weak_share(*r.gpu, r.spec.test);
+      cells.emplace_back("weak-share", share ? Value{*share} : Value{report::Undefined{}});
+    }
+    cells.emplace_back("allowed", allowed_text(r.model));
+    cells.emplace_back("verdict", litmus_verdict(r));
+    t.row(cells, forbidden_seen(r).empty() ? report::RowMark::none : report::RowMark::mismatch);
+  }
+  add_legend(t, rows, gpu_run);
+  return t;
+}
+
+void add_grid_facts(report::Section& s, const std::vector<LitmusRow>& rows) {
+  const auto first = std::find_if(rows.begin(), rows.end(), [](const LitmusRow& r) { return r.gpu && !r.timeouts_expected; });
+  if (first == rows.end()) return;
+  const LitmusCounts& c = *first->gpu;
+  s.fact("blocks", "blocks", I{c.blocks}, Format::count, "every block resident");
+  s.fact("threads", "threads per block", I{c.threads}, Format::count);
+  s.fact("pairs-per-round", "pairs at once", static_cast<I>(c.pairs_per_round), Format::count);
+  s.fact("instances-per-row", "instances per row", static_cast<I>(c.instances), Format::count,
+         std::to_string(c.rounds) + " rounds of fresh locations (--iterations " +
+             report::grouped(static_cast<std::uint64_t>(first->iterations)) + ", rounded up to whole rounds)");
+  s.fact("wait-budget", "each wait gives up after", budget_ms(first->budget_ns), Format::ms,
+         "the rendezvous and mp's wait for the flag");
+}
+
+void add_same_sm_fact(report::Section& s, const std::string& id, const std::string& title, const LitmusCounts& c) {
+  if (c.pairs_checked == 0) return;
+  s.fact(id, title, static_cast<I>(c.pairs_same_sm), Format::count,
+         "of " + report::grouped(c.pairs_checked) + " pairs (%smid of the blocks)");
+}
+
+void add_litmus_checks(report::Section& s, const std::vector<LitmusRow>& rows, bool gpu_run,
+                       const std::string& no_gpu_note) {
+  if (!gpu_run) {
+    s.note(no_gpu_note);
+    return;
+  }
+  const LitmusSummary sum = summarize(rows);
+  s.agreement("no-forbidden-outcome", "no outcome the PTX memory model forbids was seen", sum.findings.empty(),
+              sum.findings.empty()
+                  ? std::to_string(sum.rows) + " configurations, " + report::grouped(sum.completed) + " completed instances"
+                  : std::to_string(sum.findings.size()) + " configurations broke it");
+  std::string t;
+  for (const auto& x : sum.timeouts) t += (t.empty() ? "" : "; ") + x;
+  s.check("no-wait-timed-out", "every wait ended before its deadline (nothing was stuck)", sum.timeouts.empty(),
+          sum.timeouts.empty() ? report::grouped(sum.bounded_waits) + " instances, each with its waits bounded"
+                               : "timed out: " + t);
+  for (const auto& f : sum.findings) s.note("FINDING: " + f);
+}
+
+}  // namespace cudasync::threadfence
