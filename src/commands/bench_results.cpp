@@ -47,8 +47,9 @@ void sweep_rows(const std::string& lesson, const std::string& sid, const json& s
   const json& tables = s["tables"];
   const json& median = tables["median"];
   std::string vs_key;
+  // The baseline's ratio table comes first; a sweep's further versus() tables follow it.
   for (const auto& [key, t] : tables.items())
-    if (key.rfind("vs-", 0) == 0) vs_key = key;
+    if (vs_key.empty() && key.rfind("vs-", 0) == 0) vs_key = key;
   const json& columns = median["columns"];
   const std::string axis = tables.contains("best") ? title_of(tables["best"]["columns"], "column") : "";
   const std::string baseline =
