@@ -113,8 +113,9 @@ report::Section last_block_partial_section(const PartialSpec& spec, const std::v
     report::RowMark mark = report::RowMark::none;
     if (gpu_run && !o.gpu) {
       cells.emplace_back("tickets", report::Undefined{});
-      cells.emplace_back("outcome", std::string("no answer (see the note)"));
-      s.note(std::string(to_string(o.variant)) + ": the child process gave no answer: " + o.problem);
+      cells.emplace_back("outcome", std::string("no answer"));
+      s.fact("gpu-" + id, "this GPU, " + std::string(to_string(o.variant)),
+             "the child process gave no answer: " + o.problem);
     } else if (gpu_run && o.gpu && o.variant != PartialVariant::thread_zero_only) {
       const PartialVerdict v = judge_partial(spec, o.variant, *o.gpu);
       if (!v.as_predicted) mark = report::RowMark::mismatch;
@@ -149,8 +150,7 @@ report::Section last_block_partial_part(Run& run) {
     runs.push_back(std::move(o));
   }
   if (run.ctx.gpu) {
-    runs[0].gpu = gpu_last_block_partial(spec, PartialVariant::every_block);
-    runs[1].gpu = gpu_last_block_partial(spec, PartialVariant::skipping_blocks);
+    // The child first: whatever it does to its own context, this process's runs come after it.
     try {
       const ChildResult r =
           parts::start_child(run.ctx, lesson().id, "last-block-divergent", {}, kChildTimeout)->finish();
@@ -160,6 +160,8 @@ report::Section last_block_partial_part(Run& run) {
     } catch (const std::exception& e) {
       runs[2].problem = e.what();
     }
+    runs[0].gpu = gpu_last_block_partial(spec, PartialVariant::every_block);
+    runs[1].gpu = gpu_last_block_partial(spec, PartialVariant::skipping_blocks);
   }
   return last_block_partial_section(spec, runs, run.ctx.gpu);
 }

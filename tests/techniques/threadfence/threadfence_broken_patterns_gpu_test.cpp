@@ -57,8 +57,14 @@ TEST(ThreadfenceBrokenPatternsGpu, TheDivergentGuardRunsInAChildAndTheParentCarr
   const auto doc = test::valid_document("threadfence --backend gpu --part last-block-partial --json");
   EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
   const auto& s = doc["report"]["sections"]["last-block-partial"];
-  EXPECT_TRUE(s["facts"].contains("gpu-thread-zero-only")) << "the child answered: " << s.dump().substr(0, 400);
-  EXPECT_TRUE(s["facts"].contains("stages-thread-zero-only"));
+  ASSERT_TRUE(s["facts"].contains("gpu-thread-zero-only")) << s.dump().substr(0, 400);
+  // The child answers with where its threads were, whether the kernel hung or ended; a child that
+  // died (a CUDA error) says so in the fact instead. Either way this process went on.
+  const std::string what = s["facts"]["gpu-thread-zero-only"]["value"].get<std::string>();
+  if (what.find("no answer") == std::string::npos) {
+    EXPECT_TRUE(s["facts"].contains("stages-thread-zero-only")) << what;
+  }
+  EXPECT_TRUE(s["checks"]["every-block-as-predicted"]["passed"].get<bool>()) << "the parent's own runs after the child";
 }
 
 TEST(ThreadfenceBrokenPatternsGpu, AHostThreadNeverSeesStaleDataBehindTheSystemFence) {
