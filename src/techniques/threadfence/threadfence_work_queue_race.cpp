@@ -47,7 +47,8 @@ report::Table trace_table(const RaceSpec& spec, RaceVariant v, const RaceOutcome
     t.row(cells);
   }
   t.legend.push_back("warp w: the item warp w filed its result under (none: it filed nothing)");
-  t.legend.push_back("a warp's share of an item takes cost x share units; share: warp 0 2, others 1, 3");
+  t.legend.push_back("a warp's share of an item takes cost x share units of work:");
+  t.legend.push_back("share 2 for warp 0, 1 or 3 for each other warp");
   return t;
 }
 
@@ -71,7 +72,7 @@ report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<
       "on shared memory inside one block.");
   s.fact("blocks", "blocks", I{spec.blocks}, Format::count);
   s.fact("warps", "warps per block", I{spec.warps()}, Format::count, std::to_string(spec.threads) + " threads");
-  s.fact("items", "items", I{spec.items()}, Format::count, "1 to 4 units each (--seed)");
+  s.fact("items", "items", I{spec.items()}, Format::count, "1 to 4 units each, drawn with --seed");
   s.fact("unit", "unit", I{spec.unit_cycles}, Format::cycles, "of spinning on clock64");
   s.fact("portions", "shares to file", I{spec.items() * spec.warps()}, Format::count, "items x warps");
   report::Table t("variants", gpu_run ? "every share of every item, counted" : "every share of every item (reference model)");
