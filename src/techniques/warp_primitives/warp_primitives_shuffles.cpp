@@ -50,7 +50,9 @@ std::string rule(ShuffleOp op, const ShuffleSpec& s) {
          "a later " + w + "-lane segment keeps its own var; one whose partner lies in an earlier segment reads it.";
 }
 
-RowMark mark_of(LaneOutcome o) {
+}  // namespace
+
+report::RowMark lane_mark(LaneOutcome o) {
   switch (o) {
     case LaneOutcome::inactive: return RowMark::inactive;
     case LaneOutcome::kept_own: return RowMark::kept_own;
@@ -60,7 +62,7 @@ RowMark mark_of(LaneOutcome o) {
   return RowMark::none;
 }
 
-ShuffleSpec spec_of(ShuffleOp op, const Inputs& in) {
+ShuffleSpec shuffle_spec(ShuffleOp op, const Inputs& in) {
   ShuffleSpec s;
   s.op = op;
   s.width = in.width;
@@ -70,15 +72,13 @@ ShuffleSpec spec_of(ShuffleOp op, const Inputs& in) {
   return s;
 }
 
-}  // namespace
-
 std::string shuffle_call(ShuffleOp op, const ShuffleSpec& s) {
   return std::string(symbol(op)) + "(" + report::format_value(std::int64_t{s.warp.mask}, report::Format::hex32) +
          ", v, " + std::to_string(s.param) + ", " + std::to_string(s.width) + ")";
 }
 
 report::Section shuffle_part(Run& run, ShuffleOp op) {
-  const ShuffleSpec spec = spec_of(op, run.in);
+  const ShuffleSpec spec = shuffle_spec(op, run.in);
   const auto model = model_shuffle(spec);
   std::optional<Lanes> gpu;
   if (run.ctx.gpu) gpu = gpu_shuffle(spec);
@@ -95,7 +95,7 @@ report::Section shuffle_part(Run& run, ShuffleOp op) {
     const auto l = static_cast<std::size_t>(lane);
     const ShuffleLane& m = model[l];
     const bool inactive = m.outcome == LaneOutcome::inactive;
-    RowMark mark = mark_of(m.outcome);
+    RowMark mark = lane_mark(m.outcome);
     undefined_shown = undefined_shown || m.outcome == LaneOutcome::undefined_source;
     Value got = Undefined{};
     if (gpu) {
