@@ -140,7 +140,7 @@ const parts::Lesson<Options, Run>& lesson() {
           vote_row("any", "__any_sync", "1 when the predicate holds in any calling lane", {"--predicate"}),
           vote_row("activemask", "__activemask", "the lanes executing together, no mask, no sync", {}),
           vote_row("match-any", "__match_any_sync", "each lane: the lanes holding its value", {"--key"}),
-          vote_row("match-all", "__match_all_sync", "the mask if every lane holds one value, else 0", {"--key"}),
+          vote_row("match-all", "__match_all_sync", "the calling lanes if all hold one value, else 0", {"--key"}),
           reduce_row("reduce-add", "__reduce_add_sync", "one REDUX instruction: the sum (8.0+)"),
           reduce_row("reduce-min", "__reduce_min_sync", "one REDUX instruction: the minimum (8.0+)"),
           reduce_row("reduce-max", "__reduce_max_sync", "one REDUX instruction: the maximum (8.0+)"),

@@ -32,6 +32,13 @@ const char* symbol(ShuffleOp op) {
   return "__shfl_sync";
 }
 
+// "the first 2 lanes of each segment have no such lane and keep their own var" (1: "the first lane ...").
+std::string edge(const char* which, int n) {
+  if (n == 1) return std::string("the ") + which + " lane of each segment has no such lane and keeps its own var";
+  return std::string("the ") + which + " " + std::to_string(n) +
+         " lanes of each segment have no such lane and keep their own var";
+}
+
 std::string rule(ShuffleOp op, const ShuffleSpec& s) {
   const std::string w = std::to_string(s.width), p = std::to_string(s.param);
   switch (op) {
@@ -39,11 +46,10 @@ std::string rule(ShuffleOp op, const ShuffleSpec& s) {
       return "Every lane of each " + w + "-lane segment receives var from lane " + std::to_string(s.param % s.width) +
              " of its own segment (srcLane " + p + " modulo width " + w + "): a broadcast.";
     case ShuffleOp::up:
-      return "Lane t of each " + w + "-lane segment receives var from lane t-" + p + "; the first " + p +
-             " lanes of each segment have no such lane and keep their own var (no wrap-around).";
+      return "Lane t of each " + w + "-lane segment receives var from lane t-" + p + "; " + edge("first", s.param) +
+             " (no wrap-around).";
     case ShuffleOp::down:
-      return "Lane t of each " + w + "-lane segment receives var from lane t+" + p + "; the last " + p +
-             " lanes of each segment have no such lane and keep their own var.";
+      return "Lane t of each " + w + "-lane segment receives var from lane t+" + p + "; " + edge("last", s.param) + ".";
     case ShuffleOp::bfly: break;
   }
   return "Lane t receives var from lane t^" + p + " (bitwise xor): lanes swap in pairs. A lane whose partner lies in "
