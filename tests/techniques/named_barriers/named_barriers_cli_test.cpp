@@ -141,7 +141,7 @@ TEST(NamedBarriersCli, ModelRunChecksTheModelByItsIds) {
   EXPECT_EQ(sections["cost"]["measurements"]["syncthreads-at-64"]["needs_gpu"], true);
 }
 
-TEST(NamedBarriersCli, ModelRunIsDeterministicAndFollowsTheSeed) {
+TEST(NamedBarriersCli, ModelRunIsDeterministicAndFollowsTheRandomSeed) {
   const json a = valid_document("named-barriers --backend model --part producer-consumer,bar-red --seed 3 --json");
   const json b = valid_document("named-barriers --backend model --part producer-consumer,bar-red --seed 3 --json");
   const json c = valid_document("named-barriers --backend model --part producer-consumer,bar-red --seed 4 --json");
