@@ -12,6 +12,19 @@
 
 namespace cudasync::lock {
 
+// The blog's fixed lock() and unlock(): the spin on atomicCAS with __threadfence() after taking the
+// lock, and __threadfence() before atomicExch gives it back. Every lock class of parts 5 and 6
+// that is meant to be correct calls these.
+__device__ inline bool fenced_take(int* mutex, const cuda::SpinDeadline& d) {
+  const bool ok = cuda::spin_until([&] { return atomicCAS(mutex, 0, 1) == 0; }, d);
+  __threadfence();
+  return ok;
+}
+__device__ inline void fenced_give(int* mutex) {
+  __threadfence();
+  atomicExch(mutex, 0);
+}
+
 // `iters` acquisitions of `lock` around atomicAdd(cnt, 1); a wait past its deadline adds one to
 // *gave_up and stops.
 template <typename L>

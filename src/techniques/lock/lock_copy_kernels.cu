@@ -76,29 +76,15 @@ class SharedLock {
   SharedLock(const SharedLock& o) : mutex(o.mutex), mutex_ptr(o.mutex_ptr) { ++g_log->copies; }
   SharedLock& operator=(const SharedLock&) = default;
   ~SharedLock() { ++g_log->destructor_calls; }
-  __device__ bool lock(const SpinDeadline& d) {
-    const bool ok = spin_until([&] { return atomicCAS(mutex_ptr, 0, 1) == 0; }, d);
-    __threadfence();
-    return ok;
-  }
-  __device__ void unlock() {
-    __threadfence();
-    atomicExch(mutex_ptr, 0);
-  }
+  __device__ bool lock(const SpinDeadline& d) { return fenced_take(mutex_ptr, d); }
+  __device__ void unlock() { fenced_give(mutex_ptr); }
 };
 
 // ---- an owner that cannot be copied, and the trivially copyable view kernels take ---------------
 struct MutexRef {
   int* mutex;
-  __device__ bool lock(const SpinDeadline& d) const {
-    const bool ok = spin_until([&] { return atomicCAS(mutex, 0, 1) == 0; }, d);
-    __threadfence();
-    return ok;
-  }
-  __device__ void unlock() const {
-    __threadfence();
-    atomicExch(mutex, 0);
-  }
+  __device__ bool lock(const SpinDeadline& d) const { return fenced_take(mutex, d); }
+  __device__ void unlock() const { fenced_give(mutex); }
 };
 class MutexOwner {
  public:

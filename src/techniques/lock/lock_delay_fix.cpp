@@ -58,17 +58,7 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
     std::vector<std::pair<std::string, report::Value>> cells{{"variant", row_name(row)},
                                                              {"model-count", static_cast<I>(row.model.count)},
                                                              {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    report::RowMark mark = report::RowMark::none;
-    if (gpu_run && !row.gpu.empty()) {
-      const Lost l = lost_updates(row.gpu);
-      if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
-      else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
-                                      {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
-      cells.emplace_back("ns", report::median(ns_samples(row.gpu)));
-      if (is_fix(row.variant) && (l.lost != 0 || l.stuck)) mark = report::RowMark::mismatch;
-    } else if (!gpu_run) {
-      for (const char* k : {"lost", "share", "ns"}) cells.emplace_back(k, report::NeedsGpu{});
-    }
+    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fix(row.variant), false);
     t.row(cells, mark);
     if (is_delay(row.variant)) delayed.push_back({row.delay_ns, row.gpu});
     if (is_fix(row.variant)) fixes.push_back(row.gpu);

@@ -111,6 +111,11 @@ struct StalePart {
   std::string arch;  // the SASS shown ("sm_90"), "" when none
 };
 report::Section stale_reads_section(const StalePart& p, bool gpu_run);
+// A row's GPU cells of lost updates, shared with delay-fix: "lost", "share", "ns" and, with
+// `runs_losing`, "runs-losing" (NeedsGpu in each without a GPU). Mismatch when a row that must be
+// exact lost an update or a wait passed its deadline.
+report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
+                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing);
 report::Section stale_reads_part(Run& run);
 
 // ---- delay-fix: the blog's first remedy, a delay, beside the real fixes --------------------------

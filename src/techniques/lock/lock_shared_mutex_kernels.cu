@@ -21,7 +21,6 @@
 namespace cudasync::lock {
 
 using cuda::SpinDeadline;
-using cuda::spin_until;
 
 namespace {
 
@@ -71,15 +70,8 @@ class CudaKernelLock {
   CudaKernelLock(const CudaKernelLock& lock) : mutex(lock.mutex), mutex_ptr(mutex->mutex) { count(true); }
   CudaKernelLock& operator=(const CudaKernelLock&) = delete;
   ~CudaKernelLock() { --g_owners->locks_alive; }
-  __device__ bool lock(const SpinDeadline& d) {
-    const bool ok = spin_until([&] { return atomicCAS(mutex_ptr, 0, 1) == 0; }, d);
-    __threadfence();
-    return ok;
-  }
-  __device__ void unlock() {
-    __threadfence();
-    atomicExch(mutex_ptr, 0);
-  }
+  __device__ bool lock(const SpinDeadline& d) { return fenced_take(mutex_ptr, d); }
+  __device__ void unlock() { fenced_give(mutex_ptr); }
 
  private:
   void count(bool copy) {

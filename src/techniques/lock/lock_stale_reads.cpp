@@ -26,6 +26,23 @@ const char* variant_id(Variant v) {
 
 }  // namespace
 
+report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
+                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing) {
+  if (!gpu_run) {
+    for (const char* k : {"lost", "share", "runs-losing", "ns"})
+      if (runs_losing || std::string(k) != "runs-losing") cells.emplace_back(k, report::NeedsGpu{});
+    return report::RowMark::none;
+  }
+  if (gpu.empty()) return report::RowMark::none;
+  const Lost l = lost_updates(gpu);
+  if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
+  else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
+                                  {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
+  if (runs_losing) cells.emplace_back("runs-losing", static_cast<I>(l.losing));
+  cells.emplace_back("ns", report::median(ns_samples(gpu)));
+  return must_be_exact && (l.lost != 0 || l.stuck) ? report::RowMark::mismatch : report::RowMark::none;
+}
+
 report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
   report::Section s("stale-reads", "part 3, stale reads: *cnt = *cnt + 1 under the lock, with no fence");
   s.paragraph(
@@ -57,18 +74,7 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
         {"variant", std::string(variant_name(row.variant))},
         {"model-count", static_cast<I>(row.model.count)},
         {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    report::RowMark mark = report::RowMark::none;
-    if (gpu_run && !row.gpu.empty()) {
-      const Lost l = lost_updates(row.gpu);
-      if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
-      else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
-                                      {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
-      cells.emplace_back("runs-losing", static_cast<I>(l.losing));
-      cells.emplace_back("ns", report::median(ns_samples(row.gpu)));
-      if (is_fix(row.variant) && (l.lost != 0 || l.stuck)) mark = report::RowMark::mismatch;
-    } else if (!gpu_run) {
-      for (const char* k : {"lost", "share", "runs-losing", "ns"}) cells.emplace_back(k, report::NeedsGpu{});
-    }
+    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fix(row.variant), true);
     if (!p.arch.empty())
       cells.emplace_back("compiled", row.compiled.empty() ? std::string("none") : distinct_instructions(row.compiled));
     t.row(cells, mark);
