@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/backend.hpp"
+#include "core/cli/cli_spec.hpp"
 #include "core/cli/global_options.hpp"
 #include "core/cli/output.hpp"
 #include "core/cli/usage_message.hpp"
@@ -94,6 +95,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
     summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts});
   }
+  add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
@@ -136,6 +138,8 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return text_only(e, "--help");
   } catch (const CLI::CallForVersion& e) {
     return text_only(e, "--version");
+  } catch (const CLI::Success& e) {  // --cli-spec printed the definition
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(usage_message(app, e, args));
   }
