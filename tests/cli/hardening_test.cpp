@@ -167,7 +167,8 @@ TEST(Hardening, TheLastJsonWinsInEveryPath) {
 
 TEST(Hardening, HelpAndVersionDoNotCombineWithJson) {
   // They used to print text and exit 0, leaving --json without a document.
-  for (const char* args : {"--help --json", "--version --json", "warp-primitives --help --json", "--json -h list"}) {
+  for (const char* args : {"--help --json", "--version --json", "warp-primitives --help --json", "--json -h list",
+                           "--cli-spec --json", "--json list --cli-spec"}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
     const json doc = one_valid_document(r.out, args);

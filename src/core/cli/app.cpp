@@ -130,6 +130,11 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return usage_error(std::string(what) + " prints text and does not combine with --json; accepted: " + what +
                        " alone, or --json without it");
   };
+  // --cli-spec prints its JSON while CLI11 parses: judged before, so a --json run never gets two documents.
+  const auto spec = std::find(args.begin(), std::find(args.begin(), args.end(), "--"), "--cli-spec");
+  if ((!json.target.empty() || json.empty_file) && spec != args.end() && *spec == "--cli-spec")
+    return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
+                       "--cli-spec alone, or --json without it");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -139,7 +144,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   } catch (const CLI::CallForVersion& e) {
     return text_only(e, "--version");
   } catch (const CLI::Success& e) {  // --cli-spec printed the definition
-    return app.exit(e);
+    return text_only(e, "--cli-spec");
   } catch (const CLI::ParseError& e) {
     return usage_error(usage_message(app, e, args));
   }
