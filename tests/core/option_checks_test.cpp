@@ -1,5 +1,6 @@
-// Checked option values (core/cli/option_checks.hpp) and checked arithmetic (core/checked.hpp),
-// on apps built here.
+// Checked option values (core/cli/option_checks.hpp), checked arithmetic (core/checked.hpp) and
+// the one wording of CLI11's usage errors (core/cli/usage_message.hpp): the option, the value given
+// and what is accepted, for any option, hidden or not; values shown printable. On apps built here.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +10,9 @@
 #include <vector>
 
 #include "core/checked.hpp"
+#include "core/cli/global_options.hpp"
 #include "core/cli/option_checks.hpp"
+#include "core/cli/usage_message.hpp"
 
 namespace cudasync::cli {
 namespace {
@@ -70,6 +73,15 @@ struct CountApp {
     app.add_option("--plain", threads, "A plain int");
     app.add_option("--child", threads)->group("");  // hidden
   }
+  // The usage message of parsing `args`, or "" when it parses.
+  std::string error_of(const std::vector<std::string>& args) {
+    try {
+      parse(args);
+    } catch (const CLI::ParseError& e) {
+      return usage_message(app, e, args);
+    }
+    return "";
+  }
   void parse(std::vector<std::string> args) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
@@ -105,6 +117,87 @@ TEST(AcceptedText, FromCoreChecksCli11ValidatorsAndTypes) {
   EXPECT_EQ(accepted_text(*a.app.get_option("--width")), "one of 2, 4, 8");
   EXPECT_EQ(accepted_text(*a.app.get_option("--delta")), "a whole number 0..31");
   EXPECT_EQ(accepted_text(*a.app.get_option("--plain")), "a whole number");
+}
+
+// Every usage error names the option, the value given and what is accepted.
+TEST(UsageMessage, NamesTheOptionTheValueAndWhatIsAccepted) {
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> has;
+  };
+  const Case cases[] = {
+      {{"--threads", "2147483648"}, {"--threads 2147483648", "out of range", "accepted: a whole number 1..32"}},
+      {{"--device", ""}, {"--device ''", "accepted: a whole number 0..1023"}},
+      {{"--seed", "-1"}, {"--seed -1", "accepted: a whole number 0..18446744073709551615"}},
+      {{"--width", "2147483648"}, {"--width 2147483648", "accepted: one of 2, 4, 8"}},
+      {{"--width", "3"}, {"--width 3", "accepted: one of 2, 4, 8"}},
+      {{"--delta", "abc"}, {"--delta abc", "not a number", "accepted: a whole number 0..31"}},
+      {{"--plain", "2147483648"}, {"--plain 2147483648", "accepted: a whole number"}},
+      {{"--threads"}, {"--threads needs a value", "accepted: a whole number 1..32"}},
+      // A hidden option: CLI11 names it "" in its own message.
+      {{"--child"}, {"--child needs a value", "accepted: a whole number"}},
+      {{"--child", "x"}, {"--child x", "accepted: a whole number"}},
+      {{"--frob", "1"}, {"--frob: no such option", "accepted:", "--threads", "(unexpected too: 1)"}},
+      {{"--threads", "\xff"}, {"--threads $'\\xff'", "accepted: a whole number 1..32"}},
+  };
+  for (const auto& c : cases) {
+    CountApp a;
+    const std::string m = a.error_of(c.args);
+    for (const auto& h : c.has) EXPECT_NE(m.find(h), std::string::npos) << "'" << h << "' not in: " << m;
+    EXPECT_NE(m.find("(see t --help)"), std::string::npos) << m;
+    EXPECT_TRUE(is_utf8(m)) << m;
+  }
+}
+
+TEST(UsageMessage, GlobalOptionsSayWhatTheyAccept) {
+  CLI::App app{"test", "t"};
+  GlobalOptions o;
+  add_global_options(app, o);
+  const auto error_of = [&](std::vector<std::string> args) {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+      app.parse(reversed);
+    } catch (const CLI::ParseError& e) {
+      return usage_message(app, e, args);
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of({"--device", "2147483648"}).find("--device 2147483648: out of range 0..1023; accepted: a whole number 0..1023"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--color", "x"}).find("accepted: one of auto, always, never"), std::string::npos);
+  EXPECT_NE(error_of({"--max-memory", "5Q"}).find("--max-memory 5Q: not a size; accepted: a size"), std::string::npos);
+  EXPECT_NE(error_of({"--max-memory", "1k"}).find("below the smallest"), std::string::npos);
+}
+
+TEST(ShownValue, QuotesEscapesAndCuts) {
+  EXPECT_EQ(shown_value("42"), "42");
+  EXPECT_EQ(shown_value(""), "''");
+  EXPECT_EQ(shown_value("a b"), "'a b'");
+  EXPECT_EQ(shown_value("it's"), "'it'\\''s'");
+  EXPECT_EQ(shown_value("\xff"), "$'\\xff'");
+  EXPECT_EQ(shown_value("a\nb"), "$'a\\x0ab'");
+  EXPECT_EQ(shown_value("ü"), "'ü'");
+  const std::string long_value(10000, 'a');
+  const std::string s = shown_value(long_value);
+  EXPECT_LT(s.size(), 100u);
+  EXPECT_NE(s.find("(10000 bytes)"), std::string::npos);
+}
+
+TEST(IsUtf8, RejectsBadSequences) {
+  EXPECT_TRUE(is_utf8("plain"));
+  EXPECT_TRUE(is_utf8("ü½€😀"));
+  EXPECT_TRUE(is_utf8(std::string("a\0b", 3)));
+  EXPECT_FALSE(is_utf8("\xff"));
+  EXPECT_FALSE(is_utf8("x\xc3"));          // cut short
+  EXPECT_FALSE(is_utf8("\xc0\xaf"));       // overlong
+  EXPECT_FALSE(is_utf8("\xed\xa0\x80"));   // a surrogate
+  EXPECT_FALSE(is_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+}
+
+TEST(PrintableText, EscapesWhatATerminalShouldNotGet) {
+  EXPECT_EQ(printable_text("unknown predicate '\xff'"), "unknown predicate '\\xff'");
+  EXPECT_EQ(printable_text("\x1b[31mred"), "\\x1b[31mred");
+  EXPECT_EQ(printable_text("ü"), "ü");
 }
 
 }  // namespace

@@ -37,6 +37,39 @@ bool plain_char(char c) {
          std::string_view("._,:/=+@%^-").find(c) != std::string_view::npos;
 }
 
+// The first `limit` characters of v: printable UTF-8 as it is, every other byte as \xHH; with
+// `backslash_quotes`, ' and \ get a backslash (bash's $'...' form).
+struct Escaped {
+  std::string text;
+  bool escaped = false;  // a byte became \xHH
+  bool plain = true;     // only characters a shell takes unquoted
+  bool cut = false;      // v was longer than `limit` characters
+};
+
+Escaped escape(std::string_view v, std::size_t limit, bool backslash_quotes) {
+  Escaped e;
+  std::size_t i = 0;
+  for (std::size_t chars = 0; i < v.size() && chars < limit; ++chars) {
+    const std::size_t n = printable_utf8_at(v, i);
+    if (n == 0) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(v[i]));
+      e.text += buf;
+      e.escaped = true;
+      ++i;
+      continue;
+    }
+    if (n > 1 || !plain_char(v[i])) e.plain = false;
+    if (backslash_quotes && (v[i] == '\'' || v[i] == '\\')) e.text += '\\';
+    e.text.append(v.substr(i, n));
+    i += n;
+  }
+  e.cut = i < v.size();
+  return e;
+}
+
+std::string cut_note(std::string_view v) { return "... (" + std::to_string(v.size()) + " bytes)"; }
+
 // The name a user types for an option ("--width", "-v", "lesson"), hidden or not (CLI11's
 // get_name() is empty for a hidden option).
 std::string typed_name(const CLI::Option& o) {
@@ -210,62 +243,24 @@ bool is_utf8(std::string_view s) {
 }
 
 std::string printable_text(std::string_view v, std::size_t limit) {
-  std::string out;
-  std::size_t i = 0, chars = 0;
-  for (; i < v.size() && chars < limit; ++chars) {
-    const std::size_t n = printable_utf8_at(v, i);
-    if (n == 0) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(v[i]));
-      out += buf;
-      ++i;
-      continue;
-    }
-    out.append(v.substr(i, n));
-    i += n;
-  }
-  if (i < v.size()) out += "... (" + std::to_string(v.size()) + " bytes)";
-  return out;
+  const Escaped e = escape(v, limit, false);
+  return e.text + (e.cut ? cut_note(v) : "");
 }
 
 std::string shown_value(std::string_view v) {
   constexpr std::size_t kLimit = 64;
-  std::string body;
-  bool escaped = false, quote = v.empty();
-  std::size_t shown_chars = 0, i = 0;
-  for (; i < v.size() && shown_chars < kLimit; ++shown_chars) {
-    const std::size_t n = printable_utf8_at(v, i);
-    if (n == 0) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(v[i]));
-      body += buf;
-      escaped = true;
-      ++i;
-      continue;
-    }
-    if (n > 1 || !plain_char(v[i])) quote = true;
-    if (v[i] == '\'' || v[i] == '\\') body += '\\';
-    body.append(v.substr(i, n));
-    i += n;
-  }
+  const Escaped e = escape(v, kLimit, true);
   std::string out;
-  if (escaped) out = "$'" + body + "'";  // as bash reads it back
-  else if (quote) {
+  if (e.escaped) {
+    out = "$'" + e.text + "'";  // as bash reads it back
+  } else if (!e.plain || v.empty()) {
     out = "'";
-    for (std::size_t k = 0; k < body.size(); ++k) {
-      if (body[k] == '\\' && k + 1 < body.size() && (body[k + 1] == '\'' || body[k + 1] == '\\')) {
-        out += body[k + 1] == '\'' ? "'\\''" : "\\";
-        ++k;
-      } else {
-        out += body[k];
-      }
-    }
+    for (const char c : escape(v, kLimit, false).text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     out += "'";
   } else {
-    out = body;
+    out = e.text;
   }
-  if (i < v.size()) out += "... (" + std::to_string(v.size()) + " bytes)";
-  return out;
+  return out + (e.cut ? cut_note(v) : "");
 }
 
 std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::vector<std::string>& args) {
