@@ -121,7 +121,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     const bool bench = ctx.bench && lesson.bench.has_value();
     if (bench && !parsed->parts.empty())
       throw UsageError("--part " + parsed->parts.front() + " is not used by --bench, which runs " + lesson.id +
-                       "'s own sweep; leave --part out, or drop --bench");
+                       "'s own sweep; accepted: --part without --bench, or --bench without --part");
     parsed->selection = select(detail::rules(lesson), parsed->parts, bench);
     parsed->selection.child = !parsed->child.empty();
     parsed->selection.child_out = parsed->child_out;
