@@ -39,7 +39,10 @@ bool guard_standard_streams() {
   // In order: a closed 0 would otherwise take /dev/full meant for 1.
   if (!fd_open(0)) reopen(0, "/dev/null", O_RDONLY);
   const bool stdout_closed = !fd_open(1);
-  if (stdout_closed) reopen(1, "/dev/full", O_WRONLY);
+  if (stdout_closed) {
+    reopen(1, "/dev/full", O_WRONLY);
+    if (!fd_open(1)) reopen(1, "/dev/null", O_WRONLY);
+  }
   if (!fd_open(2)) reopen(2, "/dev/null", O_WRONLY);
   return stdout_closed;
 }
@@ -69,8 +72,8 @@ std::optional<std::string> stdout_failure(bool stdout_closed) {
   std::cout.flush();
   const bool flushed = std::fflush(stdout) == 0;
   const int err = errno;
-  if (flushed && !std::ferror(stdout) && !std::cout.fail()) return std::nullopt;
   if (stdout_closed) return std::string("cannot write to stdout: it is closed; give the run a stdout");
+  if (flushed && !std::ferror(stdout) && !std::cout.fail()) return std::nullopt;
   return std::string("cannot write to stdout (") + (err ? std::strerror(err) : "write error") +
          "): the output was lost; give the run a stdout it can write to";
 }

@@ -60,7 +60,8 @@ class Output {
   std::optional<std::string> failure_;
 };
 
-// Flushes stdout; the message of the failure when a write to it was lost.
+// Flushes stdout; the message of the failure when a write to it was lost, or when it was closed
+// (whatever the run wrote to it is lost).
 std::optional<std::string> stdout_failure(bool stdout_closed);
 
 }  // namespace cudasync::cli
