@@ -158,7 +158,7 @@ def pick_options(options, rng, most):
     return picked
 
 
-def draw(spec, rng, backend, json_file):
+def draw(spec, rng, backend, json_file, force_model):
     """One argument vector (without the program)."""
     hostile_share = rng.choice([0.0, 0.1, 0.3])
     r = rng.random()
@@ -198,8 +198,8 @@ def draw(spec, rng, backend, json_file):
         rng.shuffle(argv)
     if backend == "gpu":
         argv += ["--backend", "gpu"]
-    elif rng.random() < 0.9:
-        argv += ["--backend", "model"]  # the last --backend counts: the runs stay on the model on a GPU machine too
+    elif force_model or rng.random() < 0.9:
+        argv += ["--backend", "model"]  # the last --backend counts: the runs stay on the model
     return argv
 
 
@@ -376,18 +376,22 @@ def main():
         return 1
     spec = Spec(json.loads(spec_run.stdout))
 
+    listing = subprocess.run([binary, "list", "--json"], capture_output=True, env=env, timeout=120)
+    try:
+        gpu = json.loads(listing.stdout)["report"]["sections"]["lessons"]["facts"]["gpu"]
+    except (ValueError, KeyError):
+        gpu = {"value": "none", "note": "`cudasync list --json` did not say"}
+    have_gpu = gpu.get("value") != "none"
+    if args.backend == "gpu" and not have_gpu:
+        print("fuzz: skipped: no usable GPU here (%s); the GPU variant needs one" % gpu.get("note", ""))
+        return SKIP
     if args.backend == "gpu":
-        listing = subprocess.run([binary, "list", "--json"], capture_output=True, env=env, timeout=120)
-        try:
-            gpu = json.loads(listing.stdout)["report"]["sections"]["lessons"]["facts"]["gpu"]
-        except (ValueError, KeyError):
-            gpu = {"value": "none", "note": "`cudasync list --json` did not say"}
-        if gpu.get("value") == "none":
-            print("fuzz: skipped: no usable GPU here (%s); the GPU variant needs one" % gpu.get("note", ""))
-            return SKIP
+        args.memory_mb = 0  # a CUDA context reserves more address space than any limit worth setting
 
     rng = random.Random(seed)
-    argvs = [draw(spec, rng, args.backend, "out%d.json" % i) for i in range(args.runs)]
+    # Without a GPU a few runs keep the backend they drew (auto is the model then); with one, every
+    # run of the model variant stays on the model, under the memory limit.
+    argvs = [draw(spec, rng, args.backend, "out%d.json" % i, have_gpu) for i in range(args.runs)]
     checker = Checker(args.schema, args.validate_every)
     limits = Limits(args.memory_mb, args.sanitized)
     root = tempfile.mkdtemp(prefix="cudasync_fuzz_")
@@ -401,8 +405,9 @@ def main():
         return i, run_one(binary, argvs[i], os.path.join(root, str(i)), args.timeout, limits, env, [])
 
     print("fuzz: seed %d (CUDASYNC_FUZZ_SEED to change), %d argvs, %d jobs, %s backend, timeout %.0f s, "
-          "memory %d MiB%s" % (seed, len(argvs), args.jobs, args.backend, args.timeout, args.memory_mb,
-                               " (ASan rss limit)" if args.sanitized else ""), flush=True)
+          "memory %s%s" % (seed, len(argvs), args.jobs, args.backend, args.timeout,
+                           "%d MiB" % args.memory_mb if args.memory_mb else "not limited",
+                           " (ASan rss limit)" if args.sanitized and args.memory_mb else ""), flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for i, r in pool.map(task, range(len(argvs))):
             results[i] = r
@@ -449,12 +454,15 @@ def main():
 
     ran = len(argvs) - skipped
     memchecked = memcheck_errors = 0
-    if args.memcheck and args.backend == "gpu" and shutil.which("compute-sanitizer"):
+    sanitizer = shutil.which("compute-sanitizer") or shutil.which("compute-sanitizer", path="/usr/local/cuda/bin")
+    if args.memcheck and args.backend == "gpu" and not sanitizer:
+        print("fuzz: compute-sanitizer not found: the memcheck sample is left out")
+    if args.memcheck and args.backend == "gpu" and sanitizer:
         sample = random.Random(seed + 1).sample(range(len(argvs)), min(args.memcheck, len(argvs)))
         for i in sample:
             r = run_one(binary, argvs[i], os.path.join(tempfile.gettempdir(), "cudasync_memcheck_%d" % i),
                         max(args.timeout, 120), Limits(0, True), env,
-                        ["compute-sanitizer", "--tool", "memcheck", "--error-exitcode", "99", "--print-limit", "5"])
+                        [sanitizer, "--tool", "memcheck", "--error-exitcode", "99", "--print-limit", "5"])
             memchecked += 1
             if r["code"] == 99 or r["timed_out"] or r["code"] < 0:
                 memcheck_errors += 1
