@@ -64,6 +64,7 @@ struct CountApp {
   int threads = 1;
   std::optional<int> device;
   std::uint64_t seed = 1;
+  std::vector<std::string> list;
   CountApp() {
     add_count(app, "--threads", threads, 32, "Threads in the block");
     add_count(app, "--device", device, 1023, "GPU index", 0);
@@ -72,6 +73,7 @@ struct CountApp {
     app.add_option("--delta", threads, "Delta")->check(CLI::Range(0, 31));
     app.add_option("--plain", threads, "A plain int");
     app.add_option("--child", threads)->group("");  // hidden
+    app.add_option("--list", list, "A list")->delimiter(',')->check(CLI::IsMember({"ab", "b"}));
   }
   // The usage message of parsing `args`, or "" when it parses.
   std::string error_of(const std::vector<std::string>& args) {
@@ -139,6 +141,8 @@ TEST(UsageMessage, NamesTheOptionTheValueAndWhatIsAccepted) {
       {{"--child", "x"}, {"--child x", "accepted: a whole number"}},
       {{"--frob", "1"}, {"--frob: no such option", "accepted:", "--threads", "(unexpected too: 1)"}},
       {{"--threads", "\xff"}, {"--threads $'\\xff'", "accepted: a whole number 1..32"}},
+      // The refused item of a list, though the accepted values quote it ("a" is in "ab").
+      {{"--list", "b,a"}, {"--list a: not one of the choices", "accepted: one of ab, b"}},
   };
   for (const auto& c : cases) {
     CountApp a;

@@ -138,17 +138,22 @@ CLI::Validator size_check(std::uint64_t min) {
           ": bytes, or a whole number with K, M, G or T (powers of 1024), as in 512M or 4G");
 }
 
-std::string accepted_text(const CLI::Option& o) {
+std::vector<CLI::Validator> validators_of(const CLI::Option& o) {
   // get_validator(int) is not const in CLI11 2.1; it only reads here.
   auto& opt = const_cast<CLI::Option&>(o);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  std::vector<CLI::Validator> out;
   for (int i = 0;; ++i) {
-    CLI::Validator* v = nullptr;
     try {
-      v = opt.get_validator(i);
+      out.push_back(*opt.get_validator(i));
     } catch (const CLI::OptionNotFound&) {
-      break;
+      return out;
     }
-    const std::string& name = v->get_name();
+  }
+}
+
+std::string accepted_text(const CLI::Option& o) {
+  for (const CLI::Validator& v : validators_of(o)) {
+    const std::string& name = v.get_name();
     if (name.rfind(kAcceptsPrefix, 0) == 0) return name.substr(kAcceptsPrefix.size());
   }
   const auto parts = split_type(o.get_type_name());

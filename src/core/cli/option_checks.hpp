@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +37,9 @@ CLI::Validator whole_range(std::uint64_t min, std::uint64_t max);
 
 // A CLI11 check: a size (parse_size) of at least `min` bytes.
 CLI::Validator size_check(std::uint64_t min);
+
+// Copies of an option's CLI11 checks, in CLI11's order (2.1 has no const accessor).
+std::vector<CLI::Validator> validators_of(const CLI::Option& o);
 
 // What an option accepts, in words: "a whole number 1..32", "one of auto, gpu, model". The text a
 // core check recorded, else read from CLI11's validators and the option's type; else the help.

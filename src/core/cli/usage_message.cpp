@@ -169,9 +169,21 @@ std::string plain_reason(const std::string& reason, const std::string& value) {
   return reason;
 }
 
+// The value the error is about: the first result the option's own checks refuse (a list option
+// holds several), else one the message quotes, else all of them.
 std::string given_value(const CLI::Option& o, const std::string& reason) {
   const auto& results = o.results();
   if (results.empty()) return "";
+  const std::vector<CLI::Validator> checks = validators_of(o);
+  for (const std::string& r : results)
+    for (const CLI::Validator& v : checks) {
+      std::string copy = r;
+      try {
+        if (!v(copy).empty()) return r;
+      } catch (const std::exception&) {  // CLI11's IsMember over numbers throws on a value it cannot convert
+        return r;
+      }
+    }
   for (const std::string& r : results)
     if (!r.empty() && reason.find(r) != std::string::npos) return r;
   std::string all;
