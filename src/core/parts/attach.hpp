@@ -53,7 +53,12 @@ template <class Options, class Run>
 report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
   const auto c = std::find_if(lesson.children.begin(), lesson.children.end(),
                               [&](const Child<Run>& ch) { return ch.id == p.child; });
-  if (c == lesson.children.end()) throw UsageError("--child " + p.child + ": no such child mode");
+  if (c == lesson.children.end()) {
+    std::string ids;
+    for (const auto& ch : lesson.children) ids += (ids.empty() ? "" : ", ") + ch.id;
+    throw UsageError("--child " + p.child + ": no such child mode; accepted: " + ids +
+                     " (a part starts them itself: run the part instead)");
+  }
   if (!ctx.gpu) throw NoGpuError("--child " + p.child + " runs on the GPU only");
   Run run(p.options, ctx, p.selection);
   write_child_answer(p.child_out, c->run(run));
