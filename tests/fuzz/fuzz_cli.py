@@ -46,8 +46,10 @@ HOSTILE = [
     "\udcff", "x\udcc3", "\udcc0\udcaf",  # bytes that are not UTF-8 (surrogateescape: 0xff, 0xc3, 0xc0 0xaf)
     "a" * 300, "9" * 5000, "lane<" + "9" * 40, "/dev/full", "/nonexistent/x", ".", "..",
 ]
-COMMON_WORDS = ["0", "1", "2", "3", "7", "16", "31", "32", "33", "64", "1024", "0xffffffff", "0xffff0000",
-                "even", "odd", "true", "false", "random", "tid", "lane<3", "lane>=8", "lane%2", "lane==0"]
+# For options whose accepted values the spec cannot say (a check written as a lambda).
+COMMON_WORDS = ["0", "1", "2", "3", "7", "16", "31", "32", "33", "64", "96", "128", "1024", "4096", "65536",
+                "1048576", "16777216", "0xffffffff", "0xffff0000", "32,64", "64,128", "0,1", "even", "odd", "true",
+                "false", "random", "tid", "lane<3", "lane>=8", "lane%2", "lane==0"]
 
 
 def os_arg(s):
@@ -160,7 +162,7 @@ def pick_options(options, rng, most):
 
 def draw(spec, rng, backend, json_file, force_model):
     """One argument vector (without the program)."""
-    hostile_share = rng.choice([0.0, 0.1, 0.3])
+    hostile_share = rng.choice([0.0, 0.0, 0.1, 0.3])
     r = rng.random()
     command = None
     lessons = [c for c in spec.commands if c.get("lesson")]
@@ -417,6 +419,7 @@ def main():
     failures = []
     counts = {"signal": 0, "timeout": 0, "exit": 0, "document": 0, "stderr": 0, "sanitizer": 0}
     exits = {}
+    internal = {}  # "internal error" messages (exit 1): a bug, or memory a lesson did not budget
     usage_total = usage_unclear = 0
     unclear = {}  # the start of each message that does not say what is accepted -> (count, an argv)
     slowest = (0.0, None)
@@ -427,6 +430,10 @@ def main():
         exits[r["code"]] = exits.get(r["code"], 0) + 1
         if r["seconds"] > slowest[0]:
             slowest = (r["seconds"], argv)
+        if r["code"] == 1 and b"internal error" in r["err"]:
+            line = r["err"].decode("utf-8", "replace").strip().splitlines()[-1].replace("cudasync: error: ", "")
+            n, example = internal.get(line[:80], (0, argv))
+            internal[line[:80]] = (n + 1, example)
         if r["code"] == 2:
             usage_total += 1
             if b"accepted" not in r["err"]:
@@ -481,6 +488,9 @@ def main():
     print("fuzz: usage errors (exit 2) %d, of which %d do not say what is accepted" % (usage_total, usage_unclear))
     for key, (n, argv) in sorted(unclear.items(), key=lambda kv: -kv[1][0])[:10]:
         print("  %5d  %s...  e.g. %s" % (n, key, shell_line(argv)[:160]))
+    print("fuzz: internal errors (exit 1, not counted as failures) %d" % sum(n for n, _ in internal.values()))
+    for key, (n, argv) in sorted(internal.items(), key=lambda kv: -kv[1][0])[:10]:
+        print("  %5d  %s  e.g. %s" % (n, key, shell_line(argv)[:160]))
     if memchecked:
         print("fuzz: compute-sanitizer memcheck on %d argvs: %d with errors" % (memchecked, memcheck_errors))
     if failures:
