@@ -24,6 +24,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import resource
 import shlex
 import shutil
@@ -263,8 +264,8 @@ def run_one(binary, argv, workdir, timeout, limits, env, wrapper):
             "seconds": time.monotonic() - started, "file": files.get(target)}
 
 
-SANITIZER_MARKS = [b"AddressSanitizer", b"LeakSanitizer", b"UndefinedBehaviorSanitizer", b"runtime error:",
-                   b"========= ERROR SUMMARY: 1", b"Invalid __global__", b"Invalid __shared__"]
+SANITIZER_MARKS = re.compile(rb"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|"
+                             rb"ERROR SUMMARY: [1-9]|Invalid __global__|Invalid __shared__")
 
 
 class Checker:
@@ -323,7 +324,7 @@ class Checker:
             out.append("signal %s" % signal.Signals(-code).name)
         elif code not in ALLOWED_EXITS:
             out.append("exit code %d" % code)
-        if any(m in r["err"] for m in SANITIZER_MARKS):
+        if SANITIZER_MARKS.search(r["err"]):
             out.append("sanitizer report")
         if code != 0 and not r["err"].strip() and not r["timed_out"]:
             out.append("non-zero exit with an empty stderr")
@@ -389,6 +390,7 @@ def main():
         return SKIP
     if args.backend == "gpu":
         args.memory_mb = 0  # a CUDA context reserves more address space than any limit worth setting
+        args.jobs = min(args.jobs, 4)  # one GPU: a few processes at a time
 
     rng = random.Random(seed)
     # Without a GPU a few runs keep the backend they drew (auto is the model then); with one, every
@@ -461,15 +463,22 @@ def main():
 
     ran = len(argvs) - skipped
     memchecked = memcheck_errors = 0
-    sanitizer = shutil.which("compute-sanitizer") or shutil.which("compute-sanitizer", path="/usr/local/cuda/bin")
+    sanitizer = shutil.which("compute-sanitizer") or shutil.which(
+        "compute-sanitizer", path="/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer")
     if args.memcheck and args.backend == "gpu" and not sanitizer:
         print("fuzz: compute-sanitizer not found: the memcheck sample is left out")
     if args.memcheck and args.backend == "gpu" and sanitizer:
         sample = random.Random(seed + 1).sample(range(len(argvs)), min(args.memcheck, len(argvs)))
+        memcheck_deadline = time.monotonic() + args.budget
         for i in sample:
+            if time.monotonic() > memcheck_deadline:
+                print("fuzz: memcheck sample cut at %d of %d argvs by the %.0f s budget" % (memchecked, len(sample),
+                                                                                        args.budget))
+                break
             r = run_one(binary, argvs[i], os.path.join(tempfile.gettempdir(), "cudasync_memcheck_%d" % i),
                         max(args.timeout, 120), Limits(0, True), env,
-                        [sanitizer, "--tool", "memcheck", "--error-exitcode", "99", "--print-limit", "5"])
+                        [sanitizer, "--tool", "memcheck", "--target-processes", "application-only",  # as scripts/gpu-lib.sh
+                         "--error-exitcode", "99", "--print-limit", "5"])
             memchecked += 1
             if r["code"] == 99 or r["timed_out"] or r["code"] < 0:
                 memcheck_errors += 1
