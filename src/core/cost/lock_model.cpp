@@ -38,9 +38,9 @@ Recipe recipe(LockDesign d, int blocks, int threads) {
     case LockDesign::warp_aggregated: r.lanes = std::min(threads, 32); break;
     case LockDesign::combining:
       // cnt and the handoff count read under the lock, the slots 32 at a time (8 vector loads in
-      // flight: one round trip per 32), and after the pass a waiter's poll of its answer and of the
-      // lock word before the next taker's compare-and-swap.
-      r.loads = 2 + (padded_slots(w) + 31) / 32 + 2;
+      // flight: one round trip per 32), and between two passes a waiter's three polls: its answer,
+      // its next request still pending, the lock word free, before its compare-and-swap.
+      r.loads = 2 + (padded_slots(w) + 31) / 32 + 3;
       r.serve = true;
       r.lanes = w;
       break;
