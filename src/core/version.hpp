@@ -5,4 +5,7 @@ extern const char* const kToolVersion;
 extern const char* const kGitSha;
 extern const bool kCudaBuiltIn;
 extern const char* const kCudaToolkitVersion;  // "" in a model-only build
+// NCCL (cmake/nccl.cmake): linked in for multi-gpu's NCCL rows, and the version of its nccl.h.
+extern const bool kNcclBuiltIn;
+extern const char* const kNcclVersion;  // "2.28.9"; "" when not built in
 }  // namespace cudasync

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
 
@@ -21,6 +22,7 @@ using cudasync::test::contains;
 using cudasync::test::shown;
 using cudasync::test::run_cli;
 using cudasync::test::run_shell;
+using cudasync::test::valid_document;
 
 namespace {
 
@@ -179,6 +181,22 @@ TEST(CliExitCodes, VersionSaysWhetherCudaIsBuiltIn) {
   } else {
     EXPECT_TRUE(contains(r.out, "CUDA: not built in")) << shown(r);
   }
+}
+
+TEST(CliExitCodes, VersionAndDevicesSayWhetherNcclIsBuiltIn) {
+  const CliResult r = run_cli("--version");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_TRUE(contains(r.out, cudasync::kNcclBuiltIn ? std::string("NCCL: built in (") + cudasync::kNcclVersion + ")"
+                                                     : std::string("NCCL: not built in")))
+      << shown(r);
+  // Without CUDA there is no NCCL build.
+  if (!cudasync::kCudaBuiltIn) {
+    EXPECT_FALSE(cudasync::kNcclBuiltIn);
+  }
+  const auto doc = valid_document("devices --json");
+  const std::string nccl = doc["report"]["sections"]["host"]["facts"]["nccl-built-in"]["value"].get<std::string>();
+  EXPECT_EQ(nccl.rfind(cudasync::kNcclBuiltIn ? "yes, " : "no", 0), 0u) << nccl;
+  EXPECT_GE(doc["report"]["sections"]["host"]["facts"]["visible-gpus"]["value"].get<int>(), 0);
 }
 
 // ---------------------------------------------------------------- exit 3
