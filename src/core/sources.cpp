@@ -31,7 +31,13 @@ const std::vector<Source>& sources() {
       {"cuda-guide", "CUDA C++ Programming Guide", "NVIDIA", "CUDA C++ Programming Guide (CUDA 13.0)", "NVIDIA, 2025",
        "https://docs.nvidia.com/cuda/cuda-c-programming-guide/",
        "warp shuffle, vote, match and reduce functions, cooperative groups, memory fence functions, independent "
-       "thread scheduling"},
+       "thread scheduling, system-scope atomics (cuda::atomic_ref, thread_scope_system), peer-to-peer memory "
+       "access"},
+      {"nccl", "NCCL documentation", "NVIDIA",
+       "NVIDIA Collective Communication Library (NCCL) Documentation: User Guide and API (NCCL 2.28)", "NVIDIA, 2025",
+       "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/",
+       "ncclCommInitAll and group calls for several GPUs from one thread, ncclAllReduce and its CUDA stream "
+       "semantics, the environment variables (NCCL_NVLS_ENABLE: NVLink SHARP)"},
       {"lustig-2019", "Lustig et al. 2019", "Daniel Lustig, Sameer Sahasrabuddhe, Olivier Giroux",
        "A Formal Analysis of the NVIDIA PTX Memory Consistency Model",
        "ASPLOS 2019 (ACM International Conference on Architectural Support for Programming Languages and "
