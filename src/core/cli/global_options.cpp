@@ -3,6 +3,8 @@
 #include <cctype>
 #include <map>
 
+#include "core/number_list.hpp"
+
 namespace cudasync::cli {
 
 namespace {
@@ -17,7 +19,14 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   // keeps `--json warp-primitives` from reading the lesson name as a file name.
   app.add_flag("--json{-}", o.json_target,
                "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr)");
-  app.add_option("--device", o.device, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping");
+  app.add_option("--device", o.device, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping")
+      ->check([](const std::string& s) -> std::string {
+        if (whole_number(s)) return "";
+        if (s.find(',') != std::string::npos)
+          return "--device " + s + ": give one GPU index; a lesson on several GPUs takes them with its own "
+                 "option (multi-gpu --devices A,B)";
+        return "--device '" + s + "' is not a GPU index (a whole number)";
+      });
   // Named words only: a CheckedTransformer would also accept the enum's numbers ("--color 1").
   const std::map<std::string, BackendRequest> backends{
       {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};
