@@ -1,0 +1,68 @@
+// multi-gpu on one real GPU (label gpu): host-flag runs for real, and with exactly one GPU the
+// two-GPU parts and --bench are waived with the reason (exit 77). Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/device_info.hpp"
+#include "support/cli_expect.hpp"
+#include "support/gpu_available.hpp"
+#include "techniques/multi_gpu/multi_gpu_gpu.hpp"
+
+namespace cudasync::multi_gpu {
+namespace {
+
+using test::contains;
+using test::failed_checks;
+using test::run_cli;
+using test::shown;
+using test::valid_document;
+
+constexpr std::uint64_t kSecond = 1'000'000'000ull;
+
+std::size_t gpus() { return probe_gpus().devices.size(); }
+
+TEST(MultiGpuGpu, HostFlagWithSystemScopeReleaseNeverReadsStale) {
+  CUDASYNC_REQUIRE_GPU();
+  for (Fence f : {Fence::system, Fence::rel_acq_system}) {
+    const FlagCounts c = gpu_host_flag({f, Fence::none, Consumer::host}, 0, 5000, kSecond);
+    EXPECT_EQ(c.instances, 5000u);
+    EXPECT_EQ(c.timed_out, 0u);
+    EXPECT_EQ(c.stale, 0u);
+    EXPECT_EQ(c.fresh, 5000u);
+  }
+}
+
+TEST(MultiGpuGpu, HostFlagPartOnTheGpu) {
+  CUDASYNC_REQUIRE_GPU();
+  const auto doc = valid_document("multi-gpu --backend gpu --part host-flag --iterations 3000 --json", 0);
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  const auto& s = doc["report"]["sections"]["host-flag"];
+  EXPECT_TRUE(s["checks"]["no-stale-read"]["passed"].get<bool>());
+  EXPECT_TRUE(s["checks"]["no-timeout"]["passed"].get<bool>());
+  const auto& rows = s["tables"]["outcomes"]["rows"];
+  ASSERT_EQ(rows.size(), 5u);
+  for (const auto& r : rows) EXPECT_EQ(r["handoffs"].get<int>(), 3000) << r.dump();
+}
+
+TEST(MultiGpuGpu, OneGpuWaivesTheTwoGpuPartsWithTheReason) {
+  CUDASYNC_REQUIRE_GPU();
+  if (gpus() != 1) GTEST_SKIP() << gpus() << " GPUs here: the one-GPU waive path is not taken";
+  // Every part asked for waived: exit 77, the reason in the document.
+  const auto doc = valid_document("multi-gpu --part peer-flag,barrier,all-reduce --json", 77);
+  for (const char* part : {"peer-flag", "barrier", "all-reduce"}) {
+    const std::string reason = doc["report"]["waived"][part]["reason"].get<std::string>();
+    EXPECT_TRUE(contains(reason, "needs two GPUs") && contains(reason, "this machine has 1 GPU")) << reason;
+  }
+  // The default run: host-flag runs, the others are waived, exit 0.
+  const auto all = valid_document("multi-gpu --iterations 1000 --json", 0);
+  EXPECT_TRUE(all["report"]["sections"].contains("host-flag"));
+  EXPECT_EQ(all["report"]["waived"].size(), 3u);
+  // --bench needs the pair: exit 77 with the reason.
+  const auto r = run_cli("multi-gpu --bench");
+  EXPECT_EQ(r.exit_code, 77) << shown(r);
+  EXPECT_TRUE(contains(r.err, "needs two GPUs")) << shown(r);
+}
+
+}  // namespace
+}  // namespace cudasync::multi_gpu
