@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs what cudasync builds with on Debian 12 (and Ubuntu): CMake, Ninja, a C++17 compiler,
 # CLI11, spdlog, fmt, nlohmann/json, GoogleTest, jq (lesson texts pipe JSON to it) and
-# python3-jsonschema (the tests check every --json document against schema/report-v2.json).
+# python3-jsonschema (the tests check every --json document against schema/report-v2.json);
+# for the package tests (ctest -L package): dpkg-dev and file (cpack's dpkg-shlibdeps computes the
+# .deb's Depends), man-db (man -l renders the page), bash-completion, zsh and fish (each shell
+# loads its completion from where the .deb puts it).
 # The CUDA toolkit is not installed here: without it the build is model-only.
 set -euo pipefail
-packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libgtest-dev jq python3-jsonschema)
+packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libgtest-dev jq python3-jsonschema
+          dpkg-dev file man-db bash-completion zsh fish)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
