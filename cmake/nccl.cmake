@@ -2,7 +2,12 @@
 # large array). AUTO uses it when found, OFF never, ON requires it. Debian's libnccl-dev (nccl.h in
 # /usr/include) is found first; else the CUDA toolkit's own copy (CUDA 13 ships nccl.h and
 # libnccl.so beside cudart). Without it the lesson waives those rows and says why.
-# Sets CUDASYNC_HAVE_NCCL, CUDASYNC_NCCL_INCLUDE_DIR, CUDASYNC_NCCL_LIBRARY, CUDASYNC_NCCL_VERSION.
+#
+# The binary does not link libnccl: it needs only the C++ runtime (tests/package), and loads
+# libnccl.so.<major> with dlopen when a lesson first asks for NCCL (the library found here is its
+# fallback path). nccl.h gives the types at build time.
+# Sets CUDASYNC_HAVE_NCCL, CUDASYNC_NCCL_INCLUDE_DIR, CUDASYNC_NCCL_LIBRARY, CUDASYNC_NCCL_VERSION,
+# CUDASYNC_NCCL_SONAME and CUDASYNC_NCCL_LIBRARY_REALPATH.
 set(CUDASYNC_NCCL "AUTO" CACHE STRING "Build multi-gpu's NCCL parts: ON, OFF or AUTO")
 set_property(CACHE CUDASYNC_NCCL PROPERTY STRINGS ON OFF AUTO)
 set(CUDASYNC_HAVE_NCCL OFF)
@@ -22,6 +27,9 @@ if(CUDASYNC_HAVE_CUDA AND NOT CUDASYNC_NCCL STREQUAL "OFF")
       endforeach()
     endforeach()
     list(JOIN _nccl_version "." CUDASYNC_NCCL_VERSION)
+    list(GET _nccl_version 0 _nccl_major)
+    set(CUDASYNC_NCCL_SONAME "libnccl.so.${_nccl_major}")
+    get_filename_component(CUDASYNC_NCCL_LIBRARY_REALPATH "${CUDASYNC_NCCL_LIBRARY}" REALPATH)
     set(CUDASYNC_HAVE_NCCL ON)
   elseif(CUDASYNC_NCCL STREQUAL "ON")
     message(FATAL_ERROR "CUDASYNC_NCCL=ON but nccl.h or libnccl was not found (install libnccl-dev, or a CUDA "
