@@ -22,12 +22,28 @@ std::vector<int> grids(const Run& run) {
   return {1, std::min(per_sm, run.resident.limit())};
 }
 
-// Why a row cannot run here ("" when it can).
+// Why a row cannot run here, in a few words for the table's legend ("" when it can); the notes
+// under the tables give the whole reason.
 std::string barrier_skip(const Run& run, Method m) {
   if (!run.ctx.gpu) return "";
-  if (m == Method::peer && !run.peer_waiver.empty()) return "waived: " + run.peer_waiver;
-  if (m == Method::nccl && !run.nccl_waiver.empty()) return "waived: " + run.nccl_waiver;
+  if (!run.pair_waiver.empty()) return "waived: needs two GPUs";
+  if (m == Method::peer && !run.peer_waiver.empty()) return "waived: no peer access";
+  if (m == Method::nccl && !run.nccl_waiver.empty()) return "waived: no NCCL";
   return "";
+}
+
+std::string reduce_skip(const Run& run, Reduce r) {
+  return barrier_skip(run, r == Reduce::nccl ? Method::nccl : Method::peer);
+}
+
+void waiver_notes(const Run& run, report::Section& s, bool nccl_used) {
+  if (!run.ctx.gpu) return;
+  if (!run.pair_waiver.empty()) {
+    s.note("not run: multi-gpu's bench needs two GPUs: " + run.pair_waiver);
+    return;
+  }
+  if (!run.peer_waiver.empty()) s.note("peer not run: " + run.peer_waiver);
+  if (nccl_used && !run.nccl_waiver.empty()) s.note("nccl not run: " + run.nccl_waiver);
 }
 
 }  // namespace
@@ -42,12 +58,15 @@ void bench_setup(Run& run, report::Section& s) {
       std::to_string(kBenchReps) + " samples; every ratio divides by NCCL's at the same point, in the same run.");
   s.fact("devices", "GPUs (--devices)", std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]));
   s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain, "NVLink SHARP off");
-  if (!run.ctx.gpu) s.note("without two GPUs every figure of the sweep says 'needs a GPU'");
+  if (!run.ctx.gpu) s.note("without a GPU every figure of the sweep says 'needs a GPU'");
+  if (run.ctx.gpu && !run.pair_waiver.empty())
+    s.note("fewer than two GPUs: every cell says why it was not run (" + run.pair_waiver + ")");
 }
 
+// With fewer than two GPUs (or without peer access, or NCCL) the cells that cannot run say why and
+// the run still exits 0, so that `cudasync bench` keeps every lesson's table shape.
 std::vector<report::Section> bench_sections(Run& run) {
-  run.require_pair("--bench");
-  if (run.ctx.gpu) run.open_nccl();
+  if (run.ctx.gpu && run.pair_waiver.empty()) run.open_nccl();
 
   // ns per barrier
   const std::vector<int> blocks = grids(run);
@@ -71,17 +90,18 @@ std::vector<report::Section> bench_sections(Run& run) {
   });
   report::Section sb("bench", "bench: ns per barrier across two GPUs");
   bs.add_to(sb, run.ctx.gpu);
-  if (run.ctx.gpu) sb.check("no-deadline", "no spin of the peer barrier reached its deadline", !deadline);
+  const bool ran = run.ctx.gpu && run.pair_waiver.empty();
+  if (ran) sb.check("no-deadline", "no spin of the peer barrier reached its deadline", !deadline);
+  waiver_notes(run, sb, true);
 
   // all-reduce GB/s
   std::vector<sweep::Point> rrows = {{"nccl", "nccl"}, {"peer", "peer"}}, rcols;
   for (int mib : kBenchMib) rcols.push_back({std::to_string(mib) + "-mib", std::to_string(mib) + " MiB"});
   sweep::Sweep rs("all-reduce-gbps", "all-reduce GB/s", Format::gbps, sweep::Better::higher);
-  rs.rows("method", rrows).columns("per GPU", rcols).baseline("nccl");
-  for (std::size_t c = 0; c < rcols.size(); ++c) {
-    if (run.ctx.gpu && !run.nccl_waiver.empty()) rs.skip(0, c, "waived: " + run.nccl_waiver);
-    if (run.ctx.gpu && !run.peer_waiver.empty()) rs.skip(1, c, "waived: " + run.peer_waiver);
-  }
+  rs.rows("method", rrows).columns("size per GPU", rcols).baseline("nccl");
+  for (std::size_t r = 0; r < rrows.size(); ++r)
+    if (const std::string why = reduce_skip(run, r == 0 ? Reduce::nccl : Reduce::peer); !why.empty())
+      for (std::size_t c = 0; c < rcols.size(); ++c) rs.skip(r, c, why);
   std::uint64_t wrong = 0;
   rs.run(run.ctx.gpu, [&](std::size_t r, std::size_t c) {
     const std::uint64_t elements = static_cast<std::uint64_t>(kBenchMib[c]) * (1u << 20) / 4;
@@ -93,11 +113,12 @@ std::vector<report::Section> bench_sections(Run& run) {
   });
   report::Section sr("bench-all-reduce", "bench: all-reduce bandwidth across two GPUs");
   rs.add_to(sr, run.ctx.gpu);
-  if (run.ctx.gpu) {
+  if (ran) {
     sr.check("sums-exact", "every all-reduce of the sweep left the exact sums", wrong == 0,
              wrong == 0 ? "checked element by element on both GPUs" : report::grouped(wrong) + " elements wrong");
     sr.note("ran on " + run.pair_text() + ": " + run.peer->a_name + " and " + run.peer->b_name);
   }
+  waiver_notes(run, sr, true);
   return {sb, sr};
 }
 

@@ -238,8 +238,8 @@ const parts::Lesson<Options, Run>& lesson() {
       validate,
       setup,
       {},
-      parts::Bench<Run>{"ns per barrier (peer, NCCL, events) and all-reduce GB/s by size, NCCL the baseline; needs "
-                        "two GPUs",
+      parts::Bench<Run>{"ns per barrier (peer, NCCL, events) and all-reduce GB/s by size, NCCL the baseline (two "
+                        "GPUs; with fewer every cell says why it was not run)",
                         {"--devices"},
                         bench_sections},
       {}};

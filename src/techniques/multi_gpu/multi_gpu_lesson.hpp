@@ -7,7 +7,9 @@
 // A,B (default 0,1); host-flag runs on the GPU the global --device chose. On a GPU run with fewer
 // than two GPUs, or two that cannot reach each other's memory, the two-GPU parts are waived with
 // the reason (exit 77 when every part asked for is); the NCCL rows are waived where NCCL is not
-// built in. The model backend runs every part's model.
+// built in or does not load. --bench keeps its tables' shape instead: each cell that cannot run
+// says why, and the run exits 0 (`cudasync bench` collects every lesson's tables). The model
+// backend runs every part's model.
 #include <cstdint>
 #include <memory>
 #include <optional>
