@@ -209,7 +209,7 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
                (f.cuda_built_in && !f.nccl_built_in ? ", not built into this cudasync" : "");
   if (!multi.ok) {
     std::vector<std::string> need;
-    if (p.devices.size() < 2) need.push_back("a second GPU");
+    if (p.devices.size() < 2) need.push_back(p.devices.empty() ? "two GPUs" : "a second GPU");
     if (!f.nccl) need.push_back("libnccl2 (NVIDIA's CUDA repository)");
     if (f.cuda_built_in && !f.nccl_built_in)
       need.push_back("a cudasync built with nccl.h (libnccl-dev, or a CUDA toolkit that ships NCCL)");
