@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iostream>
+
+#include "core/errors.hpp"
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
@@ -25,6 +28,18 @@ constexpr std::uint64_t kSecond = 1'000'000'000ull;
 bool peers() {
   const PeerInfo p = gpu_peer_info(0, 1);
   return p.a_to_b && p.b_to_a;
+}
+
+// NCCL's communicators for GPUs 0 and 1, or nullptr where NCCL is not built in or does not load
+// (its rows are then waived, and these tests check the others).
+std::shared_ptr<NcclComms> nccl_or_null() {
+  if (!kNcclBuiltIn) return nullptr;
+  try {
+    return gpu_nccl_open(0, 1);
+  } catch (const WaivedError& e) {
+    std::cerr << "NCCL rows not checked: " << e.what() << "\n";
+    return nullptr;
+  }
 }
 
 #define REQUIRE_PEERS()                                                                  \
@@ -52,8 +67,7 @@ TEST(MultiGpuTwo, EveryBarrierLeavesTheModelsValues) {
   spec.phases = 24;
   spec.deadline_ns = kSecond;
   const auto want = model_values(spec, 9);
-  std::shared_ptr<NcclComms> nccl;
-  if (kNcclBuiltIn) nccl = gpu_nccl_open(0, 1);
+  const std::shared_ptr<NcclComms> nccl = nccl_or_null();
   for (Method m : {Method::peer, Method::nccl, Method::event}) {
     if (m == Method::nccl && !nccl) continue;
     const BarrierRun r = gpu_barrier_run(m, 0, 1, spec, start_values(spec, 9), nccl.get());
@@ -67,8 +81,7 @@ TEST(MultiGpuTwo, EveryBarrierLeavesTheModelsValues) {
 
 TEST(MultiGpuTwo, AllReduceIsExact) {
   REQUIRE_PEERS();
-  std::shared_ptr<NcclComms> nccl;
-  if (kNcclBuiltIn) nccl = gpu_nccl_open(0, 1);
+  const std::shared_ptr<NcclComms> nccl = nccl_or_null();
   for (Reduce r : {Reduce::nccl, Reduce::peer}) {
     if (r == Reduce::nccl && !nccl) continue;
     const ReduceRun g = gpu_all_reduce(r, 0, 1, 1u << 22, 3, 2, 2, kSecond, nccl.get());
@@ -87,11 +100,11 @@ TEST(MultiGpuTwo, TheLessonPassesEveryCheck) {
   for (const char* c : {"values-peer", "values-event", "protocol-model", "no-deadline"})
     EXPECT_TRUE(s["barrier"]["checks"][c]["passed"].get<bool>()) << c;
   EXPECT_TRUE(s["all-reduce"]["checks"]["sums-peer"]["passed"].get<bool>());
-  if (kNcclBuiltIn) {
+  if (nccl_or_null()) {
     EXPECT_TRUE(s["barrier"]["checks"]["values-nccl"]["passed"].get<bool>());
     EXPECT_TRUE(s["all-reduce"]["checks"]["sums-nccl"]["passed"].get<bool>());
   } else {
-    EXPECT_TRUE(contains(doc.dump(), "NCCL is not built into this cudasync"));
+    EXPECT_TRUE(contains(doc.dump(), "NCCL")) << "the NCCL rows say why they were waived";
   }
 }
 
