@@ -5,7 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "core/device_info.hpp"
+#include "core/errors.hpp"
+#include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
@@ -20,6 +24,22 @@ using test::valid_document;
 constexpr std::uint64_t kSecond = 1'000'000'000ull;
 
 std::size_t gpus() { return probe_gpus().devices.size(); }
+
+// NCCL is loaded with dlopen when first asked for (the binary does not link it): the library loads
+// and is the version of the nccl.h this build saw. Needs no GPU, only a CUDA build.
+TEST(MultiGpuGpu, NcclLoadsAndIsTheVersionOfItsHeader) {
+  if (!kNcclBuiltIn) GTEST_SKIP() << "NCCL is not built into this cudasync";
+  int v = 0;
+  try {
+    v = gpu_nccl_version();
+  } catch (const WaivedError& e) {
+    FAIL() << e.what();
+  }
+  const std::string want = kNcclVersion;  // "2.28.9" -> 22809
+  int major = 0, minor = 0, patch = 0;
+  ASSERT_EQ(std::sscanf(want.c_str(), "%d.%d.%d", &major, &minor, &patch), 3) << want;
+  EXPECT_EQ(v, major * 10000 + minor * 100 + patch) << want;
+}
 
 TEST(MultiGpuGpu, HostFlagWithSystemScopeReleaseNeverReadsStale) {
   CUDASYNC_REQUIRE_GPU();
