@@ -104,7 +104,7 @@ TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
       {"--color sometimes warp-primitives", {"--color", "sometimes", "auto", "always", "never"}},
       {"--backend cpu warp-primitives", {"--backend", "cpu", "auto", "gpu", "model"}},
       {"--device 0,1 warp-primitives", {"--device 0,1", "one GPU index", "--devices"}},
-      {"warp-primitives --device first", {"--device 'first'", "not a GPU index"}},
+      {"warp-primitives --device first", {"--device first", "not a whole number", "0..1023"}},
       {"explain no-such-lesson", {"no-such-lesson", "warp-primitives"}},
       {"explain warp-primitives --lang fr", {"--lang", "fr", "en", "zh"}},
       {"--json=/nonexistent-dir/x.json warp-primitives", {"/nonexistent-dir/x.json", "writable", "--json"}},

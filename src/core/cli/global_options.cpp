@@ -1,9 +1,10 @@
 #include "core/cli/global_options.hpp"
 
 #include <cctype>
+#include <limits>
 #include <map>
 
-#include "core/number_list.hpp"
+#include "core/cli/option_checks.hpp"
 
 namespace cudasync::cli {
 
@@ -19,14 +20,18 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   // keeps `--json warp-primitives` from reading the lesson name as a file name.
   app.add_flag("--json{-}", o.json_target,
                "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr)");
-  app.add_option("--device", o.device, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping")
-      ->check([](const std::string& s) -> std::string {
-        if (whole_number(s)) return "";
-        if (s.find(',') != std::string::npos)
-          return "--device " + s + ": give one GPU index; a lesson on several GPUs takes them with its own "
-                 "option (multi-gpu --devices A,B)";
-        return "--device '" + s + "' is not a GPU index (a whole number)";
-      });
+  // A list of GPUs ("0,1") is pointed to the lesson that takes one, before the range check.
+  app.add_option("--device", o.device,
+                 "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping (0.." +
+                     std::to_string(kMaxDeviceIndex) + ")")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (s.find(',') == std::string::npos) return "";
+            return "give one GPU index; a lesson on several GPUs takes them with its own option "
+                   "(multi-gpu --devices A,B)";
+          },
+          ""))
+      ->check(whole_range(0, kMaxDeviceIndex));
   // Named words only: a CheckedTransformer would also accept the enum's numbers ("--color 1").
   const std::map<std::string, BackendRequest> backends{
       {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};
@@ -44,7 +49,14 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->default_str("auto");
   app.add_flag("-v,--verbose", o.verbose, "More log lines on stderr (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr");
-  app.add_option("--seed", o.seed, "Seed for random inputs and predicates (same seed, same run)");
+  add_count(app, "--seed", o.seed, std::numeric_limits<std::uint64_t>::max(),
+            "Seed for random inputs and predicates (same seed, same run)", 0);
+  app.add_option_function<std::string>(
+         "--max-memory", [&o](const std::string& s) { o.max_memory = *parse_size(s); },
+         "Host memory a run may allocate: bytes, or with K, M, G, T (powers of 1024); a run that would need more "
+         "stops first, naming its estimate (default 1G)")
+      ->check(size_check(kMinMaxMemory))
+      ->default_str("1G");
   app.add_flag("--bench", o.bench, "Measure costs with more repetitions");
 }
 
