@@ -42,7 +42,8 @@ const std::vector<Source>& sources() {
        "A Formal Analysis of the NVIDIA PTX Memory Consistency Model",
        "ASPLOS 2019 (ACM International Conference on Architectural Support for Programming Languages and "
        "Operating Systems), pp. 257-270", "https://doi.org/10.1145/3297858.3304043",
-       "the axiomatic PTX memory model that threadfence's litmus judge enumerates"},
+       "the axiomatic PTX memory model that threadfence's litmus judge enumerates, and the rule multi-gpu's "
+       "judge applies at system scope"},
       {"alglave-2015", "Alglave et al. 2015",
        "Jade Alglave, Mark Batty, Alastair F. Donaldson, Ganesh Gopalakrishnan, Jeroen Ketema, Daniel Poetzl, "
        "Tyler Sorensen, John Wickerson",
