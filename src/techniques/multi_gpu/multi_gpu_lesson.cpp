@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/cli/option_checks.hpp"
 #include "core/errors.hpp"
-#include "core/number_list.hpp"
 #include "core/version.hpp"
 
 namespace cudasync::multi_gpu {
@@ -30,25 +30,15 @@ std::string devices_text(const std::vector<int>& v) {
   return s;
 }
 
-// "--blocks 0: give at least 1 (...)", "--mib 'lots' is not a whole number (...)".
-CLI::Validator whole(const std::string& option, long long lo, long long hi, const std::string& what) {
-  return CLI::Validator(
-      [=](const std::string& text) -> std::string {
-        const std::optional<long long> v = whole_number(text);
-        if (!v) return option + " '" + text + "' is not a whole number (" + what + ")";
-        if (*v < lo) return option + " " + text + ": give at least " + std::to_string(lo) + " (" + what + ")";
-        if (*v > hi) return option + " " + text + " is more than " + std::to_string(hi) + ", the most accepted (" + what + ")";
-        return "";
-      },
-      "");
-}
-
+// Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
+// number 1..4096"; the help ends with the range.
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--devices", o.devices,
-                 "The two GPUs of peer-flag, barrier, all-reduce and --bench, comma-separated (default 0,1); "
-                 "host-flag runs on --device")
+                 "The two GPUs of peer-flag, barrier, all-reduce and --bench, comma-separated (default 0,1; each "
+                 "0.." + std::to_string(kMaxDevice) + ", counted after CUDA_VISIBLE_DEVICES remapping); host-flag "
+                 "runs on --device")
       ->delimiter(',')
-      ->check(whole("--devices", 0, kMaxDevice, "a GPU index, counted after CUDA_VISIBLE_DEVICES remapping"));
+      ->check(cli::whole_range(0, kMaxDevice));
   sub.add_option("--fence", o.fence,
                  "host-flag, peer-flag: one fence for both sides, or two (producer,consumer); default: the matrix. "
                  "none, device (__threadfence), system (__threadfence_system), rel-acq-device, rel-acq-system "
@@ -58,26 +48,20 @@ void add_options(CLI::App& sub, Options& o) {
         return parse_fence(s) ? std::string()
                               : "unknown fence '" + s + "'; accepted: " + list_text(fence_names());
       });
-  sub.add_option("--iterations", o.iterations,
-                 "Handoffs per flag row, 1.." + std::to_string(kMaxIterations) + " (default " +
-                     std::to_string(kDefaultIterations) + "; peer-flag rounds up to whole rounds of its grid)")
-      ->check(whole("--iterations", 1, kMaxIterations, "handoffs per configuration"));
-  sub.add_option("--blocks", o.blocks,
-                 "barrier: blocks per GPU, 1.." + std::to_string(kMaxBlocks) +
-                     " (default one per SM); more than fit at once are refused")
-      ->check(whole("--blocks", 1, kMaxBlocks, "blocks per GPU"));
-  sub.add_option("--phases", o.phases,
-                 "barrier: phases of the computation, 2.." + std::to_string(kMaxPhases) + " (default " +
-                     std::to_string(kDefaultPhases) + ": " + std::to_string(kDefaultPhases - 1) + " barriers)")
-      ->check(whole("--phases", 2, kMaxPhases, "phases, with a barrier between each two"));
-  sub.add_option("--mib", o.mib,
-                 "all-reduce: MiB of 32-bit integers per GPU, 1.." + std::to_string(kMaxMib) + " (default " +
-                     std::to_string(kDefaultMib) + ")")
-      ->check(whole("--mib", 1, kMaxMib, "MiB per GPU"));
-  sub.add_option("--deadline-ms", o.deadline_ms,
-                 "How long one spin waits before it gives up, 1.." + std::to_string(kMaxDeadlineMs) + " ms (default " +
-                     std::to_string(kDefaultDeadlineMs) + ")")
-      ->check(whole("--deadline-ms", 1, kMaxDeadlineMs, "milliseconds"));
+  cli::add_count(sub, "--iterations", o.iterations, kMaxIterations,
+                 "Handoffs per flag row (default " + std::to_string(kDefaultIterations) +
+                     "; peer-flag rounds up to whole rounds of its grid)");
+  cli::add_count(sub, "--blocks", o.blocks, kMaxBlocks,
+                 "barrier: blocks per GPU (default one per SM); more than fit at once are refused");
+  cli::add_count(sub, "--phases", o.phases, kMaxPhases,
+                 "barrier: phases of the computation (default " + std::to_string(kDefaultPhases) + ": " +
+                     std::to_string(kDefaultPhases - 1) + " barriers)",
+                 2);
+  cli::add_count(sub, "--mib", o.mib, kMaxMib,
+                 "all-reduce: MiB of 32-bit integers per GPU (default " + std::to_string(kDefaultMib) + ")");
+  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs,
+                 "How long one spin waits before it gives up, in ms (default " + std::to_string(kDefaultDeadlineMs) +
+                     ")");
 }
 
 // Combinations CLI11 cannot check one option at a time.

@@ -20,19 +20,20 @@ TEST(MultiGpuCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"multi-gpu --devices 0", {"--devices 0", "give two GPUs", "--devices 0,1"}},
       {"multi-gpu --devices 0,0", {"--devices 0,0", "two different GPUs"}},
       {"multi-gpu --devices 0,1,2", {"--devices 0,1,2", "give two GPUs"}},
-      {"multi-gpu --devices 0,x", {"--devices 'x'", "whole number"}},
-      {"multi-gpu --devices -1,0", {"--devices -1", "at least 0"}},
+      {"multi-gpu --devices 0,x", {"--devices x", "not a whole number", "0..1023"}},
+      {"multi-gpu --devices -1,0", {"--devices -1", "0..1023"}},
       {"multi-gpu --device 0,1", {"--device 0,1", "one GPU index", "--devices A,B"}},
       {"multi-gpu --fence sys", {"unknown fence 'sys'", "rel-acq-system"}},
       {"multi-gpu --fence system,device,none", {"--fence", "two (producer,consumer)"}},
       {"multi-gpu --fence system,device", {"host-flag", "acquire", "--part peer-flag"}},
-      {"multi-gpu --iterations 0", {"--iterations 0", "at least 1"}},
+      {"multi-gpu --iterations 0", {"--iterations 0", "1..1000000"}},
       {"multi-gpu --iterations 2000000", {"--iterations 2000000", "1000000"}},
-      {"multi-gpu --blocks 0", {"--blocks 0", "at least 1"}},
-      {"multi-gpu --phases 1", {"--phases 1", "at least 2"}},
-      {"multi-gpu --mib 0", {"--mib 0", "at least 1"}},
-      {"multi-gpu --mib 4096", {"--mib 4096", "1024"}},
-      {"multi-gpu --deadline-ms 0", {"--deadline-ms 0", "at least 1"}},
+      {"multi-gpu --blocks 0", {"--blocks 0", "1..4096"}},
+      {"multi-gpu --phases 1", {"--phases 1", "2..10000"}},
+      {"multi-gpu --mib 0", {"--mib 0", "1..1024"}},
+      {"multi-gpu --mib 4096", {"--mib 4096", "1..1024"}},
+      {"multi-gpu --blocks lots", {"--blocks lots", "not a whole number", "1..4096"}},
+      {"multi-gpu --deadline-ms 0", {"--deadline-ms 0", "1..10000"}},
       {"multi-gpu --part peer_flag", {"--part", "peer_flag", "peer-flag"}},
       {"multi-gpu --part host-flag --mib 16", {"--mib", "all-reduce"}},
       {"multi-gpu --part barrier --fence none", {"--fence", "host-flag", "peer-flag"}},
@@ -93,7 +94,12 @@ TEST(MultiGpuCli, BenchOnTheModelHasBothSweepsWaitingForAGpu) {
 }
 
 TEST(MultiGpuCli, TextFitsEightyColumns) {
-  for (const char* args : {"multi-gpu --backend model --color never", "multi-gpu --backend model --bench --color never"}) {
+  for (const char* args :
+       {"multi-gpu --backend model --color never", "multi-gpu --backend model --bench --color never",
+        "multi-gpu --backend model --part host-flag --fence device --color never",
+        "multi-gpu --backend model --part peer-flag --fence system,device --color never",
+        "multi-gpu --backend model --part barrier --phases 32 --color never",
+        "multi-gpu --backend model --part all-reduce --mib 256 --color never"}) {
     const t::CliResult r = t::run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << t::shown(r);
     std::size_t start = 0, line = 1;
