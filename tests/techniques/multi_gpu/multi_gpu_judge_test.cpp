@@ -2,18 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "techniques/multi_gpu/multi_gpu_judge.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_counts.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
 
-FlagCounts counts(std::uint64_t fresh, std::uint64_t stale, std::uint64_t timed_out = 0) {
-  FlagCounts c;
-  c.fresh = fresh;
-  c.stale = stale;
-  c.timed_out = timed_out;
-  c.instances = fresh + stale + timed_out;
-  return c;
-}
+using test_counts::counts;
 
 FlagRow row(Fence p, Fence c, std::optional<FlagCounts> gpu) {
   FlagRow r = make_flag_row({p, c, Consumer::peer_gpu});

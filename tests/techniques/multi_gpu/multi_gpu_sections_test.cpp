@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "support/report_lookup.hpp"
 #include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_counts.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
@@ -15,17 +16,7 @@ using test::find_check;
 using test::find_fact;
 using test::find_table;
 
-FlagCounts counts(std::uint64_t fresh, std::uint64_t stale, std::uint64_t timed_out = 0) {
-  FlagCounts c;
-  c.fresh = fresh;
-  c.stale = stale;
-  c.timed_out = timed_out;
-  c.instances = fresh + stale + timed_out;
-  c.blocks = 132;
-  c.threads = 256;
-  c.rounds = 1;
-  return c;
-}
+using test_counts::counts;
 
 std::vector<FlagRow> peer_rows(std::uint64_t stale_in_system_row, std::uint64_t timeouts = 0) {
   Options o;
