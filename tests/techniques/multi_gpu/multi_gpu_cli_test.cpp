@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/cli_expect.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
@@ -102,15 +103,7 @@ TEST(MultiGpuCli, TextFitsEightyColumns) {
         "multi-gpu --backend model --part all-reduce --mib 256 --color never"}) {
     const t::CliResult r = t::run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << t::shown(r);
-    std::size_t start = 0, line = 1;
-    while (start < r.out.size()) {
-      const std::size_t end = r.out.find('\n', start);
-      const std::string l = r.out.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      EXPECT_LE(l.size(), 80u) << args << ", line " << line << ": " << l;
-      if (end == std::string::npos) break;
-      start = end + 1;
-      ++line;
-    }
+    EXPECT_EQ(test_support::wider_lines(r.out), std::vector<std::string>{}) << args;
   }
 }
 

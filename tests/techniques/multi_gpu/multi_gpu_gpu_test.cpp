@@ -13,6 +13,7 @@
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
@@ -86,6 +87,24 @@ TEST(MultiGpuGpu, OneGpuWaivesTheTwoGpuPartsWithTheReason) {
       EXPECT_FALSE(m["needs_gpu"].get<bool>()) << m.dump();  // waived on this GPU, not "needs a GPU"
       EXPECT_TRUE(contains(m["note"].get<std::string>(), "needs two GPUs")) << m.dump();
     }
+  }
+}
+
+// The text fits 80 columns on a GPU too, where its tables hold counts and its waived parts say why.
+TEST(MultiGpuGpu, TextFitsEightyColumnsOnTheGpu) {
+  CUDASYNC_REQUIRE_GPU();
+  const int two = gpus() >= 2 ? 0 : 77;
+  const std::pair<const char*, int> runs[] = {
+      {"multi-gpu --backend gpu --iterations 1000 --color never", 0},
+      {"multi-gpu --backend gpu --part host-flag --fence device --iterations 1000 --color never", 0},
+      {"multi-gpu --backend gpu --part peer-flag --fence none --iterations 1000 --color never", two},
+      {"multi-gpu --backend gpu --part barrier --phases 8 --color never", two},
+      {"multi-gpu --backend gpu --part all-reduce --mib 1 --color never", two},
+  };
+  for (const auto& [args, exit] : runs) {
+    const test::CliResult r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, exit) << test::shown(r);
+    EXPECT_EQ(test_support::wider_lines(r.out), std::vector<std::string>{}) << args;
   }
 }
 

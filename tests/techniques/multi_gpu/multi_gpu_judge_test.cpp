@@ -2,12 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "techniques/multi_gpu/multi_gpu_judge.hpp"
-#include "techniques/multi_gpu/multi_gpu_test_counts.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
 
-using test_counts::counts;
+using test_support::counts;
 
 FlagRow row(Fence p, Fence c, std::optional<FlagCounts> gpu) {
   FlagRow r = make_flag_row({p, c, Consumer::peer_gpu});

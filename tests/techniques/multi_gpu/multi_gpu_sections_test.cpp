@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "support/report_lookup.hpp"
 #include "techniques/multi_gpu/multi_gpu_lesson.hpp"
-#include "techniques/multi_gpu/multi_gpu_test_counts.hpp"
+#include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {
@@ -16,7 +16,7 @@ using test::find_check;
 using test::find_fact;
 using test::find_table;
 
-using test_counts::counts;
+using test_support::counts;
 
 std::vector<FlagRow> peer_rows(std::uint64_t stale_in_system_row, std::uint64_t timeouts = 0) {
   Options o;
