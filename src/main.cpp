@@ -12,6 +12,7 @@
 #include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
 #include "techniques/lock/lock_lesson.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/threadfence/threadfence_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
       parts::command(cudasync::lock::lesson()),
       parts::command(cudasync::lockfree_barrier::lesson()),
       parts::command(cudasync::deadlock_demo::lesson()),
+      parts::command(cudasync::multi_gpu::lesson()),
       {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        cudasync::commands::attach_devices, {}},
