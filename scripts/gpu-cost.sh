@@ -3,7 +3,7 @@
 # -Werror), the cost probes' GPU tests, then the three benches, each as text and --json:
 # lockfree-barrier --bench, lock --bench and cg-reduce --bench (float and double). Every bench
 # prints its sweep, the model beside it (table model: predicted, measured, measured / predicted,
-# within +-20 %; model-terms; primitives) and its target (own <= 0.95 x grid.sync, the best kernel
+# within +-20 %; terms-<row>; primitives) and its target (own <= 0.95 x grid.sync, the best kernel
 # >= 0.98 x CUB). The summary ends with one line per bench, read from the JSON.
 # Logs in $OUT (7 files): build.log, ctest-gpu.log, and <bench>.txt / <bench>.json for each bench.
 set -uo pipefail

@@ -217,12 +217,14 @@ TEST(CostModel, TheComparisonCountsCellsWithinTheToleranceAndShowsTheStructureWi
   add_model(s, cells, {"ns per barrier", report::Format::ns, kTolerance}, {prim::rt_atomic()}, Primitives{}, false);
   std::vector<std::string> tables;
   for (const auto& t : s.tables) tables.push_back(t.id);
-  EXPECT_EQ(tables, (std::vector<std::string>{"model-formulas", "model", "model-terms", "primitives"}));
+  // One terms table per row (each fits 80 columns).
+  EXPECT_EQ(tables, (std::vector<std::string>{"model-formulas", "model", "terms-a", "terms-b", "terms-c", "primitives"}));
   const report::Table& model = s.tables[1];
   EXPECT_EQ(model.rows.size(), 3u);
   EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(model.cell(2, "predicted")));  // no primitive measured
   EXPECT_TRUE(std::holds_alternative<double>(model.cell(0, "measured")));
-  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(s.tables[3].cell(0, "ns")));
+  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(s.tables.back().cell(0, "ns")));
+  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(s.tables[4].cell(0, "poll")));
 }
 
 }  // namespace

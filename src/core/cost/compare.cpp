@@ -36,8 +36,8 @@ report::Table formulas(const std::vector<Cell>& cells) {
     for (const Term& term : c.predicted.terms) f += (f.empty() ? "" : " + ") + term.id + " = " + term.formula;
     t.row({{"row", c.row}, {"at", c.column_title}, {"formula", f}});
   }
-  t.legend.push_back("each primitive is measured in this run (table primitives); a term's value is in table "
-                     "model-terms");
+  t.legend.push_back("each primitive is measured in this run (table primitives);");
+  t.legend.push_back("the terms' values are in the tables terms-<row>");
   return t;
 }
 
@@ -79,8 +79,8 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
       .column("at", "at")
       .column("predicted", "predicted", spec.format)
       .column("measured", "measured", spec.format)
-      .column("ratio", "measured / predicted", Format::ratio)
-      .column("within", "within " + tol);
+      .column("ratio", "ratio", Format::ratio)
+      .column("within", "+-" + tol);
   for (const Cell& c : cells) {
     const auto r = c.ratio();
     const Value measured = c.measured ? Value{*c.measured} : number(NAN, gpu);
@@ -91,26 +91,36 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
                {"ratio", r ? Value{*r} : number(NAN, gpu)},
                {"within", r ? Value{within(*r, spec.tolerance)} : number(NAN, gpu)}});
   }
-  model.legend.push_back("predicted: the sum of the row's terms (table model-terms)" +
-                         std::string(spec.format == Format::gbps ? ", as bytes / time" : "") +
-                         "; measured: the sweep's median; within: measured / predicted between " +
-                         report::fixed(1.0 - spec.tolerance, 2) + " and " + report::fixed(1.0 + spec.tolerance, 2));
+  model.legend.push_back("predicted: the sum of the row's terms (tables terms-<row>)" +
+                         std::string(spec.format == Format::gbps ? ", as bytes / time" : ""));
+  model.legend.push_back("measured: the sweep's median; ratio: measured / predicted");
+  model.legend.push_back("+-" + tol + ": the ratio between " + report::fixed(1.0 - spec.tolerance, 2) + " and " +
+                         report::fixed(1.0 + spec.tolerance, 2));
   s.add(std::move(model));
 
-  report::Table terms("model-terms", "the terms of each prediction, ns" +
-                                         std::string(spec.format == Format::gbps ? " per call" : ""));
-  terms.column("row", "row").column("at", "at");
-  const std::vector<std::string> ids = term_columns(cells);
-  for (const std::string& id : ids) terms.column(id, id, Format::ns);
-  for (const Cell& c : cells) {
-    std::vector<std::pair<std::string, Value>> row{{"row", c.row}, {"at", c.column_title}};
-    for (const std::string& id : ids) {
-      const Term* t = c.predicted.term(id);
-      row.emplace_back(id, t ? number(t->ns, gpu) : Value{report::Undefined{}});
+  // The terms, one table per row (each row has its own terms, and a table of every term would not
+  // fit 80 columns): "terms-<row>", a column per term, a row per column of the sweep.
+  for (std::size_t i = 0; i < cells.size();) {
+    const std::string& row = cells[i].row;
+    std::size_t end = i;
+    while (end < cells.size() && cells[end].row == row) ++end;
+    const std::vector<Cell> mine(cells.begin() + static_cast<std::ptrdiff_t>(i), cells.begin() + static_cast<std::ptrdiff_t>(end));
+    report::Table terms("terms-" + row, cells[i].row_title + ": the terms, ns" +
+                                           std::string(spec.format == Format::gbps ? " per call" : ""));
+    terms.column("at", "at");
+    const std::vector<std::string> ids = term_columns(mine);
+    for (const std::string& id : ids) terms.column(id, id, Format::ns);
+    for (const Cell& c : mine) {
+      std::vector<std::pair<std::string, Value>> r{{"at", c.column_title}};
+      for (const std::string& id : ids) {
+        const Term* t = c.predicted.term(id);
+        r.emplace_back(id, t ? number(t->ns, gpu) : Value{report::Undefined{}});
+      }
+      terms.row(r);
     }
-    terms.row(row);
+    s.add(std::move(terms));
+    i = end;
   }
-  s.add(std::move(terms));
 
   report::Table prims("primitives", "the primitives, measured in this run (median ns)");
   prims.column("primitive", "primitive").column("at", "at").column("ns", "ns", Format::ns).column("what", "what");
@@ -124,7 +134,7 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
   const Agreement a = agreement(cells, spec.tolerance);
   if (gpu) {
     s.fact("model-cells", "cells predicted and measured", static_cast<std::int64_t>(a.compared), Format::count);
-    s.fact("model-within", "of them within " + tol + " of the prediction", static_cast<std::int64_t>(a.within),
+    s.fact("model-within", "of them within +-" + tol, static_cast<std::int64_t>(a.within),
            Format::count);
     if (!a.outside.empty()) {
       std::string l;
@@ -133,7 +143,7 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
     }
   } else {
     s.fact("model-cells", "cells predicted and measured", report::NeedsGpu{}, Format::count);
-    s.fact("model-within", "of them within " + tol + " of the prediction", report::NeedsGpu{}, Format::count);
+    s.fact("model-within", "of them within +-" + tol, report::NeedsGpu{}, Format::count);
   }
 }
 

@@ -4,8 +4,8 @@
 // benches: lockfree-barrier, lock, cg-reduce).
 //
 //   tables  model-formulas  each row's terms and how each is computed (also on the model: the structure)
-//           model           row, column, predicted, measured, measured / predicted, within the tolerance
-//           model-terms     row, column, one column per term (ns)
+//           model           row, column, predicted, measured, ratio (measured / predicted), within +-20 %
+//           terms-<row>     per row: a column per term (ns), a row per column of the sweep
 //           primitives      every primitive measured for the model, its median (ns)
 //   facts   model-cells, model-within (how many cells were predicted within the tolerance)
 //

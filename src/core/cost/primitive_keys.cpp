@@ -30,6 +30,16 @@ constexpr const char* kOpIds[] = {"atomic-round",  "cas-round",      "poll-round
 constexpr const char* kBackgroundIds[] = {"none", "atomic", "fence-sc", "fence-rel", "cas",
                                           "cas-sleep", "poll", "ticket", "leaders", "slots"};
 constexpr const char* kPollIds[] = {"relaxed", "acquire", "volatile"};
+// What the actor times, and what the others do meanwhile, in words.
+constexpr const char* kOpTitles[] = {"an atomicAdd on the word",  "an atomicCAS on the word",
+                                     "a load of the word",        "a load from the L2",
+                                     "__threadfence()",           "fence.acq_rel.gpu",
+                                     "fence.acquire.gpu",         "a store, then __threadfence()",
+                                     "a store, then a release store", "a store issued"};
+constexpr const char* kBackgroundTitles[] = {"alone", "atomicAdd chains", "__threadfence() loops",
+                                             "fence.acq_rel loops", "CAS spins", "CAS spins with back-off",
+                                             "relaxed polls", "ticket polls, sleeping by rank",
+                                             "one CAS lane per warp", "slot polls"};
 static_assert(sizeof(kOpIds) / sizeof(kOpIds[0]) == static_cast<int>(Op::store_issue) + 1, "one id per Op");
 static_assert(sizeof(kBackgroundIds) / sizeof(kBackgroundIds[0]) == static_cast<int>(Background::slots) + 1,
               "one id per Background");
@@ -80,7 +90,7 @@ Need cluster_barrier(int blocks, int cluster, int threads) {
 
 Need under(Op op, Background bg, int blocks, int threads) {
   return {{std::string(op_id(op)) + "-under-" + background_id(bg), at_grid(blocks, threads)},
-          std::string(op_id(op)) + " while the others keep up '" + background_id(bg) + "'",
+          std::string(kOpTitles[static_cast<int>(op)]) + "; the others: " + kBackgroundTitles[static_cast<int>(bg)],
           contended(op, bg, blocks, threads)};
 }
 

@@ -66,7 +66,7 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
               "CUB's median in the same run. 5' is a candidate beside the ladder: rung 5's vector kernel whose last "
               "block adds the partial sums, one launch a call. The cost model predicts every cell from the "
               "launches, the bytes (a plain streaming read of the same input), the blocks and the same-address "
-              "atomics, each measured in this run (tables model, model-terms, primitives).");
+              "atomics, each measured in this run (tables model, terms-<row>, primitives).");
   sw.add_to(s, ctx.gpu);
   for (std::size_t r = 0; r < kernels.size(); ++r) {
     if (sums[r].empty()) continue;

@@ -76,7 +76,7 @@ void add_target(report::Section& s, const std::vector<Kernel>& kernels, const st
            {"met", ratio ? Value{*ratio >= kTargetRatio} : missing(gpu)}});
   }
   s.add(std::move(t));
-  s.fact("best-target", "the best kernel >= 0.98 x CUB at every size", gpu ? Value{met} : Value{report::NeedsGpu{}});
+  s.fact("best-target", "best kernel >= 0.98 x CUB, every size", gpu ? Value{met} : Value{report::NeedsGpu{}});
 }
 
 }  // namespace

@@ -110,7 +110,7 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
       "waiters' atomics, the acquire, the critical section's load from the L2, the release waiting for the "
       "counter's store, and, for the locks that need them, the poll that sees the release and the answers a "
       "combiner stores. Each term is a primitive measured in the same run under that lock's own waiters at the "
-      "same contention (tables model, model-terms, primitives).");
+      "same contention (tables model, terms-<row>, primitives).");
   sweep::Sweep sw("bench", "ns per update", report::Format::ns, sweep::Better::lower);
   std::vector<sweep::Point> rows, columns;
   for (Variant v : p.locks) rows.push_back({bench_id(v), bench_name(v)});

@@ -75,7 +75,7 @@ void bench_setup(Run& run, report::Section& sec) {
       "median of " + std::to_string(kBenchReps) + " samples, and every ratio divides by grid.sync's median at the "
       "same grid size, measured in the same run. own-stagger and own-paced are candidates for own, timed beside "
       "it and checked against the model's values; the cost model predicts every barrier inside a kernel from "
-      "primitives measured in the same run (tables model, model-terms, primitives).");
+      "primitives measured in the same run (tables model, terms-<row>, primitives).");
   sec.fact("threads", "threads per block (--threads)", static_cast<I>(run.options.threads), Format::count);
   sec.fact("resident-software", "resident at once, software barriers", static_cast<I>(lim.software.limit()),
            Format::count, per_sm_text(lim.software));

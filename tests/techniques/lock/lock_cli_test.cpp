@@ -151,7 +151,7 @@ TEST(LockCli, EveryPartAndTheBenchValidateAgainstTheSchema) {
   const auto bench = valid_document("lock --backend model --bench --json", 0);
   EXPECT_EQ(keys(bench["report"]["sections"]), (std::vector<std::string>{"setup", "bench"}));
   const auto& sec = bench["report"]["sections"]["bench"];
-  for (const char* t : {"median", "vs-cas", "best", "schedulers", "model", "model-terms", "primitives"})
+  for (const char* t : {"median", "vs-cas", "best", "schedulers", "model", "terms-cas", "terms-combining", "primitives"})
     EXPECT_TRUE(sec["tables"].contains(t)) << t;
   EXPECT_EQ(sec["tables"]["model"]["rows"].size(), 9u * 9u);  // every lock at every contention level
   // Each lock's primitives are measured under its own waiters: the ticket lock's poll under sleeping
