@@ -199,14 +199,22 @@ ProbeResult run_launches(const ProbeSpec& s) {
 }  // namespace gpu
 
 ProbeResult gpu_probe(const ProbeSpec& s) {
-  switch (s.probe) {
-    case Probe::contended:
-    case Probe::poll_latency: return gpu::run_spin_probe(s);
-    case Probe::sync: return gpu::run_sync(s);
-    case Probe::cluster_barrier: return gpu::run_cluster(s);
-    case Probe::grid_sync: return gpu::run_grid_sync(s);
-    case Probe::stream_read: return gpu::skipped("a streaming read of the caller's own input: the caller measures it");
-    default: return gpu::run_launches(s);
+  try {
+    switch (s.probe) {
+      case Probe::contended:
+      case Probe::poll_latency: return gpu::run_spin_probe(s);
+      case Probe::sync: return gpu::run_sync(s);
+      case Probe::cluster_barrier: return gpu::run_cluster(s);
+      case Probe::grid_sync: return gpu::run_grid_sync(s);
+      case Probe::stream_read: return gpu::skipped("a streaming read of the caller's own input: the caller measures it");
+      default: return gpu::run_launches(s);
+    }
+  } catch (const cuda::CudaError& e) {
+    // A probe the runtime refuses (a launch configuration, an occupancy query) is a primitive this
+    // GPU cannot give, not a failed bench: the model says which and why. (A sticky error would
+    // fail the bench's own next call, which reports it.)
+    (void)cudaGetLastError();
+    return gpu::skipped(std::string("the runtime refused the probe: ") + e.what());
   }
 }
 
