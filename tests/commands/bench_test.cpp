@@ -192,7 +192,7 @@ TEST(BenchCli, ADirectoryNameThatIsNotUtf8StillGetsItsJson) {
   const auto r = test::run_cli("bench --backend model --lesson warp-primitives --out '" + dir + "'");
   EXPECT_EQ(r.exit_code, 0) << test::shown(r);
   const std::string stem = dir + "/" + commands::results_file_stem(probe_gpus().devices.empty() ? "" : probe_gpus().devices[0].name);
-  EXPECT_NO_THROW((void)nlohmann::json::parse(test::read_file(stem + ".json")));
+  EXPECT_TRUE(nlohmann::json::accept(test::read_file(stem + ".json"))) << "the .json parses";
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
