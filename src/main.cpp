@@ -2,6 +2,7 @@
 // techniques/ and one row here.
 #include "commands/devices.hpp"
 #include "commands/explain.hpp"
+#include "commands/help.hpp"
 #include "commands/list.hpp"
 #include "commands/sources.hpp"
 #include "core/cli/app.hpp"
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_explain, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
        cudasync::commands::attach_sources, {}},
+      {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
+       CommandKind::tool, cudasync::commands::attach_help, {}},
   };
   return cudasync::cli::run_app(argc, argv, commands);
 }

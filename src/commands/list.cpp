@@ -22,8 +22,13 @@ report::Report run_list(const RunContext& ctx) {
   }
   report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> [--lang zh] reads it");
   t.column("lesson", "lesson").column("runs-on", "runs here on").column("summary", "summary");
-  for (const auto& c : ctx.commands)
-    if (c.is_lesson) t.row({{"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}});
+  t.column("parts", "parts (--part)");
+  for (const auto& c : ctx.commands) {
+    if (!c.is_lesson) continue;
+    std::string parts;
+    for (const auto& p : c.parts) parts += (parts.empty() ? "" : " ") + p.id;
+    t.row({{"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}, {"parts", parts}});
+  }
   s.add(std::move(t));
   if (probe.devices.empty())
     s.note("without a GPU every lesson runs on the CPU reference model; timings and race counts say \"needs a GPU\" "

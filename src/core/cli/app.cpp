@@ -15,11 +15,12 @@
 #include <spdlog/spdlog.h>
 
 #include "core/backend.hpp"
+#include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
+#include "core/cli/help_format.hpp"
 #include "core/cli/terminal.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
-#include "core/report/text_renderer.hpp"
 #include "core/version.hpp"
 #if CUDASYNC_HAVE_CUDA
 #include "core/cuda/device.hpp"
@@ -65,7 +66,8 @@ std::string version_text() {
 
 class Output {
  public:
-  Output(const GlobalOptions& o, report::RunMeta& meta) : opts_(o), meta_(meta) {
+  Output(const GlobalOptions& o, report::RunMeta& meta, const OutputOptions& out = {})
+      : opts_(o), meta_(meta), out_opts_(out), exports_(out) {
     if (!o.json_target.empty() && o.json_target != "-") {
       file_ = std::make_unique<std::ofstream>(o.json_target);
       if (!*file_) {
@@ -79,12 +81,10 @@ class Output {
   bool json_on_stdout() const { return opts_.json_target == "-"; }
 
   void report(const report::Report& r) {
-    if (!json_on_stdout()) {
-      report::TextStyle style;
-      style.color = use_color(opts_.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
-      style.width = terminal_width();
-      report::render_text(r, style, std::cout);
-    }
+    if (!json_on_stdout() && !exports_.on_stdout())
+      print_text(r, use_color(opts_.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM")),
+                 out_opts_);
+    exports_.write(r, meta_);
     if (!opts_.json_target.empty()) write_json(report::document_json(r, meta_).dump(2));
   }
   void error(const Error& e) { error(e.kind, e.what(), static_cast<int>(e.code)); }
@@ -100,6 +100,8 @@ class Output {
   }
   const GlobalOptions& opts_;
   report::RunMeta& meta_;
+  OutputOptions out_opts_;
+  Exports exports_;
   std::unique_ptr<std::ofstream> file_;
 };
 
@@ -116,12 +118,15 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   CLI::App app{"cudasync: GPU synchronization techniques, run on the GPU, checked against a CPU "
                "reference model, measured and explained.",
                "cudasync"};
+  use_help_formatter(app, static_cast<std::size_t>(terminal_width()));  // before the subcommands: they inherit it
   app.footer(kExitCodes);
   app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
   app.fallthrough();  // global options are accepted after the subcommand name too
   GlobalOptions opts;
   add_global_options(app, opts);
+  OutputOptions out_opts;
+  add_output_options(app, out_opts);
 
   struct Wired {
     const Command* command;
@@ -172,7 +177,8 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   meta.backend_requested = to_string(opts.backend);
   std::unique_ptr<Output> out;
   try {
-    out = std::make_unique<Output>(opts, meta);
+    if (const auto conflict = stdout_conflict(out_opts, opts.json_target)) throw UsageError(*conflict);
+    out = std::make_unique<Output>(opts, meta, out_opts);
     const Wired* chosen = nullptr;
     for (const auto& a : attached)
       if (a.sub->parsed()) chosen = &a;
