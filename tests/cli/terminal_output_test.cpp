@@ -1,0 +1,140 @@
+// What a person at a terminal gets, run on a real pseudo-terminal (util-linux script(1)): long
+// text goes through the pager with its colours, short text and --no-pager and --json do not;
+// help as a command and with every lesson's global options; --markdown, --csv and --html files.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "support/run_cli.hpp"
+
+namespace cudasync::test {
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// `args` run on a 80x24 terminal, with CUDASYNC_PAGER writing what it is given to a file; returns
+// what the pager got ("" when it was not run) and fills `screen` with what reached the terminal.
+std::string paged(const std::string& args, std::string& screen, const std::string& env = "") {
+  char path[] = "/tmp/cudasync_pager_XXXXXX";
+  const int fd = mkstemp(path);
+  close(fd);
+  std::remove(path);
+  const CliResult r = run_shell("script -qec \"stty rows 24 cols 80; " + env + " CUDASYNC_PAGER='cat > " + path + "' '" +
+                                binary_path() + "' " + args + "\" /dev/null");
+  screen = r.out;
+  std::string got;
+  try {
+    got = read_file(path);
+  } catch (...) {
+  }
+  std::remove(path);
+  return got;
+}
+
+TEST(PagerOnATerminal, LongOutputOnATerminalGoesThroughThePagerInColour) {
+  std::string screen;
+  const std::string got = paged("lock --backend model -q", screen);
+  EXPECT_TRUE(contains(got, "checks: ")) << "the pager got the whole text";
+  EXPECT_TRUE(contains(got, "\x1b[")) << "colours are kept for less -R";
+  EXPECT_FALSE(contains(screen, "checks: ")) << "nothing but the pager wrote the text";
+}
+
+TEST(PagerOnATerminal, NotWithNoPagerNorForJsonNorForShortText) {
+  std::string screen;
+  EXPECT_EQ(paged("lock --backend model -q --no-pager", screen), "");
+  EXPECT_TRUE(contains(screen, "checks: "));
+  EXPECT_EQ(paged("lock --backend model -q --json", screen), "");
+  EXPECT_TRUE(contains(screen, "schema_version"));
+  EXPECT_EQ(paged("devices", screen), "");  // a few lines fit the screen
+  EXPECT_FALSE(screen.empty());
+  // Off a terminal there is no pager at all: the tests' own runs read stdout directly.
+  const CliResult r = run_shell("CUDASYNC_PAGER=false '" + binary_path() + "' lock --backend model -q");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "checks: "));
+}
+
+TEST(Help, HelpCommandIsTheCommandsHelp) {
+  const CliResult a = run_cli("help lock");
+  const CliResult b = run_cli("lock --help");
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(run_cli("help").exit_code, 0);
+  EXPECT_TRUE(contains(run_cli("help").out, "Subcommands:"));
+  const CliResult bad = run_cli("help no-such-lesson");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "accepted: ")) << bad.err;
+}
+
+TEST(Help, EveryLessonsHelpShowsTheGlobalOptions) {
+  for (const std::string lesson : {"warp-primitives", "lock", "deadlock-demo"}) {
+    const CliResult r = run_cli(lesson + " --help");
+    for (const char* s : {"Global options", "--json[=FILE]", "--backend", "--seed", "--html[=FILE]", "--no-pager"})
+      EXPECT_TRUE(contains(r.out, s)) << lesson << ": " << s;
+  }
+}
+
+TEST(Help, WrapsToTheTerminal) {
+  const CliResult r = run_shell("COLUMNS=60 '" + binary_path() + "' lock --help");
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) EXPECT_LE(line.size(), 60u) << line;
+}
+
+TEST(Exports, MarkdownHasEveryTableWhole) {
+  const CliResult r = run_cli("warp-primitives --part shfl-down --backend model -q --markdown");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "## __shfl_down_sync")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| thread | lane | src | var | model | mark |")) << r.out;
+  EXPECT_TRUE(contains(r.out, "|---:|")) << "numbers align right";
+  EXPECT_FALSE(contains(r.out, "== ")) << "no text report beside it on stdout";
+}
+
+TEST(Exports, CsvHasOneRowPerCellWithRawNumbers) {
+  const CliResult r = run_shell("'" + binary_path() +
+                                "' lock --backend model -q --csv | python3 -c \"import csv,sys; rows=list(csv.reader(sys.stdin)); "
+                                "assert rows[0][:3]==['kind','section','table'], rows[0]; "
+                                "assert all(len(x)==11 for x in rows); "
+                                "print(sum(1 for x in rows if x[0]=='cell'), sum(1 for x in rows if x[0]=='check'))\"");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream counts(r.out);
+  int cells = 0, checks = 0;
+  counts >> cells >> checks;
+  EXPECT_GT(cells, 100);
+  EXPECT_GT(checks, 3);
+}
+
+TEST(Exports, FilesBesideTheTextAndOneThingOnStdout) {
+  char dir_template[] = "/tmp/cudasync_exports_XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  const CliResult r = run_cli("lock --backend model -q --html=" + dir + "/a.html --markdown=" + dir + "/a.md --csv=" + dir +
+                              "/a.csv --json=" + dir + "/a.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "checks: ")) << "the text stays on stdout";
+  EXPECT_TRUE(contains(read_file(dir + "/a.html"), "<svg"));
+  EXPECT_TRUE(contains(read_file(dir + "/a.md"), "| step |"));
+  EXPECT_TRUE(contains(read_file(dir + "/a.csv"), "kind,section"));
+  EXPECT_TRUE(contains(read_file(dir + "/a.json"), "\"picture\""));
+  run_shell("rm -rf '" + dir + "'");
+  const CliResult both = run_cli("lock --backend model -q --json --html");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(contains(both.err, "both ask for stdout")) << both.err;
+  const CliResult unwritable = run_cli("lock --backend model -q --html=/nonexistent/dir/a.html");
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_TRUE(contains(unwritable.err, "--html=/nonexistent/dir/a.html")) << unwritable.err;
+}
+
+TEST(Exports, JsonNamesEachTablesPicture) {
+  const CliResult r = run_cli("warp-primitives --part shfl-xor --width 8 --backend model -q --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["schema_version"], "2.1.0");
+  const auto& p = doc["report"]["sections"]["shfl-xor"]["tables"]["lanes"]["picture"];
+  EXPECT_EQ(p["kind"], "shuffle");
+  EXPECT_EQ(p["roles"]["lane"], "thread");
+  EXPECT_EQ(p["roles"]["source"], "source-lane");
+  EXPECT_EQ(p["width"], 8);
+}
+
+}  // namespace
+}  // namespace cudasync::test
