@@ -14,7 +14,11 @@
 #include <string>
 #include <vector>
 
+#include <fstream>
+
+#include "core/report/html_renderer.hpp"
 #include "support/run_cli.hpp"
+#include "support/sample_reports.hpp"
 
 namespace cudasync::test {
 namespace {
@@ -115,6 +119,28 @@ TEST(HtmlInBrowser, EveryPageLoadsWithACleanConsoleAndLeavesAScreenshot) {
       EXPECT_GE(grids, 1u);
     }
   }
+}
+
+TEST(HtmlInBrowser, GpuShapedPicturesLoadToo) {
+  // What only a GPU run draws (ns timelines, litmus counts, sweep bars, measurements), from a
+  // hand-made report: the same checks, and a screenshot to look at.
+  ASSERT_FALSE(browser().empty()) << "no chromium: install it (scripts/setup.sh)";
+  char dir_template[] = "/tmp/cudasync_html_XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  {
+    std::ofstream f(dir + "/gpu-shaped.html");
+    report::render_html(report::testing::gpu_shaped(), {}, f);
+  }
+  const std::string png = screenshot_dir() + "/gpu-shaped.png";
+  const CliResult b = run_shell("timeout 90 '" + browser() +
+                                "' --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run "
+                                "--hide-scrollbars --user-data-dir='" + dir + "/profile' --enable-logging=stderr --v=0 "
+                                "--window-size=1000,1100 --screenshot='" + png + "' 'file://" + dir + "/gpu-shaped.html'");
+  run_shell("rm -rf '" + dir + "'");
+  EXPECT_EQ(b.exit_code, 0) << b.err.substr(0, 3000);
+  EXPECT_EQ(b.err.find(":CONSOLE"), std::string::npos) << b.err.substr(0, 3000);
+  struct stat st {};
+  EXPECT_TRUE(stat(png.c_str(), &st) == 0 && st.st_size > 10000);
 }
 
 TEST(HtmlInBrowser, AConsoleErrorIsCaught) {

@@ -130,7 +130,7 @@ std::string timeline(const Table& t) {
   if (!any) return "";
   if (hi <= lo) hi = lo + 1;
   const double left = 90, plot = 640, row_h = 18, top = 30;
-  const double w = left + plot + 30, h = top + static_cast<double>(n) * row_h + 40;
+  const double w = left + plot + 110, h = top + static_cast<double>(n) * row_h + 40;
   const auto x = [&](double v) { return left + (v - lo) / (hi - lo) * plot; };
   const Format f = t.columns[a_c].format;
   bool whole = true;  // every time an integer (steps): ticks on integers
@@ -167,7 +167,8 @@ std::string timeline(const Table& t) {
       s << rect(x(*a), y + 4, x(*e) - x(*a), row_h - 8, "wait");
       s << rect(x(*e) - 1.5, y + 1, 3, row_h - 2, "release");
     } else {
-      s << line(x(*a), y + row_h / 2, left + plot, y + row_h / 2, "never") << text(left + plot, y + 12, "not released", "missing", "end");
+      s << line(x(*a), y + row_h / 2, left + plot, y + row_h / 2, "never")
+        << text(left + plot + 6, y + 12, "not released", "missing", "start");
     }
     s << "<circle cx=\"" << num(x(*a)) << "\" cy=\"" << num(y + row_h / 2) << "\" r=\"4\" class=\"arrive\"/></g>";
   }
