@@ -5,7 +5,8 @@
 #   S arch sm_90 | S fn <mangled> | S <SASS instruction>     (cuobjdump -sass, one arch after another)
 #   P arch sm_90 | P fn <mangled> | P <PTX instruction>      (cuobjdump -ptx: the PTX that is embedded)
 #   M <SASS instruction> | Q <PTX instruction>               memory accesses the memory model orders
-# S and P keep barrier, fence and mbarrier instructions. M and Q, in program order among them, keep
+#   W <SASS instruction>                                     warp-level exchanges: SHFL, VOTE, MATCH, REDUX
+# S and P keep barrier, fence and mbarrier instructions; W keeps the warp-level data exchanges. M and Q, in program order among them, keep
 # the accesses that are more than weak: atomics and reductions, and volatile, relaxed, acquire,
 # release or mmio loads and stores (SASS: ATOM*, RED*, and LD*/ST* with .STRONG). Plain loads and
 # stores, and the rest of the code, are left out.
@@ -55,7 +56,8 @@ endif()
 
 set(sass_sync "BAR|B2R|SYNCS|ATOMS\\.ARRIVE|MEMBAR|FENCE|ERRBAR|NANOSLEEP|WARPSYNC|CCTL")
 set(sass_memory "ATOMG|ATOMS|ATOM|REDG|RED\\.|(LDG|STG|LDS|STS|LD|ST)\\.[A-Z0-9_.]*STRONG")
-set(sass_re "/\\*[0-9a-f]+\\*/[ \t]+(@!?U?P[0-9T]+[ \t]+)?(${sass_sync}|${sass_memory})[^;\n]*")
+set(sass_warp "SHFL|VOTE|MATCH|REDUX")
+set(sass_re "/\\*[0-9a-f]+\\*/[ \t]+(@!?U?P[0-9T]+[ \t]+)?(${sass_sync}|${sass_memory}|${sass_warp})[^;\n]*")
 set(ptx_sync "bar|barrier|mbarrier|membar|fence")
 set(ptx_memory "atom|red|ld\\.(volatile|relaxed|acquire|mmio)|st\\.(volatile|relaxed|release|mmio)")
 foreach(obj IN LISTS objects)
@@ -82,6 +84,8 @@ foreach(obj IN LISTS objects)
       string(REGEX REPLACE "^@!?U?P[0-9T]+ " "" op "${ins}")
       if(op MATCHES "^(${sass_sync})")
         string(APPEND records "S ${ins}\n")
+      elseif(op MATCHES "^(${sass_warp})")
+        string(APPEND records "W ${ins}\n")
       else()
         string(APPEND records "M ${ins}\n")
       endif()

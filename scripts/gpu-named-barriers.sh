@@ -33,9 +33,12 @@ grep -E '\*\*\*Failed' "$OUT/ctest-cpu.log" | head -20
 "$bin" named-barriers --color never >"$OUT/named-barriers.txt" 2>&1
 note "default run: exit $?, $(tail -1 "$OUT/named-barriers.txt")"
 grep -E 'FAIL|note: case|nothing hung' "$OUT/named-barriers.txt" | head -12
+# early-stamp: what a clock read right after the barrier measured (the lesson quotes it)
+sed -n '/stamps of the warps that waited/,/^$/p' "$OUT/named-barriers.txt"
+while read -r l; do note "$l"; done < <(grep -E -A3 'naive stamp' "$OUT/named-barriers.txt" | sed 's/^ *//' | tr -s ' ' | head -8)
 
 # Correct parts under compute-sanitizer (the misuse part is wrong on purpose and is left out).
-correct=bar-sync,producer-consumer,bar-red,cuda-barrier
+correct=bar-sync,early-stamp,producer-consumer,bar-red,cuda-barrier
 sanitize racecheck "$correct" named-barriers --backend gpu --part "$correct" --trace
 sanitize synccheck "$correct,cost" named-barriers --backend gpu --part "$correct,cost" --trace
 sanitize memcheck "$correct" named-barriers --backend gpu --part "$correct" --trace

@@ -50,6 +50,19 @@ grep -E 'FAIL|FINDING' "$OUT/commands.txt" | head -10
   echo "### --part litmus --access volatile"
   "$bin" threadfence --part litmus --access volatile --color never
   echo "exit $?"
+  echo "### --part work-queue-race (seeds 1 and 2)"
+  "$bin" threadfence --part work-queue-race --color never
+  echo "exit $?"
+  "$bin" threadfence --part work-queue-race --seed 2 --color never | grep -E 'no __sync|__syncthreads\(\) +each|FAIL|note'
+  echo "exit $?"
+  echo "### --part last-block-partial (a child process)"
+  "$bin" threadfence --part last-block-partial --color never
+  echo "exit $?"
+  echo "### --part host-observer, default and --bench"
+  "$bin" threadfence --part host-observer --color never
+  echo "exit $?"
+  "$bin" threadfence --part host-observer --bench --color never | grep -E '^  (no fence|__thread)|FAIL|checks:'
+  echo "exit $?"
 } >>"$OUT/commands.txt" 2>&1
 note "issue commands: exits $(grep -E '^exit ' "$OUT/commands.txt" | awk '{print $2}' | tr '\n' ' ')"
 
@@ -66,10 +79,13 @@ san memcheck --part litmus --test mp,sb,lb --fence rel-acq --iterations 1000
 san memcheck --part last-block,work-queue,cost
 san racecheck --part last-block,work-queue
 san synccheck --part last-block,work-queue
+san memcheck --part work-queue-race,host-observer
+# racecheck: the no-barrier loop races on its __shared__ item on purpose; the barrier loop must show none
+san racecheck --part work-queue-race
 
 echo
 sed -n '/== litmus tests/,/== scopes/p' "$OUT/bench.txt" | grep -vE '^  [a-z].{60,}$' | head -60
 sed -n '/== scopes/,/== cost/p' "$OUT/bench.txt" | grep -E '^  (mp|case|test|wait|sb|lb|pairs)' | head -30
 sed -n '/== cost/,/== lastBlock/p' "$OUT/bench.txt" | grep -vE '^  [A-Z].{60,}' | head -50
-sed -n '/== lastBlock/,$p' "$OUT/bench.txt" | grep -E 'guard|seed guard|wrong|slowest|a-priori /|FAIL|checks:' | head -20
+sed -n '/== lastBlock/,$p' "$OUT/bench.txt" | grep -E 'guard|wrong|slowest|a-priori /|alone|FAIL|checks:' | head -20
 gpu_end

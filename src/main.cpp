@@ -1,6 +1,8 @@
 // cudasync: one table of commands, lessons in course order. A new lesson is a new folder under
 // techniques/ and one row here.
+#include "commands/bench.hpp"
 #include "commands/devices.hpp"
+#include "commands/doctor.hpp"
 #include "commands/explain.hpp"
 #include "commands/help.hpp"
 #include "commands/list.hpp"
@@ -33,6 +35,10 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_explain, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
        cudasync::commands::attach_sources, {}},
+      {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
+       cudasync::commands::attach_doctor, {}},
+      {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
+       cudasync::commands::attach_bench, {}},
       {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
        CommandKind::tool, cudasync::commands::attach_help, {}},
   };

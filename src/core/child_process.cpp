@@ -28,7 +28,9 @@ std::string read_all(const std::string& path) {
   return s.str();
 }
 
-std::string temp_file(const std::string& tag, const char* what) {
+}  // namespace
+
+std::string make_temp_file(const std::string& tag, const char* what) {
   const char* dir = std::getenv("TMPDIR");
   std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/cudasync_" + tag + "_" + what + "_XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
@@ -38,8 +40,6 @@ std::string temp_file(const std::string& tag, const char* what) {
   close(fd);
   return buf.data();
 }
-
-}  // namespace
 
 const char* to_string(ChildResult::Status s) {
   switch (s) {
@@ -67,8 +67,8 @@ std::string ChildResult::describe() const {
 ChildProcess::ChildProcess(const std::string& exe, std::vector<std::string> args, std::chrono::milliseconds timeout,
                            const std::string& tag)
     : timeout_(timeout) {
-  out_path_ = temp_file(tag, "out");
-  err_path_ = temp_file(tag, "err");
+  out_path_ = make_temp_file(tag, "out");
+  err_path_ = make_temp_file(tag, "err");
   args.insert(args.begin(), exe);
   for (auto& a : args)
     if (a == kOutToken) a = out_path_;

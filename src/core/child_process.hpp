@@ -65,4 +65,8 @@ class ChildProcess {
 // This process's executable (/proc/self/exe): the binary a parent starts as its own child.
 std::string self_executable();
 
+// A fresh, empty temporary file, $TMPDIR/cudasync_<tag>_<what>_XXXXXX (or /tmp), for a child's
+// answer when the child names the file itself (`--json=FILE`). Throws std::runtime_error.
+std::string make_temp_file(const std::string& tag, const char* what);
+
 }  // namespace cudasync

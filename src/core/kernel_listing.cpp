@@ -28,6 +28,10 @@ KernelListing parse_kernel_listing(const std::string& records) {
   for (std::string line; std::getline(in, line);) {
     if (line.size() < 3 || line[1] != ' ') continue;
     const char tag = line[0];
+    if (tag == 'W') {  // a warp-level exchange (SASS): in `warp` only
+      if (!l.sass.empty()) l.sass.back().warp.push_back(line.substr(2));
+      continue;
+    }
     if (tag != 'S' && tag != 'P' && tag != 'M' && tag != 'Q') continue;
     const int k = tag == 'S' || tag == 'M' ? 0 : 1;
     const bool memory = tag == 'M' || tag == 'Q';  // an access: in `ordering` only
@@ -36,7 +40,7 @@ KernelListing parse_kernel_listing(const std::string& records) {
     if (!memory && rest.rfind("arch ", 0) == 0) {
       arch[k] = rest.substr(5);
     } else if (!memory && rest.rfind("fn ", 0) == 0) {
-      codes.push_back({arch[k], rest.substr(3), {}, {}});
+      codes.push_back({arch[k], rest.substr(3), {}, {}, {}});
     } else if (!codes.empty()) {
       if (!memory) codes.back().instructions.push_back(rest);
       codes.back().ordering.push_back(rest);

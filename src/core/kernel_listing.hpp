@@ -1,7 +1,8 @@
 #pragma once
 // The synchronization instructions of cudasync's own kernels, as this build compiled them: read
 // back from the kernels' object files by cuobjdump at build time (cmake/kernel_listing.cmake),
-// filtered to barrier, fence and mbarrier instructions, and embedded. A lesson picks its kernels
+// filtered to barrier, fence and mbarrier instructions (and, apart, the memory accesses they order
+// and the warp-level exchanges), and embedded. A lesson picks its kernels
 // by name. Plain C++: no CUDA needed to read it, so a CUDA build shows it even without a GPU.
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@ struct KernelListingData {
   bool available;
   const char* reason;   // why there is no listing, when !available
   const char* tool;     // the cuobjdump that made it
-  const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nM ...\nP ...": see kernel_listing_run.cmake
+  const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nM ...\nW ...\nP ...": see kernel_listing_run.cmake
 };
 const KernelListingData& kernel_listing_data();  // generated
 
@@ -25,6 +26,9 @@ struct KernelCode {
   // volatile / relaxed / acquire / release loads and stores; SASS: ATOM*, RED*, .STRONG): what a
   // fence or an atomic compiled to, in program order.
   std::vector<std::string> ordering;
+  // SASS only: the warp-level exchanges (SHFL, VOTE, MATCH, REDUX) in program order: how many
+  // SHFL a 64-bit shuffle takes, whether a warp sum became one REDUX.
+  std::vector<std::string> warp;
 };
 
 struct KernelListing {

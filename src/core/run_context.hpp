@@ -29,6 +29,7 @@ struct CommandSummary {
 
 struct RunContext {
   BackendRequest backend_request = BackendRequest::automatic;  // what --backend asked for
+  std::optional<int> device_request;   // what --device asked for (tools that start lessons pass it on)
   bool gpu = false;                    // kernels run; the model checks them
   std::optional<DeviceInfo> device;    // set when gpu
   std::uint64_t seed = 1;

@@ -48,9 +48,17 @@ const std::vector<Source>& sources() {
        "OOPSLA 2016 (ACM SIGPLAN Conference on Object-Oriented Programming, Systems, Languages, and Applications), "
        "pp. 39-58",
        "https://doi.org/10.1145/3022671.2984032", "occupancy-bound grid barriers: why a barrier over more blocks than fit deadlocks"},
+      {"mellor-crummey-scott-1991", "Mellor-Crummey & Scott 1991", "John M. Mellor-Crummey, Michael L. Scott",
+       "Algorithms for Scalable Synchronization on Shared-Memory Multiprocessors",
+       "ACM Transactions on Computer Systems 9(1), 1991, pp. 21-65", "https://doi.org/10.1145/103727.103729",
+       "the ticket lock with proportional back-off of the lock lesson's benchmark"},
       {"hendler-2010", "Hendler et al. 2010", "Danny Hendler, Itai Incze, Nir Shavit, Moran Tzafrir",
        "Flat Combining and the Synchronization-Parallelism Tradeoff", "SPAA 2010", "",
        "the combining lock: one holder serves every published request"},
+      {"cuda-13-notes", "CUDA 13.0 Release Notes", "NVIDIA", "CUDA Toolkit 13.0 Release Notes, \"Deprecated Architectures\"",
+       "NVIDIA, 2025", "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/",
+       "Maxwell, Pascal and Volta removed from offline compilation in CUDA 13.0; the 12.x toolkits still build "
+       "for them"},
       {"volta-whitepaper", "Volta whitepaper", "NVIDIA", "NVIDIA Tesla V100 GPU Architecture", "NVIDIA, 2017",
        "https://images.nvidia.com/content/volta-architecture/pdf/volta-architecture-whitepaper.pdf",
        "independent thread scheduling: why a spin lock inside a warp no longer deadlocks on sm_70 and newer"},

@@ -69,15 +69,15 @@ TEST(CliExitCodes, OkCommands) {
   }
 }
 
-TEST(CliExitCodes, ModelRunShowsTheSeedTable) {
-  // The seed's setup (block 16, width 8): shfl_xor lane mask 2 gives 2 3 0 1 6 7 4 5 ...
+TEST(CliExitCodes, ModelRunShowsFansTable) {
+  // Fan's warp.cu (block 16, width 8): shfl_xor with lane mask 1, the default, gives 1 0 3 2 5 4 7 6 ...
   const CliResult r = run_cli("warp-primitives --backend model --width 8 --threads 16 --part shfl-xor --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
-  EXPECT_TRUE(contains(r.out, "__shfl_xor_sync(0xffffffff, v, 2, 8)")) << shown(r);
+  EXPECT_TRUE(contains(r.out, "__shfl_xor_sync(0xffffffff, v, 1, 8)")) << shown(r);
   bool found = false;
   for (std::size_t p = r.out.find("model"); p != std::string::npos; p = r.out.find("model", p + 1)) {
     const std::string line = r.out.substr(p, r.out.find('\n', p) - p);
-    found = found || contains(line, "2  3  0  1  6  7  4  5 10 11  8  9 14 15 12 13");
+    found = found || contains(line, "1  0  3  2  5  4  7  6  9  8 11 10 13 12 15 14");
   }
   EXPECT_TRUE(found) << shown(r);
   // A model run has no checks that could fail, and says it needs a GPU for the timings.

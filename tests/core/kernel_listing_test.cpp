@@ -42,6 +42,20 @@ TEST(KernelListing, MemoryAccessesGoIntoTheOrderingOnly) {
             (std::vector<std::string>{"st.volatile.global.u32 [%rd2], %r1", "membar.gl", "fn not_a_function"}));
 }
 
+TEST(KernelListing, WarpExchangesGoIntoTheWarpListOnly) {
+  // W records: SHFL, VOTE, MATCH, REDUX of the SASS function before them; never a barrier or an access.
+  const KernelListing l = parse_kernel_listing(
+      "W SHFL.DOWN PT, R1, R2, R3, R4\nS arch sm_90\nS fn _Z1fv\nW SHFL.DOWN PT, R5, R3, R8, R9\n"
+      "S WARPSYNC.ALL\nW @P0 SHFL.DOWN PT, R4, R2, R8, R9\nS fn _Z1gv\nW REDUX.SUM UR4, R2\n");
+  ASSERT_EQ(l.sass.size(), 2u) << "a W line never starts a function";
+  EXPECT_EQ(l.sass[0].warp, (std::vector<std::string>{"SHFL.DOWN PT, R5, R3, R8, R9", "@P0 SHFL.DOWN PT, R4, R2, R8, R9"}));
+  EXPECT_EQ(l.sass[0].instructions, (std::vector<std::string>{"WARPSYNC.ALL"}));
+  EXPECT_EQ(l.sass[0].ordering, (std::vector<std::string>{"WARPSYNC.ALL"}));
+  EXPECT_EQ(opcode_counts(l.sass[0].warp), (std::vector<std::pair<std::string, int>>{{"SHFL.DOWN", 2}}));
+  EXPECT_EQ(l.sass[1].warp, (std::vector<std::string>{"REDUX.SUM UR4, R2"}));
+  EXPECT_TRUE(l.ptx.empty());
+}
+
 TEST(KernelListing, SassArchOfARun) {
   const KernelListing l = parse_kernel_listing("S arch sm_75\nS fn _Z1fv\nS arch sm_90\nS fn _Z1fv\nS arch sm_80\n");
   EXPECT_EQ(listing_sass_arch(l, 75), "sm_75");

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/backend.hpp"
+#include "core/cli/cli_spec.hpp"
 #include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
 #include "core/cli/help_format.hpp"
@@ -142,6 +143,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
     summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts});
   }
+  add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
@@ -152,6 +154,8 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {  // --cli-spec printed the definition
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     GlobalOptions fallback;
@@ -189,6 +193,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
     RunContext ctx;
     ctx.backend_request = opts.backend;
+    ctx.device_request = opts.device;
     ctx.seed = opts.seed;
     ctx.bench = opts.bench;
     ctx.color = use_color(opts.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/device_info.hpp"
+#include "core/nvidia_driver.hpp"
 
 namespace cudasync {
 
@@ -22,7 +23,12 @@ GpuProbe probe_gpus() {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    p.reason = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
+    // The static runtime says "CUDA driver version is insufficient for CUDA runtime version" both
+    // when there is no driver at all and when it is too old: tell the two apart.
+    if (!libcuda_loadable()) p.reason = no_driver_message();
+    else if (p.driver_version > 0 && !driver_new_enough(p.driver_version, p.runtime_version))
+      p.reason = old_driver_message(p.driver_version, p.runtime_version);
+    else p.reason = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
     cudaGetLastError();  // clear the sticky-less error so later calls start clean
     return p;
   }

@@ -1,6 +1,7 @@
 #pragma once
-// lock: the spin lock of "CUDA by Example" (seed 001: atomicCAS to take, atomicExch to release),
-// its four pitfalls run on a real GPU, and locks that are correct and fast. This header holds the
+// lock: the spin lock of CUDA by Example, App. A (atomicCAS to take, atomicExch to release), the
+// four pitfalls a well-known blog analysis of it names, run on a real GPU, the blog's remedies,
+// and locks that are correct and fast. This header holds the
 // plain structs the GPU and the reference model both fill; nvcc compiles it too, so it includes
 // only the standard library.
 #include <cstdint>
@@ -30,26 +31,26 @@ inline constexpr long long kMaxPartAcquisitions = 1LL << 23;
 
 // Every kernel of the lesson, one per lock variant.
 enum class Variant : int {
-  // parts 1 and 3, the lock class as the seed writes it: while (atomicCAS(m, 0, 1) != 0); ...
-  // atomicExch(m, 0), no fence, around the seed's first critical section *cnt = *cnt + 1
+  // parts 1 and 3, the lock class as the blog writes it: while (atomicCAS(m, 0, 1) != 0); ...
+  // atomicExch(m, 0), no fence, around the blog's first critical section *cnt = *cnt + 1
   book = 0,
-  // the same lock around the critical section of the seed's later kernel, atomicAdd(cnt, 1) (fix 1)
+  // the same lock around the critical section of the blog's later kernel, atomicAdd(cnt, 1) (fix 1)
   book_atomic_add,
-  // part 2: the class with the seed's __threadfence fix, lock() and unlock() as __noinline__
+  // part 2: the class with the blog's __threadfence fix, lock() and unlock() as __noinline__
   // functions, called by every lane of the block
   lock_functions,
-  // fix 2, the seed's fixed class: __threadfence() after taking the lock and before releasing it.
+  // fix 2, the blog's fixed class: __threadfence() after taking the lock and before releasing it.
   // In the benchmark this is "the CAS lock", the baseline of every ratio.
   fenced,
   // fix 3: cuda::atomic_ref, compare_exchange with acquire, store with release
   acq_rel,
-  // part 5: the seed's "true thread lock", acquire-work-release inline in one loop iteration
+  // part 7: the blog's "true thread lock", acquire-work-release inline in one loop iteration
   thread_lock,
   // the benchmark's other locks, each with acquire on lock and release on unlock
   backoff,          // compare_exchange with exponential back-off (__nanosleep) after a failed try
   ticket,           // ticket lock: take a number, wait for it to be served (back-off by distance)
   warp_aggregated,  // one lane per warp takes the lock (acquire / release) and does the warp's updates
-  // beyond the seed (part 6 and the benchmark): a combining lock (flat combining, Hendler et al.,
+  // beyond the blog (part 8 and the benchmark): a combining lock (flat combining, Hendler et al.,
   // SPAA 2010). Each thread publishes a request, fetch-and-add(1), in its own slot; whoever takes the
   // lock serves every published request, writing each answer into its slot.
   combining,
@@ -58,8 +59,13 @@ enum class Variant : int {
   // in the lock word's 128-byte line.
   ttas,
   ttas_same_line,
+  // part 4, the blog's first remedy for stale reads, "add a delay": the book's lock around
+  // *cnt = *cnt + 1 with a wait of RunSpec::delay_ns (a spin on %globaltimer) after the increment,
+  // as the blog places it, or after taking the lock, before the load
+  delay_after,
+  delay_before,
 };
-inline constexpr int kVariants = 12;
+inline constexpr int kVariants = 14;
 // The combining lock's slot word: 2 bits of state and a 30-bit payload (the request's argument,
 // then its answer). Every answer is a counter value below kMaxAcquisitions.
 inline constexpr unsigned kSlotPayloadBits = 30;
@@ -72,6 +78,7 @@ struct RunSpec {
   int iters = 100;
   unsigned long long deadline_ns = kDefaultDeadlineNs;
   bool start_locked = false;  // tests: the mutex starts taken and nobody releases it
+  unsigned delay_ns = 0;      // delay_after, delay_before: the wait inside the critical section
   long long threads_total() const { return static_cast<long long>(blocks) * threads; }
   long long acquisitions() const { return threads_total() * iters; }
   // `v` at blocks x threads, `iters` acquisitions each, with the deadline for that many.
@@ -113,8 +120,8 @@ static_assert(kMaxAcquisitions < (1LL << kSlotPayloadBits), "a combining answer 
 // 0 .. answers.size()-1 must appear exactly once. Fills the answers_* fields of `run`.
 void check_answers(const std::vector<int>& answers, int iters, LockRun& run);
 
-// ---- part 4: the lock class passed by value, in a child process --------------------------------
-// One step of the child's run of the seed's callKernel(): what was called and what CUDA answered.
+// ---- part 5: the lock class passed by value, in a child process --------------------------------
+// One step of the child's run of the blog's callKernel(): what was called and what CUDA answered.
 struct CopyStep {
   std::string what;     // "launch 1: GtThrCntKernel<<<132,1>>>(..., lock_)"
   std::string error;    // "cudaSuccess", "cudaErrorInvalidValue", ... ("" when no call)
@@ -130,7 +137,7 @@ struct CopyObservation {
   bool second_timed_out = false;
 };
 
-// A fix of the seed's, run twice in this process: count of each launch and cudaFree calls.
+// A fix of the blog's, run twice in this process: count of each launch and cudaFree calls.
 struct FixRun {
   std::string name;
   long long expected = 0;
@@ -139,6 +146,23 @@ struct FixRun {
   int frees_failed = 0;
   int copies_made = 0;    // copy constructor calls the launches made (shared_ptr: use_count went up)
   bool ok() const { return count1 == expected && count2 == expected && frees == 1 && frees_failed == 0; }
+};
+
+// ---- part 6: the blog's fix 2, a Mutex class held by std::shared_ptr ---------------------------
+// The blog's callKernel() with its Mutex (cudaMalloc in the constructor, cudaFree in the
+// destructor) owned by a shared_ptr in every CudaKernelLock: two launches by value, then the
+// original destroyed while a copy keeps the mutex and runs a third launch.
+struct SharedMutexRun {
+  std::vector<CopyStep> steps;
+  long long expected = 0;        // per launch
+  std::vector<long long> counts; // per launch (-1: not read)
+  std::vector<int> copies;       // CudaKernelLock copies each launch statement made
+  std::vector<bool> alive;       // after each launch: the mutex is still a device allocation
+  long long use_count_max = 0;   // the most owners the shared_ptr had at once (seen on the host)
+  int mutex_destructor_calls = 0;
+  int frees_ok = 0, frees_failed = 0;
+  int owners_at_free = -1;       // CudaKernelLock objects alive when ~Mutex ran (-1: it never ran)
+  int gave_up = 0;               // blocks whose wait passed its deadline
 };
 
 }  // namespace cudasync::lock

@@ -1,5 +1,5 @@
 // --bench: every lock at contention levels from one thread to 132 blocks of 128, ns per update, with
-// the CAS lock (the seed's fixed class) as the baseline of every ratio; and the model's verdict on
+// the CAS lock (the blog's fixed class) as the baseline of every ratio; and the model's verdict on
 // each lock in one lockstep warp.
 #include <algorithm>
 
@@ -84,7 +84,7 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
   report::Section s("bench", "bench: contended locks, ns per update by contention");
   s.paragraph(
       "Every lock orders its critical section (*cnt = *cnt + 1, read and written plainly) with its taking and "
-      "releasing, and every count is checked. The CAS lock is the seed's fixed class: atomicCAS, __threadfence() "
+      "releasing, and every count is checked. The CAS lock is the blog's fixed class: atomicCAS, __threadfence() "
       "after taking and before releasing, atomicExch. ns per update = launch time (CUDA events) / updates; each "
       "cell is the median of " +
       std::to_string(p.reps) + " launches after a warm-up; x CAS divides by the CAS lock's median at the same "
@@ -100,7 +100,7 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
   s.paragraph(
       "Test-and-test-and-set waits with plain relaxed loads and tries compare_exchange (acquire) only when the word "
       "reads 0, so waiters do not queue atomics in front of the release; its second row keeps the counter in the "
-      "lock word's 128-byte line instead of a line of its own. The combining lock (part 6) is the one lock here "
+      "lock word's 128-byte line instead of a line of its own. The combining lock (part 8) is the one lock here "
       "whose handoff is not one critical section: each thread publishes a fetch-and-add request in its own slot, "
       "and whoever takes the lock serves every published request. Its row is ns per critical section, with every "
       "count exact and the answers 0..n-1 each returned once.");

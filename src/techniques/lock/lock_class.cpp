@@ -1,5 +1,5 @@
-// Part lock-class: the seed's class as written, one thread per block, around atomicAdd (timed) and
-// around the seed's first critical section, *cnt = *cnt + 1.
+// Part lock-class: the blog's class as written, one thread per block, around atomicAdd (timed) and
+// around the blog's first critical section, *cnt = *cnt + 1.
 #include "core/report/text_format.hpp"
 #include "techniques/lock/lock_gpu.hpp"
 #include "techniques/lock/lock_lesson.hpp"
@@ -20,16 +20,16 @@ report::Section lock_class_section(const ClassPart& p, bool gpu_run) {
   const std::string grid = grid_text(p.spec.blocks, 1);
   report::Section s("lock-class", "part 1, the lock class: CudaKernelLock used as kernel" + grid);
   s.paragraph(
-      "The seed's class as written: lock() is while (atomicCAS(mutex, 0, 1) != 0); and unlock() is "
+      "The blog's class as written (the lock of CUDA by Example, App. A): lock() is while (atomicCAS(mutex, 0, 1) != 0); and unlock() is "
       "atomicExch(mutex, 0). atomicCAS compares and swaps in one atomic step at L2, so exactly one thread sees 0 "
-      "and gets in; the others keep trying. The kernel runs one thread per block, the seed's rule (part 2 shows "
+      "and gets in; the others keep trying. The kernel runs one thread per block, the blog's rule (part 2 shows "
       "why it was the rule), each taking the lock " +
       std::to_string(p.spec.iters) +
-      " times around the critical section of the seed's later kernel, atomicAdd(cnt, 1): the count says whether "
+      " times around the critical section of the blog's later kernel, atomicAdd(cnt, 1): the count says whether "
       "every acquisition happened, and the time per handoff what one costs.");
   s.paragraph(
-      "The seed's first kernel has *cnt = *cnt + 1 inside the lock instead. The same launches with that critical "
-      "section show the seed's second pitfall at once; part 3 takes it apart.");
+      "The blog's first kernel has *cnt = *cnt + 1 inside the lock instead. The same launches with that critical "
+      "section show the blog's second pitfall at once; part 3 takes it apart.");
   s.fact("launch", "launch", grid + ", " + std::to_string(p.spec.iters) + " acquisitions per thread",
          report::Format::plain, std::to_string(p.spec.acquisitions()) + " lock handoffs per launch");
   s.fact("model-atomic-add", "reference model, atomicAdd", model_outcome_text(p.model), report::Format::plain,
@@ -64,7 +64,7 @@ report::Section lock_class_section(const ClassPart& p, bool gpu_run) {
     s.check("plain-within-deadline", "*cnt = *cnt + 1: every wait within its deadline", false,
             "a thread gave up: the count says nothing about stale reads");
   s.fact("verdict", "verdict",
-         exact.passed ? std::string("the lock excludes: with atomicAdd every count is exact; with the seed's "
+         exact.passed ? std::string("the lock excludes: with atomicAdd every count is exact; with the blog's "
                                     "*cnt = *cnt + 1 the counts are wrong (part 3)")
                       : std::string("an acquisition went missing: see the check"));
   return s;

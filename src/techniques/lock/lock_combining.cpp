@@ -1,4 +1,4 @@
-// Part combining, beyond the seed: the combining lock (flat combining, Hendler et al., SPAA 2010),
+// Part combining, beyond the blog: the combining lock (flat combining, Hendler et al., SPAA 2010),
 // its model run and trace, and on a GPU its time per critical section beside the CAS lock's time
 // per handoff at the same grid, in the same run.
 #include <algorithm>
@@ -35,7 +35,7 @@ std::string model_text(const SimResult& r) {
 }  // namespace
 
 report::Section combining_section(const CombiningPart& p, bool gpu_run) {
-  report::Section s("combining", "part 6, beyond the seed: a combining lock, many critical sections per lock handoff");
+  report::Section s("combining", "part 8, beyond the blog: a combining lock, many critical sections per lock handoff");
   const std::string grid = grid_text(p.spec.blocks, p.spec.threads);
   s.paragraph(
       "Every lock above hands the lock from one thread to the next once per critical section, and with one thread "

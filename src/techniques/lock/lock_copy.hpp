@@ -1,5 +1,5 @@
 #pragma once
-// Part copy-destructor runs the seed's by-value lock in a child process (core/parts/child.hpp): this
+// Part copy-destructor runs the blog's by-value lock in a child process (core/parts/child.hpp): this
 // binary, started as `lock --child copy --child-out FILE`, runs gpu_copy_bug() and writes what it
 // saw into FILE in the text form below; the parent reads it back. A freed mutex can fault the GPU,
 // and a fault makes a CUDA context unusable: it must be the child's, never the parent's. Host-only

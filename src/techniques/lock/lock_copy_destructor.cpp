@@ -1,5 +1,5 @@
-// Part copy-destructor: the seed's lock passed by value to two launches. The child process (this
-// binary, lock --child copy) runs the seed's callKernel(); this process then runs the fixes.
+// Part copy-destructor: the blog's lock passed by value to two launches. The child process (this
+// binary, lock --child copy) runs the blog's callKernel(); this process then runs the fixes.
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
 #include "techniques/lock/lock_gpu.hpp"
@@ -25,7 +25,7 @@ void child_report(report::Section& s, const CopyOutcome& c) {
             answered ? "the child stopped at: " + c.message : c.message);
     return;
   }
-  report::Table t("child", "the child process: the seed's callKernel(), step by step (" + grid_text(kCopyBlocks, 1) +
+  report::Table t("child", "the child process: the blog's callKernel(), step by step (" + grid_text(kCopyBlocks, 1) +
                                " x " + std::to_string(kCopyIters) + ")");
   t.column("step", "step").column("cuda", "CUDA answered").column("what", "what happened");
   for (const auto& st : c.seen.steps)
@@ -38,7 +38,7 @@ void child_report(report::Section& s, const CopyOutcome& c) {
          std::to_string(c.seen.frees_ok) + " cudaFree succeeded, " + std::to_string(c.seen.frees_failed) + " failed");
   for (const auto& st : c.seen.steps)
     if (st.what.rfind("launch 2", 0) == 0)
-      s.fact("error-after-launch-2", "the seed's cudaGetLastError() after launch 2", st.error, report::Format::plain,
+      s.fact("error-after-launch-2", "the blog's cudaGetLastError() after launch 2", st.error, report::Format::plain,
              st.error.rfind("cudaSuccess", 0) == 0
                  ? "no error"
                  : "the error of the destructor's cudaFree, not of the launch: cudaGetLastError returns the last "
@@ -54,10 +54,10 @@ void child_report(report::Section& s, const CopyOutcome& c) {
 }  // namespace
 
 report::Section copy_destructor_section(const CopyPart& p, bool gpu_run) {
-  report::Section s("copy-destructor", "part 4, copy and destructor: the lock class passed by value");
+  report::Section s("copy-destructor", "part 5, copy and destructor: the lock class passed by value");
   s.paragraph(
-      "The seed's callKernel() creates one CudaKernelLock and passes it by value to two launches; its destructor "
-      "calls cudaFree(mutex). The seed says the kernel's copy is destroyed \"when the kernel exits\". What the CUDA "
+      "The blog's callKernel() creates one CudaKernelLock and passes it by value to two launches; its destructor "
+      "calls cudaFree(mutex). The blog says the kernel's copy is destroyed \"when the kernel exits\". What the CUDA "
       "C++ Programming Guide says (\"__global__ Function Argument Processing\"): the launch copies the argument "
       "into compiler-generated stub functions one or more times and memcpy's its bytes to the kernel, and a "
       "non-trivial destructor may run in host code, as the stubs return, even before the kernel has finished. So "
@@ -65,7 +65,7 @@ report::Section copy_destructor_section(const CopyPart& p, bool gpu_run) {
   s.paragraph(
       "A freed pointer handed to a kernel can fault, and a fault leaves a CUDA context unusable. So this part runs "
       "in a child process (this binary, started with a hidden option); the parent waits for it with a timeout and "
-      "then runs the seed's two fixes and an owner whose copy is deleted, in its own, healthy context.");
+      "then runs the blog's fixes 1 and 3 (fix 2 is part 6) and an owner whose copy is deleted, in its own, healthy context.");
   if (!gpu_run) {
     s.note("what the destructors and CUDA do needs a GPU; the text above is what the CUDA guide says");
     owner_fact(s);

@@ -1,12 +1,13 @@
-// Part 4: the seed's lock class passed to a kernel by value, its two fixes, and an owner whose copy
-// is deleted. The classes are written as the seed writes them (cudaMalloc in the constructor,
+// Part 5: the blog's lock class passed to a kernel by value, its fixes 1 and 3, and an owner whose
+// copy is deleted (its fix 2 is part 6, lock_shared_mutex_kernels.cu). The classes are written as
+// the blog writes them (cudaMalloc in the constructor,
 // cudaFree in the destructor), with one addition: every cudaFree they make is logged, so the
 // report can say how many times a destructor ran and what CUDA answered.
 //
 // What happens (CUDA C++ Programming Guide, "__global__ Function Argument Processing"): the launch
 // statement copies a by-value argument into compiler-generated stub functions, one or more times,
 // and memcpy's its bytes into the kernel's parameter memory. The copies are destroyed on the host
-// when the stubs return, possibly before the kernel has finished. The seed's destructor frees the
+// when the stubs return, possibly before the kernel has finished. The blog's destructor frees the
 // mutex each time. Nothing runs on the device at kernel exit.
 #include <cuda_runtime.h>
 
@@ -17,6 +18,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
+#include "techniques/lock/lock_copy_device.cuh"
 #include "techniques/lock/lock_gpu.hpp"
 
 namespace cudasync::lock {
@@ -43,7 +45,7 @@ struct FreeLog {
 };
 FreeLog* g_log = nullptr;  // the log of the run in progress (host code, one thread)
 
-// ---- the seed's class, as written (plus the log) ---------------------------------------------
+// ---- the blog's class, as written (plus the log) ---------------------------------------------
 class CudaKernelLock {
  public:
   int* mutex = nullptr;
@@ -60,7 +62,7 @@ class CudaKernelLock {
   __device__ void unlock() { atomicExch(mutex, 0); }
 };
 
-// ---- the seed's fix 3: shared_ptr owns the mutex, cudaFree is its deleter -----------------------
+// ---- the blog's fix 3: shared_ptr owns the mutex, cudaFree is its deleter -----------------------
 class SharedLock {
  public:
   std::shared_ptr<int> mutex;
@@ -74,29 +76,15 @@ class SharedLock {
   SharedLock(const SharedLock& o) : mutex(o.mutex), mutex_ptr(o.mutex_ptr) { ++g_log->copies; }
   SharedLock& operator=(const SharedLock&) = default;
   ~SharedLock() { ++g_log->destructor_calls; }
-  __device__ bool lock(const SpinDeadline& d) {
-    const bool ok = spin_until([&] { return atomicCAS(mutex_ptr, 0, 1) == 0; }, d);
-    __threadfence();
-    return ok;
-  }
-  __device__ void unlock() {
-    __threadfence();
-    atomicExch(mutex_ptr, 0);
-  }
+  __device__ bool lock(const SpinDeadline& d) { return fenced_take(mutex_ptr, d); }
+  __device__ void unlock() { fenced_give(mutex_ptr); }
 };
 
 // ---- an owner that cannot be copied, and the trivially copyable view kernels take ---------------
 struct MutexRef {
   int* mutex;
-  __device__ bool lock(const SpinDeadline& d) const {
-    const bool ok = spin_until([&] { return atomicCAS(mutex, 0, 1) == 0; }, d);
-    __threadfence();
-    return ok;
-  }
-  __device__ void unlock() const {
-    __threadfence();
-    atomicExch(mutex, 0);
-  }
+  __device__ bool lock(const SpinDeadline& d) const { return fenced_take(mutex, d); }
+  __device__ void unlock() const { fenced_give(mutex); }
 };
 class MutexOwner {
  public:
@@ -125,21 +113,10 @@ static_assert(!std::is_copy_constructible_v<MutexOwner>, "the owner of the mutex
 static_assert(std::is_trivially_copyable_v<MutexRef> && std::is_trivially_destructible_v<MutexRef>,
               "a kernel's view of the mutex must be a plain value");
 
-template <typename L>
-__device__ void count_under(L& lock, int* cnt, int iters, const SpinDeadline& d, int* gave_up) {
-  for (int i = 0; i < iters; ++i) {
-    if (!lock.lock(d)) {
-      atomicAdd(gave_up, 1);
-      return;
-    }
-    atomicAdd(cnt, 1);
-    lock.unlock();
-  }
-}
-__global__ void seed_by_value_kernel(int* cnt, int iters, CudaKernelLock lock, SpinDeadline d, int* gave_up) {
+__global__ void by_value_kernel(int* cnt, int iters, CudaKernelLock lock, SpinDeadline d, int* gave_up) {
   count_under(lock, cnt, iters, d, gave_up);
 }
-__global__ void seed_device_copy_kernel(int* cnt, int iters, CudaKernelLock* lock, SpinDeadline d, int* gave_up) {
+__global__ void device_copy_kernel(int* cnt, int iters, CudaKernelLock* lock, SpinDeadline d, int* gave_up) {
   count_under(*lock, cnt, iters, d, gave_up);
 }
 __global__ void shared_ptr_kernel(int* cnt, int iters, SharedLock lock, SpinDeadline d, int* gave_up) {
@@ -149,45 +126,6 @@ __global__ void owner_ref_kernel(int* cnt, int iters, MutexRef lock, SpinDeadlin
   count_under(lock, cnt, iters, d, gave_up);
 }
 
-// Scratch for one launch: the counter, the give-up count and the deadline flag.
-struct Scratch {
-  int* cnt = nullptr;
-  int* gave_up = nullptr;
-  unsigned* timed_out = nullptr;
-  Scratch() {
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cnt), sizeof(int)));
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&gave_up), sizeof(int)));
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&timed_out), sizeof(unsigned)));
-    reset();
-  }
-  ~Scratch() {
-    CUDA_CHECK_NOTHROW(cudaFree(cnt));
-    CUDA_CHECK_NOTHROW(cudaFree(gave_up));
-    CUDA_CHECK_NOTHROW(cudaFree(timed_out));
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  void reset() {
-    CUDA_CHECK(cudaMemset(cnt, 0, sizeof(int)));
-    CUDA_CHECK(cudaMemset(gave_up, 0, sizeof(int)));
-    CUDA_CHECK(cudaMemset(timed_out, 0, sizeof(unsigned)));
-  }
-  long long count() const {
-    int c = 0;
-    CUDA_CHECK(cudaMemcpy(&c, cnt, sizeof(int), cudaMemcpyDeviceToHost));
-    return c;
-  }
-};
-
-std::string name_of(cudaError_t e) { return cudaGetErrorName(e); }
-std::string with_text(cudaError_t e) {
-  return e == cudaSuccess ? name_of(e) : name_of(e) + " (" + cudaGetErrorString(e) + ")";
-}
-std::string hex(const void* p) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%p", p);
-  return b;
-}
 
 }  // namespace
 
@@ -207,7 +145,7 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
   int* other = nullptr;
   int before_end[3] = {0, 0, 0};
   {
-    CudaKernelLock lock_;  // the seed's callKernel(): one lock, two launches, the lock passed by value
+    CudaKernelLock lock_;  // the blog's callKernel(): one lock, two launches, the lock passed by value
     int* const mutex = lock_.mutex;
     o.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", "cudaMalloc + cudaMemcpy: mutex at " + hex(mutex)});
 
@@ -215,8 +153,8 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
       (void)cudaMemset(dev_c, 0, sizeof(int));
       (void)cudaMemset(gave_up, 0, sizeof(int));
       const int calls = log.destructor_calls, ok = log.frees_ok, failed = log.frees_failed;
-      seed_by_value_kernel<<<blocks, 1>>>(dev_c, iters, lock_, d, gave_up);
-      const cudaError_t last = cudaGetLastError();  // the seed checks exactly this
+      by_value_kernel<<<blocks, 1>>>(dev_c, iters, lock_, d, gave_up);
+      const cudaError_t last = cudaGetLastError();  // the blog checks exactly this
       const int ran = log.destructor_calls - calls;
       o.steps.push_back({"launch " + std::to_string(n) + ": GtThrCntKernel" + grid + "(..., dev_c, lock_); cudaGetLastError()",
                          with_text(last),
@@ -299,15 +237,15 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
     FreeLog log;
     g_log = &log;
     FixRun f;
-    f.name = "fix 1 (seed): copy the object to the device, pass a pointer";
+    f.name = "the blog's fix 1: copy the object to the device, pass a pointer";
     f.expected = expected;
     {
       CudaKernelLock lock_;
       CudaKernelLock* dev_lock = nullptr;
       CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&dev_lock), sizeof(CudaKernelLock)));
       CUDA_CHECK(cudaMemcpy(dev_lock, &lock_, sizeof(CudaKernelLock), cudaMemcpyHostToDevice));
-      run_twice(f, [&] { seed_device_copy_kernel<<<blocks, 1>>>(s.cnt, iters, dev_lock, d, s.gave_up); });
-      CUDA_CHECK(cudaFree(dev_lock));  // the seed never frees it
+      run_twice(f, [&] { device_copy_kernel<<<blocks, 1>>>(s.cnt, iters, dev_lock, d, s.gave_up); });
+      CUDA_CHECK(cudaFree(dev_lock));  // the blog never frees it
     }
     f.frees = log.frees_ok + log.frees_failed;
     f.frees_failed = log.frees_failed;
@@ -317,7 +255,7 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
     FreeLog log;
     g_log = &log;
     FixRun f;
-    f.name = "fix 2 (seed): shared_ptr with cudaFree as its deleter";
+    f.name = "the blog's fix 3: shared_ptr<int>, cudaFree as its deleter";
     f.expected = expected;
     {
       SharedLock lock_;

@@ -110,6 +110,79 @@ std::optional<double> combining_ratio(const std::vector<LockRun>& combining, con
   return comb / base;
 }
 
+std::string delay_text(unsigned ns) {
+  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + " ms";
+  if (ns >= 1000 && ns % 1000 == 0) return std::to_string(ns / 1000) + " us";
+  return std::to_string(ns) + " ns";
+}
+
+DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vector<std::vector<LockRun>>& fixes) {
+  DelayFinding f;
+  for (const auto& d : delayed) {
+    const Lost l = lost_updates(d.runs);
+    f.lost.lost += l.lost;
+    f.lost.total += l.total;
+    f.lost.losing += l.losing;
+    f.lost.stuck = f.lost.stuck || l.stuck;
+    if (l.lost > 0) f.longest_losing = std::max(f.longest_losing, d.delay_ns);
+  }
+  f.fixes_exact = !fixes.empty();
+  for (const auto& runs : fixes) f.fixes_exact = f.fixes_exact && runs_exact(runs).passed;
+  return f;
+}
+
+std::string delay_verdict(const DelayFinding& f) {
+  const std::string fixes = f.fixes_exact ? "the fences and acquire / release lost none"
+                                          : "and a real fix was not exact either: see its check";
+  if (f.lost.stuck) return "a delayed launch timed out: its count says nothing; " + fixes;
+  if (f.lost.lost > 0)
+    return "with a delay of up to " + delay_text(f.longest_losing) +
+           " the book's lock still lost " + report::grouped(static_cast<std::uint64_t>(f.lost.lost)) + " of " +
+           report::grouped(static_cast<std::uint64_t>(f.lost.total)) + " updates; " + fixes;
+  return "the delayed runs lost no update on this GPU this time, and nothing in the memory model makes them "
+         "correct (the model's runs show the stale read a delay leaves in place); " + fixes;
+}
+
+std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns, int runs, int blocks, int iterations) {
+  long long per_pass = 0;
+  for (int d : delays_ns) per_pass += d;
+  const long long wait = 2LL * runs * blocks * iterations * per_pass;
+  if (wait <= kMaxDelayWaitNs) return std::nullopt;
+  return "--part delay-fix: " + std::to_string(runs) + " runs x " + grid_text(blocks, 1) + " x " +
+         std::to_string(iterations) + " iterations x the delays (" + std::to_string(per_pass) +
+         " ns in all) x 2 placements is " + std::to_string(wait / 1000000) +
+         " ms of waiting inside the lock, more than " + std::to_string(kMaxDelayWaitNs / 1000000) +
+         " ms; give fewer --runs, --blocks, --iterations or shorter --delays";
+}
+
+Verdict shared_mutex_counts(const SharedMutexRun& r) {
+  std::string counts;
+  bool exact = !r.counts.empty() && r.gave_up == 0;
+  for (long long c : r.counts) {
+    counts += (counts.empty() ? "" : ", ") + std::to_string(c);
+    exact = exact && c == r.expected;
+  }
+  std::string detail = "counts " + counts + " of " + std::to_string(r.expected) + " each";
+  if (r.gave_up > 0) detail += "; " + std::to_string(r.gave_up) + " blocks gave up waiting for the lock";
+  return {exact, detail};
+}
+
+Verdict shared_mutex_alive(const SharedMutexRun& r) {
+  for (std::size_t i = 0; i < r.alive.size(); ++i)
+    if (!r.alive[i]) return {false, "after launch " + std::to_string(i + 1) + " the mutex was no longer a device allocation"};
+  return {!r.alive.empty(), "a device allocation after each of " + std::to_string(r.alive.size()) + " launches"};
+}
+
+Verdict shared_mutex_frees_once(const SharedMutexRun& r, const OwnershipRun& model) {
+  const bool once = r.mutex_destructor_calls == 1 && r.frees_ok == 1 && r.frees_failed == 0 && r.owners_at_free == 0;
+  std::string detail = std::to_string(r.mutex_destructor_calls) + " ~Mutex() calls, " + std::to_string(r.frees_ok) +
+                       " cudaFree succeeded, " + std::to_string(r.frees_failed) + " failed";
+  if (r.owners_at_free > 0)
+    detail += "; freed while " + std::to_string(r.owners_at_free) + " CudaKernelLock objects still held it";
+  detail += "; the model: " + std::to_string(model.frees) + (model.frees == 1 ? " free" : " frees");
+  return {once && model.frees_once(), detail};
+}
+
 std::optional<std::string> acquisitions_error(const std::string& part, int blocks, int threads, int iterations) {
   const long long n = static_cast<long long>(blocks) * threads * iterations;
   if (n <= kMaxAcquisitions) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "techniques/lock/lock_model.hpp"
+#include "techniques/lock/lock_ownership_model.hpp"
 
 namespace cudasync::lock {
 
@@ -54,6 +55,38 @@ Verdict lockstep_verdict(const SimResult& lockstep);
 std::vector<double> per_handoff(const std::vector<LockRun>& runs);
 // Its time per critical section over the CAS lock's time per handoff (medians), when both ran.
 std::optional<double> combining_ratio(const std::vector<LockRun>& combining, const std::vector<LockRun>& cas);
+
+// ---- delay-fix ----------------------------------------------------------------------------------
+// The blog's delay beside the real fixes: the updates the delayed rows lost together, the longest
+// delay that still lost one (0: none lost), and whether every launch of every real fix was exact.
+std::string delay_text(unsigned ns);  // "100 ns", "10 us", "1 ms"
+struct DelayRuns {
+  unsigned delay_ns = 0;
+  std::vector<LockRun> runs;
+};
+struct DelayFinding {
+  Lost lost;
+  unsigned longest_losing = 0;
+  bool fixes_exact = false;
+};
+DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vector<std::vector<LockRun>>& fixes);
+// "with a delay of up to 10 us the book's lock still lost 5200 of 10560 updates; the fences lost
+// none", or what a run with no loss means.
+std::string delay_verdict(const DelayFinding& f);
+// The waiting --part delay-fix would do, in ns: runs x blocks x iterations x every delay, twice
+// (after the increment and before the load). Over kMaxDelayWaitNs it is refused.
+inline constexpr long long kMaxDelayWaitNs = 4000000000LL;  // 4 s
+inline constexpr int kMaxDelayNs = 1000000;                 // 1 ms per critical section
+std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns, int runs, int blocks, int iterations);
+
+// ---- shared-mutex -------------------------------------------------------------------------------
+// Every launch counted exactly and nobody gave up.
+Verdict shared_mutex_counts(const SharedMutexRun& r);
+// The mutex was a device allocation after every launch (nothing freed it while a lock used it).
+Verdict shared_mutex_alive(const SharedMutexRun& r);
+// ~Mutex ran once, when no CudaKernelLock was left, and its cudaFree succeeded: what the ownership
+// model says the fix does.
+Verdict shared_mutex_frees_once(const SharedMutexRun& r, const OwnershipRun& model);
 
 // The usage error when one launch of `part` would make more than kMaxAcquisitions acquisitions.
 std::optional<std::string> acquisitions_error(const std::string& part, int blocks, int threads, int iterations);

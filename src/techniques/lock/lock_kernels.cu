@@ -39,6 +39,7 @@ struct Args {
   SpinDeadline d;
   combining::Shared comb;  // combining: the slots and the handoff count (mutex and cnt as above)
   int* answers;            // combining: answers[tid * iters + i], what request i returned
+  unsigned delay_ns;       // delay_after, delay_before: the blog's delay
 };
 
 __device__ __forceinline__ int global_tid() { return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); }
@@ -49,13 +50,13 @@ __device__ __forceinline__ bool take(Try try_once, const SpinDeadline& d) {
   return try_once() || spin_until(try_once, d);
 }
 
-// ---- the book's lock (seed 001): atomicCAS to take, atomicExch to release, no fence -------------
+// ---- the book's lock (CUDA by Example, App. A): atomicCAS to take, atomicExch to release, no fence
 __device__ __forceinline__ bool book_lock(int* m, const SpinDeadline& d) {
   return take([&] { return atomicCAS(m, 0, 1) == 0; }, d);
 }
 __device__ __forceinline__ void book_unlock(int* m) { atomicExch(m, 0); }
 
-// ---- the seed's class with its fix: __threadfence() after taking and before releasing -----------
+// ---- the blog's class with its fix: __threadfence() after taking and before releasing -----------
 __device__ __forceinline__ bool fenced_lock(int* m, const SpinDeadline& d) {
   const bool ok = take([&] { return atomicCAS(m, 0, 1) == 0; }, d);
   __threadfence();
@@ -66,7 +67,7 @@ __device__ __forceinline__ void fenced_unlock(int* m) {
   atomicExch(m, 0);
 }
 
-// The same as real functions, the way the seed's class calls them: the question of part 2 is what
+// The same as real functions, the way the blog's class calls them: the question of part 2 is what
 // the lanes of one warp do when all of them call lock() and only one can return.
 __device__ __noinline__ bool lock_fn(int* m, SpinDeadline d) { return fenced_lock(m, d); }
 __device__ __noinline__ void unlock_fn(int* m) { fenced_unlock(m); }
@@ -155,7 +156,7 @@ __device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock u
   a.done[tid] = done;
 }
 
-// Parts 1 and 3: the seed's class, used as kernel<<<N, 1>>>, around its two critical sections.
+// Parts 1 and 3: the blog's class, used as kernel<<<N, 1>>>, around its two critical sections.
 __global__ void book_kernel(Args a) {
   counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); });
 }
@@ -187,7 +188,7 @@ __global__ void acq_rel_kernel(Args a) {
   counting_loop(a, [&] { return acq_lock(a.mutex, a.d); }, [&] { rel_unlock(a.mutex); });
 }
 
-// Part 5: the seed's "true thread lock": try, and if the lock was free do the work and release it
+// Part 7: the blog's "true thread lock": try, and if the lock was free do the work and release it
 // in the same iteration, so no lane ever holds the lock while it waits for its warp.
 __global__ void thread_lock_kernel(Args a) {
   const int tid = global_tid();
@@ -208,6 +209,36 @@ __global__ void thread_lock_kernel(Args a) {
       a.gave_up[tid] = 1;
       break;
     }
+    ++done;
+  }
+  a.done[tid] = done;
+}
+
+// Part 4, the blog's first remedy for stale reads: wait `ns` inside the critical section, after the
+// increment (where the blog puts it) or before the load. The wait spins on %globaltimer, a special
+// register: it reads no memory, so it can neither refresh this SM's L1 nor order anything. The
+// empty asm with a "memory" clobber keeps the compiler from moving the counter's load or store
+// across the wait.
+__device__ __forceinline__ void delay(unsigned ns) {
+  asm volatile("" ::: "memory");
+  const unsigned long long start = cuda::globaltimer_ns();
+  while (cuda::globaltimer_ns() - start < ns) {
+  }
+  asm volatile("" ::: "memory");
+}
+template <bool AfterIncrement>
+__global__ void delay_kernel(Args a) {
+  const int tid = global_tid();
+  int done = 0;
+  for (int i = 0; i < a.iters; ++i) {
+    if (!book_lock(a.mutex, a.d)) {
+      a.gave_up[tid] = 1;
+      break;
+    }
+    if (!AfterIncrement) delay(a.delay_ns);
+    *a.cnt = *a.cnt + 1;
+    if (AfterIncrement) delay(a.delay_ns);
+    book_unlock(a.mutex);
     ++done;
   }
   a.done[tid] = done;
@@ -287,6 +318,8 @@ KernelFn kernel_of(Variant v) {
     case Variant::combining: return combining_kernel;
     case Variant::ttas:
     case Variant::ttas_same_line: return ttas_kernel;
+    case Variant::delay_after: return delay_kernel<true>;
+    case Variant::delay_before: return delay_kernel<false>;
   }
   return book_kernel;
 }
@@ -306,7 +339,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
   Args a{mutex.get(), counter, next.get(), serving.get(), spec.iters, done.get(), gave_up.get(),
          SpinDeadline{spec.deadline_ns, timed_out.get()},
          combining::Shared{mutex.get(), counter, slots.get(), static_cast<int>(slots.size()), handoffs.get()},
-         answers.get()};
+         answers.get(), spec.delay_ns};
   const KernelFn kernel = kernel_of(spec.variant);
   const auto reset = [&] {
     const int words[2] = {spec.start_locked ? 1 : 0, 0};

@@ -15,8 +15,8 @@ namespace {
 
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--blocks", o.blocks,
-                 "Contending blocks of lock-class and stale-reads (default 132, one thread each), the grid of "
-                 "thread-lock (default 4) and of combining (default 132): 1.." + std::to_string(kMaxBlocks))
+                 "Contending blocks of lock-class, stale-reads and delay-fix (default 132, one thread each), the "
+                 "grid of thread-lock (default 4) and of combining (default 132): 1.." + std::to_string(kMaxBlocks))
       ->check(CLI::Range(1, kMaxBlocks));
   sub.add_option("--threads", o.threads,
                  "Threads of the one block of warp-deadlock (default: 32, then 128), the blocks of thread-lock "
@@ -24,12 +24,17 @@ void add_options(CLI::App& sub, Options& o) {
       ->check(CLI::Range(1, kMaxBlockThreads));
   sub.add_option("--iterations", o.iterations,
                  "Lock acquisitions per thread (default: lock-class 100, warp-deadlock 10, stale-reads 50, "
-                 "thread-lock 20, combining 100 requests): 1.." + std::to_string(kMaxIters))
+                 "delay-fix 20, thread-lock 20, combining 100 requests): 1.." + std::to_string(kMaxIters))
       ->check(CLI::Range(1, kMaxIters));
   sub.add_option("--runs", o.runs,
-                 "stale-reads: launches of each variant (default 4, fewer when --blocks x --iterations is over "
-                 "2^18): 1.." + std::to_string(kMaxRuns))
+                 "stale-reads and delay-fix: launches of each variant (stale-reads: default 4, fewer when --blocks x "
+                 "--iterations is over 2^18; delay-fix: default 2): 1.." + std::to_string(kMaxRuns))
       ->check(CLI::Range(1, kMaxRuns));
+  sub.add_option("--delays", o.delays,
+                 "delay-fix: the delays to try inside the critical section, ns, comma-separated (default 1000,10000): "
+                 "each 1.." + std::to_string(kMaxDelayNs))
+      ->delimiter(',')
+      ->check(CLI::Range(1, kMaxDelayNs));
   sub.add_option("--model", o.model,
                  "Warp scheduling the reference model runs (its checks and step-by-step traces): lockstep "
                  "(pre-Volta) or independent (Volta and newer); default: both, with traces of both for "
@@ -60,6 +65,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
              " lock acquisitions, more than " + std::to_string(kMaxPartAcquisitions) +
              " (tens of seconds); give fewer --runs, --blocks or --iterations";
   }
+  if (sel.has("delay-fix")) {
+    const int blocks = o.blocks.value_or(kDelayBlocks), delay_iters = iters ? iters : kDelayIters;
+    if (auto e = check("delay-fix", blocks, 1, delay_iters)) return e;
+    if (auto e = delay_budget_error(o.delays.value_or(kDefaultDelaysNs), o.runs.value_or(kDelayRuns), blocks, delay_iters))
+      return e;
+  }
   if (auto e = check("thread-lock", o.blocks.value_or(kThreadLockBlocks), o.threads.value_or(kThreadLockThreads),
                      iters ? iters : kThreadLockIters))
     return e;
@@ -68,13 +79,14 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 }
 
 void setup(Run& run, report::Section& s) {
-  s.title = "setup: the spin lock of CUDA by Example (seed 001) and its four pitfalls";
+  s.title = "setup: the spin lock of CUDA by Example (App. A) and its four pitfalls";
   s.paragraph(
-      "The most copied GPU lock: a word in global memory, atomicCAS(mutex, 0, 1) until it returns 0 to take it, "
-      "atomicExch(mutex, 0) to give it back. The seed wraps it in a class and names four problems: it deadlocks "
-      "when the lanes of one warp use it, what it protects can be read stale, passing the class by value frees "
-      "the mutex, and a \"true thread lock\" written inline avoids the deadlock. Each part below runs the seed's "
-      "code, says what actually happens and why, and checks it.");
+      "The most copied GPU lock (CUDA by Example, App. A): a word in global memory, atomicCAS(mutex, 0, 1) until "
+      "it returns 0 to take it, atomicExch(mutex, 0) to give it back. A well-known blog analysis of it wraps it "
+      "in a class and names four problems: it deadlocks when the lanes of one warp use it, what it protects can "
+      "be read stale, passing the class by value frees the mutex, and a \"true thread lock\" written inline "
+      "avoids the deadlock. Each part below runs the blog's code and its remedies, says what actually happens "
+      "and why, and checks it. `cudasync sources` lists the works cited.");
   std::string regimes;
   for (Regime r : run.trace_regimes) regimes += (regimes.empty() ? "" : ", ") + std::string(simt::to_string(r));
   s.fact("model-traces", "model traces (--model)", regimes, report::Format::plain,
@@ -154,18 +166,20 @@ SimResult sim(Protocol p, Regime r, int blocks, int threads, int iterations, int
 
 const char* variant_name(Variant v) {
   switch (v) {
-    case Variant::book: return "the seed's lock, *cnt = *cnt + 1, no fence";
+    case Variant::book: return "the book's lock, *cnt = *cnt + 1, no fence";
     case Variant::book_atomic_add: return "fix 1: atomicAdd(cnt, 1) as the critical section";
     case Variant::lock_functions: return "lock() / unlock() as functions, with __threadfence";
     case Variant::fenced: return "fix 2: __threadfence() in lock() and unlock()";
     case Variant::acq_rel: return "fix 3: cuda::atomic_ref, acquire / release";
-    case Variant::thread_lock: return "the seed's true thread lock";
+    case Variant::thread_lock: return "the blog's true thread lock";
     case Variant::backoff: return "CAS + exponential back-off";
     case Variant::ticket: return "ticket lock";
     case Variant::warp_aggregated: return "warp-aggregated (CAS, acquire / release)";
     case Variant::combining: return "combining lock (flat combining)";
     case Variant::ttas: return "test-and-test-and-set (acquire / release)";
     case Variant::ttas_same_line: return "test-and-test-and-set, counter in the lock's line";
+    case Variant::delay_after: return "the blog's remedy: a delay after the increment";
+    case Variant::delay_before: return "a delay after taking the lock, before the load";
   }
   return "";
 }
@@ -193,6 +207,8 @@ const char* bench_id(Variant v) {
     case Variant::combining: return "combining";
     case Variant::ttas: return "ttas";
     case Variant::ttas_same_line: return "ttas-same-line";
+    case Variant::delay_after: return "delay-after";
+    case Variant::delay_before: return "delay-before";
   }
   return "";
 }
@@ -211,6 +227,8 @@ const char* kernel_name(Variant v) {
     case Variant::combining: return "combining_kernel";
     case Variant::ttas:
     case Variant::ttas_same_line: return "ttas_kernel";
+    case Variant::delay_after: return "delay_kernel<true>";
+    case Variant::delay_before: return "delay_kernel<false>";
   }
   return "";
 }
@@ -219,19 +237,23 @@ const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "lock",
       "lock: the CUDA-by-Example spin lock, its four pitfalls on a real GPU, and locks that are correct and fast",
-      "the CUDA-by-Example spin lock, its four pitfalls on the GPU, and faster correct locks (seed 001)",
+      "the CUDA-by-Example spin lock (App. A), its four pitfalls on the GPU, and faster correct locks",
       {
-          {"lock-class", "the lock class", "the seed's CudaKernelLock as kernel<<<N, 1>>>: counts and time per handoff",
+          {"lock-class", "the lock class", "the blog's CudaKernelLock as kernel<<<N, 1>>>: counts and time per handoff",
            {"--blocks", "--iterations"}, false, false, true, lock_class_part},
           {"warp-deadlock", "warp deadlock", "lock() / unlock() by every lane of a warp: lockstep against independent",
            {"--threads", "--iterations", "--model"}, false, false, true, warp_deadlock_part},
           {"stale-reads", "stale reads", "*cnt = *cnt + 1 under the lock with no fence: lost updates and three fixes",
            {"--blocks", "--iterations", "--runs"}, false, false, true, stale_reads_part},
+          {"delay-fix", "the delay remedy", "the blog's \"add a delay\": still lost updates, beside the real fixes",
+           {"--blocks", "--iterations", "--runs", "--delays"}, false, false, true, delay_fix_part},
           {"copy-destructor", "copy and destructor", "the lock passed by value frees its mutex (a child process)",
            {}, true, true, true, copy_destructor_part},
+          {"shared-mutex", "a shared Mutex", "the blog's fix 2: a Mutex class held by std::shared_ptr, freed once",
+           {}, true, false, true, shared_mutex_part},
           {"thread-lock", "the true thread lock", "acquire, work and release in one loop iteration: no warp deadlock",
            {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, thread_lock_part},
-          {"combining", "combining lock", "beyond the seed: one lock handoff serves many critical sections",
+          {"combining", "combining lock", "beyond the blog: one lock handoff serves many critical sections",
            {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, combining_part},
       },
       add_options,

@@ -17,12 +17,15 @@
 
 namespace cudasync::lock {
 
-// Defaults of each part (the seed's own shapes where it has one).
+// Defaults of each part (the blog's own shapes where it has one).
 inline constexpr int kClassBlocks = 132, kClassIters = 100;  // kernel<<<N, 1>>>, N = an H100's SMs
 inline constexpr int kWarpIters = 10;                        // <<<1, 32>>> and <<<1, 128>>>
 inline constexpr int kStaleBlocks = 132, kStaleIters = 50, kStaleRuns = 4;
 inline constexpr int kThreadLockBlocks = 4, kThreadLockThreads = 128, kThreadLockIters = 20;  // <<<4, 128>>>
 inline constexpr int kCombiningBlocks = 132, kCombiningThreads = 1, kCombiningIters = 100;  // part 1's grid
+inline constexpr int kDelayBlocks = 132, kDelayIters = 20, kDelayRuns = 2;
+inline const std::vector<int> kDefaultDelaysNs = {1000, 10000};  // 1 us and 10 us
+inline constexpr int kSharedBlocks = 128, kSharedIters = 10;  // the blog's GtThrCntKernel<<<128, 1>>>
 inline constexpr int kMaxRuns = 100;
 inline constexpr int kTimedReps = 5;   // launches timed per part in a plain run
 inline constexpr int kTraceLanes = 4;  // lanes (or blocks) in a model trace
@@ -30,10 +33,11 @@ inline constexpr int kTraceRows = 40;
 inline constexpr auto kCopyChildTimeout = std::chrono::milliseconds(20000);
 
 struct Options {
-  std::optional<int> blocks;      // lock-class, stale-reads, thread-lock, combining
+  std::optional<int> blocks;      // lock-class, stale-reads, delay-fix, thread-lock, combining
   std::optional<int> threads;     // warp-deadlock, thread-lock, combining
   std::optional<int> iterations;  // acquisitions per thread, every part that launches a lock
-  std::optional<int> runs;        // stale-reads: launches per variant
+  std::optional<int> runs;        // stale-reads, delay-fix: launches per variant
+  std::optional<std::vector<int>> delays;  // delay-fix: the delays tried, ns
   std::optional<std::string> model;  // lockstep | independent: the scheduler of the model's runs
 };
 
@@ -103,11 +107,33 @@ struct StalePart {
   RunSpec spec;  // blocks, iterations (variant unused)
   int runs = 4;
   std::vector<StaleRow> rows;
-  SimResult trace;   // the model's run of the seed's code, step by step
+  SimResult trace;   // the model's run of the blog's code, step by step
   std::string arch;  // the SASS shown ("sm_90"), "" when none
 };
 report::Section stale_reads_section(const StalePart& p, bool gpu_run);
+// A row's GPU cells of lost updates, shared with delay-fix: "lost", "share", "ns" and, with
+// `runs_losing`, "runs-losing" (NeedsGpu in each without a GPU). Mismatch when a row that must be
+// exact lost an update or a wait passed its deadline.
+report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
+                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing);
 report::Section stale_reads_part(Run& run);
+
+// ---- delay-fix: the blog's first remedy, a delay, beside the real fixes --------------------------
+struct DelayRow {
+  Variant variant;                  // book (no delay), delay_after, delay_before, fenced, acq_rel
+  unsigned delay_ns = 0;
+  SimResult model;                  // two blocks, two iterations, independent
+  std::vector<LockRun> gpu;         // one per run
+};
+struct DelayPart {
+  RunSpec spec;  // blocks, iterations (variant and delay per row)
+  int runs = kDelayRuns;
+  std::vector<DelayRow> rows;
+  SimResult trace;                  // the model's run with the blog's delay, step by step
+  std::optional<SimResult> lockstep;  // the same lock() with the delay in one lockstep warp
+};
+report::Section delay_fix_section(const DelayPart& p, bool gpu_run);
+report::Section delay_fix_part(Run& run);
 
 // ---- copy-destructor -----------------------------------------------------------------------------
 struct CopyPart {
@@ -117,7 +143,17 @@ struct CopyPart {
 };
 report::Section copy_destructor_section(const CopyPart& p, bool gpu_run);
 report::Section copy_destructor_part(Run& run);
-std::string copy_child(Run& run);  // the child mode "copy": the seed's callKernel(), one answer
+std::string copy_child(Run& run);  // the child mode "copy": the blog's callKernel(), one answer
+
+// ---- shared-mutex: the blog's fix 2, a Mutex class held by std::shared_ptr -----------------------
+struct SharedMutexPart {
+  int blocks = kSharedBlocks, iters = kSharedIters;
+  OwnershipRun by_value, shared;      // the ownership model of both ways of holding the mutex
+  std::optional<SharedMutexRun> gpu;
+  std::string gpu_error;              // when the GPU run failed
+};
+report::Section shared_mutex_section(const SharedMutexPart& p, bool gpu_run);
+report::Section shared_mutex_part(Run& run);
 
 // ---- thread-lock ---------------------------------------------------------------------------------
 struct ThreadLockPart {
@@ -129,7 +165,7 @@ struct ThreadLockPart {
 report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run);
 report::Section thread_lock_part(Run& run);
 
-// ---- combining, beyond the seed: the combining lock, and the CAS lock at the same grid -----------
+// ---- combining, beyond the blog: the combining lock, and the CAS lock at the same grid -----------
 struct CombiningPart {
   RunSpec spec;                   // combining
   std::optional<SimResult> lockstep;  // the model: one warp of 32 lanes in lockstep

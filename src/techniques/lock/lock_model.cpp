@@ -31,6 +31,8 @@ Protocol protocol_of(Variant v) {
     case Variant::combining: return Protocol::combining;
     case Variant::ttas:
     case Variant::ttas_same_line: return Protocol::ttas;
+    case Variant::delay_after: return Protocol::delay_after;
+    case Variant::delay_before: return Protocol::delay_before;
   }
   return Protocol::book;
 }
@@ -70,19 +72,26 @@ Instr lock_held(int target, int reconverge, std::string code) {
   return tag(simt::branch(simt::word_ne(kMutex, simt::value(0)), target, reconverge, std::move(code)), Op::bra_lock_held);
 }
 
-// The book's lock/unlock around the seed's critical section, with optional extras.
-void book_body(std::vector<Instr>& c, bool fences, bool atomic_ref, bool atomic_add) {
+Instr delay(std::string code) { return tag(simt::nop(std::move(code)), Op::delay); }
+
+// Where a protocol waits inside its critical section (the blog's delay remedy).
+enum class Delay { none, before_load, after_store };
+
+// The book's lock/unlock around the blog's critical section, with optional extras.
+void book_body(std::vector<Instr>& c, bool fences, bool atomic_ref, bool atomic_add, Delay wait = Delay::none) {
   const int cas_pc = static_cast<int>(c.size());
   c.push_back(atomic_ref ? cas("lock: while (!m.compare_exchange_strong(z = 0, 1, acquire))", true)
                          : cas("lock: while (atomicCAS(mutex, 0, 1) != 0)"));
   c.push_back(spin(cas_pc, cas_pc + 2, "        ;   // spin: try again"));
   if (fences) c.push_back(fence("      __threadfence();"));
+  if (wait == Delay::before_load) c.push_back(delay("delay(ns);   // wait before reading"));
   if (atomic_add) {
     c.push_back(add_cnt("atomicAdd(cnt, 1);"));
   } else {
     c.push_back(load_cnt("*cnt = *cnt + 1;   // load"));
     c.push_back(store_cnt("*cnt = *cnt + 1;   // store"));
   }
+  if (wait == Delay::after_store) c.push_back(delay("delay(ns);   // the blog: a delay after the increment"));
   if (fences) c.push_back(fence("unlock: __threadfence();"));
   c.push_back(release(atomic_ref ? "unlock: m.store(0, release);"
                                  : fences ? "        atomicExch(mutex, 0);" : "unlock: atomicExch(mutex, 0);"));
@@ -175,14 +184,14 @@ void combining_code(std::vector<Instr>& c, int lanes, const Who& who) {
 
 std::string program_name(Protocol p) {
   switch (p) {
-    case Protocol::book: return "the book's lock, no fence (seed: Lock.lock(); *cnt = *cnt + 1; Lock.unlock();)";
+    case Protocol::book: return "the book's lock, no fence (the blog: Lock.lock(); *cnt = *cnt + 1; Lock.unlock();)";
     case Protocol::book_atomic_add: return "fix 1: the book's lock around atomicAdd(cnt, 1)";
     case Protocol::lock_functions:
-      return "lock() and unlock() as functions (the seed's class with __threadfence), every lane calls them";
-    case Protocol::fenced: return "fix 2: __threadfence() in lock() and unlock() (the seed's fixed class)";
+      return "lock() and unlock() as functions (the blog's class with __threadfence), every lane calls them";
+    case Protocol::fenced: return "fix 2: __threadfence() in lock() and unlock() (the blog's fixed class)";
     case Protocol::acq_rel: return "fix 3: cuda::atomic_ref, acquire on lock, release on unlock";
     case Protocol::thread_lock:
-      return "the seed's \"true thread lock\": acquire, work and release inside one loop iteration";
+      return "the blog's \"true thread lock\": acquire, work and release inside one loop iteration";
     case Protocol::backoff: return "CAS with exponential back-off";
     case Protocol::ticket: return "ticket lock";
     case Protocol::combining:
@@ -190,6 +199,8 @@ std::string program_name(Protocol p) {
     case Protocol::ttas:
       return "test-and-test-and-set: poll with plain loads, compare-and-swap (acquire) when it reads 0";
     case Protocol::warp_aggregated: return "warp-aggregated: the warp's lowest lane takes the lock for the whole warp";
+    case Protocol::delay_after: return "the book's lock with the blog's remedy: a delay after the increment";
+    case Protocol::delay_before: return "the book's lock with a delay after taking it, before the load";
   }
   return "";
 }
@@ -200,6 +211,8 @@ void protocol_code(std::vector<Instr>& c, Protocol p, int lanes, const Who& who)
     case Protocol::book_atomic_add: return book_body(c, false, false, true);
     case Protocol::fenced: return book_body(c, true, false, false);
     case Protocol::acq_rel: return book_body(c, false, true, false);
+    case Protocol::delay_after: return book_body(c, false, false, false, Delay::after_store);
+    case Protocol::delay_before: return book_body(c, false, false, false, Delay::before_load);
     case Protocol::lock_functions:
       c = {cas("lock() { while (atomicCAS(mutex, 0, 1) != 0)"), spin(0, 2, "          ;   // spin: try again"),
            fence("        __threadfence(); }   // lock() returns"), load_cnt("*cnt = *cnt + 1;   // load"),
@@ -275,6 +288,7 @@ std::string cell(const simt::Machine& m, const simt::Event& e) {
     case Op::exch: return "releases";
     case Op::fence: return "fence";
     case Op::sleep: return "sleeps";
+    case Op::delay: return "waits (delay)";
     case Op::take_ticket: return "ticket " + std::to_string(e.read);
     case Op::bra_not_turn: return e.taken ? "serving " + std::to_string(e.read) + ", waits" : "its turn: has the lock";
     case Op::st_serving: return "serving = " + n;

@@ -29,22 +29,24 @@ const char* to_string(Outcome o);  // "completes", "deadlock", "round limit"
 enum class Op {
   cas, bra_r_ne0, bra_retry, bra_r_eq0, bra_done, jmp, clear_done, set_done, ld_cnt, st_cnt, add_cnt, exch,
   fence, sleep, take_ticket, bra_not_turn, st_serving, bra_not_leader, syncwarp, loop, exit, publish,
-  bra_slot_done, bra_lock_held, combine,
+  bra_slot_done, bra_lock_held, combine, delay,
 };
 
 // The protocols the lesson runs, as the model writes them: one per Variant.
 enum class Protocol {
-  book,             // parts 1 and 3: the seed's class, inline in the kernel, no fence
+  book,             // parts 1 and 3: the blog's class, inline in the kernel, no fence
   book_atomic_add,  // the same lock, atomicAdd as the critical section (fix 1)
-  lock_functions,   // part 2: the class with __threadfence, lock()/unlock() as functions
+  lock_functions,   // part 2: the blog's class with __threadfence, lock()/unlock() as functions
   fenced,           // fix 2: __threadfence() after taking and before releasing
   acq_rel,          // fix 3: compare_exchange with acquire, store with release
-  thread_lock,      // part 5: the seed's inline acquire-work-release loop
+  thread_lock,      // part 7: the blog's inline acquire-work-release loop
   backoff,          // bench protocols
   ticket,
   warp_aggregated,
-  combining,        // beyond the seed: flat combining, requests in slots, the holder serves them all
+  combining,        // beyond the blog: flat combining, requests in slots, the holder serves them all
   ttas,             // test-and-test-and-set (the counter's line is not modelled: both ttas variants)
+  delay_after,      // part 4: the book's lock with the blog's delay after the increment
+  delay_before,     // the same with the delay after taking the lock, before the load
 };
 Protocol protocol_of(Variant v);
 

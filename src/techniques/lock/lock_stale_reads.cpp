@@ -1,5 +1,5 @@
 // Part stale-reads: *cnt = *cnt + 1 under the lock with no fence. A block's L1 keeps the counter's
-// line from its last critical section; the seed's three fixes, and the SASS they compile to.
+// line from its last critical section; the blog's fixes, and the SASS they compile to.
 #include <algorithm>
 
 #include "core/kernel_listing.hpp"
@@ -20,30 +20,46 @@ const char* variant_id(Variant v) {
     case Variant::book_atomic_add: return "fix-1";
     case Variant::fenced: return "fix-2";
     case Variant::acq_rel: return "fix-3";
-    default: return "seed";
+    default: return "book";
   }
 }
 
 }  // namespace
 
+report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
+                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing) {
+  if (!gpu_run) {
+    for (const char* k : {"lost", "share", "runs-losing", "ns"})
+      if (runs_losing || std::string(k) != "runs-losing") cells.emplace_back(k, report::NeedsGpu{});
+    return report::RowMark::none;
+  }
+  if (gpu.empty()) return report::RowMark::none;
+  const Lost l = lost_updates(gpu);
+  if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
+  else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
+                                  {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
+  if (runs_losing) cells.emplace_back("runs-losing", static_cast<I>(l.losing));
+  cells.emplace_back("ns", report::median(ns_samples(gpu)));
+  return must_be_exact && (l.lost != 0 || l.stuck) ? report::RowMark::mismatch : report::RowMark::none;
+}
+
 report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
   report::Section s("stale-reads", "part 3, stale reads: *cnt = *cnt + 1 under the lock, with no fence");
   s.paragraph(
-      "The seed says a plain read inside the lock may see an old value written by another block, and offers three "
+      "The blog says a plain read inside the lock may see an old value written by another block, and offers three "
       "fixes: a delay, atomicAdd, and __threadfence() in lock() and unlock(). The PTX ISA says why: global memory "
       "is coherent in L2, but the L1 caches of different SMs are not, and a plain load (ld.global, cached at all "
       "levels by default) may be served by this SM's L1. atomicCAS and atomicExch are relaxed: they order nothing "
       "else. So after taking the lock a block can read the counter from the line its own L1 kept from its last "
       "critical section, add one to that, and overwrite the updates of every block in between. Alglave et al. "
-      "(ASPLOS 2015) found this lock letting stale values through on real GPUs, which led to the book's erratum "
-      "adding __threadfence().");
+      "(ASPLOS 2015) found this lock letting stale values through on real GPUs.");
   s.paragraph(
       "Each variant runs " + (p.runs == 1 ? std::string("once") : std::to_string(p.runs) + " times") + " as " +
       grid_text(p.spec.blocks, 1) + " x " + std::to_string(p.spec.iters) +
-      " acquisitions; lost updates = expected count - final count. No delay can help: the old line in L1 does not "
-      "get newer by waiting. The fixes: atomicAdd does the update in L2; __threadfence() compiles to a fence that "
-      "also drops this SM's L1 (CCTL.IVALL in the SASS); the third is the modern one the seed does not have, "
-      "cuda::atomic_ref with acquire when taking the lock and release when giving it back.");
+      " acquisitions; lost updates = expected count - final count. The delay is part 4. The fixes: atomicAdd does "
+      "the update in L2; __threadfence() compiles to a fence that also drops this SM's L1 (CCTL.IVALL in the "
+      "SASS); the third is the modern one the blog does not have, cuda::atomic_ref with acquire when taking the "
+      "lock (the atomic, then CCTL.IVALL: no fence) and release when giving it back (a fence, then the store).");
   report::Table t("variants", "lost updates per variant");
   t.column("variant", "variant")
       .column("lost", "lost updates (gpu)", report::Format::count)
@@ -58,32 +74,21 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
         {"variant", std::string(variant_name(row.variant))},
         {"model-count", static_cast<I>(row.model.count)},
         {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    report::RowMark mark = report::RowMark::none;
-    if (gpu_run && !row.gpu.empty()) {
-      const Lost l = lost_updates(row.gpu);
-      if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
-      else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
-                                      {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
-      cells.emplace_back("runs-losing", static_cast<I>(l.losing));
-      cells.emplace_back("ns", report::median(ns_samples(row.gpu)));
-      if (is_fix(row.variant) && (l.lost != 0 || l.stuck)) mark = report::RowMark::mismatch;
-    } else if (!gpu_run) {
-      for (const char* k : {"lost", "share", "runs-losing", "ns"}) cells.emplace_back(k, report::NeedsGpu{});
-    }
-    std::string ops;
-    for (const auto& [op, n] : opcode_counts(row.compiled)) ops += (ops.empty() ? "" : " ") + op;
-    if (!p.arch.empty()) cells.emplace_back("compiled", ops.empty() ? std::string("none") : ops);
+    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fix(row.variant), true);
+    if (!p.arch.empty())
+      cells.emplace_back("compiled", row.compiled.empty() ? std::string("none") : distinct_instructions(row.compiled));
     t.row(cells, mark);
   }
   t.legend.push_back("model: the counter at the end of its run (2 blocks x 2 acquisitions), and how many loads "
                      "returned an old value");
   if (!p.arch.empty())
-    t.legend.push_back("MEMBAR: a fence; CCTL.IVALL: invalidate this SM's L1 (what makes the next load go to L2); "
-                       "none: no fence, no invalidation (this build's SASS)");
+    t.legend.push_back("this build's SASS, each instruction once with how often it appears: MEMBAR: a fence; "
+                       "ERRBAR: waits for the earlier accesses to be acknowledged; CCTL.IVALL: invalidates this "
+                       "SM's L1 (what makes the next load go to L2); none: no fence, no invalidation");
   s.add(std::move(t));
   s.add(program_table(Protocol::book));
   s.add(trace_table(p.trace, "trace",
-                    "trace of the model, the seed's code: 2 blocks on 2 SMs, one instruction each per step", true));
+                    "trace of the model, the blog's code: 2 blocks on 2 SMs, one instruction each per step", true));
   if (!p.trace.first_stale.empty())
     s.fact("how-lost", "reference model: how an update is lost", p.trace.first_stale, report::Format::plain,
            "the store that follows writes that old value + 1 over the newer one");
@@ -103,13 +108,13 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
     }
   }
   if (gpu_run) {
-    Lost seed;
+    Lost book;
     for (const auto& row : p.rows)
-      if (row.variant == Variant::book) seed = lost_updates(row.gpu);
+      if (row.variant == Variant::book) book = lost_updates(row.gpu);
     s.fact("verdict", "verdict",
-           seed.lost > 0 ? "the seed's code lost " + std::to_string(seed.lost) + " of " + std::to_string(seed.total) +
+           book.lost > 0 ? "the blog's code lost " + std::to_string(book.lost) + " of " + std::to_string(book.total) +
                                " updates on this GPU; each fix made every count exact"
-                         : std::string("the seed's code lost no update on this GPU in these runs (its L1 served no "
+                         : std::string("the blog's code lost no update on this GPU in these runs (its L1 served no "
                                        "old line); the fixes are still what the memory model requires"));
   } else {
     s.fact("verdict", "verdict",

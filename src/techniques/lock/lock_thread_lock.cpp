@@ -1,4 +1,4 @@
-// Part thread-lock: the seed's "true thread lock", acquire, work and release inside one iteration of
+// Part thread-lock: the blog's "true thread lock", acquire, work and release inside one iteration of
 // while (blocked): no lane holds the lock while it waits for its warp, so even lockstep completes.
 #include "techniques/lock/lock_gpu.hpp"
 #include "techniques/lock/lock_lesson.hpp"
@@ -9,9 +9,9 @@ namespace cudasync::lock {
 report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run) {
   const std::string grid = grid_text(p.spec.blocks, p.spec.threads);
   report::Section s("thread-lock",
-                    "part 5, the \"true thread lock\": acquire, work and release in one loop iteration, " + grid);
+                    "part 7, the \"true thread lock\": acquire, work and release in one loop iteration, " + grid);
   s.paragraph(
-      "The seed's way out: no lock() function; inside while (blocked) each thread tries atomicCAS once, and the "
+      "The blog's way out: no lock() function; inside while (blocked) each thread tries atomicCAS once, and the "
       "thread that gets the lock does its work (atomicAdd, __threadfence) and releases it in the same iteration. "
       "No lane ever holds the lock while it waits for the rest of its warp, so even a lockstep warp makes "
       "progress: the model shows it. On this GPU it runs as " +

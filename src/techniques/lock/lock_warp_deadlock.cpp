@@ -3,6 +3,7 @@
 // scheduling; this GPU runs it as Volta and newer do.
 #include <algorithm>
 
+#include "core/kernel_listing.hpp"
 #include "core/report/text_format.hpp"
 #include "techniques/lock/lock_gpu.hpp"
 #include "techniques/lock/lock_lesson.hpp"
@@ -13,7 +14,7 @@ namespace cudasync::lock {
 report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
   report::Section s("warp-deadlock", "part 2, warp deadlock: lock() and unlock() called by every lane of a warp");
   s.paragraph(
-      "The seed says the class only works as kernel<<<N, 1>>>: with <<<1, 128>>> the lanes of a warp execute in "
+      "The blog says the class only works as kernel<<<N, 1>>>: with <<<1, 128>>> the lanes of a warp execute in "
       "lockstep, the lane that gets the lock cannot leave lock() until the others leave it too, and they wait for "
       "it. That was true before Volta: a warp had one program counter, and at a divergent branch it ran one side "
       "until both sides met again (the reconvergence point). In the spin loop the lane that got the lock has left "
@@ -82,7 +83,7 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
                   c.gpu->timed_out() ? stuck_text(*c.gpu) : "count " + count_text(c.gpu->count, c.gpu->expected));
   }
   s.fact("verdict", "verdict",
-         gpu_run ? std::string("on this GPU every lane got the lock: the deadlock of the seed is the pre-Volta one, "
+         gpu_run ? std::string("on this GPU every lane got the lock: the deadlock the blog describes is the pre-Volta one, "
                                "which only the model can still show")
                  : any_deadlock ? std::string("lockstep deadlocks, independent completes; what this GPU does needs a GPU")
                                 : std::string("a warp of one lane has no other lane to wait for: it completes under "
@@ -107,11 +108,9 @@ report::Section warp_deadlock_part(Run& run) {
   for (Regime g : run.traced({}))
     p.traces.push_back(sim(Protocol::lock_functions, g, 1, std::min(kTraceLanes, sizes.front()), 1, kTraceRows));
   const auto sass = run.sass("lock_functions_kernel");
-  if (!sass.empty()) {
-    std::string ops;
-    for (const auto& i : sass) ops += (ops.empty() ? "" : ", ") + i;
-    p.sass_note = "lock_functions_kernel in this build's SASS (" + run.arch + "), its fences and sleeps: " + ops;
-  }
+  if (!sass.empty())
+    p.sass_note = "lock_functions_kernel in this build's SASS (" + run.arch + "), its fences: " +
+                  distinct_instructions(sass) + " (each __threadfence() of lock() and unlock())";
   return warp_deadlock_section(p, run.ctx.gpu);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// named-barriers: the sixteen hardware barriers of a block (PTX bar.sync / bar.arrive / bar.red,
-// seed 004) and their modern form, cuda::barrier. This header holds the plain structs the GPU and
+// named-barriers: the sixteen hardware barriers of a block (PTX ISA 9.0, barrier{.cta}: bar.sync /
+// bar.arrive / bar.red) and their modern form, cuda::barrier. This header holds the plain structs the GPU and
 // the reference model both fill; nvcc compiles it too, so it includes only the standard library.
 #include <cstdint>
 #include <vector>
@@ -38,7 +38,7 @@ struct GroupsTrace {
   bool hold_gave_up = false;           // group 1, held until group 0 was done, stopped waiting (deadline)
 };
 
-// ---- producer / consumer with bar.arrive (the seed's pattern) -----------------------------------
+// ---- producer / consumer with bar.arrive (the PTX ISA's example) --------------------------------
 // `producers` threads write slot[p] = input[round][p], signal with bar.arrive on `ids[0]` (full),
 // fetch the next value from global memory, then wait with bar.sync on `ids[1]` (empty). The
 // `consumers` threads bar.sync on full, read the slots, and bar.arrive on empty. Both barriers
@@ -105,6 +105,24 @@ struct MisuseObservation {
   std::vector<long long> arrive_ns;  // per waiting warp
   std::vector<long long> leave_ns;   // per waiting warp
   std::vector<long long> rescue_ns;  // one per rescue arrival that was needed
+};
+
+// ---- early-stamp: what a clock read right after bar.sync measures --------------------------------
+// `warps` warps of one block meet at a barrier `rounds` times; the last warp works `late_cycles`
+// cycles before each arrival. Lane 0 of every warp stamps clock64 just before the barrier (its
+// arrival), right after it (the naive stamp), and after a shared-memory load and store of its own
+// word (the guarded stamp, which cannot come before the barrier completes). Index [round * warps + warp].
+enum class StampBarrier : int { syncthreads = 0, named };  // __syncthreads() / bar.sync id, blockDim.x
+struct StampSpec {
+  int warps = 4;
+  int rounds = 16;
+  long long late_cycles = 20000;
+  int id = 1;  // the named barrier
+  int block_threads() const { return warps * kWarpSize; }
+};
+struct StampResult {
+  std::vector<long long> arrive, naive, guarded;
+  double ns_per_cycle = 0.0;
 };
 
 }  // namespace cudasync::named_barriers

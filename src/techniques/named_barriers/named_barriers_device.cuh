@@ -7,8 +7,11 @@
 //   bar.arrive a, b    count this warp's arrival at barrier a and go on without waiting
 //   bar.red.popc.u32 / bar.red.and.pred / bar.red.or.pred   wait, and reduce a predicate
 // Every one of them takes a "memory" clobber, so the compiler keeps shared-memory accesses on
-// their side of the barrier. Every warp reconverges (__syncwarp) before a bar instruction: bar is
-// .aligned, all threads of a warp must execute the same one.
+// their side of the barrier. Every warp reconverges (__syncwarp) before a bar instruction, so that
+// the whole warp executes it together. bar.sync is barrier.sync.aligned, and the PTX ISA states
+// .aligned for the whole CTA (every thread executes the same barrier instruction); its own
+// producer/consumer example has different warps execute different bar instructions, as these
+// kernels do, each warp as a whole.
 #include "core/cuda/deadline.cuh"
 #include "techniques/named_barriers/named_barriers.hpp"
 

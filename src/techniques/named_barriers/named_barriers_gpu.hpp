@@ -12,6 +12,8 @@ CUDASYNC_GPU_ENTRY(PcResult, gpu_producer_consumer, (const PcSpec& spec))
 // cuda::barrier; compute capability 8.0+
 CUDASYNC_GPU_ENTRY(PcResult, gpu_producer_consumer_cuda_barrier, (const PcSpec& spec))
 CUDASYNC_GPU_ENTRY(RedResult, gpu_red, (const RedSpec& spec))
+// One block of spec.warps warps, the last one late, meeting at `barrier` spec.rounds times.
+CUDASYNC_GPU_ENTRY(StampResult, gpu_early_stamp, (const StampSpec& spec, StampBarrier barrier))
 
 // Runs one misuse case. Only the misuse part's child process calls this (named_barriers_misuse.cpp):
 // a count that is not a multiple of 32 is undefined in the PTX ISA, and whatever the hardware does

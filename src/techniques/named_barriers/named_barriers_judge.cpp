@@ -6,6 +6,7 @@
 
 #include "core/kernel_listing.hpp"
 #include "core/report/report.hpp"
+#include "core/report/text_format.hpp"
 
 namespace cudasync::named_barriers {
 
@@ -120,6 +121,50 @@ RedVerdict judge_red(int threads, const RedTotals& m, const RedResult& gpu) {
     if (!ok) v.bad_columns.push_back(c);
   }
   return v;
+}
+
+StampVerdict judge_stamps(const StampSpec& spec, const StampResult& r) {
+  StampVerdict v;
+  std::vector<double> naive, guarded;
+  const auto at = [&](const std::vector<long long>& x, int round, int warp) {
+    return x[static_cast<std::size_t>(round * spec.warps + warp)];
+  };
+  for (int round = 0; round < spec.rounds; ++round) {
+    int last = 0;
+    for (int w = 1; w < spec.warps; ++w)
+      if (at(r.arrive, round, w) > at(r.arrive, round, last)) last = w;
+    const long long completes = at(r.arrive, round, last);
+    bool bad = false;
+    for (int w = 0; w < spec.warps; ++w) {
+      if (w == last) continue;
+      const long long n = at(r.naive, round, w) - completes, g = at(r.guarded, round, w) - completes;
+      ++v.samples;
+      v.naive_before += n < 0 ? 1 : 0;
+      v.guarded_before += g < 0 ? 1 : 0;
+      bad = bad || g < 0;
+      naive.push_back(static_cast<double>(n));
+      guarded.push_back(static_cast<double>(g));
+      v.naive_earliest = v.samples == 1 ? n : std::min(v.naive_earliest, n);
+    }
+    if (bad) v.bad_rounds.push_back(round);
+  }
+  v.naive_median = std::llround(report::median(naive));
+  v.guarded_median = std::llround(report::median(guarded));
+  return v;
+}
+
+std::string stamp_finding(const StampVerdict& v) {
+  const auto rel = [](long long cycles) {
+    return report::format_value(static_cast<double>(cycles < 0 ? -cycles : cycles), report::Format::count) +
+           (cycles < 0 ? " cycles before" : " cycles after");
+  };
+  const std::string of = std::to_string(v.samples) + " waits";
+  if (v.naive_before == 0)
+    return "the clock read right after the barrier waited for it in all " + of + " (median " + rel(v.naive_median) +
+           " the last arrival): here it timed the barrier, which the PTX ISA does not promise";
+  return "the clock read right after the barrier came back before the barrier completed in " +
+         std::to_string(v.naive_before) + " of " + of + " (median " + rel(v.naive_median) + ", earliest " +
+         rel(v.naive_earliest) + " the last arrival): it does not time the barrier";
 }
 
 std::vector<OpcodeExpectation> listing_expectations(int sm) {

@@ -78,6 +78,22 @@ std::vector<OpcodeExpectation> listing_expectations(int sm);
 std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
                                          const std::vector<std::string>& opcodes);
 
+// ---- early-stamp ------------------------------------------------------------------------------
+// The stamps of the warps that waited (every warp but the last to arrive, each round), in cycles
+// after the last arrival of their round: negative means before it, so before the barrier completed.
+struct StampVerdict {
+  int samples = 0;
+  int naive_before = 0;        // naive stamps taken before the last warp arrived
+  int guarded_before = 0;      // guarded stamps before it: what the PTX ISA rules out
+  long long naive_median = 0, naive_earliest = 0, guarded_median = 0;
+  std::vector<int> bad_rounds;  // rounds with a guarded stamp before the last arrival
+  bool guarded_waited() const { return samples > 0 && guarded_before == 0; }
+};
+StampVerdict judge_stamps(const StampSpec& spec, const StampResult& r);
+// What the naive stamps show: "came back before the barrier completed in 48 of 48 waits, a median of
+// 9,871 cycles early", or that they waited.
+std::string stamp_finding(const StampVerdict& v);
+
 // ---- misuse -----------------------------------------------------------------------------------
 // Warps released together, in the order they arrived (warp indices), from the observed times: a
 // warp joins the group of the warp before it when it arrived before that warp left.

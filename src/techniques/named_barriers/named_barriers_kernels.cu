@@ -69,7 +69,7 @@ struct PcArgs {
   int producers, consumers, full, empty, rounds;
 };
 
-// The seed's producer/consumer (PTX ISA, "bar, barrier"), round after round through one shared
+// The PTX ISA's producer/consumer example ("bar, barrier"), round after round through one shared
 // buffer of `producers` slots.
 // Two slot arrays, used in turn (round r uses slot[r % 2]): the protocol would be just as correct
 // with one, but compute-sanitizer racecheck (CUDA 13.0) then reports the consumers' read of round r

@@ -200,12 +200,14 @@ const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "named-barriers",
       "named-barriers: bar.sync, bar.arrive, bar.red and cuda::barrier inside one block",
-      "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (seed 004, PTX bar)",
+      "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (PTX ISA 9.0, barrier{.cta})",
       {
           {"bar-sync", "bar.sync id, count", "two groups of warps, each on its own barrier",
            {"--barrier-ids", "--groups", "--phases"}, false, false, true, bar_sync_part},
-          {"producer-consumer", "bar.arrive + bar.sync", "the seed's producer/consumer: signal with bar.arrive, wait "
-           "with bar.sync", {"--barrier-ids", "--producers", "--consumers", "--rounds", "--trace"}, false, false, true,
+          {"early-stamp", "a clock read after bar.sync", "does a clock read right after the barrier wait for it?",
+           {"--barrier-ids"}, true, false, true, early_stamp_part},
+          {"producer-consumer", "bar.arrive + bar.sync", "the PTX ISA's producer/consumer: signal with bar.arrive, "
+           "wait with bar.sync", {"--barrier-ids", "--producers", "--consumers", "--rounds", "--trace"}, false, false, true,
            producer_consumer_part},
           {"bar-red", "bar.red", "__syncthreads_count/and/or beside bar.red.popc/.and/.or",
            {"--barrier-ids", "--predicate", "--threads"}, false, false, true, bar_red_part},

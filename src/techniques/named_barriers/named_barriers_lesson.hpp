@@ -68,6 +68,7 @@ const parts::Lesson<Options, Run>& lesson();
 
 // The parts, one file each (named_barriers_<part>.cpp).
 report::Section bar_sync_part(Run& run);
+report::Section early_stamp_part(Run& run);
 report::Section producer_consumer_part(Run& run);
 report::Section bar_red_part(Run& run);
 report::Section cuda_barrier_part(Run& run);
@@ -83,6 +84,9 @@ std::string misuse_child(Run& run);
 report::Section listing_section(const KernelListing& listing, const std::string& arch);
 report::Section misuse_section(const std::vector<MisuseCase>& cases, int barrier,
                                const std::vector<std::optional<MisuseOutcome>>& gpu, bool gpu_run);
+// early-stamp from the stamps of each barrier kind a GPU ran (none: no GPU).
+report::Section early_stamp_section(const StampSpec& spec, const std::vector<std::pair<StampBarrier, StampResult>>& gpu,
+                                    bool gpu_run);
 
 // Shared by bar-sync and producer-consumer (named_barriers_bar_sync.cpp).
 std::string role_range(int first_thread, int threads);  // "threads 0-63, warps 0-1"

@@ -1,4 +1,4 @@
-// Part producer-consumer: the seed's pattern, bar.arrive to signal and bar.sync to wait. Also the
+// Part producer-consumer: the PTX ISA's example, bar.arrive to signal and bar.sync to wait. Also the
 // rounds table and the timing checks the cuda-barrier part shows for its own run.
 #include "core/report/text_format.hpp"
 #include "techniques/named_barriers/named_barriers_gpu.hpp"
@@ -105,7 +105,7 @@ report::Section producer_consumer_part(Run& run) {
   const std::string n = std::to_string(spec.block_threads());
   const std::string full = std::to_string(spec.ids[0]), empty = std::to_string(spec.ids[1]);
 
-  report::Section s("producer-consumer", "producer/consumer: bar.arrive to signal, bar.sync to wait (the seed's pattern)");
+  report::Section s("producer-consumer", "producer/consumer: bar.arrive to signal, bar.sync to wait (the PTX ISA's example)");
   s.paragraph("producers (" + role_range(0, spec.producers) + "): st.shared slot; bar.arrive " + full + ", " + n +
               "; ld.global next; bar.sync " + empty + ", " + n + ".  consumers (" +
               role_range(spec.producers, spec.consumers) + "): bar.sync " + full + ", " + n +

@@ -21,6 +21,7 @@ const VariantRow kVariants[] = {
     {CostVariant::system, "system", "store + __threadfence_system()"},
     {CostVariant::acq_rel, "acq-rel", "store + atomic_thread_fence(acq_rel, device)"},
     {CostVariant::release_store, "release-store", "atomic_ref store(release), device"},
+    {CostVariant::device_alone, "device-alone", "__threadfence() alone, no store"},
     {CostVariant::l2_load_chain, "l2-load", "dependent L2 load (__ldcg), the peer"},
     {CostVariant::atomic_chain, "atomic-add", "dependent atomicAdd, the peer"},
 };
@@ -35,7 +36,8 @@ report::Section cost_section(const CostMeasure& measure, bool gpu_run, int itera
       " iterations; each stores to the thread's own word, then fences (or not). The figure is ns per iteration "
       "(clock64 in the kernel, converted with the SM clock measured against %globaltimer), one sample per launch. "
       "A fence waits for the thread's earlier stores to be performed at its scope, so a gpu-scoped fence after a "
-      "store costs about a round trip to L2: the two peers measure that round trip in the same run.");
+      "store costs about a round trip to L2: the two peers measure that round trip in the same run. The row "
+      "'__threadfence() alone' has no store in its loop: it shows what the fence costs with nothing to wait for.");
   if (bench) s.paragraph("--bench: more iterations and launches per figure.");
   std::vector<sweep::Point> rows;
   for (const auto& v : kVariants) rows.push_back({v.id, v.title});

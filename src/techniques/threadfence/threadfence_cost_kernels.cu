@@ -43,6 +43,8 @@ __global__ void cost_kernel(unsigned* words, unsigned* chain, int iterations, lo
       Ref(*mine).store(u, ::cuda::memory_order_release);
     } else if constexpr (V == static_cast<int>(CostVariant::l2_load_chain)) {
       v = __ldcg(chain + v);
+    } else if constexpr (V == static_cast<int>(CostVariant::device_alone)) {
+      __threadfence();
     } else {
       v = atomicAdd(chain + v, 0u);
     }
@@ -73,6 +75,7 @@ CostKernel cost_kernel_of(CostVariant v) {
     case CostVariant::release_store: return cost_kernel<5>;
     case CostVariant::l2_load_chain: return cost_kernel<6>;
     case CostVariant::atomic_chain: return cost_kernel<7>;
+    case CostVariant::device_alone: return cost_kernel<8>;
   }
   return cost_kernel<0>;
 }

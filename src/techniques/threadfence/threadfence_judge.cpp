@@ -1,5 +1,7 @@
 #include "techniques/threadfence/threadfence_judge.hpp"
 
+#include <algorithm>
+
 #include "core/kernel_listing.hpp"
 #include "core/report/text_format.hpp"
 
@@ -97,6 +99,88 @@ std::vector<double> block_ns(const QueueRun& r) {
   std::vector<double> out;
   for (long long c : r.block_cycles) out.push_back(static_cast<double>(c) * r.ns_per_cycle);
   return out;
+}
+
+std::vector<std::vector<std::int32_t>> fetched_sequences(const RaceSpec& spec, const RaceRun& r) {
+  std::vector<std::vector<std::int32_t>> seq(static_cast<std::size_t>(spec.blocks));
+  for (int b = 0; b < spec.blocks; ++b)
+    for (int k = 0; k < spec.max_turns; ++k) {
+      const std::int32_t i = r.fetched[static_cast<std::size_t>(b * spec.max_turns + k)];
+      if (i == kNoTurn) break;
+      seq[static_cast<std::size_t>(b)].push_back(i);
+      if (i == kNoItem) break;
+    }
+  return seq;
+}
+
+RaceTally tally_race(const RaceSpec& spec, RaceVariant v, const RaceRun& r) {
+  RaceTally t;
+  const int warps = spec.warps();
+  t.counts.assign(static_cast<std::size_t>(spec.items() * warps), 0);
+  for (int i = 0; i < spec.items(); ++i)
+    for (int w = 0; w < warps; ++w) {
+      const std::size_t base = static_cast<std::size_t>(i * spec.threads + w * kWarpSize);
+      const std::uint32_t c = r.filed[base];
+      for (int l = 1; l < kWarpSize; ++l)
+        if (r.filed[base + static_cast<std::size_t>(l)] != c) {
+          ++t.lanes_disagree;
+          break;
+        }
+      t.counts[static_cast<std::size_t>(i * warps + w)] = c;
+    }
+  t.gpu = summarize_counts(t.counts);
+  const auto seq = fetched_sequences(spec, r);
+  for (int b = 0; b < spec.blocks; ++b) {
+    const auto& mine = seq[static_cast<std::size_t>(b)];
+    t.log_complete = t.log_complete && !mine.empty() && mine.back() == kNoItem;
+    for (std::size_t k = 0; k < mine.size() && mine[k] >= 0; ++k)
+      for (int w = 0; w < warps; ++w) {
+        const std::size_t at = (static_cast<std::size_t>(b * spec.max_turns) + k) * static_cast<std::size_t>(warps) +
+                               static_cast<std::size_t>(w);
+        t.gpu_misfiled += r.filed_by[at] != mine[k] ? 1 : 0;
+      }
+  }
+  t.model = race_counts(spec, v, seq);
+  t.model_summary = summarize_counts(t.model.counts);
+  for (std::size_t p = 0; p < t.counts.size(); ++p) t.predicted += t.counts[p] == t.model.counts[p] ? 1 : 0;
+  return t;
+}
+
+PartialVerdict judge_partial(const PartialSpec& spec, PartialVariant v, const PartialRun& r) {
+  PartialVerdict out;
+  const std::string seen = std::to_string(r.counter) + " tickets, " +
+                           (r.last_block >= 0 ? "block " + std::to_string(r.last_block) + " merged"
+                                              : std::string("no block merged")) +
+                           ", sum " + (r.result == kNeverWritten ? std::string("never written") : std::to_string(r.result));
+  const PartialPrediction m = partial_model(spec, v);
+  if (v == PartialVariant::every_block)
+    out.as_predicted = r.completed && r.counter == m.tickets && r.last_block >= 0 && r.result == partial_sum(spec);
+  else if (v == PartialVariant::skipping_blocks)
+    out.as_predicted = r.completed && r.counter == m.tickets && r.last_block < 0 && r.result == kNeverWritten;
+  out.detail = seen;
+  return out;
+}
+
+std::string stage_text(const PartialSpec& spec, const PartialRun& r) {
+  std::size_t zero[5] = {}, rest[5] = {};
+  for (int b = 0; b < spec.blocks; ++b)
+    for (int t = 0; t < spec.threads; ++t) {
+      const auto s = static_cast<std::size_t>(
+          std::clamp(r.stage[static_cast<std::size_t>(b * spec.threads + t)], 0, static_cast<int>(PartialStage::done)));
+      (t == 0 ? zero : rest)[s] += 1;
+    }
+  const char* where[5] = {"not started", "in the guard's __syncthreads_or", "out of the guard",
+                          "at the __syncthreads() after the if", "done"};
+  std::string a, b;
+  for (std::size_t s = 0; s < 5; ++s) {
+    if (zero[s]) a += (a.empty() ? "" : ", ") + std::string(where[s]) + ": " + std::to_string(zero[s]);
+    if (rest[s]) b += (b.empty() ? "" : ", ") + std::string(where[s]) + ": " + std::to_string(rest[s]);
+  }
+  return "thread 0 of each block " + a + "; the other threads " + b;
+}
+
+bool host_forbidden_seen(const ModelVerdict& model, const HostObserverRun& r) {
+  return r.stale > 0 && !model.allowed[static_cast<std::size_t>(outcome_index(1, 0))];
 }
 
 std::vector<std::string> missing_opcodes(const std::vector<std::string>& code, const std::vector<std::string>& must) {

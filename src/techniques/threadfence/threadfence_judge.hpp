@@ -8,6 +8,7 @@
 
 #include "techniques/threadfence/threadfence_model.hpp"
 #include "techniques/threadfence/threadfence_ptx_model.hpp"
+#include "techniques/threadfence/threadfence_race_model.hpp"
 
 namespace cudasync::threadfence {
 
@@ -65,6 +66,36 @@ QueueTally tally_queue(const QueueRun& r);
 bool assignment_agrees(const QueueRun& r, const Schedule& model);
 // Each block's time, clock64 cycles converted with the run's ns per cycle.
 std::vector<double> block_ns(const QueueRun& r);
+
+// ---- WorkQueue race ---------------------------------------------------------------------------------
+// Each block's fetched items from the GPU's log: up to its kNoItem, or to where the log ends.
+std::vector<std::vector<std::int32_t>> fetched_sequences(const RaceSpec& spec, const RaceRun& r);
+
+struct RaceTally {
+  std::vector<std::uint32_t> counts;  // per (item, warp): how often the warp's lane 0 filed under the item
+  RaceSummary gpu;
+  std::size_t lanes_disagree = 0;  // portions whose 32 lanes filed a different number of times
+  std::size_t gpu_misfiled = 0;    // (turn, warp) of the log whose result went under another item, or none
+  RaceCounts model;                // the model, given the GPU's own fetch order
+  RaceSummary model_summary;
+  std::size_t predicted = 0;       // portions whose GPU count is the model's
+  bool log_complete = true;        // every block's log reached its kNoItem
+};
+RaceTally tally_race(const RaceSpec& spec, RaceVariant v, const RaceRun& r);
+
+// ---- lastBlock called by only some threads -----------------------------------------------------------
+struct PartialVerdict {
+  bool as_predicted = false;  // the run is what the model predicts (every_block, skipping_blocks)
+  std::string detail;
+};
+PartialVerdict judge_partial(const PartialSpec& spec, PartialVariant v, const PartialRun& r);
+// Where the threads of the divergent kernel were last seen: "thread 0 in the guard's
+// __syncthreads_or: 16 of 16 blocks; the other threads at the __syncthreads() after it: 2032 of 2032".
+std::string stage_text(const PartialSpec& spec, const PartialRun& r);
+
+// ---- host observer --------------------------------------------------------------------------------
+// Stale reads seen where the model forbids them (the weak outcome of host_observer_program).
+bool host_forbidden_seen(const ModelVerdict& model, const HostObserverRun& r);
 
 // ---- PTX ------------------------------------------------------------------------------------------
 // The opcode prefixes of `must` that no instruction of `code` begins with.

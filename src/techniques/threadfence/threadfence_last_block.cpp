@@ -1,6 +1,6 @@
-// Part last-block: seed 003's single-pass reduction, where the last block to finish merges the
-// partials; the seed's two guards (with the acquire half they lack) and two broken ones, run after
-// run against the model's exact sum.
+// Part last-block: the SO Docs single-pass reduction, where the last block to finish merges the
+// partials; its two guards (with the acquire half they lack) and two broken ones, run after run
+// against the model's exact sum.
 #include "techniques/threadfence/threadfence_gpu.hpp"
 #include "techniques/threadfence/threadfence_lesson.hpp"
 
@@ -11,16 +11,16 @@ using I = std::int64_t;
 
 report::Section last_block_section(const LastBlockSpec& spec, std::uint64_t model_sum,
                                    const std::vector<LastBlockOutcome>& runs, bool gpu_run) {
-  report::Section s("last-block", "lastBlock (seed 003): one launch, the last block to finish merges");
+  report::Section s("last-block", "lastBlock (SO Docs): one launch, the last block to finish merges");
   s.paragraph(
       "Every block sums its slice and one thread stores partial[blockIdx.x]; then the guard: __threadfence(), "
       "thread 0 takes a ticket with atomicAdd(counter, 1), and the block that draws gridDim.x - 1 adds all the "
       "partials. The fence before the atomicAdd is the release half: the partial is performed before the ticket. "
-      "The seed stops there. The block that finds itself last also needs the acquire half, a fence after its "
-      "atomicAdd and before it reads the partials; cudasync's guards add it, and the last block resets the counter "
-      "for the next launch (the seed's never does, so its second launch finds no last block).");
+      "The SO Docs guards stop there. The block that finds itself last also needs the acquire half, a fence after "
+      "its atomicAdd and before it reads the partials; cudasync's guards add it, and the last block resets the "
+      "counter for the next launch (the SO Docs code never does, so its second launch finds no last block).");
   s.paragraph(
-      "Two broken guards run too, and are counted: without any fence, and with the seed's fences but the partial "
+      "Two broken guards run too, and are counted: without any fence, and with guard 1's fences but the partial "
       "stored by the block's last thread while thread 0 takes the ticket: a fence orders only its own thread's "
       "accesses, so without a __syncthreads() between that store and the atomicAdd nothing keeps the ticket "
       "behind the partial. Each run has its own counter and partials, zeroed, so a partial read too early reads "
@@ -66,9 +66,10 @@ report::Section last_block_section(const LastBlockSpec& spec, std::uint64_t mode
     }
     t.row(cells, mark);
   }
-  t.legend.push_back("seed guard 1: __threadfence(); if (tid == 0) last = atomicAdd(counter, 1); "
-                     "return __syncthreads_or(last == gridDim.x - 1)  (+ __threadfence() after the atomicAdd)");
-  t.legend.push_back("seed guard 2: the same, with __shared__ unsigned last and __syncthreads()");
+  t.legend.push_back("guard 1: __threadfence(); if (tid == 0) last = atomicAdd(counter, 1);");
+  t.legend.push_back("         return __syncthreads_or(last == gridDim.x - 1);");
+  t.legend.push_back("         (+ __threadfence() after the atomicAdd)");
+  t.legend.push_back("guard 2: the same, with __shared__ unsigned last and __syncthreads()");
   s.add(std::move(t));
   if (!gpu_run) s.note("the runs need a GPU: the model gives the sum every right run must produce");
   return s;

@@ -95,42 +95,51 @@ void setup(Run& run, report::Section& s) {
   s.fact("iterations", "iterations per litmus row", I{run.iterations}, report::Format::count,
          "--iterations (at least; whole rounds)");
   s.fact("seed", "seed", static_cast<I>(run.ctx.seed), report::Format::plain,
-         "--seed: lastBlock's input, WorkQueue's costs");
+         "--seed: the lastBlock inputs, the WorkQueue costs and shares");
   if (!run.ctx.gpu) s.note("no GPU: the model's allowed outcomes only; counts, costs and times need a GPU");
 }
 
 }  // namespace
 
-Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&)
-    : ctx(run_ctx), options(o), iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)) {}
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx),
+      options(o),
+      iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)),
+      child_out(selection.child_out) {}
 
 const parts::Lesson<Options, Run>& lesson() {
   const std::vector<std::string> litmus_reads = {"--test", "--fence", "--access", "--placement", "--iterations"};
   static const parts::Lesson<Options, Run> table{
       "threadfence",
-      "threadfence: what a fence orders, in litmus tests on the GPU, down to PTX, and the patterns that need it",
-      "fences in litmus tests, their scopes down to PTX, lastBlock and WorkQueue (seeds 000, 001, 003, 004)",
+      "threadfence: what a fence orders, in litmus tests, in PTX, and in real patterns",
+      "fences in litmus tests, down to PTX, and the patterns that need them",
       {
-          {"litmus", "litmus tests", "mp, sb, lb, corr with each fence: what the PTX memory model allows, what the GPU did",
+          {"litmus", "litmus tests", "mp, sb, lb, corr per fence: PTX allows, the GPU shows",
            litmus_reads, false, false, true, litmus_part},
           {"scope", "scopes", "__threadfence_block() inside one block and across two", {"--iterations"}, false, false,
            true, scope_part},
-          {"volatile", "volatile", "volatile orders nothing; a wait on a plain load may never end", {"--iterations"},
+          {"volatile", "volatile", "volatile orders nothing; a plain-load wait may never end", {"--iterations"},
            false, false, true, volatile_part},
-          {"ptx", "PTX and SASS", "what each fence and atomic compiles to in this build",
+          {"ptx", "PTX and SASS", "what each fence and atomic compiles to",
            {}, false, false, false, ptx_part},
-          {"cost", "cost", "ns per fence, beside the store alone and one L2 round trip", {}, true, false, true, cost_part},
-          {"last-block", "lastBlock", "the last block to finish merges: two right guards and two broken ones, run after run",
+          {"cost", "cost", "ns per fence, beside a store and an L2 round trip", {}, true, false, true, cost_part},
+          {"last-block", "lastBlock", "the last block merges: 2 right, 2 broken guards",
            {}, true, false, true, last_block_part},
           {"work-queue", "WorkQueue", "items fetched with atomicAdd, against a fixed assignment", {}, false, false, true,
            work_queue_part},
+          {"work-queue-race", "WorkQueue race", "no __syncthreads() between two fetch(): shares lost", {}, false,
+           false, true, work_queue_race_part},
+          {"last-block-partial", "lastBlock, some threads", "guard skipped or in thread 0 only", {}, false, true,
+           false, last_block_partial_part},
+          {"host-observer", "host observer", "a CPU thread reads what the GPU wrote behind a flag", {}, false, false,
+           true, host_observer_part},
       },
       add_options,
       validate,
       setup,
       {},
       std::nullopt,
-      {}};
+      {{"last-block-divergent", last_block_divergent_child}}};
   return table;
 }
 

@@ -29,7 +29,8 @@ struct Run {
   Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
   const RunContext& ctx;
   Options options;
-  long long iterations;  // per litmus row
+  long long iterations;   // per litmus row
+  std::string child_out;  // a child mode's answer file (--child-out)
 };
 
 const parts::Lesson<Options, Run>& lesson();
@@ -42,6 +43,11 @@ report::Section ptx_part(Run& run);
 report::Section cost_part(Run& run);
 report::Section last_block_part(Run& run);
 report::Section work_queue_part(Run& run);
+report::Section work_queue_race_part(Run& run);
+report::Section last_block_partial_part(Run& run);
+report::Section host_observer_part(Run& run);
+// The child mode last-block-divergent: lastBlock inside if (threadIdx.x == 0), watched.
+std::string last_block_divergent_child(Run& run);
 
 // The litmus rows --test and --fence choose (the whole matrix without them), not yet run.
 std::vector<LitmusRow> litmus_rows(const Options& o, long long iterations);
@@ -57,7 +63,7 @@ report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_ru
 using CostMeasure = std::function<std::vector<double>(CostVariant, CostShape)>;
 report::Section cost_section(const CostMeasure& measure, bool gpu_run, int iterations, bool bench);
 
-// What each fence and atomic compiled to (the probe kernels), beside seed 004's membar table.
+// What each fence and atomic compiled to (the probe kernels), beside the PTX ISA's membar levels.
 report::Section ptx_section(const KernelListing& listing, const std::string& arch);
 
 struct LastBlockOutcome {
@@ -72,5 +78,28 @@ struct QueueOutcome {
   std::optional<QueueRun> queue;     // the WorkQueue
 };
 report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_run);
+
+struct RaceOutcome {
+  RaceVariant variant = RaceVariant::no_barrier;
+  std::optional<RaceRun> gpu;
+};
+report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<RaceOutcome>& runs, bool gpu_run);
+
+struct PartialOutcome {
+  PartialVariant variant = PartialVariant::every_block;
+  std::optional<PartialRun> gpu;
+  std::string problem;  // on a GPU, without gpu: why the run gave no answer (the child's failure)
+};
+report::Section last_block_partial_section(const PartialSpec& spec, const std::vector<PartialOutcome>& runs,
+                                           bool gpu_run);
+// The child's answer, and reading it back (nullopt: not an answer for `threads_total` threads).
+std::string format_partial_answer(const PartialRun& r);
+std::optional<PartialRun> parse_partial_answer(const std::string& text, std::size_t threads_total);
+
+struct HostOutcome {
+  Fence fence = Fence::none;
+  std::optional<HostObserverRun> gpu;
+};
+report::Section host_observer_section(const HostObserverSpec& spec, const std::vector<HostOutcome>& runs, bool gpu_run);
 
 }  // namespace cudasync::threadfence

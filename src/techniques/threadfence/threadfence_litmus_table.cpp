@@ -30,19 +30,22 @@ void add_legend(report::Table& t, const std::vector<LitmusRow>& rows, bool gpu_r
   for (const auto& r : rows)
     if (std::find(tests.begin(), tests.end(), r.spec.test) == tests.end()) tests.push_back(r.spec.test);
   for (Test test : tests) {
-    t.legend.push_back(std::string(to_string(test)) + " (" + test_title(test) + ")  side 0: " + generic_code(test, 0) +
-                       "  |  side 1: " + generic_code(test, 1));
-    t.legend.push_back(std::string(std::string(to_string(test)).size() + 2, ' ') + registers_meaning(test) +
-                       "; weak: " + outcome_key(weak_outcome(test)));
+    t.legend.push_back(std::string(to_string(test)) + " (" + test_title(test) + "), weak outcome " +
+                       outcome_key(weak_outcome(test)));
+    t.legend.push_back("  side 0: " + std::string(generic_code(test, 0)));
+    t.legend.push_back("  side 1: " + std::string(generic_code(test, 1)));
+    t.legend.push_back("  " + std::string(registers_meaning(test)));
   }
-  t.legend.push_back("F: none | block = __threadfence_block() | device = __threadfence() | system = "
-                     "__threadfence_system()");
-  t.legend.push_back("   rel-acq = no fence: the side's synchronizing accesses are cuda::atomic_ref (device scope)");
-  t.legend.push_back("   stores with memory_order_release, loads with memory_order_acquire (mp: the flag y only)");
+  t.legend.push_back("F: none | block = __threadfence_block() | device = __threadfence()");
+  t.legend.push_back("   | system = __threadfence_system() | rel-acq = no fence: the side's");
+  t.legend.push_back("   synchronizing accesses are cuda::atomic_ref (device scope), stores");
+  t.legend.push_back("   with memory_order_release, loads with memory_order_acquire");
+  t.legend.push_back("   (mp: the flag y only)");
   t.legend.push_back("   two names (device,none): side 0's fence, side 1's fence");
-  if (gpu_run)
-    t.legend.push_back("00 .. 11: instances that ended with r0 r1 = 00 .. 11; weak: the weak outcome's share of the "
-                       "completed instances");
+  if (gpu_run) {
+    t.legend.push_back("00 .. 11: instances that ended with r0 r1 = 00 .. 11");
+    t.legend.push_back("weak: the weak outcome's share of the completed instances");
+  }
 }
 
 }  // namespace
@@ -60,8 +63,9 @@ void run_rows(std::vector<LitmusRow>& rows, bool gpu) {
 report::Table litmus_table(const std::string& title, const std::vector<LitmusRow>& rows, bool gpu_run,
                            const TableOptions& opt) {
   report::Table t("outcomes", title);
-  if (opt.label) t.column("case", "case");
-  t.column("test", "test").column("fence", "fence");
+  if (opt.label) t.column("case", "case");  // the case names its test
+  else t.column("test", "test");
+  t.column("fence", "fence");
   if (opt.access) t.column("access", "access");
   if (opt.placement) t.column("sides-in", "sides in");
   if (gpu_run) {  // counts only a GPU gives: the model's table leaves them out
@@ -69,11 +73,11 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     for (int o = 0; o < kOutcomes; ++o) t.column("r" + outcome_key(o), outcome_key(o), Format::count);
     t.column("weak-share", "weak", Format::percent);
   }
-  t.column("allowed", "allowed (PTX model)").column("verdict", "verdict");
+  t.column("allowed", "PTX allows").column("verdict", "verdict");
   for (const auto& r : rows) {
     std::vector<std::pair<std::string, Value>> cells;
     if (opt.label) cells.emplace_back("case", r.label);
-    cells.emplace_back("test", std::string(to_string(r.spec.test)));
+    else cells.emplace_back("test", std::string(to_string(r.spec.test)));
     cells.emplace_back("fence", fences_text(r.spec));
     if (opt.access) {
       const bool all_atomic =

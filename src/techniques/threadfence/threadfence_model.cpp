@@ -66,9 +66,9 @@ std::string outcome_text(int index) {
 
 const char* registers_meaning(Test t) {
   switch (t) {
-    case Test::mp: return "r0: the flag y the consumer waited for (1 when the wait ends), r1: the data x after it";
-    case Test::sb: return "r0: y read by side 0 after writing x, r1: x read by side 1 after writing y";
-    case Test::lb: return "r0: x read by side 0 before writing y, r1: y read by side 1 before writing x";
+    case Test::mp: return "r0: the flag y the wait saw (1 when it ends), r1: the data x after it";
+    case Test::sb: return "r0: side 0's read of y (after it writes x), r1: side 1's read of x";
+    case Test::lb: return "r0: side 0's read of x (before it writes y), r1: side 1's read of y";
     case Test::corr: return "r0, r1: x read twice by side 1 while side 0 writes it once";
   }
   return "";
@@ -107,8 +107,8 @@ std::uint64_t exact_sum(const std::vector<std::uint32_t>& v) {
 
 const char* to_string(LastBlockVariant v) {
   switch (v) {
-    case LastBlockVariant::syncthreads_or: return "seed guard 1: __syncthreads_or";
-    case LastBlockVariant::shared_flag: return "seed guard 2: __shared__ flag";
+    case LastBlockVariant::syncthreads_or: return "guard 1 (SO Docs): __syncthreads_or";
+    case LastBlockVariant::shared_flag: return "guard 2 (SO Docs): __shared__ flag";
     case LastBlockVariant::no_fence: return "guard 1 without __threadfence()";
     case LastBlockVariant::other_writer: return "guard 1, partial stored by another thread";
   }

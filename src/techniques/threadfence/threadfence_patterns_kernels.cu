@@ -1,7 +1,8 @@
-// Seed 003's two patterns: the lastBlock reduction (with its guards, two of them broken on
+// The two SO Docs patterns: the lastBlock reduction (with its guards, two of them broken on
 // purpose) and the WorkQueue against an a-priori assignment. Kernels fill plain arrays.
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "techniques/threadfence/threadfence_guard.cuh"
 #include "techniques/threadfence/threadfence_gpu.hpp"
 
 namespace cudasync::threadfence {
@@ -10,24 +11,7 @@ using cuda::DeviceBuffer;
 
 namespace {
 
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-  return v;
-}
-
-// Seed guard 1, and the acquire half it lacks: a thread 0 that learns it is last fences before its
-// block reads the others' partials. `fences` false: the broken variant without any fence.
-__device__ bool guard_or(unsigned* counter, bool fences) {
-  if (fences) __threadfence();  // release: this thread's partial before its atomicAdd
-  unsigned last = 0;
-  if (threadIdx.x == 0) {
-    last = atomicAdd(counter, 1u);
-    if (fences) __threadfence();  // acquire: the atomicAdd before the reads of the partials
-  }
-  return __syncthreads_or(last == gridDim.x - 1) != 0;
-}
-
-// Seed guard 2: the same with a __shared__ flag and __syncthreads().
+// SO Docs guard 2: the same with a __shared__ flag and __syncthreads().
 __device__ bool guard_shared(unsigned* counter) {
   __shared__ unsigned last;
   __threadfence();
@@ -83,7 +67,7 @@ __global__ void last_block_kernel(LastBlockArgs a, int run) {
     if (lane == 0) {
       a.result[run] = total;
       a.last_block[run] = static_cast<int>(blockIdx.x);
-      *counter = 0;  // ready for the next launch: the seed never resets its counter
+      *counter = 0;  // ready for the next launch: the SO Docs code never resets its counter
     }
   }
 }
@@ -118,8 +102,8 @@ struct QueueArgs {
   int* block_items;
 };
 
-// Seed 003's WorkQueue::fetch, corrected: the index is an unsigned counter in global memory (the
-// seed passes a size_t member by value to atomicAdd), and the item is copied out of shared memory
+// The SO Docs WorkQueue::fetch, corrected: the index is an unsigned counter in global memory (SO
+// Docs passes a size_t member by value to atomicAdd), and the item is copied out of shared memory
 // and a second barrier keeps thread 0 from overwriting it before every thread has read it.
 __device__ int fetch(unsigned* next, int items) {
   __shared__ int item;

@@ -1,5 +1,5 @@
 // Part ptx: what each fence and atomic compiled to in this build (one-fence probe kernels, read
-// back at build time with cuobjdump), beside seed 004's membar table.
+// back at build time with cuobjdump), beside the PTX ISA's membar levels.
 #include <algorithm>
 
 #include "techniques/threadfence/threadfence_lesson.hpp"
@@ -68,13 +68,23 @@ void add_probes(report::Section& s, const KernelListing& listing, const std::str
     if (!arch.empty())
       sass.row({{"cuda", p.cuda}, {"sass", distinct_instructions(code_of(listing.sass, arch, p.id, true))}});
   }
-  ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>; atomic_thread_fence at device scope");
-  ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer (PTX ISA, \"membar/fence\")");
-  sass.legend.push_back("MEMBAR.SC / .ALL: the fence; ERRBAR: waits for the earlier accesses to be acknowledged;");
-  sass.legend.push_back("CCTL.IVALL: invalidates the SM's L1, so later plain loads miss it and read from L2");
-  sass.legend.push_back(".STRONG.GPU / .STRONG.SYS: a relaxed or volatile access at that scope (plain ones are not listed)");
+  ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>;");
+  ptx.legend.push_back("atomic_thread_fence at device scope");
+  ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer");
+  sass.legend.push_back("MEMBAR.SC / .ALL: the fence; ERRBAR: waits for the earlier accesses");
+  sass.legend.push_back("to be acknowledged; CCTL.IVALL: invalidates the SM's L1, so later");
+  sass.legend.push_back("plain loads miss it and read from L2; .STRONG.GPU / .STRONG.SYS: a");
+  sass.legend.push_back("relaxed or volatile access at that scope (plain ones are not listed)");
   s.add(std::move(ptx));
-  if (!arch.empty()) s.add(std::move(sass));
+  if (!arch.empty()) {
+    s.add(std::move(sass));
+    // Which fences send the plain loads after them past the L1: what the litmus parts show.
+    std::string l1;
+    for (const auto& p : probes())
+      if (has_opcode(code_of(listing.sass, arch, p.id, true), "CCTL.IVALL")) l1 += (l1.empty() ? "" : ", ") + std::string(p.cuda);
+    s.fact("l1-invalidated-by", "invalidate the L1 (CCTL.IVALL)", l1.empty() ? std::string("none") : l1, report::Format::plain,
+           "in this build's SASS for " + arch);
+  }
   for (const auto& p : probes()) {
     const auto code = code_of(listing.ptx, ptx_arch, p.id, true);
     const auto missing = missing_opcodes(code, p.ptx_must);
@@ -97,7 +107,7 @@ void add_probes(report::Section& s, const KernelListing& listing, const std::str
 report::Section ptx_section(const KernelListing& listing, const std::string& arch) {
   report::Section s("ptx", "PTX and SASS: what each fence and atomic compiles to in this build");
   s.paragraph(
-      "Seed 004 describes membar.cta / membar.gl / membar.sys as \"waits until prior memory accesses are "
+      "The PTX ISA's description of membar before sm_70 reads \"waits until prior memory accesses are "
       "performed\" at the CTA, GPU or system level. Since sm_70 the PTX ISA defines membar as a synonym of "
       "fence.sc with the scopes cta, gpu and sys: a fence in the memory model, not a wait for anyone. The rows "
       "below are one-fence probe kernels of this binary, read back at build time with cuobjdump: the PTX the "

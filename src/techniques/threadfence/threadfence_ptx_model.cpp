@@ -109,6 +109,25 @@ MmProgram ptx_program(const LitmusSpec& s) {
   return p;
 }
 
+MmProgram host_observer_program(Fence f) {
+  MmProgram p;
+  p.host_thread = 1;
+  auto& ev = p.events;
+  ev.push_back(write_ev(0, 0, Access::plain, false));
+  ev.back().text = "st.global [data], 1";
+  add_fence(ev, 0, f);
+  ev.push_back(write_ev(0, 1, Access::vol, false));
+  ev.back().text = "st.volatile.global [flag], 1";
+  MmEvent flag = read_ev(1, 1, Access::vol, true, 0);
+  flag.scope = Scope::sys;
+  flag.must_read = 1;
+  flag.text = "host: flag load, acquire at system scope";
+  ev.push_back(flag);
+  ev.push_back(read_ev(1, 0, Access::plain, false, 1));
+  ev.back().text = "host: data load";
+  return p;
+}
+
 // ---- the axioms ------------------------------------------------------------------------------------
 
 namespace {
@@ -164,14 +183,17 @@ bool irreflexive(const Rel& r, int n) {
 bool acyclic(const Rel& r, int n) { return irreflexive(closure(r, n), n); }
 
 int cta_of(const MmProgram& p, int thread) { return p.same_cta ? 0 : thread; }
+bool on_gpu(const MmProgram& p, int thread) { return thread != p.host_thread; }
 
-// Does event e's scope contain thread t? A weak access's scope is its own thread.
+// Does event e's scope contain thread t? A weak access's scope is its own thread; a .cta or .gpu
+// scope never contains a thread of the host, and .sys contains every thread.
 bool contains(const MmProgram& p, const MmEvent& e, int t) {
+  if (e.thread == t) return true;
   switch (e.scope) {
-    case Scope::weak: return e.thread == t;
-    case Scope::cta: return cta_of(p, e.thread) == cta_of(p, t);
-    case Scope::gpu:
-    case Scope::sys: return true;  // one GPU
+    case Scope::weak: return false;
+    case Scope::cta: return on_gpu(p, e.thread) && on_gpu(p, t) && cta_of(p, e.thread) == cta_of(p, t);
+    case Scope::gpu: return on_gpu(p, e.thread) == on_gpu(p, t);  // one GPU
+    case Scope::sys: return true;
   }
   return false;
 }

@@ -45,10 +45,18 @@ struct MmEvent {
 struct MmProgram {
   std::vector<MmEvent> events;  // thread 0's events in program order, then thread 1's
   bool same_cta = false;
+  int host_thread = -1;  // a thread that runs on the CPU: only .sys scopes contain it (-1: none)
 };
 
 // The PTX events a spec executes (what the kernels emit for it).
 MmProgram ptx_program(const LitmusSpec& s);
+
+// mp with the consumer on the host (the host-observer part). Thread 0, one GPU thread, writes the
+// data into mapped host memory with plain stores, then fence f (none, device or system), then the
+// flag with a volatile store; thread 1, a CPU thread, loads the flag as an acquire at system scope
+// (a volatile load followed by std::atomic_thread_fence(acquire)), then the data with a plain load.
+// r0: the flag (it waits for 1), r1: the data.
+MmProgram host_observer_program(Fence f);
 
 struct ModelVerdict {
   std::array<bool, kOutcomes> allowed{};  // by outcome_index(r0, r1)

@@ -9,7 +9,7 @@ namespace cudasync::threadfence {
 report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_run) {
   report::Section s("volatile", "volatile: every access reaches memory, and nothing is ordered");
   s.paragraph(
-      "Seed 000's g_mutex is volatile. volatile makes the compiler emit every access as an actual load or store "
+      "The lock-based barrier of Xiao & Feng 2010 spins on a volatile g_mutex. volatile makes the compiler emit every access as an actual load or store "
       "(CUDA C++ Programming Guide, \"Volatile Qualifier\"); in PTX that is ld.volatile / st.volatile, which the "
       "memory model treats as relaxed accesses at system scope: never served stale from a cache, but not ordered "
       "with the thread's other accesses either. Only a fence, or a release/acquire access, orders.");
@@ -18,8 +18,10 @@ report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_ru
       "ever see another SM's store, and a line in the SM's L1 can keep answering 0: the wait may end only at its "
       "deadline. With volatile (every other row) every wait ends. The sb rows: volatile stores and loads, with no "
       "fence, can still end with r0 = r1 = 0 (each store still on its way while the other thread's load reads); a "
-      "__threadfence() between them forbids it; release/acquire does not, because release/acquire orders a store "
-      "before later stores, not before later loads.");
+      "__threadfence() between them forbids it; release/acquire does not: a release orders the thread's earlier "
+      "accesses before it and an acquire its later accesses after it, but nothing orders a release store before a "
+      "later acquire load of another location. The mp rows: with every access volatile the model still allows the "
+      "stale read, because nothing orders the two stores or the two loads.");
   TableOptions opt;
   opt.label = true;
   opt.access = true;
@@ -42,12 +44,12 @@ report::Section volatile_part(Run& run) {
     bool weak_wait;
   };
   const Case cases[] = {
-      {"wait with a plain load", Test::mp, Fence::none, Access::plain, true},
-      {"wait with a volatile load", Test::mp, Fence::none, Access::plain, false},
+      {"mp, plain-load wait", Test::mp, Fence::none, Access::plain, true},
+      {"mp, volatile wait", Test::mp, Fence::none, Access::plain, false},
       {"mp, all volatile", Test::mp, Fence::none, Access::vol, false},
       {"sb, all volatile", Test::sb, Fence::none, Access::vol, false},
       {"lb, all volatile", Test::lb, Fence::none, Access::vol, false},
-      {"sb, volatile + __threadfence()", Test::sb, Fence::device, Access::vol, false},
+      {"sb, volatile + fence", Test::sb, Fence::device, Access::vol, false},
       {"sb, release/acquire", Test::sb, Fence::rel_acq, Access::vol, false},
   };
   std::vector<LitmusRow> rows;

@@ -1,4 +1,4 @@
-// Part work-queue: seed 003's WorkQueue (each block fetches the next item with atomicAdd when it is
+// Part work-queue: the SO Docs WorkQueue (each block fetches the next item with atomicAdd when it is
 // free) against a fixed a-priori assignment, on items of very uneven cost.
 #include <algorithm>
 
@@ -14,7 +14,7 @@ using I = std::int64_t;
 
 namespace {
 
-std::string bar(double v, double max, int width = 24) {
+std::string bar(double v, double max, int width = 12) {
   if (max <= 0) return "";
   const int n = static_cast<int>(v / max * width + 0.5);
   return std::string(static_cast<std::size_t>(std::max(0, n)), '#');
@@ -44,17 +44,17 @@ void add_model_facts(report::Section& s, const QueueSpec& spec, const Schedule& 
 }  // namespace
 
 report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_run) {
-  report::Section s("work-queue", "WorkQueue (seed 003): fetch the next item when free, against a fixed assignment");
+  report::Section s("work-queue", "WorkQueue (SO Docs): the next item when free, against a fixed assignment");
   s.paragraph(
       "Items of very uneven cost. A-priori: block b does items b, b + G, b + 2G, ... decided before the launch. "
       "WorkQueue: thread 0 takes the next index with atomicAdd on a counter in global memory, hands it to its "
       "block through shared memory, and the block fetches again when done. No fence is needed: the items were "
       "written before the launch, and the atomicAdd gives every index to exactly one block.");
   s.paragraph(
-      "The seed's fetch() passes a size_t member by value to atomicAdd (it needs a pointer, and atomicAdd has no "
+      "The SO Docs fetch() passes a size_t member by value to atomicAdd (it needs a pointer, and atomicAdd has no "
       "size_t overload: unsigned long long), and returns a reference to the __shared__ item, which the next "
-      "fetch() overwrites: the seed asks for a __syncthreads() between two calls; here the item is copied out and "
-      "a second barrier follows.");
+      "fetch() overwrites: SO Docs asks for a __syncthreads() between two calls (--part work-queue-race shows "
+      "why); here the item is copied out and a second barrier follows.");
   const Schedule st = static_schedule(spec.cost_units, spec.blocks), qu = queue_schedule(spec.cost_units, spec.blocks);
   add_model_facts(s, spec, st, qu);
   const bool have = gpu.a_priori && gpu.queue;

@@ -1,6 +1,6 @@
 #pragma once
-// warp-primitives: the warp-level functions of seed 002 (sections 10.1-10.3), run in one warp on
-// the GPU and computed by the reference model, lane by lane. This header holds the plain structs
+// warp-primitives: the warp-level functions of Fan, ch. 10 (sections 10.1-10.4), run in one warp
+// on the GPU and computed by the reference model, lane by lane. This header holds the plain structs
 // both backends fill; it is compiled by nvcc too, so it includes nothing but the standard library.
 #include <array>
 #include <cstdint>
@@ -15,7 +15,7 @@ using LaneMasks = std::array<std::uint32_t, kWarpSize>;
 inline constexpr std::int32_t kPoison = static_cast<std::int32_t>(0xABABABABu);
 
 // One warp of `threads` threads (1..32); the lanes in `mask` that exist call the intrinsic with
-// `mask` as its member mask. A block of 16 with mask 0xffffffff is the seed's own setup: lanes
+// `mask` as its member mask. A block of 16 with mask 0xffffffff is Fan's own setup (10.3): lanes
 // 16-31 do not exist, which CUDA treats like exited threads.
 struct WarpSetup {
   int threads = kWarpSize;
@@ -59,7 +59,7 @@ struct ReduceLanes {  // __reduce_{add,min,max}_sync on unsigned values (compute
   LaneMasks max{};
 };
 
-// Seed 002, 10.2: the last warp of a shared-memory reduction, three ways.
+// Fan, 10.2: the last warp of a shared-memory reduction, three ways.
 enum class SyncwarpVariant : int {
   guarded = 0,   // if (tid < offset) s[tid] += s[tid + offset]; __syncwarp();
   registers = 1, // v += s[tid + offset]; __syncwarp(); s[tid] = v; __syncwarp();
@@ -71,5 +71,43 @@ using SharedWords = std::array<std::int32_t, kSyncwarpShared>;
 // Warp sum by shuffles, offset 16, 8, 4, 2, 1: steps[0] is the input, steps[k] after offset 32>>k.
 inline constexpr int kTraceSteps = 6;
 using ReductionTrace = std::array<Lanes, kTraceSteps>;
+
+// Fan, 10.1: in a block of 128 threads, switch (threadIdx.x / 32) gives every warp one case;
+// switch (threadIdx.x % 32) gives every lane of a warp its own case. The tool's switch has 32
+// cases doing the same work, so each thread runs one case either way.
+inline constexpr int kDivergenceThreads = 128;
+inline constexpr int kDivergenceWarps = kDivergenceThreads / kWarpSize;
+inline constexpr int kDivergenceCases = 32;
+enum class SwitchOn : int { warp = 0, lane = 1 };  // threadIdx.x / 32, threadIdx.x % 32
+using BlockMasks = std::array<std::uint32_t, kDivergenceThreads>;
+using BlockValues = std::array<std::uint32_t, kDivergenceThreads>;
+struct DivergenceRun {
+  BlockMasks activemask{};  // __activemask() as each thread entered its case
+  BlockValues result{};     // what each thread's case computed
+  std::array<std::int64_t, kDivergenceWarps> cycles{};  // clock64 around the switch, per warp
+};
+
+// Fan, 10.4: one warp of 32 threads. thread_group g32 = tiled_partition(block, 32) and
+// g4 = tiled_partition(g32, 4); then thread_block_tile<4> t4 = tiled_partition<4>(block).
+inline constexpr int kTileSize = 4;
+struct TileLanes {
+  Lanes g32_rank{}, g32_size{}, g4_rank{}, g4_size{};  // thread_rank() and size() per lane
+  Lanes shfl_down{};   // t4.shfl_down(v, 1)
+  Lanes any{}, all{};  // t4.any(pred), t4.all(pred)
+  LaneMasks ballot{};  // t4.ballot(pred): bit r is the predicate of the tile's rank r
+};
+
+// Fan, 10.3: the shuffles take 64-bit types too. Lane t's value x gives the long long
+// x * 2^32 + x (both 32-bit halves hold x) and the double x + 0.1.
+using Lanes64 = std::array<long long, kWarpSize>;
+using LanesF64 = std::array<double, kWarpSize>;
+struct Shuffle64Lanes {
+  Lanes64 ll{};   // __shfl_down_sync on a long long
+  LanesF64 dbl{};  // __shfl_down_sync on a double
+};
+inline long long wide_long_long(std::int32_t x) {
+  return static_cast<long long>(x) * 4294967296LL + static_cast<long long>(static_cast<std::uint32_t>(x));
+}
+inline double wide_double(std::int32_t x) { return static_cast<double>(x) + 0.1; }
 
 }  // namespace cudasync::warp_primitives

@@ -19,9 +19,9 @@ const CostRow kRows[] = {
     {"shfl-xor", "__shfl_xor_sync", "one shuffle", CostProbe::shfl_xor, false},
     {"ballot", "__ballot_sync", "one vote", CostProbe::ballot, false},
     {"match-any", "__match_any_sync", "one match", CostProbe::match_any, false},
-    {"sum-shared-syncwarp", "sum: shared + __syncwarp", "seed 10.2, the guarded loop", CostProbe::sum_shared_syncwarp,
+    {"sum-shared-syncwarp", "sum: shared + __syncwarp", "Fan 10.2, the guarded loop", CostProbe::sum_shared_syncwarp,
      false},
-    {"sum-shfl-down", "sum: 5 x __shfl_down_sync", "seed 10.3.2, then a broadcast from lane 0",
+    {"sum-shfl-down", "sum: 5 x __shfl_down_sync", "Fan 10.3.2, then a broadcast from lane 0",
      CostProbe::sum_shfl_down, false},
     {"sum-shfl-xor", "sum: 5 x __shfl_xor_sync", "every lane ends with the sum", CostProbe::sum_shfl_xor, false},
     {"sum-cg-reduce", "sum: cg::reduce", "built-in: cooperative_groups::reduce on a tile of 32",
@@ -39,7 +39,7 @@ report::Section cost_part(Run& run) {
   report::Section s("cost", "cost: latency in one warp, a dependent chain");
   s.paragraph("Each figure is clock64 cycles per operation over " + std::to_string(iterations) +
               " dependent repetitions in one warp (one sample per launch). The last two rows are NVIDIA's built-ins "
-              "for a warp sum, beside the seed's ladders.");
+              "for a warp sum, beside Fan's ladders.");
   for (const auto& row : kRows) {
     const bool waived = run.ctx.gpu && row.needs_cc80 && run.ctx.compute_capability() < 80;
     std::vector<double> cycles;

@@ -15,6 +15,16 @@ CUDASYNC_GPU_ENTRY(SharedWords, gpu_syncwarp, (const Lanes& values, SyncwarpVari
 // Full warp, width 32.
 CUDASYNC_GPU_ENTRY(ReductionTrace, gpu_reduction_trace, (const Lanes& values, ShuffleOp op))
 
+// Fan 10.1: one block of kDivergenceThreads runs the 32-case switch on the warp or on the lane;
+// each case does `iterations` dependent steps.
+CUDASYNC_GPU_ENTRY(DivergenceRun, gpu_divergence, (SwitchOn on, int iterations))
+// Fan 10.4: one warp; ranks and sizes of the thread_group partitions, a thread_block_tile<4>'s
+// shfl_down(v, 1), any, all and ballot of `predicate`.
+CUDASYNC_GPU_ENTRY(TileLanes, gpu_tiles, (const Lanes& values, const Lanes& predicate))
+// Fan 10.3: __shfl_down_sync(spec.warp.mask, v, spec.param, spec.width) on the long long and the
+// double of each lane's value (wide_long_long, wide_double); lanes that did not call keep 0xAB bytes.
+CUDASYNC_GPU_ENTRY(Shuffle64Lanes, gpu_shuffle64, (const ShuffleSpec& spec))
+
 // Latency of one operation in a dependent chain in one warp, in SM cycles (clock64).
 enum class CostProbe : int {
   shfl_xor = 0,

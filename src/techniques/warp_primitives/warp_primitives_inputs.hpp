@@ -27,7 +27,7 @@ std::optional<Key> parse_key(const std::string& text);
 Lanes evaluate(const Key& k);
 inline const char* kKeyForms = "lane%K, lane/K, lane&K (K >= 1), or a constant K";
 
-// "tid": each lane passes its thread index, as in the seed; "random": seeded values 0..99.
+// "tid": each lane passes its thread index, as in Fan's example; "random": values 0..99 drawn from --seed.
 enum class ValueKind { tid, random };
 Lanes make_values(ValueKind kind, std::uint64_t seed);
 

@@ -36,4 +36,26 @@ bool vote_lane_agrees(const std::string& op, const VoteLanes& model, const VoteL
 // The indices where two shared-memory images differ.
 std::vector<int> differing_words(const SharedWords& a, const SharedWords& b);
 
+// Fan 10.1. Each thread's __activemask() inside its case must hold the thread itself and only
+// lanes of its warp that take the same case (the hardware may run fewer together, never others).
+LaneVerdict judge_paths(SwitchOn on, const BlockMasks& gpu);
+// Each thread computed its own case's work: case_work(its case, thread, iterations).
+LaneVerdict judge_case_results(SwitchOn on, int iterations, const BlockValues& gpu);
+// The median cycles of the per-lane switch over those of the per-warp switch; 0 when either has no
+// samples. 32 paths of the same length: near 32 when nothing else dominates.
+double divergence_ratio(const std::vector<double>& warp_switch, const std::vector<double>& lane_switch);
+// What the check asks: the lane switch costs at least this many times the warp switch.
+inline constexpr double kSerialisedAtLeast = 8.0;
+
+// Fan 10.4: every field of every lane equal (ranks, sizes, shfl_down, any, all, ballot).
+LaneVerdict judge_tiles(const TileLanes& model, const TileLanes& gpu);
+
+// Fan 10.3: as judge_shuffle, for the long long and the double (compared bit for bit) of each lane;
+// a lane that did not call must keep the 0xAB poison bytes in both.
+LaneVerdict judge_shuffle64(const std::array<ShuffleLane, kWarpSize>& lanes, const Shuffle64Lanes& model,
+                            const Shuffle64Lanes& gpu, int threads);
+
+// How many SHFL instructions a kernel's warp-level SASS holds (core/kernel_listing: KernelCode::warp).
+int shfl_count(const std::vector<std::string>& warp_instructions);
+
 }  // namespace cudasync::warp_primitives

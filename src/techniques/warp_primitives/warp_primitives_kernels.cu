@@ -1,4 +1,4 @@
-// Kernels fill plain arrays and never print; warp_primitives.cpp turns them into a Report.
+// Kernels fill plain arrays and never print; the part files turn them into sections.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
@@ -13,7 +13,7 @@ using cuda::DeviceBuffer;
 
 namespace {
 
-// Only the lanes in `mask` call, passing `mask`: the seed's shape, with the branch made explicit.
+// Only the lanes in `mask` call, passing `mask`: Fan's shape (10.3), with the branch made explicit.
 __global__ void shuffle_kernel(int op, int param, int width, unsigned mask, const int* values, int* out) {
   const int lane = threadIdx.x;
   if (!((mask >> lane) & 1u)) return;
@@ -81,7 +81,7 @@ __global__ void syncwarp_kernel(int variant, const int* values, int* shared_afte
       __syncwarp();
     }
   } else {
-    // The seed's wrong loop, kept wrong on purpose: lane t reads s[t + offset] while lane
+    // The wrong loop Fan warns about (10.2), kept wrong on purpose: lane t reads s[t + offset] while lane
     // t + offset writes it.
     for (int offset = 16; offset > 0; offset >>= 1) {
       s[tid] += s[tid + offset];

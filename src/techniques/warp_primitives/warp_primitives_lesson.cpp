@@ -13,10 +13,8 @@ using I = std::int64_t;
 
 std::string lanes_text(int threads) { return threads == 1 ? "lane 0" : "lanes 0-" + std::to_string(threads - 1); }
 
-int default_param(int width) { return std::min(2, width / 2); }
-
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
-  const int delta = o.delta.value_or(default_param(o.width));
+  const int delta = o.delta;
   if (delta >= o.width)
     return "--delta " + std::to_string(delta) + " must be less than --width " + std::to_string(o.width) +
            ": accepted 0.." + std::to_string(o.width - 1) + " (a delta of width or more leaves every lane with its "
@@ -33,8 +31,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
 Inputs resolve(const Options& o, std::uint64_t seed) {
   Inputs in;
   in.width = o.width;
-  in.delta = o.delta.value_or(default_param(o.width));
-  in.lane_mask = o.lane_mask.value_or(default_param(o.width));
+  in.delta = o.delta;
+  in.lane_mask = o.lane_mask;
   in.src_lane = o.src_lane;
   in.warp.threads = o.threads;
   in.warp.mask = *parse_mask(o.mask);  // validated before the run
@@ -50,10 +48,10 @@ Inputs resolve(const Options& o, std::uint64_t seed) {
 
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--width", o.width, "Shuffle segment width: 2, 4, 8, 16 or 32")->check(CLI::IsMember({2, 4, 8, 16, 32}));
-  sub.add_option("--delta", o.delta, "Delta for shfl-up / shfl-down, 0..width-1 (default min(2, width/2))")
+  sub.add_option("--delta", o.delta, "Delta for shfl-up, shfl-down and shfl-64, 0..width-1 (default 1, as Fan's example)")
       ->check(CLI::Range(0, 31));
-  sub.add_option("--src-lane", o.src_lane, "srcLane for shfl, 0..31 (taken modulo width)")->check(CLI::Range(0, 31));
-  sub.add_option("--lane-mask", o.lane_mask, "laneMask for shfl-xor, 0..31 (default min(2, width/2))")
+  sub.add_option("--src-lane", o.src_lane, "srcLane for shfl, 0..31 (taken modulo width; default 2, as Fan's example)")->check(CLI::Range(0, 31));
+  sub.add_option("--lane-mask", o.lane_mask, "laneMask for shfl-xor, 0..31 (default 1, as Fan's example)")
       ->check(CLI::Range(0, 31));
   sub.add_option("--mask", o.mask, "Participation mask; the lanes in it call the function (hex or decimal)");
   sub.add_option("--threads", o.threads, "Threads in the one-warp block, 1..32 (Fan's example uses 16)")
@@ -79,7 +77,7 @@ void setup(Run& run, report::Section& s) {
   s.paragraph(
       "A warp is 32 consecutive threads of a block. Every function below is called by the lanes in the mask, with "
       "that mask as its first argument. Shuffles work inside segments of `width` lanes: the lane index within a "
-      "segment is tid % width (seed 002, 10.3.1).");
+      "segment is tid % width (Fan, 10.3).");
   s.fact("threads", "threads in the block", static_cast<I>(in.warp.threads));
   s.fact("mask", "mask", static_cast<I>(in.warp.mask), report::Format::hex32);
   s.fact("calling-lanes", "calling lanes", static_cast<I>(in.warp.calling()), report::Format::bin32,
@@ -123,9 +121,11 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&) :
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "warp-primitives",
-      "warp-primitives: shuffles, votes, match, reduce and __syncwarp inside one warp",
-      "shuffles, votes, match, reduce and __syncwarp, lane by lane (seed 002, 10.1-10.3)",
+      "warp-primitives: divergence, shuffles, votes, __syncwarp and tiles in one warp",
+      "divergence, shuffles, votes, match, reduce, __syncwarp and tiles, lane by lane (Fan, ch. 10)",
       {
+          {"divergence", "branch divergence", "switch on the warp against on the lane: paths and cycles", {}, false,
+           false, true, divergence_part},
           shuffle_row("shfl", "__shfl_sync", "every lane reads one lane of its segment: a broadcast", "--src-lane",
                       ShuffleOp::idx),
           shuffle_row("shfl-up", "__shfl_up_sync", "lane t reads lane t-delta of its segment", "--delta", ShuffleOp::up),
@@ -133,12 +133,14 @@ const parts::Lesson<Options, Run>& lesson() {
                       ShuffleOp::down),
           shuffle_row("shfl-xor", "__shfl_xor_sync", "lane t reads lane t^laneMask: pairs swap", "--lane-mask",
                       ShuffleOp::bfly),
+          {"shfl-64", "64-bit shuffles", "__shfl_down_sync of a long long and a double: two SHFL each",
+           {"--delta", "--mask", "--threads", "--values"}, false, false, true, shfl64_part},
           vote_row("ballot", "__ballot_sync", "every lane's predicate as one 32-bit mask", {"--predicate"}),
           vote_row("all", "__all_sync", "1 when the predicate holds in every calling lane", {"--predicate"}),
           vote_row("any", "__any_sync", "1 when the predicate holds in any calling lane", {"--predicate"}),
           vote_row("activemask", "__activemask", "the lanes executing together, no mask, no sync", {}),
           vote_row("match-any", "__match_any_sync", "each lane: the lanes holding its value", {"--key"}),
-          vote_row("match-all", "__match_all_sync", "the mask if every lane holds one value, else 0", {"--key"}),
+          vote_row("match-all", "__match_all_sync", "the calling lanes if all hold one value, else 0", {"--key"}),
           reduce_row("reduce-add", "__reduce_add_sync", "one REDUX instruction: the sum (8.0+)"),
           reduce_row("reduce-min", "__reduce_min_sync", "one REDUX instruction: the minimum (8.0+)"),
           reduce_row("reduce-max", "__reduce_max_sync", "one REDUX instruction: the maximum (8.0+)"),
@@ -146,6 +148,8 @@ const parts::Lesson<Options, Run>& lesson() {
            {"--variant", "--values"}, false, false, true, syncwarp_part},
           {"warp-reduce", "warp sum by shuffles", "shfl_down against shfl_xor, every lane after every step",
            {"--values"}, false, false, true, warp_reduce_part},
+          {"cg-tiles", "cooperative-group tiles", "tiled_partition ranks, a tile's shuffle and votes",
+           {"--values", "--predicate"}, false, false, true, cg_tiles_part},
           {"cost", "cost", "cycles per operation beside NVIDIA's built-in warp sums", {}, true, false, true, cost_part},
       },
       add_options,

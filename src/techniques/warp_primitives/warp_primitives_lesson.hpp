@@ -7,6 +7,7 @@
 
 #include "core/parts/lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_inputs.hpp"
+#include "techniques/warp_primitives/warp_primitives_model.hpp"
 
 namespace cudasync::warp_primitives {
 
@@ -14,8 +15,8 @@ inline const std::vector<std::string> kVariants = {"guarded", "registers", "racy
 
 struct Options {
   int width = 32;
-  std::optional<int> delta;      // default min(2, width/2)
-  std::optional<int> lane_mask;  // default min(2, width/2)
+  int delta = 1;      // Fan's shfl_up / shfl_down
+  int lane_mask = 1;  // Fan's shfl_xor
   int src_lane = 2;
   std::string mask = "0xffffffff";
   int threads = 32;
@@ -28,8 +29,8 @@ struct Options {
 struct Inputs {
   WarpSetup warp;
   int width = 32;
-  int delta = 2;
-  int lane_mask = 2;
+  int delta = 1;
+  int lane_mask = 1;
   int src_lane = 2;
   Predicate predicate;
   Key key;
@@ -58,8 +59,13 @@ report::Section reduce_part(Run& run, const std::string& op);   // reduce: reduc
 report::Section syncwarp_part(Run& run);                        // syncwarp
 report::Section warp_reduce_part(Run& run);                     // warp_reduce
 report::Section cost_part(Run& run);                            // cost
+report::Section divergence_part(Run& run);                      // divergence
+report::Section cg_tiles_part(Run& run);                        // cg_tiles
+report::Section shfl64_part(Run& run);                          // shfl64
 
 const char* variant_name(SyncwarpVariant v);
 std::string shuffle_call(ShuffleOp op, const ShuffleSpec& spec);  // "__shfl_down_sync(0xffffffff, v, 2, 8)"
+ShuffleSpec shuffle_spec(ShuffleOp op, const Inputs& in);         // the spec a shuffle part runs
+report::RowMark lane_mark(LaneOutcome outcome);                   // kept_own, undefined_src, inactive, none
 
 }  // namespace cudasync::warp_primitives

@@ -151,4 +151,70 @@ ReductionTrace model_reduction_trace(const Lanes& values, ShuffleOp op) {
   return trace;
 }
 
+int divergence_case(SwitchOn on, int thread) { return on == SwitchOn::warp ? thread / kWarpSize : thread % kWarpSize; }
+
+std::uint32_t case_work(int c, int thread, int iterations) {
+  auto x = static_cast<std::uint32_t>(thread);
+  for (int i = 0; i < iterations; ++i) x = x * 3u + static_cast<std::uint32_t>(c);
+  return x;
+}
+
+std::uint32_t path_lanes(SwitchOn on, int thread) {
+  const int first = thread - thread % kWarpSize;
+  std::uint32_t lanes = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (divergence_case(on, first + lane) == divergence_case(on, thread)) lanes |= 1u << lane;
+  return lanes;
+}
+
+std::vector<PathStep> model_paths(SwitchOn on) {
+  std::vector<PathStep> steps;
+  for (int warp = 0; warp < kDivergenceWarps; ++warp)
+    for (int c = 0; c < kDivergenceCases; ++c) {
+      std::uint32_t lanes = 0;
+      for (int lane = 0; lane < kWarpSize; ++lane)
+        if (divergence_case(on, warp * kWarpSize + lane) == c) lanes |= 1u << lane;
+      if (lanes != 0) steps.push_back({warp, c, lanes});
+    }
+  return steps;
+}
+
+TileLanes model_tiles(const Lanes& values, const Lanes& predicate) {
+  TileLanes t{};
+  ShuffleSpec down;
+  down.op = ShuffleOp::down;
+  down.param = 1;
+  down.width = kTileSize;
+  down.values = values;
+  const auto shuffled = model_shuffle(down);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const auto l = static_cast<std::size_t>(lane);
+    t.g32_rank[l] = lane % kWarpSize;
+    t.g32_size[l] = kWarpSize;
+    t.g4_rank[l] = lane % kTileSize;
+    t.g4_size[l] = kTileSize;
+    t.shfl_down[l] = shuffled[l].value;
+    const int base = lane - lane % kTileSize;
+    std::uint32_t ballot = 0;
+    for (int r = 0; r < kTileSize; ++r)
+      if (predicate[static_cast<std::size_t>(base + r)] != 0) ballot |= 1u << r;
+    t.ballot[l] = ballot;
+    t.any[l] = ballot != 0 ? 1 : 0;
+    t.all[l] = ballot == (1u << kTileSize) - 1u ? 1 : 0;
+  }
+  return t;
+}
+
+Shuffle64Lanes model_shuffle64(const ShuffleSpec& spec) {
+  const auto lanes = model_shuffle(spec);
+  Shuffle64Lanes r{};
+  for (std::size_t l = 0; l < kWarpSize; ++l) {
+    if (!lanes[l].defined()) continue;
+    const std::int32_t x = spec.values[static_cast<std::size_t>(lanes[l].source)];
+    r.ll[l] = wide_long_long(x);
+    r.dbl[l] = wide_double(x);
+  }
+  return r;
+}
+
 }  // namespace cudasync::warp_primitives

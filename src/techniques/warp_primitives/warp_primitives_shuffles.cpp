@@ -32,6 +32,13 @@ const char* symbol(ShuffleOp op) {
   return "__shfl_sync";
 }
 
+// "the first 2 lanes of each segment have no such lane and keep their own var" (1: "the first lane ...").
+std::string edge(const char* which, int n) {
+  if (n == 1) return std::string("the ") + which + " lane of each segment has no such lane and keeps its own var";
+  return std::string("the ") + which + " " + std::to_string(n) +
+         " lanes of each segment have no such lane and keep their own var";
+}
+
 std::string rule(ShuffleOp op, const ShuffleSpec& s) {
   const std::string w = std::to_string(s.width), p = std::to_string(s.param);
   switch (op) {
@@ -39,18 +46,19 @@ std::string rule(ShuffleOp op, const ShuffleSpec& s) {
       return "Every lane of each " + w + "-lane segment receives var from lane " + std::to_string(s.param % s.width) +
              " of its own segment (srcLane " + p + " modulo width " + w + "): a broadcast.";
     case ShuffleOp::up:
-      return "Lane t of each " + w + "-lane segment receives var from lane t-" + p + "; the first " + p +
-             " lanes of each segment have no such lane and keep their own var (no wrap-around).";
+      return "Lane t of each " + w + "-lane segment receives var from lane t-" + p + "; " + edge("first", s.param) +
+             " (no wrap-around).";
     case ShuffleOp::down:
-      return "Lane t of each " + w + "-lane segment receives var from lane t+" + p + "; the last " + p +
-             " lanes of each segment have no such lane and keep their own var.";
+      return "Lane t of each " + w + "-lane segment receives var from lane t+" + p + "; " + edge("last", s.param) + ".";
     case ShuffleOp::bfly: break;
   }
   return "Lane t receives var from lane t^" + p + " (bitwise xor): lanes swap in pairs. A lane whose partner lies in "
          "a later " + w + "-lane segment keeps its own var; one whose partner lies in an earlier segment reads it.";
 }
 
-RowMark mark_of(LaneOutcome o) {
+}  // namespace
+
+report::RowMark lane_mark(LaneOutcome o) {
   switch (o) {
     case LaneOutcome::inactive: return RowMark::inactive;
     case LaneOutcome::kept_own: return RowMark::kept_own;
@@ -60,7 +68,7 @@ RowMark mark_of(LaneOutcome o) {
   return RowMark::none;
 }
 
-ShuffleSpec spec_of(ShuffleOp op, const Inputs& in) {
+ShuffleSpec shuffle_spec(ShuffleOp op, const Inputs& in) {
   ShuffleSpec s;
   s.op = op;
   s.width = in.width;
@@ -70,15 +78,13 @@ ShuffleSpec spec_of(ShuffleOp op, const Inputs& in) {
   return s;
 }
 
-}  // namespace
-
 std::string shuffle_call(ShuffleOp op, const ShuffleSpec& s) {
   return std::string(symbol(op)) + "(" + report::format_value(std::int64_t{s.warp.mask}, report::Format::hex32) +
          ", v, " + std::to_string(s.param) + ", " + std::to_string(s.width) + ")";
 }
 
 report::Section shuffle_part(Run& run, ShuffleOp op) {
-  const ShuffleSpec spec = spec_of(op, run.in);
+  const ShuffleSpec spec = shuffle_spec(op, run.in);
   const auto model = model_shuffle(spec);
   std::optional<Lanes> gpu;
   if (run.ctx.gpu) gpu = gpu_shuffle(spec);
@@ -95,7 +101,7 @@ report::Section shuffle_part(Run& run, ShuffleOp op) {
     const auto l = static_cast<std::size_t>(lane);
     const ShuffleLane& m = model[l];
     const bool inactive = m.outcome == LaneOutcome::inactive;
-    RowMark mark = mark_of(m.outcome);
+    RowMark mark = lane_mark(m.outcome);
     undefined_shown = undefined_shown || m.outcome == LaneOutcome::undefined_source;
     Value got = Undefined{};
     if (gpu) {

@@ -21,11 +21,11 @@ report::Section syncwarp_part(Run& run) {
   const Lanes& values = run.in.values;
   I right = 0;
   for (auto v : values) right += v;
-  report::Section s("syncwarp", "__syncwarp in the last warp of a reduction (seed 002, 10.2)");
+  report::Section s("syncwarp", "__syncwarp in the last warp of a reduction (Fan, 10.2)");
   s.paragraph("s[0..31] hold the warp's values and s[32..63] the zeros left by the rest of the block. Five steps "
               "(offset 16, 8, 4, 2, 1) add s[tid + offset] into s[tid]; s[0] ends with the sum.");
   s.paragraph("guarded: if (tid < offset) s[tid] += s[tid + offset]; __syncwarp();  registers: v += s[tid + offset]; "
-              "__syncwarp(); s[tid] = v; __syncwarp();  racy (the seed's wrong loop): s[tid] += s[tid + offset]; "
+              "__syncwarp(); s[tid] = v; __syncwarp();  racy (the wrong loop Fan warns about): s[tid] += s[tid + offset]; "
               "__syncwarp(); without the if, lane t reads s[t + offset] while lane t + offset writes it.");
   s.fact("right-sum", "right sum", right, report::Format::plain, "computed on the CPU");
 

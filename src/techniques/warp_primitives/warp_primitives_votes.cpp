@@ -38,7 +38,9 @@ void describe(report::Section& s, const std::string& op, const VoteSpec& spec, c
     s.paragraph("Each calling lane receives the mask of calling lanes whose value equals its own.");
   } else {
     s.title = "__match_all_sync(" + mask + ", " + in.key.text + ", &pred)";
-    s.paragraph("The mask of calling lanes if they all hold the same value (pred = 1), else 0 (pred = 0).");
+    s.paragraph("If every non-exited lane named in the mask holds the same value: the mask of those lanes, and "
+                "pred = 1; else 0 and pred = 0 (PTX ISA, match.sync). Lanes beyond the block count as exited, so "
+                "8 threads with mask 0xffffffff and one key give 0x000000ff.");
   }
 }
 

@@ -59,6 +59,13 @@ TEST(LockCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lock --part combining --blocks 4096 --threads 64 --iterations 100", {"combining", "<<<4096, 64>>>", "4194304"}},
       {"lock --part combining --runs 2", {"--runs", "stale-reads"}},
       {"lock --part copy-destructor --threads 8", {"--threads", "combining"}},
+      {"lock --delays 0 --part delay-fix", {"--delays", "0", "1000000"}},
+      {"lock --delays 1000,x --part delay-fix", {"--delays", "x"}},
+      {"lock --delays 2000000 --part delay-fix", {"--delays", "2000000", "1000000"}},
+      {"lock --part stale-reads --delays 1000", {"--delays", "delay-fix"}},
+      {"lock --part shared-mutex --blocks 8", {"--blocks", "delay-fix"}},
+      {"lock --part delay-fix --delays 1000000 --iterations 100", {"delay-fix", "ms of waiting", "--delays"}},
+      {"lock --part delay-fix --blocks 4096 --iterations 2000", {"delay-fix", "<<<4096, 1>>>", "4194304"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
@@ -67,7 +74,8 @@ TEST(LockCli, ModelRunTellsTheWholeStoryAndSaysWhatNeedsAGpu) {
   const CliResult r = run_cli("lock --backend model --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   for (const char* s : {"== setup", "== part 1, the lock class", "== part 2, warp deadlock", "== part 3, stale reads",
-                        "== part 4, copy and destructor", "== part 5, the \"true thread lock\"", "needs a GPU",
+                        "== part 4, the delay remedy", "== part 5, copy and destructor", "== part 6, a shared Mutex",
+                        "== part 7, the \"true thread lock\"", "== part 8, beyond the blog", "needs a GPU",
                         "holds the lock, waits at 2", "the same state as after step 2", "from L1, L2 has 2: stale",
                         "Alglave", "checks: "})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
@@ -77,14 +85,20 @@ TEST(LockCli, ModelRunTellsTheWholeStoryAndSaysWhatNeedsAGpu) {
 TEST(LockCli, EveryDefaultCheckPassesAndHasAnId) {
   const auto doc = valid_document("lock --backend model --json", 0);
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
-  EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"setup", "lock-class", "warp-deadlock",
-                                                                        "stale-reads", "copy-destructor", "thread-lock",
-                                                                        "combining"}));
+  EXPECT_EQ(keys(doc["report"]["sections"]),
+            (std::vector<std::string>{"setup", "lock-class", "warp-deadlock", "stale-reads", "delay-fix", "copy-destructor",
+                                      "shared-mutex", "thread-lock", "combining"}));
   const auto& warp = doc["report"]["sections"]["warp-deadlock"]["checks"];
   EXPECT_TRUE(warp["model-lockstep-1x32"]["passed"].get<bool>());
   EXPECT_TRUE(warp["model-independent-1x128"]["passed"].get<bool>());
   EXPECT_TRUE(doc["report"]["sections"]["stale-reads"]["checks"]["model-fix-2"]["passed"].get<bool>());
   EXPECT_TRUE(doc["report"]["sections"]["combining"]["checks"]["model-exact"]["passed"].get<bool>());
+  const auto& delay = doc["report"]["sections"]["delay-fix"]["checks"];
+  for (const char* id : {"model-delay-loses", "model-delay-deadlocks", "model-fix-2", "model-fix-3"})
+    EXPECT_TRUE(delay[id]["passed"].get<bool>()) << id;
+  const auto& shared = doc["report"]["sections"]["shared-mutex"]["checks"];
+  for (const char* id : {"model-by-value-frees-early", "model-shared-frees-once"})
+    EXPECT_TRUE(shared[id]["passed"].get<bool>()) << id;
 }
 
 TEST(LockCli, AWarpOfOneLaneCompletesInLockstepAndTheRunPasses) {
@@ -114,7 +128,7 @@ TEST(LockCli, ModelIndependentRunsNoLockstepCheck) {
       EXPECT_FALSE(contains(check_id, "independent")) << id << "/" << check_id;
 }
 
-TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheSeedsOrder) {
+TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheBlogsOrder) {
   const auto doc = valid_document("lock --backend model --part thread-lock,warp-deadlock --model independent --json", 0);
   EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"setup", "warp-deadlock", "thread-lock"}));
   for (const char* id : {"warp-deadlock", "thread-lock"}) {
@@ -130,7 +144,8 @@ TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheSeedsOrder) {
 }
 
 TEST(LockCli, EveryPartAndTheBenchValidateAgainstTheSchema) {
-  for (const char* part : {"lock-class", "warp-deadlock", "stale-reads", "copy-destructor", "thread-lock", "combining"})
+  for (const char* part : {"lock-class", "warp-deadlock", "stale-reads", "delay-fix", "copy-destructor", "shared-mutex",
+                           "thread-lock", "combining"})
     valid_document(std::string("lock --backend model --json --part ") + part, 0);
   const auto bench = valid_document("lock --backend model --bench --json", 0);
   EXPECT_EQ(keys(bench["report"]["sections"]), (std::vector<std::string>{"setup", "bench"}));
@@ -143,7 +158,7 @@ TEST(LockCli, EveryPartAndTheBenchValidateAgainstTheSchema) {
 TEST(LockCli, TheCombiningPartShowsOneHolderServingTheOthers) {
   const CliResult r = run_cli("lock --backend model --part combining --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
-  for (const char* s : {"== part 6, beyond the seed: a combining lock", "Hendler", "data, not code",
+  for (const char* s : {"== part 8, beyond the blog: a combining lock", "Hendler", "data, not code",
                         "serves blocks 0-3: cnt 0 -> 4", "answer 1 from block 0", "answers 0..7, each once",
                         "trace, independent", "needs a GPU", "checks: 2 passed, 0 failed"})
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);

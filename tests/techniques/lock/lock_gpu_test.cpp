@@ -1,7 +1,8 @@
 // lock on a real GPU: every correct variant counts exactly across grid shapes; a lock that is never
 // released ends every wait at its deadline and names the stuck blocks, and the GPU is fine after;
-// the copy-destructor child returns the seed's errors and this process still runs kernels after
-// it; the report's checks pass through the real binary.
+// the blog's delay still loses updates where a fence does not; the copy-destructor child returns
+// the blog's errors and this process still runs kernels after it; the shared Mutex is freed once,
+// by its last owner; the report's checks pass through the real binary.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "support/run_cli.hpp"
 #include "techniques/lock/lock_copy.hpp"
 #include "techniques/lock/lock_gpu.hpp"
+#include "techniques/lock/lock_judge.hpp"
 
 namespace cudasync::lock {
 namespace {
@@ -100,7 +102,30 @@ TEST(LockGpu, ALockNeverReleasedEndsEveryWaitAtTheDeadlineAndNamesTheBlocks) {
   expect_exact(s, gpu_run(s));
 }
 
-TEST(LockGpu, TheFixesOfPart4LaunchTwiceAndFreeOnce) {
+// Part 4: the blog's delay, after the increment and before the load, at 1 and 10 us: every launch
+// completes (the deadline allows for the delays) and still loses updates; the fence beside it does
+// not. The lesson says a delay cannot refresh the L1 line: this is that claim on this GPU.
+TEST(LockGpu, TheBlogsDelayStillLosesUpdatesWhereAFenceDoesNot) {
+  CUDASYNC_REQUIRE_GPU();
+  for (Variant v : {Variant::delay_after, Variant::delay_before})
+    for (unsigned ns : {1000u, 10000u}) {
+      RunSpec s = RunSpec::of(v, 132, 1, 20);
+      s.delay_ns = ns;
+      s.deadline_ns += static_cast<unsigned long long>(s.acquisitions()) * ns;
+      long long lost = 0;
+      for (const LockRun& r : gpu_runs(s, 2, false)) {
+        EXPECT_FALSE(r.timed_out()) << "variant " << static_cast<int>(v) << ", " << ns << " ns: " << stuck_text(r);
+        EXPECT_EQ(r.completed, s.acquisitions());
+        lost += r.lost();
+      }
+      EXPECT_GT(lost, 0) << "variant " << static_cast<int>(v) << " with a delay of " << ns
+                         << " ns lost no update in 2 launches of <<<132, 1>>> x 20";
+    }
+  const RunSpec fenced = RunSpec::of(Variant::fenced, 132, 1, 20);
+  for (const LockRun& r : gpu_runs(fenced, 2, false)) expect_exact(fenced, r);
+}
+
+TEST(LockGpu, TheFixesOfPart5LaunchTwiceAndFreeOnce) {
   CUDASYNC_REQUIRE_GPU();
   const auto fixes = gpu_copy_fixes(16, 5, 1'000'000'000ull);
   ASSERT_EQ(fixes.size(), 3u);
@@ -111,7 +136,7 @@ TEST(LockGpu, TheFixesOfPart4LaunchTwiceAndFreeOnce) {
   EXPECT_GT(fixes[1].copies_made, 0) << "the launch statements copy a by-value shared_ptr argument";
 }
 
-TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
+TEST(LockGpu, TheCopyChildReturnsTheBlogsErrorsAndThisProcessStillRunsKernels) {
   CUDASYNC_REQUIRE_GPU();
   RunContext ctx;
   ctx.gpu = true;
@@ -123,13 +148,35 @@ TEST(LockGpu, TheCopyChildReturnsTheSeedsErrorsAndThisProcessStillRunsKernels) {
   EXPECT_GE(o.seen.destructor_calls, 3) << "lock_, and at least one copy destroyed by each launch";
   EXPECT_EQ(o.seen.frees_ok + o.seen.frees_failed, o.seen.destructor_calls);
   EXPECT_GE(o.seen.frees_failed, 1) << "the mutex is freed more than once";
-  // The seed's check after the second launch sees the failed cudaFree of the copy's destructor.
+  // The blog's check after the second launch sees the failed cudaFree of the copy's destructor.
   std::string second;
   for (const auto& st : o.seen.steps)
     if (st.what.rfind("launch 2", 0) == 0) second = st.error;
   EXPECT_EQ(second.rfind("cudaErrorInvalidValue", 0), 0u) << second;
   // This process's context is untouched.
   const RunSpec s = RunSpec::of(Variant::acq_rel, 32, 1, 10);
+  expect_exact(s, gpu_run(s));
+}
+
+// Part 6: the blog's fix 2. Three launches (two by value, one from a copy that outlived the
+// original), each exact; the mutex a device allocation after each; one ~Mutex, after the last owner.
+TEST(LockGpu, TheSharedMutexIsFreedOnceByItsLastOwner) {
+  CUDASYNC_REQUIRE_GPU();
+  const SharedMutexRun r = gpu_shared_mutex(16, 5, 1'000'000'000ull);
+  EXPECT_EQ(r.counts, (std::vector<long long>{80, 80, 80}));
+  EXPECT_EQ(r.gave_up, 0);
+  EXPECT_EQ(r.alive, (std::vector<bool>{true, true, true}));
+  ASSERT_EQ(r.copies.size(), 3u);
+  for (int c : r.copies) EXPECT_GE(c, 1) << "a launch statement copies a by-value argument";
+  EXPECT_GE(r.use_count_max, 2);
+  EXPECT_EQ(r.mutex_destructor_calls, 1);
+  EXPECT_EQ(r.frees_ok, 1);
+  EXPECT_EQ(r.frees_failed, 0);
+  EXPECT_EQ(r.owners_at_free, 0) << "freed while a CudaKernelLock still held it";
+  const OwnershipRun model = replay({Holding::shared_mutex, 2, 1, true});
+  EXPECT_TRUE(shared_mutex_frees_once(r, model).passed) << shared_mutex_frees_once(r, model).detail;
+  // The process is fine afterwards.
+  const RunSpec s = RunSpec::of(Variant::acq_rel, 8, 1, 10);
   expect_exact(s, gpu_run(s));
 }
 
@@ -143,6 +190,9 @@ TEST(LockGpu, TheBinaryPassesEveryCheckOnTheGpu) {
   EXPECT_TRUE(sections["stale-reads"]["checks"]["gpu-agrees-fix-2"]["passed"].get<bool>());
   EXPECT_TRUE(sections["copy-destructor"]["checks"]["child-answered"]["passed"].get<bool>());
   EXPECT_TRUE(sections["combining"]["checks"]["combining-exact"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["delay-fix"]["checks"]["gpu-agrees-fix-2"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["shared-mutex"]["checks"]["gpu-agrees"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["shared-mutex"]["checks"]["count-exact"]["passed"].get<bool>());
 }
 
 TEST(LockGpu, TheBenchIsASweepWithEveryCountExact) {

@@ -111,5 +111,83 @@ TEST(LockJudge, LimitsOfOneLaunchAndOfStaleReads) {
   EXPECT_EQ(grid_id(132, 128), "132x128");
 }
 
+TEST(LockJudge, ADelayThatStillLosesIsNamedWithItsLongestDelay) {
+  EXPECT_EQ(delay_text(100), "100 ns");
+  EXPECT_EQ(delay_text(10000), "10 us");
+  EXPECT_EQ(delay_text(1500), "1500 ns");
+  EXPECT_EQ(delay_text(1000000), "1 ms");
+  LockRun lossy = exact_run(2640, 30.0);
+  lossy.count = 40;
+  const std::vector<DelayRuns> delayed{{1000, {lossy, exact_run(2640, 30.0)}}, {10000, {lossy}}, {50000, {exact_run(2640, 200.0)}}};
+  const DelayFinding f = delay_finding(delayed, {{exact_run(2640, 3.0)}, {exact_run(2640, 2.0)}});
+  EXPECT_EQ(f.lost.lost, 2 * 2600);
+  EXPECT_EQ(f.lost.total, 4 * 2640);
+  EXPECT_EQ(f.lost.losing, 2);
+  EXPECT_EQ(f.longest_losing, 10000u) << "50 us lost nothing: the longest delay that lost is 10 us";
+  EXPECT_TRUE(f.fixes_exact);
+  EXPECT_EQ(delay_verdict(f), "with a delay of up to 10 us the book's lock still lost 5,200 of 10,560 updates; the "
+                              "fences and acquire / release lost none");
+  // A fix that lost one, and a run where no delay lost anything: said as they are.
+  LockRun one_short = exact_run(2640, 3.0);
+  one_short.count = 2639;
+  const DelayFinding g = delay_finding({{1000, {exact_run(2640, 3.0)}}}, {{one_short}});
+  EXPECT_FALSE(g.fixes_exact);
+  EXPECT_EQ(g.longest_losing, 0u);
+  EXPECT_TRUE(contains(delay_verdict(g), "lost no update on this GPU this time")) << delay_verdict(g);
+  EXPECT_TRUE(contains(delay_verdict(g), "a real fix was not exact either")) << delay_verdict(g);
+  LockRun stuck = exact_run(2640, 3.0);
+  stuck.gave_up = 1;
+  EXPECT_TRUE(contains(delay_verdict(delay_finding({{1000, {stuck}}}, {{exact_run(8, 1.0)}})), "timed out"));
+  EXPECT_FALSE(delay_finding({}, {}).fixes_exact) << "no fix run is no evidence";
+}
+
+TEST(LockJudge, TheDelaysWaitingIsBounded) {
+  EXPECT_FALSE(delay_budget_error({1000, 10000}, 2, 132, 20).has_value());
+  // 2 runs x 132 x 100 x 1 ms x 2 placements = 52.8 s of waiting inside the lock.
+  const auto e = delay_budget_error({1000000}, 2, 132, 100);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_TRUE(contains(*e, "--part delay-fix") && contains(*e, "52800 ms") && contains(*e, "4000 ms")) << *e;
+}
+
+SharedMutexRun good_shared_run() {
+  SharedMutexRun r;
+  r.expected = 1280;
+  r.counts = {1280, 1280, 1280};
+  r.copies = {1, 1, 1};
+  r.alive = {true, true, true};
+  r.use_count_max = 2;
+  r.mutex_destructor_calls = 1;
+  r.frees_ok = 1;
+  r.owners_at_free = 0;
+  return r;
+}
+
+TEST(LockJudge, TheSharedMutexIsFreedOnceByItsLastOwner) {
+  const OwnershipRun model = replay({Holding::shared_mutex, 2, 1, true});
+  const SharedMutexRun good = good_shared_run();
+  EXPECT_TRUE(shared_mutex_counts(good).passed);
+  EXPECT_EQ(shared_mutex_counts(good).detail, "counts 1280, 1280, 1280 of 1280 each");
+  EXPECT_TRUE(shared_mutex_alive(good).passed);
+  EXPECT_TRUE(shared_mutex_frees_once(good, model).passed) << shared_mutex_frees_once(good, model).detail;
+  SharedMutexRun early = good;  // freed while a lock object still held it
+  early.owners_at_free = 1;
+  early.alive[2] = false;
+  EXPECT_FALSE(shared_mutex_frees_once(early, model).passed);
+  EXPECT_TRUE(contains(shared_mutex_frees_once(early, model).detail, "while 1 CudaKernelLock objects still held it"));
+  EXPECT_EQ(shared_mutex_alive(early).detail, "after launch 3 the mutex was no longer a device allocation");
+  SharedMutexRun twice = good;
+  twice.mutex_destructor_calls = 2;
+  twice.frees_failed = 1;
+  EXPECT_FALSE(shared_mutex_frees_once(twice, model).passed);
+  SharedMutexRun lost = good;
+  lost.counts[1] = 1279;
+  lost.gave_up = 1;
+  EXPECT_FALSE(shared_mutex_counts(lost).passed);
+  EXPECT_TRUE(contains(shared_mutex_counts(lost).detail, "1 blocks gave up")) << shared_mutex_counts(lost).detail;
+  EXPECT_FALSE(shared_mutex_counts(SharedMutexRun{}).passed) << "no launch is no evidence";
+  // Judged against a model that frees more than once, even a good run does not pass.
+  EXPECT_FALSE(shared_mutex_frees_once(good, replay({Holding::by_value, 2, 1, false})).passed);
+}
+
 }  // namespace
 }  // namespace cudasync::lock

@@ -1,11 +1,13 @@
-// The lock lesson's reference model (its programs on core/simt): the seed's warp deadlock under
+// The lock lesson's reference model (its programs on core/simt): the blog's warp deadlock under
 // lockstep scheduling and not under independent scheduling, an update lost exactly where a stale
-// L1 line is read, an exact count for every correct protocol, and the trace in the lesson's words.
+// L1 line is read, an exact count for every correct protocol, and the trace in the lesson's words;
+// the blog's delay leaving both problems in place; and the ownership model of parts 5 and 6.
 #include <gtest/gtest.h>
 
 #include <tuple>
 
 #include "techniques/lock/lock_model.hpp"
+#include "techniques/lock/lock_ownership_model.hpp"
 
 namespace cudasync::lock {
 namespace {
@@ -27,7 +29,7 @@ TEST(LockModel, OutcomesHaveTheLessonsWords) {
   EXPECT_EQ(protocol_of(Variant::ttas_same_line), Protocol::ttas);
 }
 
-TEST(LockModel, LockstepWarpDeadlocksInTheSeedsLockFunction) {
+TEST(LockModel, LockstepWarpDeadlocksInTheBlogsLockFunction) {
   const SimResult r = run(Protocol::lock_functions, Regime::lockstep, 1, 4, 1, 40);
   ASSERT_EQ(r.outcome, Outcome::deadlock);
   // Lane 0 wins the CAS in step 1; in step 2 the warp diverges (lane 0 is parked at the loop's
@@ -76,7 +78,7 @@ TEST(LockModel, OneThreadPerBlockNeverDeadlocksEvenInLockstep) {
   for (Regime g : {Regime::lockstep, Regime::independent}) {
     const SimResult r = run(Protocol::book_atomic_add, g, 4, 1, 3);
     EXPECT_TRUE(r.exact()) << to_string(g) << ": " << to_string(r.outcome) << " " << r.count;
-    // The seed's plain critical section completes too, but each block reads its own L1 copy.
+    // The blog's plain critical section completes too, but each block reads its own L1 copy.
     const SimResult plain = run(Protocol::book, g, 4, 1, 3);
     EXPECT_EQ(plain.outcome, Outcome::completed) << to_string(g);
     EXPECT_LT(plain.count, plain.expected) << to_string(g);
@@ -84,7 +86,7 @@ TEST(LockModel, OneThreadPerBlockNeverDeadlocksEvenInLockstep) {
   }
 }
 
-TEST(LockModel, TheSeedsInlineThreadLockSurvivesLockstep) {
+TEST(LockModel, TheBlogsInlineThreadLockSurvivesLockstep) {
   for (Regime g : {Regime::lockstep, Regime::independent})
     for (int threads : {4, 32, 64}) {
       const SimResult r = run(Protocol::thread_lock, g, 1, threads, 2);
@@ -99,7 +101,7 @@ TEST(LockModel, TheSeedsInlineThreadLockSurvivesLockstep) {
   EXPECT_EQ(t.trace[6].cells[0], "releases");
 }
 
-TEST(LockModel, TheSeedsCodeReadsTheLineItsL1KeptAndLosesAnUpdate) {
+TEST(LockModel, TheBlogsCodeReadsTheLineItsL1KeptAndLosesAnUpdate) {
   const SimResult r = run(Protocol::book, Regime::independent, 2, 1, 2, 40);
   ASSERT_EQ(r.outcome, Outcome::completed);
   EXPECT_EQ(r.expected, 4);
@@ -267,6 +269,54 @@ TEST(LockModel, ARoundLimitIsReportedNotHidden) {
   const SimResult r = simulate(c);
   EXPECT_EQ(r.outcome, Outcome::step_limit);
   EXPECT_FALSE(r.exact());
+}
+
+TEST(LockModel, TheBlogsDelayLeavesTheStaleLineAndTheDeadlock) {
+  for (Protocol p : {Protocol::delay_after, Protocol::delay_before}) {
+    const SimResult r = run(p, Regime::independent, 2, 1, 2, 40);
+    EXPECT_EQ(r.outcome, Outcome::completed) << program_of(p).name;
+    EXPECT_EQ(r.count, 3) << program_of(p).name << ": the delay does not refresh the L1 line";
+    EXPECT_EQ(r.stale_reads, 1) << program_of(p).name;
+    // Wider: still losing, never more than the book's lock without the delay.
+    const SimResult wide = run(p, Regime::independent, 4, 1, 3);
+    EXPECT_LT(wide.count, wide.expected) << program_of(p).name;
+    EXPECT_EQ(wide.count, run(Protocol::book, Regime::independent, 4, 1, 3).count) << program_of(p).name;
+    // In one lockstep warp, lock() with the delay deadlocks as lock() without it does.
+    EXPECT_EQ(run(p, Regime::lockstep, 1, 4, 1).outcome, Outcome::deadlock) << program_of(p).name;
+  }
+  const SimResult t = run(Protocol::delay_after, Regime::independent, 2, 1, 2, 40);
+  EXPECT_EQ(t.trace[4].cells[0], "waits (delay)");
+  EXPECT_EQ(t.first_stale, "step 16: block 0 read cnt = 1 from its SM's L1 while L2 held 2");
+  EXPECT_EQ(protocol_of(Variant::delay_before), Protocol::delay_before);
+}
+
+TEST(LockModel, ByValueEveryCopyFreesTheMutex) {
+  const OwnershipRun r = replay({Holding::by_value, 2, 1, false});
+  EXPECT_EQ(r.launches, 2);
+  EXPECT_EQ(r.destructor_calls, 3) << "one copy per launch and lock_ itself";
+  EXPECT_EQ(r.frees, 3);
+  EXPECT_EQ(r.frees_of_freed, 2);
+  EXPECT_EQ(r.launches_on_freed, 2) << "launch 1's copy frees the mutex as the launch returns";
+  EXPECT_FALSE(r.frees_once());
+  // Two copies per launch statement: one more free of a freed pointer per launch.
+  const OwnershipRun two = replay({Holding::by_value, 2, 2, false});
+  EXPECT_EQ(two.frees, 5);
+  EXPECT_EQ(two.frees_of_freed, 4);
+}
+
+TEST(LockModel, TheSharedMutexGoesWithItsLastOwner) {
+  for (int copies : {1, 2, 3}) {
+    const OwnershipRun r = replay({Holding::shared_mutex, 2, copies, true});
+    EXPECT_TRUE(r.frees_once()) << copies << " copies per launch";
+    EXPECT_EQ(r.launches, 3) << "two by value, then the copy that outlived the original";
+    EXPECT_EQ(r.destructor_calls, 1) << "~Mutex once";
+    EXPECT_EQ(r.use_count_max, 1 + copies) << "the lock and the launch's copies at once";
+  }
+  const OwnershipRun r = replay({Holding::shared_mutex, 2, 1, true});
+  ASSERT_EQ(r.steps.size(), 6u);
+  EXPECT_EQ(r.steps[3], "CudaKernelLock keeper = lock_; lock_ destroyed: use_count 1, the mutex alive");
+  EXPECT_EQ(r.steps[4], "launch 3: 1 copy made and destroyed as it returned, use_count 2 meanwhile; the mutex is alive");
+  EXPECT_STREQ(holding_name(Holding::shared_mutex), "the blog's fix 2: a Mutex class held by std::shared_ptr");
 }
 
 }  // namespace

@@ -80,8 +80,8 @@ TEST(LockParts, AFixThatLosesAnUpdateFailsStaleReads) {
   ASSERT_NE(check(s, "gpu-agrees-fix-1"), nullptr);
   EXPECT_TRUE(check(s, "gpu-agrees-fix-1")->passed);
   EXPECT_TRUE(check(s, "model-fix-3")->passed);
-  // The seed's own code is a fact, not a check: losing updates is what it shows.
-  EXPECT_EQ(check(s, "gpu-agrees-seed"), nullptr);
+  // The blog's own code is a fact, not a check: losing updates is what it shows.
+  EXPECT_EQ(check(s, "gpu-agrees-book"), nullptr);
   const report::Table* t = table(s, "variants");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(std::get<std::int64_t>(t->cell(0, "lost")), 9);
@@ -261,6 +261,106 @@ TEST(LockParts, BenchWithoutAGpuNeedsOneInEveryCell) {
   EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(table(s, "median")->cell(1, "1x1")));
   EXPECT_TRUE(s.checks.empty());
   for (const auto& m : s.measurements) EXPECT_TRUE(m.needs_gpu) << m.id;
+}
+
+DelayPart delay_part(const std::vector<std::vector<LockRun>>& gpu) {
+  DelayPart p;
+  p.spec.blocks = 132;
+  p.spec.iters = 20;
+  p.runs = 1;
+  const std::pair<Variant, unsigned> rows[] = {{Variant::book, 0}, {Variant::delay_after, 1000}, {Variant::delay_before, 1000},
+                                               {Variant::fenced, 0}, {Variant::acq_rel, 0}};
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    DelayRow r;
+    r.variant = rows[i].first;
+    r.delay_ns = rows[i].second;
+    r.model = sim(protocol_of(r.variant), Regime::independent, 2, 1, 2);
+    if (i < gpu.size()) r.gpu = gpu[i];
+    p.rows.push_back(r);
+  }
+  p.trace = sim(Protocol::delay_after, Regime::independent, 2, 1, 2, 40);
+  p.lockstep = sim(Protocol::delay_after, Regime::lockstep, 1, 4, 1);
+  return p;
+}
+
+TEST(LockParts, TheDelayLosesAndTheFixesAreChecked) {
+  LockRun lossy = exact_run(2640, 30.0);
+  lossy.count = 27;
+  const report::Section s = delay_fix_section(delay_part({{lossy}, {lossy}, {lossy}, {exact_run(2640, 3.0)}, {exact_run(2640, 2.0)}}), true);
+  for (const char* id : {"model-delay-loses", "model-delay-deadlocks", "model-fix-2", "model-fix-3", "gpu-agrees-fix-2",
+                         "gpu-agrees-fix-3"}) {
+    ASSERT_NE(check(s, id), nullptr) << id;
+    EXPECT_TRUE(check(s, id)->passed) << id << ": " << check(s, id)->detail;
+  }
+  EXPECT_TRUE(contains(check(s, "gpu-agrees-fix-2")->title, "GPU agrees with the reference model"));
+  const report::Table* t = table(s, "delays");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(std::get<std::string>(t->cell(1, "variant")), "delay 1 us after the increment");
+  EXPECT_EQ(std::get<std::string>(t->cell(2, "variant")), "delay 1 us before the load");
+  EXPECT_EQ(std::get<std::int64_t>(t->cell(1, "lost")), 2613);
+  EXPECT_DOUBLE_EQ(std::get<double>(t->cell(1, "ns")), 30.0 * 1e6 / 2640);
+  EXPECT_EQ(std::get<std::int64_t>(t->cell(1, "model-stale")), 1);
+  EXPECT_EQ(std::get<std::int64_t>(fact(s, "delay-lost")->value), 2 * 2613);
+  EXPECT_TRUE(contains(std::get<std::string>(fact(s, "verdict")->value), "still lost 5,226 of 5,280 updates"));
+  // A fix that loses one update fails its agreement check and marks its row.
+  LockRun short_one = exact_run(2640, 3.0);
+  short_one.count = 2639;
+  const report::Section bad = delay_fix_section(delay_part({{lossy}, {lossy}, {lossy}, {short_one}, {exact_run(2640, 2.0)}}), true);
+  EXPECT_FALSE(check(bad, "gpu-agrees-fix-2")->passed);
+  EXPECT_TRUE(contains(check(bad, "gpu-agrees-fix-2")->detail, "count 2639 of 2640")) << check(bad, "gpu-agrees-fix-2")->detail;
+  EXPECT_EQ(table(bad, "delays")->rows[3].mark, report::RowMark::mismatch);
+  EXPECT_EQ(table(bad, "delays")->rows[1].mark, report::RowMark::none) << "a delay that loses is the finding, not a fault";
+}
+
+TEST(LockParts, TheDelayWithoutAGpuNeedsOneForEveryCount) {
+  const report::Section s = delay_fix_section(delay_part({}), false);
+  const report::Table* t = table(s, "delays");
+  for (std::size_t r = 0; r < t->rows.size(); ++r)
+    for (const char* k : {"lost", "share", "ns"}) EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(t->cell(r, k))) << k;
+  EXPECT_EQ(check(s, "gpu-agrees-fix-2"), nullptr);
+  EXPECT_EQ(fact(s, "delay-lost"), nullptr);
+  EXPECT_TRUE(check(s, "model-delay-loses")->passed);
+}
+
+TEST(LockParts, TheSharedMutexPartJudgesTheRunAgainstTheModel) {
+  SharedMutexPart p;
+  p.by_value = replay({Holding::by_value, 2, 1, false});
+  p.shared = replay({Holding::shared_mutex, 2, 1, true});
+  SharedMutexRun g;
+  g.expected = 1280;
+  g.counts = {1280, 1280, 1280};
+  g.copies = {1, 1, 1};
+  g.alive = {true, true, true};
+  g.use_count_max = 2;
+  g.mutex_destructor_calls = 1;
+  g.frees_ok = 1;
+  g.owners_at_free = 0;
+  g.steps = {{"CudaKernelLock lock_;", "cudaSuccess", "make_shared<Mutex>()"}};
+  p.gpu = g;
+  const report::Section s = shared_mutex_section(p, true);
+  for (const char* id : {"model-by-value-frees-early", "model-shared-frees-once", "count-exact", "mutex-alive", "gpu-agrees"})
+    EXPECT_TRUE(check(s, id) && check(s, id)->passed) << id;
+  EXPECT_EQ(std::get<std::string>(fact(s, "copies")->value), "1, 1, 1");
+  const report::Table* own = table(s, "ownership");
+  ASSERT_NE(own, nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(own->cell(0, "frees")), 3);
+  EXPECT_EQ(std::get<std::int64_t>(own->cell(1, "frees")), 1);
+  EXPECT_TRUE(std::holds_alternative<report::Undefined>(own->cell(0, "use-count")));
+  ASSERT_NE(table(s, "steps"), nullptr);
+  // Freed twice: the agreement fails.
+  p.gpu->mutex_destructor_calls = 2;
+  p.gpu->frees_failed = 1;
+  EXPECT_FALSE(check(shared_mutex_section(p, true), "gpu-agrees")->passed);
+  // A GPU run that failed says why; without a GPU only the model is checked.
+  SharedMutexPart failed = p;
+  failed.gpu.reset();
+  failed.gpu_error = "cudaErrorIllegalAddress";
+  const report::Section f = shared_mutex_section(failed, true);
+  EXPECT_FALSE(check(f, "gpu-ran")->passed);
+  EXPECT_EQ(check(f, "gpu-ran")->detail, "cudaErrorIllegalAddress");
+  const report::Section m = shared_mutex_section(failed, false);
+  EXPECT_EQ(m.checks.size(), 2u);
+  EXPECT_EQ(table(m, "steps"), nullptr);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
@@ -159,6 +160,24 @@ TEST(NamedBarriersGpu, ListingMatchesThisGpu) {
   expect_all_checks_pass(listing_section(l, arch), arch);
 }
 
+// early-stamp: the guarded stamp never comes before the last warp's arrival, for either barrier and
+// for every block size; what the naive stamp does is this GPU's answer, printed for the record.
+TEST(NamedBarriersGpu, GuardedStampsWaitForTheBarrier) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int warps : {2, 4, 32})
+    for (StampBarrier b : {StampBarrier::syncthreads, StampBarrier::named}) {
+      StampSpec spec;
+      spec.warps = warps;
+      const StampVerdict v = judge_stamps(spec, gpu_early_stamp(spec, b));
+      EXPECT_EQ(v.samples, (warps - 1) * spec.rounds);
+      EXPECT_TRUE(v.guarded_waited()) << warps << " warps, barrier " << static_cast<int>(b) << ": " << v.guarded_before
+                                      << " guarded stamps early";
+      EXPECT_GT(v.guarded_median, 0);
+      std::cout << "[ INFO ] " << warps << " warps, " << (b == StampBarrier::named ? "bar.sync id, n" : "__syncthreads()")
+                << ": " << stamp_finding(v) << "\n";
+    }
+}
+
 TEST(NamedBarriersGpu, DefaultRunPassesEveryCheck) {
   CUDASYNC_REQUIRE_GPU();
   const auto doc = test::valid_document("named-barriers --backend gpu --json");
@@ -170,6 +189,8 @@ TEST(NamedBarriersGpu, DefaultRunPassesEveryCheck) {
     EXPECT_TRUE(sections["bar-sync"]["checks"].contains(id)) << id;
   for (const char* id : {"gpu-agrees", "consumers-waited", "producers-waited"})
     EXPECT_TRUE(sections["producer-consumer"]["checks"].contains(id)) << id;
+  for (const char* id : {"gpu-agrees-syncthreads", "gpu-agrees-named"})
+    EXPECT_TRUE(sections["early-stamp"]["checks"].contains(id)) << id;
   EXPECT_FALSE(sections["cost"]["measurements"]["syncthreads-at-64"]["samples"].empty());
 }
 

@@ -311,5 +311,67 @@ TEST(NamedBarriersJudge, MisuseSectionShowsTheOutcomes) {
   EXPECT_EQ(m.tables[0].id, "case-0-model");
 }
 
+// ---- early-stamp -----------------------------------------------------------------------------------
+
+// Two rounds of 3 warps: warp 2 arrives last (at 1000, then 5000). Each waiting warp's naive stamp
+// comes `naive` cycles after the last arrival, its guarded stamp `guarded` cycles after it.
+StampResult stamps(long long naive, long long guarded) {
+  StampResult r;
+  for (long long last : {1000LL, 5000LL})
+    for (int w = 0; w < 3; ++w) {
+      const bool late = w == 2;
+      r.arrive.push_back(late ? last : last - 900 + w);
+      r.naive.push_back(late ? last + 30 : last + naive + w);
+      r.guarded.push_back(late ? last + 60 : last + guarded + w);
+    }
+  return r;
+}
+
+TEST(NamedBarriersJudge, StampsAreCountedFromTheLastArrival) {
+  StampSpec spec;
+  spec.warps = 3;
+  spec.rounds = 2;
+  const StampVerdict early = judge_stamps(spec, stamps(-850, 40));
+  EXPECT_EQ(early.samples, 4) << "two waiting warps in each of two rounds";
+  EXPECT_EQ(early.naive_before, 4);
+  EXPECT_EQ(early.naive_earliest, -850);
+  EXPECT_EQ(early.naive_median, -850);  // median of -850, -849, -850, -849: -849.5, rounded away
+  EXPECT_EQ(early.guarded_before, 0);
+  EXPECT_TRUE(early.guarded_waited());
+  EXPECT_EQ(stamp_finding(early), "the clock read right after the barrier came back before the barrier completed in 4 "
+                                  "of 4 waits (median 850 cycles before, earliest 850 cycles before the last "
+                                  "arrival): it does not time the barrier");
+  const StampVerdict waited = judge_stamps(spec, stamps(20, 40));
+  EXPECT_EQ(waited.naive_before, 0);
+  EXPECT_TRUE(stamp_finding(waited).rfind("the clock read right after the barrier waited for it in all 4 waits", 0) == 0)
+      << stamp_finding(waited);
+  // A guarded stamp before the last arrival breaks the PTX ISA's promise: named, by round.
+  const StampVerdict broken = judge_stamps(spec, stamps(-850, -10));
+  EXPECT_FALSE(broken.guarded_waited());
+  EXPECT_EQ(broken.guarded_before, 4);
+  EXPECT_EQ(broken.bad_rounds, (std::vector<int>{0, 1}));
+  EXPECT_FALSE(judge_stamps(StampSpec{3, 0, 1, 1}, StampResult{}).guarded_waited()) << "no wait is no evidence";
+}
+
+TEST(NamedBarriersJudge, TheEarlyStampSectionChecksOnlyTheGuardedStamps) {
+  StampSpec spec;
+  spec.warps = 3;
+  spec.rounds = 2;
+  const report::Section s = early_stamp_section(
+      spec, {{StampBarrier::syncthreads, stamps(-850, 40)}, {StampBarrier::named, stamps(-850, -10)}}, true);
+  EXPECT_TRUE(check(s, "gpu-agrees-syncthreads")->passed);
+  EXPECT_FALSE(check(s, "gpu-agrees-named")->passed);
+  EXPECT_EQ(check(s, "gpu-agrees-named")->detail, "4 of 4 guarded stamps early; rounds 0, 1");
+  EXPECT_EQ(failed(s), 1u) << "an early naive stamp is a finding, not a failure";
+  const report::Table& t = s.tables.front();
+  EXPECT_EQ(int_at(t, 0, "naive"), -850);
+  EXPECT_EQ(int_at(t, 0, "naive-before"), 4);
+  EXPECT_EQ(int_at(t, 1, "guarded-before"), 4);
+  EXPECT_EQ(t.rows[1].mark, report::RowMark::mismatch);
+  const report::Section none = early_stamp_section(spec, {}, false);
+  EXPECT_TRUE(none.checks.empty());
+  EXPECT_TRUE(std::holds_alternative<report::NeedsGpu>(none.tables.front().cell(0, "naive")));
+}
+
 }  // namespace
 }  // namespace cudasync::named_barriers

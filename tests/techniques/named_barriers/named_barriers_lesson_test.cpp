@@ -122,7 +122,7 @@ TEST(NamedBarriersLesson, TheTableDeclaresWhatEachPartReads) {
   EXPECT_EQ(l.id, "named-barriers");
   std::vector<std::string> ids;
   for (const auto& p : l.parts) ids.push_back(p.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"bar-sync", "producer-consumer", "bar-red", "cuda-barrier", "listing",
+  EXPECT_EQ(ids, (std::vector<std::string>{"bar-sync", "early-stamp", "producer-consumer", "bar-red", "cuda-barrier", "listing",
                                            "misuse", "cost"}));
   for (const auto& p : l.parts)
     if (p.id == "misuse") {

@@ -51,7 +51,7 @@ TEST(NamedBarriersModel, ProducerConsumerArriveDoesNotWaitSyncDoes) {
   PcSpec spec;
   spec.producers = 64;
   spec.consumers = 32;
-  spec.ids[0] = 0;  // the seed's ids: 0 for "full", 1 for "empty"
+  spec.ids[0] = 0;  // the PTX ISA example's ids: 0 for "full", 1 for "empty"
   spec.ids[1] = 1;
   spec.rounds = 3;
   const Simulation sim = simulate(pc_program(spec), spec.block_threads());

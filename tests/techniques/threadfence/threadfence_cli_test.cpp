@@ -58,7 +58,9 @@ TEST(ThreadfenceCli, AcceptedFenceCombinations) {
 
 TEST(ThreadfenceCli, PartPicksTheSections) {
   EXPECT_EQ(section_ids(valid_document("threadfence --json")),
-            (std::vector<std::string>{"setup", "litmus", "scope", "volatile", "cost", "last-block", "work-queue"}));
+            (std::vector<std::string>{"setup", "litmus", "scope", "volatile", "cost", "last-block", "work-queue",
+                                      "work-queue-race", "host-observer"}))
+      << "last-block-partial starts a child process: only when --part names it";
   EXPECT_EQ(section_ids(valid_document("threadfence --part ptx --json")), (std::vector<std::string>{"setup", "ptx"}));
   EXPECT_EQ(section_ids(valid_document("threadfence --part litmus --test mp --fence none --iterations 1000 --json")),
             (std::vector<std::string>{"setup", "litmus"}));
@@ -73,7 +75,8 @@ TEST(ThreadfenceCli, EveryPartsDocumentValidates) {
         "threadfence --part litmus --placement same-block --test sb,lb --iterations 5000 --json",
         "threadfence --part volatile --iterations 5000 --json", "threadfence --part cost --json",
         "threadfence --part last-block --json", "threadfence --part work-queue --seed 9 --json",
-        "threadfence --part ptx --json"}) {
+        "threadfence --part ptx --json", "threadfence --part work-queue-race --seed 4 --json",
+        "threadfence --part last-block-partial --json", "threadfence --part host-observer --bench --json"}) {
     const json doc = valid_document(args);
     if (::testing::Test::HasFailure()) return;
     EXPECT_EQ(doc["report"]["command"], "threadfence") << args;
@@ -100,19 +103,24 @@ TEST(ThreadfenceCli, ModelSaysWhatIsAllowedAndThatCountsNeedAGpu) {
 }
 
 TEST(ThreadfenceCli, ModelRunIsDeterministicAndFollowsTheSeed) {
-  const json a = valid_document("threadfence --backend model --part last-block,work-queue --seed 3 --json");
-  const json b = valid_document("threadfence --backend model --part last-block,work-queue --seed 3 --json");
-  const json c = valid_document("threadfence --backend model --part last-block,work-queue --seed 4 --json");
+  const std::string parts = "threadfence --backend model --part last-block,work-queue,work-queue-race,last-block-partial";
+  const json a = valid_document(parts + " --seed 3 --json");
+  const json b = valid_document(parts + " --seed 3 --json");
+  const json c = valid_document(parts + " --seed 4 --json");
   EXPECT_EQ(a["report"], b["report"]);
   EXPECT_NE(a["report"], c["report"]);
   EXPECT_NE(a["report"]["sections"]["last-block"]["facts"]["model-sum"]["value"],
             c["report"]["sections"]["last-block"]["facts"]["model-sum"]["value"]);
+  EXPECT_NE(a["report"]["sections"]["last-block-partial"]["facts"]["model-sum"]["value"],
+            c["report"]["sections"]["last-block-partial"]["facts"]["model-sum"]["value"]);
+  EXPECT_NE(a["report"]["sections"]["work-queue-race"]["tables"]["variants"],
+            c["report"]["sections"]["work-queue-race"]["tables"]["variants"]);
 }
 
 TEST(ThreadfenceCli, ModelRunMeasuresNothing) {
   const json doc = valid_document("threadfence --backend model --part cost --json");
   const json& s = doc["report"]["sections"]["cost"];
-  ASSERT_EQ(s["measurements"].size(), 16u);
+  ASSERT_EQ(s["measurements"].size(), 18u);
   for (const auto& [id, m] : s["measurements"].items()) {
     EXPECT_EQ(m["needs_gpu"], true) << id;
     EXPECT_TRUE(m["samples"].empty()) << id;

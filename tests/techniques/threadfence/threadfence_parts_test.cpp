@@ -95,7 +95,7 @@ TEST(ThreadfenceParts, AnUnexpectedTimeoutFailsAndAnExpectedOneDoesNot) {
   LitmusRow plain_wait = row(T::mp, Fence::none, counts(0, 0, 0, 20, 80));
   plain_wait.spec.weak_wait = true;
   plain_wait.timeouts_expected = true;
-  plain_wait.label = "wait with a plain load";
+  plain_wait.label = "mp, plain-load wait";
   const report::Section ok = volatile_section({plain_wait, row(T::sb, Fence::device, counts(0, 5, 5, 90))}, true);
   EXPECT_EQ(failed(ok), 0u);
   EXPECT_EQ(std::get<std::string>(find_table(ok, "outcomes")->cell(0, "verdict")), "80 of 100 waits gave up");
@@ -224,8 +224,9 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
     rec += "S fn _ZN8cudasync11threadfence6probes" + std::to_string(name.size()) + name + "EPj\n";
     for (const auto& i : sass) rec += i + "\n";
   };
-  fn("probe_threadfence", {"S MEMBAR.SC.GPU", "M STG.E.STRONG.GPU"});
-  fn("probe_fence_sc_gpu", {"S MEMBAR.SC.GPU"});
+  fn("probe_threadfence_block", {"S MEMBAR.SC.CTA"});
+  fn("probe_threadfence", {"S MEMBAR.SC.GPU", "M STG.E.STRONG.GPU", "S CCTL.IVALL"});
+  fn("probe_fence_sc_gpu", {"S MEMBAR.SC.GPU", "S CCTL.IVALL"});
   rec += "P arch sm_90\n";
   const auto pfn = [&](const std::string& name, const std::vector<std::string>& ptx) {
     rec += "P fn _ZN8cudasync11threadfence6probes" + std::to_string(name.size()) + name + "EPj\n";
@@ -250,10 +251,12 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   EXPECT_EQ(s.checks.size(), 13u);
   ASSERT_EQ(s.tables.size(), 2u);
   EXPECT_EQ(std::get<std::string>(find_table(s, "ptx")->cell(7, "ptx")), "fence.sc.gpu; st.relaxed.gpu.b32 [%rd1],%r1");
-  EXPECT_EQ(std::get<std::string>(find_table(s, "sass")->cell(1, "sass")), "MEMBAR.SC.GPU; STG.E.STRONG.GPU");
+  EXPECT_EQ(std::get<std::string>(find_table(s, "sass")->cell(1, "sass")), "MEMBAR.SC.GPU; STG.E.STRONG.GPU; CCTL.IVALL");
+  // The fences whose SASS sends later plain loads past the L1, read from the listing.
+  EXPECT_EQ(std::get<std::string>(find_fact(s, "l1-invalidated-by")->value), "__threadfence(), asm(\"fence.sc.gpu;\")");
   // A different SASS for fence.sc.gpu than for membar.gl would contradict the PTX ISA.
   std::string other = rec;
-  other.replace(other.find("S MEMBAR.SC.GPU\nP"), 15, "S MEMBAR.ALL.GPU");
+  other.replace(other.find("S MEMBAR.SC.GPU\nS CCTL.IVALL\nP"), 15, "S MEMBAR.ALL.GPU");
   KernelListing l2 = parse_kernel_listing(other);
   l2.available = true;
   const report::Section s2 = ptx_section(l2, "sm_90");
@@ -270,8 +273,10 @@ TEST(ThreadfenceParts, CostIsASweepAgainstTheStoreAndAnL2RoundTrip) {
     return std::vector<double>{k, 1.1 * k};
   };
   const report::Section s = cost_section(fake, true, 2000, false);
-  EXPECT_EQ(s.measurements.size(), 16u);
+  EXPECT_EQ(s.measurements.size(), 18u) << "9 loops x 2 shapes";
   ASSERT_NE(find_table(s, "vs-store"), nullptr);
+  // The fence alone, with no store before it, is a row of its own.
+  EXPECT_NO_THROW(std::get<double>(find_table(s, "median")->cell(6, "one-thread")));
   ASSERT_NE(find_table(s, "vs-l2-load"), nullptr);
   // __threadfence() is row 2: median 31.5 over the store's 10.5 and the L2 load's 73.5.
   EXPECT_DOUBLE_EQ(std::get<double>(find_table(s, "vs-store")->cell(2, "one-thread")), 3.0);

@@ -17,7 +17,7 @@ struct MaskCase {
   int threads;
   std::uint32_t mask;
 };
-// Full warp; the seed's block of 16 with FULL_MASK; a partial mask; a sparse mask; one lane.
+// Full warp; Fan's block of 16 with FULL_MASK; a partial mask; a sparse mask; one lane.
 const MaskCase kMasks[] = {{32, 0xffffffffu}, {16, 0xffffffffu}, {32, 0x0000ffffu}, {32, 0x5a5aa5a5u}, {32, 0x00000100u}};
 
 void expect_shuffle_matches_model(const ShuffleSpec& spec) {

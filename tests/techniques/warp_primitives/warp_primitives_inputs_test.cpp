@@ -59,8 +59,8 @@ TEST(WarpInputsPredicate, ComparisonForms) {
       {"lane>=3", PK::ge, 3, 0xfffffff8u},
       {"lane==3", PK::eq, 3, 0x8u},
       {"lane!=3", PK::ne, 3, 0xfffffff7u},
-      {"lane>0", PK::gt, 0, 0xfffffffeu},   // the seed's tid > 0
-      {"lane==0", PK::eq, 0, 0x1u},         // the seed's tid == 0
+      {"lane>0", PK::gt, 0, 0xfffffffeu},   // Fan's tid > 0
+      {"lane==0", PK::eq, 0, 0x1u},         // Fan's tid == 0
       {"lane<0", PK::lt, 0, 0u},            // K = 0 is the lower end
       {"lane<32", PK::lt, 32, 0xffffffffu}, // K = 32 is the upper end
       {"lane>=32", PK::ge, 32, 0u},

@@ -3,16 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "techniques/warp_primitives/warp_primitives_judge.hpp"
+#include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
 namespace wp = cudasync::warp_primitives;
 
 namespace {
 
-wp::Lanes tid_values() {
-  wp::Lanes v{};
-  for (int i = 0; i < wp::kWarpSize; ++i) v[static_cast<std::size_t>(i)] = i;
-  return v;
-}
+using cudasync::warp_primitives::test_lanes::tid_values;
 
 wp::ShuffleSpec spec_of(wp::ShuffleOp op, int param, int width, int threads, std::uint32_t mask) {
   wp::ShuffleSpec s;

@@ -36,13 +36,14 @@ TEST(WarpPartsShuffle, ModelRunHasNoChecksAndOneRowPerThread) {
   wp::Run run(o, model_context(), {});
   const auto s = wp::shuffle_part(run, wp::ShuffleOp::down);
   EXPECT_EQ(s.id, "shfl-down");
-  EXPECT_EQ(s.title, "__shfl_down_sync(0xffffffff, v, 2, 8)");
+  EXPECT_EQ(s.title, "__shfl_down_sync(0xffffffff, v, 1, 8)") << "the default delta is the book's: 1";
   EXPECT_TRUE(s.checks.empty()) << "the model is not checked against itself";
   const auto& t = s.tables.at(0);
   EXPECT_EQ(t.id, "lanes");
   ASSERT_EQ(t.rows.size(), 16u);
-  EXPECT_EQ(int_of(t.cell(5, "model")), 7);  // Fan's example: lane 5 of width 8, delta 2, receives lane 7's value
-  EXPECT_EQ(t.rows[6].mark, RowMark::kept_own);
+  EXPECT_EQ(int_of(t.cell(5, "model")), 6);  // Fan's warp.cu: lane 5 of width 8, delta 1, receives lane 6's value
+  EXPECT_EQ(t.rows[6].mark, RowMark::none);
+  EXPECT_EQ(t.rows[7].mark, RowMark::kept_own);
 }
 
 TEST(WarpPartsShuffle, InactiveLanesHaveUndefinedCellsAndTheInactiveMark) {
@@ -54,7 +55,7 @@ TEST(WarpPartsShuffle, InactiveLanesHaveUndefinedCellsAndTheInactiveMark) {
   EXPECT_EQ(t.rows[0].mark, RowMark::inactive);
   EXPECT_TRUE(std::holds_alternative<report::Undefined>(t.cell(0, "model")));
   EXPECT_TRUE(std::holds_alternative<report::Undefined>(t.cell(0, "source-lane")));
-  EXPECT_EQ(int_of(t.cell(8, "model")), 10);  // lane 8 ^ 2
+  EXPECT_EQ(int_of(t.cell(8, "model")), 9);  // lane 8 ^ 1
 }
 
 TEST(WarpPartsVotes, BallotShowsTheMaskAsAFactInHexAndBinary) {

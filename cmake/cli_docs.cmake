@@ -1,0 +1,19 @@
+# The man page and the bash, zsh and fish completions, generated at build time from the command
+# line's own definition (`cudasync --cli-spec`) by cudasync-clidocs (src/clidocs): a new command or
+# option appears in all four without an edit. They land in <build>/cli-docs/ (cudasync.1,
+# cudasync.bash, _cudasync, cudasync.fish, and the spec itself, cli-spec.json); cmake/install.cmake
+# installs them.
+set(CUDASYNC_CLI_DOCS_DIR "${CMAKE_BINARY_DIR}/cli-docs")
+
+function(cudasync_cli_docs binary_target)
+  set(dir "${CUDASYNC_CLI_DOCS_DIR}")
+  set(outputs "${dir}/cli-spec.json" "${dir}/cudasync.1" "${dir}/cudasync.bash" "${dir}/_cudasync"
+              "${dir}/cudasync.fish")
+  add_custom_command(OUTPUT ${outputs}
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+    COMMAND cudasync_clidocs --binary "$<TARGET_FILE:${binary_target}>" --out "${dir}"
+    DEPENDS ${binary_target} cudasync_clidocs
+    COMMENT "Generating the man page and the shell completions from cudasync --cli-spec"
+    VERBATIM)
+  add_custom_target(cudasync_cli_docs ALL DEPENDS ${outputs})
+endfunction()

@@ -1,0 +1,199 @@
+#include "commands/bench.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "commands/bench_results.hpp"
+#include "core/backend.hpp"
+#include "core/child_process.hpp"
+#include "core/errors.hpp"
+#include "core/log.hpp"
+#include "core/nvidia_driver.hpp"
+#include "core/report/json_renderer.hpp"
+
+namespace cudasync::commands {
+
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> lessons;  // --lesson; empty: every lesson
+  std::string out;                   // --out DIR; empty: write nothing
+  bool force = false;
+  int timeout_s = 1800;
+};
+
+std::vector<std::string> all_lessons(const RunContext& ctx) {
+  std::vector<std::string> out;
+  for (const auto& c : ctx.commands)
+    if (c.is_lesson) out.push_back(c.name);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const char* status_of(const ChildResult& r) {
+  switch (r.status) {
+    case ChildResult::Status::exited:
+      switch (r.exit_code) {
+        case 0: return "ok";
+        case 1: return "checks failed";
+        case 3: return "no GPU";
+        case 77: return "waived";
+        default: return "failed";
+      }
+    case ChildResult::Status::timeout: return "timeout";
+    default: return "failed";
+  }
+}
+
+// Runs `<lesson> --bench --json=FILE` with the same backend and device, and reads its rows.
+void run_lesson(const std::string& lesson, const BackendChoice& choice, const RunContext& ctx, const BenchOptions& o,
+                BenchRun& run) {
+  const std::string json_path = make_temp_file("bench", "json");
+  std::vector<std::string> args = {lesson, "--bench", "--json=" + json_path, "--backend", choice.gpu ? "gpu" : "model",
+                                   "--seed", std::to_string(ctx.seed), "--color", "never", "-q"};
+  if (choice.gpu) {
+    args.emplace_back("--device");
+    args.push_back(std::to_string(choice.device->index));
+  }
+  BenchLesson l;
+  l.lesson = lesson;
+  try {
+    ChildProcess child(self_executable(), args, std::chrono::seconds(o.timeout_s), "bench");
+    const ChildResult r = child.finish();
+    l.exit_code = r.status == ChildResult::Status::exited ? r.exit_code : -1;
+    l.status = status_of(r);
+    l.seconds = r.seconds;
+    if (l.status != "ok") l.detail = r.describe();
+    const std::string text = read_all(json_path);
+    if (!text.empty()) {
+      const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
+      if (!doc.is_discarded()) {
+        for (auto& row : bench_rows(lesson, doc)) run.rows.push_back(std::move(row));
+        if (run.device.is_null() && doc.contains("device")) run.device = doc["device"];
+      }
+    }
+  } catch (const std::exception& e) {
+    l.status = "failed";
+    l.exit_code = -1;
+    l.detail = e.what();
+  }
+  std::remove(json_path.c_str());
+  run.lessons.push_back(std::move(l));
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) throw UsageError("--out: cannot write " + path + " (" + std::strerror(errno) + ")");
+}
+
+report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
+  const std::vector<std::string> lessons = o.lessons.empty() ? all_lessons(ctx) : o.lessons;
+  const GpuProbe& probe = *ctx.probe;
+  const BackendChoice choice = choose_backend(ctx.backend_request, ctx.device_request, probe);
+
+  BenchRun run;
+  run.measured = choice.gpu;
+  if (choice.gpu) {
+    const DeviceInfo& d = *choice.device;
+    run.gpu = d.name + " (cc " + d.cc_string() + ", " + std::to_string(d.sm_count) + " SMs)";
+  } else {
+    run.gpu = "none (reference model)";
+  }
+  const std::string release = driver_release();
+  run.driver = probe.driver_version > 0 ? (release.empty() ? "" : release + ", ") + "CUDA " + version_string(probe.driver_version)
+                                        : std::string("none");
+  run.runtime = probe.runtime_version > 0 ? "CUDA " + version_string(probe.runtime_version) : std::string("none (model-only build)");
+  run.date = utc_now();
+  run.command = "cudasync bench" + (o.lessons.empty() ? std::string() : " --lesson " + join(o.lessons, ",")) +
+                (o.out.empty() ? std::string() : " --out " + o.out);
+
+  // Refuse before an hour of GPU time, not after it.
+  std::vector<std::string> paths;
+  if (!o.out.empty()) {
+    const std::string stem = o.out + "/" + results_file_stem(choice.gpu ? choice.device->name : "");
+    paths = {stem + ".md", stem + ".json"};
+    for (const auto& p : paths)
+      if (std::filesystem::exists(p) && !o.force)
+        throw UsageError("--out: " + p + " exists; --force overwrites it, or give another --out directory");
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw UsageError("--out " + o.out + ": cannot create the directory (" + ec.message() + ")");
+  }
+  if (!choice.gpu)
+    log::info("bench: no GPU (" + choice.reason + "): the lessons run on the reference model and every figure needs a GPU");
+
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    log::info("bench: " + lessons[i] + " --bench (" + std::to_string(i + 1) + " of " + std::to_string(lessons.size()) + ")");
+    run_lesson(lessons[i], choice, ctx, o, run);
+  }
+  if (!paths.empty()) {
+    write_file(paths[0], results_markdown(run));
+    write_file(paths[1], results_json(run).dump(2) + "\n");
+  }
+  return bench_report(run, paths);
+}
+
+}  // namespace
+
+cli::Attached attach_bench(CLI::App& sub) {
+  auto o = std::make_shared<BenchOptions>();
+  // The lessons added before this command: the commands with core's --part option. Known here,
+  // they go into --help, --cli-spec and the completions; the validator below checks them anyway.
+  std::vector<std::string> known;
+  if (const CLI::App* app = sub.get_parent())
+    for (const CLI::App* c : app->get_subcommands([](const CLI::App*) { return true; }))
+      if (c != &sub && c->get_option_no_throw("--part") != nullptr) known.push_back(c->get_name());
+  CLI::Option* lesson_option =
+      sub.add_option("--lesson", o->lessons, "Which lessons, comma-separated (default: every lesson)")->delimiter(',');
+  if (!known.empty()) lesson_option->check(CLI::IsMember(known));
+  sub.add_option("--out", o->out,
+                 "Directory to write <gpu-name>.md and <gpu-name>.json into (created if missing); without it nothing "
+                 "is written. The repository keeps them in docs/results");
+  sub.add_flag("--force", o->force, "Overwrite <gpu-name>.md and .json in --out when they exist");
+  sub.add_option("--timeout", o->timeout_s, "Seconds each lesson's --bench may run before it is killed (default 1800)")
+      ->check(CLI::Range(1, 86400));
+  sub.footer("Writes files only where --out says, and never over an existing one without --force.\n"
+             "Without a GPU the lessons run on the reference model: the table has its shape, each figure says\n"
+             "\"needs a GPU\", and the exit code is 0. A lesson that fails or times out makes it exit 1.");
+  cli::Validator validate = [o](const RunContext& ctx) {
+    const auto lessons = all_lessons(ctx);
+    for (const auto& l : o->lessons)
+      if (std::find(lessons.begin(), lessons.end(), l) == lessons.end())
+        throw UsageError("--lesson " + l + ": no such lesson; the lessons are " + join(lessons, ", "));
+  };
+  cli::Runner run = [o](const RunContext& ctx) { return run_bench(*o, ctx); };
+  return {run, validate};
+}
+
+}  // namespace cudasync::commands

@@ -1,0 +1,80 @@
+#include "commands/doctor.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "commands/doctor_report.hpp"
+#include "core/errors.hpp"
+#include "core/kernel_listing.hpp"
+#include "core/nvidia_driver.hpp"
+#include "core/version.hpp"
+
+namespace cudasync::commands {
+
+namespace {
+
+// A CUDA tool: on PATH, else in $CUDA_HOME/bin, $CUDA_PATH/bin or /usr/local/cuda/bin.
+std::optional<std::string> find_tool(const std::string& name) {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream in(path);
+    for (std::string dir; std::getline(in, dir, ':');) dirs.push_back(dir.empty() ? "." : dir);
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) dirs.push_back(std::string(v) + "/bin");
+  dirs.emplace_back("/usr/local/cuda/bin");
+  for (const auto& d : dirs) {
+    const std::string candidate = d + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+// The first of `names` that this process can load.
+std::optional<std::string> loadable(const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (void* h = dlopen(n.c_str(), RTLD_LAZY | RTLD_LOCAL)) {
+      dlclose(h);
+      return n;
+    }
+  return std::nullopt;
+}
+
+DoctorFacts gather(const RunContext& ctx) {
+  DoctorFacts f;
+  f.cuda_built_in = kCudaBuiltIn;
+  f.toolkit_version = kCudaToolkitVersion;
+  f.cuda_architectures = kCudaArchitectures;
+  f.driver_found = libcuda_loadable();
+  f.driver_release = driver_release();
+  f.probe = *ctx.probe;
+  const KernelListing& listing = kernel_listing();
+  f.listing_embedded = listing.available;
+  f.listing_reason = listing.reason;
+  f.cuobjdump = find_tool("cuobjdump");
+  f.nvdisasm = find_tool("nvdisasm");
+  f.compute_sanitizer = find_tool("compute-sanitizer");
+  const int major = f.probe.runtime_version > 0 ? f.probe.runtime_version / 1000 : 13;
+  f.nvrtc = loadable({"libnvrtc.so." + std::to_string(major), "libnvrtc.so"});
+  f.nccl = loadable({"libnccl.so.2", "libnccl.so"});
+  for (const auto& c : ctx.commands)
+    if (c.is_lesson) f.lessons.push_back(c.name);
+  return f;
+}
+
+}  // namespace
+
+cli::Runner attach_doctor(CLI::App&) {
+  return [](const RunContext& ctx) {
+    const DoctorFacts f = gather(ctx);
+    if (ctx.backend_request == BackendRequest::gpu && !gpu_usable(f))
+      throw NoGpuError("doctor: --backend gpu, but the lessons run on " + lessons_run_on(f) +
+                       "; `cudasync doctor` without --backend gpu shows what is missing");
+    return doctor_report(f);
+  };
+}
+
+}  // namespace cudasync::commands

@@ -1,0 +1,11 @@
+#pragma once
+// One line on stderr through the tool's logger ("cudasync: ..."; -q silences it, -v adds debug),
+// for code that should not compile spdlog and fmt itself: they are header-only here, and every
+// file that includes them pays for compiling fmt. core/log.cpp is the one that does.
+#include <string>
+
+namespace cudasync::log {
+
+void info(const std::string& line);
+
+}  // namespace cudasync::log

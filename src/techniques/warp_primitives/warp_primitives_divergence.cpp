@@ -1,0 +1,114 @@
+// Part divergence (Fan 10.1): the same 32-case switch on the warp and on the lane. The model says
+// which lanes run each case, step by step; the GPU shows __activemask() inside each case and the
+// cycles each warp spent in the switch.
+#include "core/report/text_format.hpp"
+#include "techniques/warp_primitives/warp_primitives_gpu.hpp"
+#include "techniques/warp_primitives/warp_primitives_judge.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+
+namespace cudasync::warp_primitives {
+
+namespace {
+
+using I = std::int64_t;
+using report::Format;
+using report::Value;
+
+constexpr int kIterations = 64;  // dependent steps of work in every case
+
+struct Launches {
+  std::vector<double> cycles;  // every warp of every launch
+  LaneVerdict paths, results;  // over every launch
+  DivergenceRun first;         // the first launch, shown
+};
+
+Launches launch(SwitchOn on, int reps) {
+  Launches l;
+  for (int i = 0; i < reps; ++i) {
+    const DivergenceRun r = gpu_divergence(on, kIterations);
+    for (auto c : r.cycles) l.cycles.push_back(static_cast<double>(c));
+    const LaneVerdict p = judge_paths(on, r.activemask), v = judge_case_results(on, kIterations, r.result);
+    if (l.paths.compared == 0 || !p.passed()) l.paths = p;
+    if (l.results.compared == 0 || !v.passed()) l.results = v;
+    if (i == 0) l.first = r;
+  }
+  return l;
+}
+
+}  // namespace
+
+report::Section divergence_part(Run& run) {
+  const bool gpu = run.ctx.gpu;
+  const int reps = run.ctx.bench ? 31 : 7;
+  report::Section s("divergence", "branch divergence: switch on threadIdx.x / 32 or on threadIdx.x % 32");
+  s.paragraph("One block of " + std::to_string(kDivergenceThreads) + " threads (" + std::to_string(kDivergenceWarps) +
+              " warps, as in Fan's example) runs a switch with 32 cases; every case does the same work, " +
+              std::to_string(kIterations) + " dependent steps x = 3x + case, so each thread does the same amount "
+              "of work either way.");
+  s.paragraph("switch (threadIdx.x / 32): all 32 lanes of a warp take the same case, so each warp runs one path "
+              "with every lane active. switch (threadIdx.x % 32): each lane takes its own case, so each warp runs "
+              "32 paths one after another; in each, one lane works and 31 wait.");
+  std::optional<Launches> by_warp, by_lane;
+  if (gpu) {
+    by_warp = launch(SwitchOn::warp, reps);
+    by_lane = launch(SwitchOn::lane, reps);
+  }
+
+  report::Table w("warp-switch", "switch (threadIdx.x / 32): the path of each warp");
+  w.column("warp", "warp").column("case", "case").column("lanes", "lanes (model)", Format::hex32);
+  if (gpu) w.column("gpu", "__activemask() on the gpu", Format::hex32);
+  for (const PathStep& p : model_paths(SwitchOn::warp)) {
+    std::vector<std::pair<std::string, Value>> cells{{"warp", p.warp}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
+    if (by_warp) cells.emplace_back("gpu", I{by_warp->first.activemask[static_cast<std::size_t>(p.warp * kWarpSize)]});
+    w.row(cells);
+  }
+  s.add(std::move(w));
+
+  report::Table l("lane-switch", "switch (threadIdx.x % 32): warp 0's paths in turn (warps 1-3 alike)");
+  l.column("step", "step").column("case", "case").column("lanes", "lanes (model)", Format::hex32);
+  if (gpu) l.column("gpu", "__activemask() on the gpu", Format::hex32);
+  int step = 0;
+  for (const PathStep& p : model_paths(SwitchOn::lane)) {
+    if (p.warp != 0) continue;
+    std::vector<std::pair<std::string, Value>> cells{{"step", ++step}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
+    if (by_lane) {
+      int first = 0;
+      while (!((p.lanes >> first) & 1u)) ++first;
+      cells.emplace_back("gpu", I{by_lane->first.activemask[static_cast<std::size_t>(first)]});
+    }
+    l.row(cells);
+  }
+  if (gpu)
+    l.legend.push_back("gpu: __activemask() in the path's lane as it entered its case; the model's lanes are the "
+                       "most that may run together, the hardware may run fewer");
+  s.add(std::move(l));
+
+  s.fact("paths-per-warp-warp-switch", "paths per warp, switch on the warp (model)", I{1});
+  s.fact("paths-per-warp-lane-switch", "paths per warp, switch on the lane (model)", I{kDivergenceCases});
+  s.add(report::measured("warp-switch-cycles", "switch on the warp", Format::cycles,
+                         by_warp ? by_warp->cycles : std::vector<double>{}, gpu, "cycles per warp: one path, 32 lanes"));
+  s.add(report::measured("lane-switch-cycles", "switch on the lane", Format::cycles,
+                         by_lane ? by_lane->cycles : std::vector<double>{}, gpu, "cycles per warp: 32 paths, one lane each"));
+  if (!gpu) {
+    s.fact("ratio", "cycles, lane switch / warp switch", report::NeedsGpu{}, Format::ratio);
+    return s;
+  }
+  const double ratio = divergence_ratio(by_warp->cycles, by_lane->cycles);
+  s.fact("ratio", "cycles, lane switch / warp switch", ratio, Format::ratio,
+         "medians over " + std::to_string(reps) + " launches x " + std::to_string(kDivergenceWarps) + " warps");
+  s.agreement("warp-paths-agree", "who runs each case, switch on the warp", by_warp->paths.passed(),
+              by_warp->paths.detail());
+  s.agreement("lane-paths-agree", "who runs each case, switch on the lane", by_lane->paths.passed(),
+              by_lane->paths.detail());
+  const bool results = by_warp->results.passed() && by_lane->results.passed();
+  s.agreement("results-agree", "every thread's result of its case, both switches", results,
+              results ? "128 of 128 threads agree, both ways"
+                      : "warp switch: " + by_warp->results.detail() + "; lane switch: " + by_lane->results.detail());
+  s.check("lane-switch-serialised",
+          "the switch on the lane costs at least " + report::fixed(kSerialisedAtLeast, 0) + "x the switch on the warp",
+          ratio >= kSerialisedAtLeast,
+          report::fixed(ratio, 1) + "x (32 paths of the same work: near 32 when the work dominates)");
+  return s;
+}
+
+}  // namespace cudasync::warp_primitives

@@ -1,0 +1,61 @@
+// `cudasync --cli-spec`: the command line as data, walked from the CLI11 App. CLI11 2.1 gives the
+// accepted values back only inside its type names, which parse_type_name() reads; the spec of the
+// real binary marks lessons and hidden options, and each lesson's --part lists its parts.
+#include <gtest/gtest.h>
+
+#include "core/cli/cli_spec.hpp"
+#include "support/cli_expect.hpp"
+
+using cudasync::cli::parse_type_name;
+
+TEST(CliSpec, TypeNamesGiveValuesAndRanges) {
+  auto t = parse_type_name("INT:{2,4,8,16,32}");
+  EXPECT_EQ(t.type, "INT");
+  EXPECT_EQ(t.values, (std::vector<std::string>{"2", "4", "8", "16", "32"}));
+  t = parse_type_name("INT:INT in [0 - 31]");
+  ASSERT_TRUE(t.min && t.max);
+  EXPECT_EQ(*t.min, 0);
+  EXPECT_EQ(*t.max, 31);
+  EXPECT_TRUE(t.values.empty());
+  t = parse_type_name("TEXT:{auto->0,gpu->1}");  // IsMember over a map: the keys are typed
+  EXPECT_EQ(t.values, (std::vector<std::string>{"auto", "gpu"}));
+  t = parse_type_name("FLOAT:FLOAT in [0.5 - 2.5]");
+  EXPECT_EQ(*t.min, 0.5);
+  t = parse_type_name("");
+  EXPECT_EQ(t.type, "");
+  EXPECT_TRUE(t.values.empty() && !t.min);
+}
+
+TEST(CliSpec, TheBinarysSpecMarksLessonsPartsAndHiddenOptions) {
+  const auto r = cudasync::test::run_cli("--cli-spec");
+  ASSERT_EQ(r.exit_code, 0) << cudasync::test::shown(r);
+  const auto spec = nlohmann::json::parse(r.out);
+  EXPECT_EQ(spec["cli_spec_version"], cudasync::cli::kCliSpecVersion);
+  EXPECT_EQ(spec["program"], "cudasync");
+  bool hidden_flag = false;
+  for (const auto& o : spec["options"])
+    if (o["long"] == std::vector<std::string>{"cli-spec"}) hidden_flag = o["hidden"].get<bool>();
+  EXPECT_TRUE(hidden_flag) << "--cli-spec is hidden";
+  const auto list = nlohmann::json::parse(cudasync::test::run_cli("list --json").out);
+  std::vector<std::string> listed, lessons;
+  for (const auto& row : list["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"]) listed.push_back(row["lesson"]);
+  for (const auto& c : spec["commands"]) {
+    if (!c["lesson"].get<bool>()) continue;
+    lessons.push_back(c["name"]);
+    std::vector<std::string> part_ids, part_values;
+    for (const auto& p : c["parts"]) part_ids.push_back(p["id"]);
+    for (const auto& o : c["options"])
+      if (o["long"] == std::vector<std::string>{"part"}) {
+        part_values = o["values"].get<std::vector<std::string>>();
+        EXPECT_TRUE(o["takes_value"].get<bool>());
+        EXPECT_EQ(o["delimiter"], ",");
+      }
+    EXPECT_EQ(part_values, part_ids) << c["name"];
+    for (const auto& o : c["options"]) {
+      if (o["long"] == std::vector<std::string>{"child"}) {
+        EXPECT_TRUE(o["hidden"].get<bool>()) << c["name"];
+      }
+    }
+  }
+  EXPECT_EQ(lessons, listed) << "the spec's lessons are list's lessons";
+}

@@ -1,0 +1,186 @@
+// cudasync doctor: made-up machines through doctor_report() (no driver, an old driver, an H100, a
+// GPU this build has no code for, a model-only build), and the real binary on this machine: exit 0
+// whenever the lessons can run (here: on the model), 3 with --backend gpu and no usable GPU, and a
+// JSON document of the report-v2 schema.
+#include <gtest/gtest.h>
+
+#include "commands/doctor_report.hpp"
+#include "core/nvidia_driver.hpp"
+#include "core/version.hpp"
+#include "support/cli_expect.hpp"
+
+using namespace cudasync;
+using commands::DoctorFacts;
+
+namespace {
+
+const char* kDefaultArchs = "75-real;80-real;86-real;89-real;90-real;90-virtual";
+
+DeviceInfo h100() {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.sm_count = 132;
+  d.cooperative_launch = true;
+  return d;
+}
+
+DoctorFacts cuda_build() {
+  DoctorFacts f;
+  f.cuda_built_in = true;
+  f.toolkit_version = "13.0.88";
+  f.cuda_architectures = kDefaultArchs;
+  f.probe.built_with_cuda = true;
+  f.probe.runtime_version = 13000;
+  f.lessons = {"warp-primitives", "cg-reduce", "lockfree-barrier", "deadlock-demo"};
+  return f;
+}
+
+DoctorFacts lab_h100() {
+  DoctorFacts f = cuda_build();
+  f.driver_found = true;
+  f.driver_release = "580.65.06";
+  f.probe.driver_version = 13000;
+  f.probe.devices = {h100()};
+  f.listing_embedded = true;
+  f.cuobjdump = "/usr/local/cuda/bin/cuobjdump";
+  f.nvdisasm = "/usr/local/cuda/bin/nvdisasm";
+  f.compute_sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
+  f.nvrtc = "libnvrtc.so.13";
+  return f;
+}
+
+// The row of table `table` in section `section` whose first column holds `key`.
+const report::Row* row(const report::Report& r, const char* section, const char* table, const std::string& key) {
+  const report::Section* s = r.section(section);
+  if (!s) return nullptr;
+  for (const auto& t : s->tables)
+    if (t.id == table)
+      for (const auto& row : t.rows)
+        if (std::get<std::string>(row.cells[0]) == key) return &row;
+  return nullptr;
+}
+
+std::string cell_text(const report::Report& r, const char* section, const char* table, const std::string& key,
+                      std::size_t column) {
+  const report::Row* x = row(r, section, table, key);
+  if (!x) return "(no row " + key + ")";
+  const auto* s = std::get_if<std::string>(&x->cells[column]);
+  return s ? *s : "(not text)";
+}
+
+bool piece_ok(const report::Report& r, const std::string& piece) {
+  const report::Row* x = row(r, "machine", "pieces", piece);
+  return x && std::holds_alternative<bool>(x->cells[1]) && std::get<bool>(x->cells[1]);
+}
+
+std::string fact_text(const report::Report& r, const char* section, const char* fact) {
+  for (const auto& f : r.section(section)->facts)
+    if (f.id == fact) return std::get<std::string>(f.value);
+  return "(no fact)";
+}
+
+}  // namespace
+
+TEST(DoctorReport, AnH100LabMachineRunsEveryLessonOnTheGpu) {
+  const DoctorFacts f = lab_h100();
+  EXPECT_TRUE(commands::gpu_usable(f));
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_NE(fact_text(r, "summary", "lessons-run-on").find("NVIDIA H100"), std::string::npos);
+  EXPECT_EQ(fact_text(r, "summary", "minimum-driver"), "CUDA 13.x: NVIDIA driver R580 or newer");
+  for (const char* p : {"gpu-backend", "nvidia-driver", "gpu", "gpu-code", "compute-8-0", "cooperative-launch", "clusters",
+                        "ptx-sass-listing", "cuobjdump", "nvdisasm", "compute-sanitizer", "nvrtc"})
+    EXPECT_TRUE(piece_ok(r, p)) << p;
+  EXPECT_FALSE(piece_ok(r, "multi-gpu"));  // one GPU, no NCCL
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "gpu-code", 3), "sm_90 SASS");
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "lockfree-barrier", 2), "nothing");
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "lockfree-barrier", 1), "GPU + model");
+}
+
+TEST(DoctorReport, NoDriverSaysSoAndWhatToInstall) {
+  DoctorFacts f = cuda_build();
+  f.probe.reason = no_driver_message();
+  EXPECT_FALSE(commands::gpu_usable(f));
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "nvidia-driver", 3), "no NVIDIA driver found (libcuda.so.1 cannot be loaded)");
+  EXPECT_NE(cell_text(r, "machine", "install", "nvidia-driver", 1).find("R580"), std::string::npos);
+  EXPECT_NE(fact_text(r, "summary", "lessons-run-on").find("reference model"), std::string::npos);
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "cg-reduce", 1), "reference model");
+  // Without a GPU, GPU features are "needs a GPU", not missing: nothing to install for them.
+  EXPECT_EQ(row(r, "machine", "install", "clusters"), nullptr);
+}
+
+TEST(DoctorReport, AnOldDriverGivesBothVersionsAndTheMinimum) {
+  DoctorFacts f = lab_h100();
+  f.driver_release = "550.54.15";
+  f.probe.driver_version = 12040;
+  f.probe.devices.clear();
+  f.probe.reason = old_driver_message(12040, 13000);
+  EXPECT_FALSE(commands::gpu_usable(f));
+  const report::Report r = commands::doctor_report(f);
+  const std::string here = cell_text(r, "machine", "pieces", "nvidia-driver", 3);
+  for (const char* part : {"550.54.15", "CUDA 12.4", "CUDA 13.0 runtime", "R580"})
+    EXPECT_NE(here.find(part), std::string::npos) << part << " in " << here;
+}
+
+TEST(DoctorReport, AnAmpereGpuLacksClustersOnlyWhereALessonUsesThem) {
+  DoctorFacts f = lab_h100();
+  f.probe.devices.front().name = "NVIDIA A100-SXM4-40GB";
+  f.probe.devices.front().cc_major = 8;
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "clusters"));
+  EXPECT_NE(cell_text(r, "lessons", "lessons", "lockfree-barrier", 2).find("thread-block clusters"), std::string::npos);
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "warp-primitives", 2), "nothing");
+}
+
+TEST(DoctorReport, TheCodeThisBuildCarriesForEachGpu) {
+  EXPECT_EQ(commands::gpu_code_for(90, kDefaultArchs), "sm_90 SASS");
+  EXPECT_EQ(commands::gpu_code_for(87, kDefaultArchs), "sm_86 SASS (binary compatible)");
+  EXPECT_EQ(commands::gpu_code_for(100, kDefaultArchs), "compute_90 PTX, compiled by the driver at first launch");
+  EXPECT_EQ(commands::gpu_code_for(70, kDefaultArchs), "");
+  EXPECT_EQ(commands::gpu_code_for(75, "75"), "sm_75 SASS");
+  EXPECT_EQ(commands::gpu_code_for(80, "75"), "compute_75 PTX, compiled by the driver at first launch");
+  DoctorFacts f = lab_h100();
+  f.probe.devices.front().cc_major = 7;
+  f.probe.devices.front().cc_minor = 0;
+  EXPECT_FALSE(commands::gpu_usable(f));
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "gpu-code"));
+}
+
+TEST(DoctorReport, AModelOnlyBinaryRunsOnTheModel) {
+  DoctorFacts f;
+  f.lessons = {"warp-primitives"};
+  f.probe.reason = "this cudasync was built without CUDA";
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "gpu-backend"));
+  EXPECT_EQ(fact_text(r, "summary", "minimum-driver"), "none: a model-only binary");
+  EXPECT_NE(cell_text(r, "machine", "install", "gpu-backend", 1).find("CUDA 13.0"), std::string::npos);
+}
+
+TEST(DoctorCli, ExitsZeroWhenTheLessonsCanRunAndGivesOneDocument) {
+  const auto doc = test::valid_document("doctor --json", 0);
+  ASSERT_TRUE(doc.contains("report")) << doc.dump();
+  const auto& pieces = doc["report"]["sections"]["machine"]["tables"]["pieces"]["rows"];
+  bool driver_row = false;
+  for (const auto& p : pieces) driver_row = driver_row || p["piece"] == "nvidia-driver";
+  EXPECT_TRUE(driver_row);
+  EXPECT_EQ(doc["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"][0]["lesson"], "warp-primitives");
+}
+
+TEST(DoctorCli, WithoutAGpuBackendGpuExitsThreeAndSaysWhy) {
+  if (!probe_gpus().devices.empty()) GTEST_SKIP() << "this machine has a GPU";
+  const auto r = test::run_cli("doctor --backend gpu");
+  EXPECT_EQ(r.exit_code, 3) << test::shown(r);
+  EXPECT_NE(r.err.find("reference model"), std::string::npos) << r.err;
+}
+
+TEST(DoctorCli, WithoutADriverTheBinarySaysSoInsteadOfInsufficientDriver) {
+  if (!kCudaBuiltIn) GTEST_SKIP() << "a model-only binary does not ask the driver";
+  if (libcuda_loadable()) GTEST_SKIP() << "this machine has libcuda.so.1";
+  const auto r = test::run_cli("warp-primitives --part shfl --json");
+  EXPECT_EQ(r.exit_code, 0) << test::shown(r);
+  EXPECT_NE(r.err.find("no NVIDIA driver found (libcuda.so.1 cannot be loaded)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("insufficient"), std::string::npos) << r.err;
+}

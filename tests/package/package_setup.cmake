@@ -1,0 +1,31 @@
+# The fixture of the package tests (label package): from a built tree, what a teacher gets.
+#   cmake -DBUILD_DIR=<build> -DWORK=<dir> -P package_setup.cmake
+# <dir>/install  `cmake --install <build> --prefix <dir>/install`
+# <dir>/deb      `cpack -G DEB` (the .deb)
+# <dir>/root     the .deb unpacked by `dpkg-deb -x` (a scratch root: <dir>/root/usr/bin/cudasync)
+foreach(var BUILD_DIR WORK)
+  if(NOT ${var})
+    message(FATAL_ERROR "package_setup.cmake: -D${var}= is required")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message(FATAL_ERROR "${cmd}: exit ${rc}\n${out}\n${err}")
+  endif()
+endfunction()
+
+run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${WORK}/install")
+run(cpack -G DEB -B "${WORK}/deb" --config "${BUILD_DIR}/CPackConfig.cmake")
+file(GLOB debs "${WORK}/deb/*.deb")
+list(LENGTH debs n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "cpack -G DEB made ${n} .deb files in ${WORK}/deb: ${debs}")
+endif()
+run(dpkg-deb -x "${debs}" "${WORK}/root")
+file(WRITE "${WORK}/deb-path.txt" "${debs}")
+message(STATUS "package: ${debs}, unpacked into ${WORK}/root")
