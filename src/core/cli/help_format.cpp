@@ -45,7 +45,7 @@ std::string HelpFormatter::entry(const std::string& left, const std::string& rig
     used = col;
     out = report::pad_right(name, col);
   } else {  // the name on lines of its own, the description under it at the column
-    out = lines_under(wrap_text(display_width(name) > width_ ? breakable(left) : left, width_ - 4), "  ", 6);
+    out = lines_under(wrap_text(display_width(name) > width_ ? breakable(left) : left, width_ - 6), "  ", 6);
     if (right.empty()) return out;
     used = col;
     out += std::string(col, ' ');
