@@ -96,8 +96,7 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     cells.emplace_back("verdict", litmus_verdict(r));
     t.row(cells, forbidden_seen(r).empty() ? report::RowMark::none : report::RowMark::mismatch);
   }
-  std::vector<std::string> labels{"test", "fence"}, names, counts;
-  if (opt.label) labels.insert(labels.begin(), "case");
+  std::vector<std::string> labels{opt.label ? "case" : "test", "fence"}, names, counts;
   for (int o = 0; o < kOutcomes; ++o) names.push_back(outcome_key(o));
   if (gpu_run)
     for (int o = 0; o < kOutcomes; ++o) counts.push_back("r" + outcome_key(o));
