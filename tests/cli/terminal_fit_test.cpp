@@ -108,7 +108,7 @@ TEST(TerminalFit, AWiderTerminalIsUsedAndNotExceeded) {
 }
 
 TEST(TerminalFit, ToolsFit80Columns) {
-  for (const std::string c : {"list", "sources", "devices", "--help"}) {
+  for (const std::string c : {"list", "sources", "devices", "doctor", "--help", "help lock"}) {
     const auto wide = too_wide(c, 80);
     EXPECT_TRUE(wide.empty()) << "cudasync " << c << "\n" << shown(wide);
   }
@@ -123,7 +123,7 @@ TEST(TerminalFit, ExplainRendersEveryTextIn80Columns) {
 }
 
 TEST(TerminalFit, EveryHelpFits80Columns) {
-  std::vector<std::string> commands{"list", "devices", "explain", "sources"};
+  std::vector<std::string> commands{"list", "devices", "explain", "sources", "doctor", "bench", "help"};
   for (const auto& l : lessons()) commands.push_back(l.id);
   for (const auto& c : commands) {
     const auto wide = too_wide(c + " --help", 80);

@@ -1,7 +1,12 @@
 // What a person at a terminal gets, run on a real pseudo-terminal (util-linux script(1)): long
 // text goes through the pager with its colours, short text and --no-pager and --json do not;
 // help as a command and with every lesson's global options; --markdown, --csv and --html files.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -134,6 +139,35 @@ TEST(Exports, JsonNamesEachTablesPicture) {
   EXPECT_EQ(p["roles"]["lane"], "thread");
   EXPECT_EQ(p["roles"]["source"], "source-lane");
   EXPECT_EQ(p["width"], 8);
+}
+
+}  // namespace
+}  // namespace cudasync::test
+
+namespace cudasync::test {
+namespace {
+
+// explain at 80x24 in a real terminal (tmux) with the real pager: the first screen is the text's
+// start, no line is cut, and less waits at its prompt.
+TEST(ExplainOnATerminal, FirstScreenAt80x24ThroughLess) {
+  const CliResult have = run_shell("command -v tmux");
+  ASSERT_EQ(have.exit_code, 0) << "no tmux: install it (scripts/setup.sh)";
+  const std::string session = "cudasync-test-" + std::to_string(getpid());
+  run_shell("tmux new-session -d -s " + session + " -x 80 -y 24 \"env -u CUDASYNC_PAGER -u PAGER -u LESS TERM=xterm '" +
+            binary_path() + "' explain lock; sleep 5\"");
+  run_shell("sleep 1.5");
+  const CliResult screen = run_shell("tmux capture-pane -p -t " + session);
+  run_shell("tmux send-keys -t " + session + " q; tmux kill-session -t " + session);
+  std::istringstream in(screen.out);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 24u) << screen.out;
+  EXPECT_EQ(lines[0], "cudasync explain lock (en)") << screen.out;
+  EXPECT_EQ(lines[23].rfind(":", 0), 0u) << "less waits at its prompt\n" << screen.out;
+  for (const auto& l : lines) {
+    EXPECT_EQ(l.find("# "), std::string::npos) << "raw Markdown heading: " << l;
+    EXPECT_EQ(l.find("```"), std::string::npos) << "raw Markdown fence: " << l;
+  }
 }
 
 }  // namespace
