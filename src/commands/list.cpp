@@ -1,5 +1,7 @@
 #include "commands/list.hpp"
 
+#include <cstdint>
+
 namespace cudasync::commands {
 
 namespace {
@@ -20,14 +22,19 @@ report::Report run_list(const RunContext& ctx) {
     where = "reference model";
     s.fact("gpu", "GPU", std::string("none"), report::Format::plain, probe.reason);
   }
+  s.paragraph("The lessons in course order: each one builds on those before it.");
   report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> [--lang zh] reads it");
-  t.column("lesson", "lesson").column("runs-on", "runs here on").column("summary", "summary");
-  t.column("parts", "parts (--part)");
-  for (const auto& c : ctx.commands) {
+  t.column("order", "#", report::Format::count)
+      .column("lesson", "lesson")
+      .column("runs-on", "runs here on")
+      .column("summary", "summary")
+      .column("parts", "parts (--part)");
+  std::int64_t order = 0;
+  for (const auto& c : ctx.commands) {  // main.cpp lists the lessons in course order
     if (!c.is_lesson) continue;
     std::string parts;
     for (const auto& p : c.parts) parts += (parts.empty() ? "" : " ") + p.id;
-    t.row({{"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}, {"parts", parts}});
+    t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}, {"parts", parts}});
   }
   s.add(std::move(t));
   if (probe.devices.empty())

@@ -2,6 +2,7 @@
 #include "core/device_info.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_entry.hpp"
+#include "core/memory_budget.hpp"
 
 namespace cudasync {
 
@@ -19,5 +20,11 @@ namespace cudasync {
 void gpu_not_built_in(const char* entry) {
   throw NoGpuError(std::string(entry) + ": this cudasync was built without CUDA");
 }
+
+}  // namespace cudasync
+
+namespace cudasync {
+
+std::optional<std::uint64_t> free_device_memory(int) { return std::nullopt; }
 
 }  // namespace cudasync

@@ -27,6 +27,9 @@ struct CommandSummary {
   std::vector<PartSummary> parts;
 };
 
+// --max-memory's default: 1 GiB of host memory per run.
+inline constexpr std::uint64_t kDefaultMaxMemory = std::uint64_t{1} << 30;
+
 struct RunContext {
   BackendRequest backend_request = BackendRequest::automatic;  // what --backend asked for
   std::optional<int> device_request;   // what --device asked for (tools that start lessons pass it on)
@@ -35,6 +38,7 @@ struct RunContext {
   std::uint64_t seed = 1;
   bool bench = false;                  // --bench: measure more (or run the lesson's sweep)
   bool color = false;                  // the text goes to a terminal in colour
+  std::uint64_t max_memory = kDefaultMaxMemory;  // --max-memory: the host bytes a run may take (core/memory_budget.hpp)
   const GpuProbe* probe = nullptr;     // for list / devices
   std::vector<CommandSummary> commands;  // the main table, for list
 

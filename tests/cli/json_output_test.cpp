@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -214,6 +215,25 @@ void expect_success(const std::string& args, const std::string& command) {
 
 TEST(JsonOutputSuccess, List) { expect_success("list --json", "list"); }
 TEST(JsonOutputSuccess, NoCommandIsList) { expect_success("--json", "list"); }
+
+// The list numbers the lessons in course order, and says so.
+TEST(JsonOutputSuccess, ListShowsTheCourseOrder) {
+  const json doc = run_success("list --json");
+  if (HasFailure()) return;
+  const json& section = doc["report"]["sections"]["lessons"];
+  const json& rows = section["tables"]["lessons"]["rows"];
+  const std::vector<std::string> course = {"warp-primitives", "cg-reduce",        "named-barriers", "threadfence",
+                                           "lock",            "lockfree-barrier", "deadlock-demo"};
+  ASSERT_EQ(rows.size(), course.size());
+  for (std::size_t i = 0; i < course.size(); ++i) {
+    EXPECT_EQ(rows[i]["order"].get<std::int64_t>(), static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(rows[i]["lesson"].get<std::string>(), course[i]);
+  }
+  bool says_so = false;
+  for (const auto& p : section["paragraphs"])
+    says_so = says_so || p.get<std::string>().find("course order") != std::string::npos;
+  EXPECT_TRUE(says_so) << section["paragraphs"].dump();
+}
 TEST(JsonOutputSuccess, Devices) { expect_success("devices --json", "devices"); }
 TEST(JsonOutputSuccess, ExplainEnglish) { expect_success("explain warp-primitives --json", "explain"); }
 TEST(JsonOutputSuccess, ExplainChinese) { expect_success("explain warp-primitives --lang zh --json", "explain"); }

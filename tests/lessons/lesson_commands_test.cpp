@@ -1,7 +1,8 @@
 // "Every command a lesson text shows is run by the tests": each `$ cudasync ...` line inside a
-// ```console block of lessons/<lesson>/<lang>.md is run here, and must exit 0, or the code its
-// trailing `# exit N` comment names. Without a GPU they run on the reference model; on a GPU
-// machine the same lines run on the GPU.
+// ```console block of lessons/<lesson>/<lang>.md, and of README.md, is run here, and must exit 0,
+// or the code its trailing `# exit N` comment names. Without a GPU they run on the reference model;
+// on a GPU machine the same lines run on the GPU. A README pipeline into jq must also name a path
+// that exists in today's output (jq prints null for a path that does not, and exits 0).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,6 +77,34 @@ TEST(LessonCommands, EveryLessonHasBothLanguagesShowingTheSameCommands) {
 // One test per lesson folder, so that `ctest -R 'LessonCommands.*lock'` runs one lesson's commands.
 class ShownCommands : public ::testing::TestWithParam<std::string> {};
 
+// The jq filter of a shown pipeline, `... | jq 'FILTER'`, without its quotes ("" when there is none).
+std::string jq_filter(const std::string& command) {
+  const auto pipe = command.find(" | jq '");
+  if (pipe == std::string::npos) return "";
+  const auto open = pipe + 7;
+  const auto close = command.rfind('\'');
+  return close > open ? command.substr(open, close - open) : "";
+}
+
+// Runs one shown command and checks its exit code (and, for a usage error, that it says why).
+void run_shown(const ShownCommand& c, bool jq) {
+  std::string cmd = c.command;
+  const auto pipe = cmd.find(" | ");
+  const bool piped = pipe != std::string::npos;
+  if (piped) {
+    ASSERT_EQ(cmd.compare(pipe, 6, " | jq "), 0) << "shown commands may pipe only to jq";
+    if (!jq) cmd = cmd.substr(0, pipe);  // no jq here: still run cudasync and check its JSON
+  }
+  const CliResult r = run_shell(with_binary(cmd));
+  EXPECT_EQ(r.exit_code, c.expected_exit) << "stderr: " << r.err;
+  if (piped && !jq && c.expected_exit == 0) {
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << "not one JSON document: " << r.out.substr(0, 200);
+  }
+  if (c.expected_exit == 2) {
+    EXPECT_NE(r.err.find("error"), std::string::npos) << "a usage error must say why";
+  }
+}
+
 TEST_P(ShownCommands, RunWithTheirStatedExitCode) {
   const bool jq = have_jq();
   const fs::path d = fs::path(source_dir()) / "lessons" / GetParam();
@@ -84,25 +113,35 @@ TEST_P(ShownCommands, RunWithTheirStatedExitCode) {
     if (!fs::exists(d / lang)) continue;
     for (const auto& c : commands_in(read_file((d / lang).string()))) {
       SCOPED_TRACE((d / lang).string() + ": " + c.command);
-      std::string cmd = c.command;
-      const auto pipe = cmd.find(" | ");
-      const bool piped = pipe != std::string::npos;
-      if (piped) {
-        ASSERT_EQ(cmd.compare(pipe, 6, " | jq "), 0) << "lesson commands may pipe only to jq";
-        if (!jq) cmd = cmd.substr(0, pipe);  // no jq here: still run cudasync and check its JSON
-      }
-      const CliResult r = run_shell(with_binary(cmd));
+      run_shown(c, jq);
       ++ran;
-      EXPECT_EQ(r.exit_code, c.expected_exit) << "stderr: " << r.err;
-      if (piped && !jq && c.expected_exit == 0) {
-        EXPECT_TRUE(nlohmann::json::accept(r.out)) << "not one JSON document: " << r.out.substr(0, 200);
-      }
-      if (c.expected_exit == 2) {
-        EXPECT_NE(r.err.find("error"), std::string::npos) << "a usage error must say why";
-      }
     }
   }
   EXPECT_GT(ran, 0);
+}
+
+// README.md's console commands, its JSON pipelines included.
+TEST(ReadmeCommands, RunWithTheirStatedExitCode) {
+  const bool jq = have_jq();
+  const auto commands = commands_in(read_file(source_dir() + "/README.md"));
+  int piped = 0;
+  for (const auto& c : commands) {
+    SCOPED_TRACE("README.md: " + c.command);
+    run_shown(c, jq);
+    const std::string filter = jq_filter(c.command);
+    if (filter.empty()) continue;
+    ++piped;
+    ASSERT_EQ(filter.find('\''), std::string::npos) << "a filter in single quotes holds no single quote";
+    if (!jq) continue;
+    // A filter that is a path must name one that exists: its path() is among the document's paths.
+    // A filter that builds a value ([...]) has no path(); jq's try lets it through.
+    const std::string cudasync = c.command.substr(0, c.command.find(" | "));
+    const CliResult exists = run_shell(with_binary(cudasync + " | jq -e 'try (path(" + filter +
+                                                   ") as $p | any(paths; . == $p)) catch true'"));
+    EXPECT_EQ(exists.exit_code, 0) << "the filter names a path today's output does not have\n" << exists.out
+                                   << exists.err;
+  }
+  EXPECT_GE(piped, 3) << "the README's JSON section shows three pipelines";
 }
 
 std::vector<std::string> lesson_names() {

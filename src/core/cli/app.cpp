@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -19,7 +18,9 @@
 #include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
 #include "core/cli/help_format.hpp"
+#include "core/cli/output.hpp"
 #include "core/cli/terminal.hpp"
+#include "core/cli/usage_message.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
 #include "core/version.hpp"
@@ -36,7 +37,8 @@ const char* kExitCodes =
     "  0   ok\n"
     "  1   a check failed (the GPU disagrees with the reference model, or a result is wrong),\n"
     "      or an internal error\n"
-    "  2   usage error (a bad option value or combination, an unwritable --json path)\n"
+    "  2   usage error (a bad option value or combination, a run above --max-memory), or the\n"
+    "      output could not be written (an unwritable --json path, a full disk, a closed stdout)\n"
     "  3   no usable GPU when one was required (--backend gpu), or a CUDA driver error\n"
     "  77  the lesson or part is not supported on this GPU (waived, with the reason)";
 
@@ -47,17 +49,6 @@ void setup_logging() {
   spdlog::set_default_logger(logger);
 }
 
-// A parse error happens before CLI11 has filled the options, so the --json wish is read from
-// argv directly: even a bad command line gets its one JSON document.
-std::string json_target_from_argv(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json") return "-";
-    if (a.rfind("--json=", 0) == 0) return a.substr(7);
-  }
-  return "";
-}
-
 std::string version_text() {
   std::string s = std::string("cudasync ") + kToolVersion + " (git " + kGitSha + ")\n";
   if (kCudaBuiltIn) s += std::string("CUDA: built in (toolkit ") + kCudaToolkitVersion + "), GPU and reference-model backends";
@@ -65,46 +56,12 @@ std::string version_text() {
   return s;
 }
 
-class Output {
- public:
-  Output(const GlobalOptions& o, report::RunMeta& meta, const OutputOptions& out = {})
-      : opts_(o), meta_(meta), out_opts_(out), exports_(out) {
-    if (!o.json_target.empty() && o.json_target != "-") {
-      file_ = std::make_unique<std::ofstream>(o.json_target);
-      if (!*file_) {
-        const std::string target = o.json_target;
-        file_.reset();
-        throw UsageError("--json=" + target + ": cannot open the file for writing (" + std::strerror(errno) +
-                         "); give a writable path, or --json alone for stdout");
-      }
-    }
-  }
-  bool json_on_stdout() const { return opts_.json_target == "-"; }
+const char* kEmptyJsonFile =
+    "--json= names no file; accepted: --json=FILE to write the document to FILE, or --json alone for stdout";
 
-  void report(const report::Report& r) {
-    if (!json_on_stdout() && !exports_.on_stdout())
-      print_text(r, use_color(opts_.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM")),
-                 out_opts_);
-    exports_.write(r, meta_);
-    if (!opts_.json_target.empty()) write_json(report::document_json(r, meta_).dump(2));
-  }
-  void error(const Error& e) { error(e.kind, e.what(), static_cast<int>(e.code)); }
-  void error(const std::string& kind, const std::string& message, int code) {
-    std::cerr << "cudasync: error: " << message << "\n";
-    if (!opts_.json_target.empty()) write_json(report::error_document_json(kind, message, code, meta_).dump(2));
-  }
-
- private:
-  void write_json(const std::string& doc) {
-    if (file_) *file_ << doc << '\n';
-    else std::cout << doc << '\n';
-  }
-  const GlobalOptions& opts_;
-  report::RunMeta& meta_;
-  OutputOptions out_opts_;
-  Exports exports_;
-  std::unique_ptr<std::ofstream> file_;
-};
+bool ctx_color(const GlobalOptions& o) {
+  return use_color(o.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
+}
 
 int exit_code_of(const report::Report& r) {
   if (r.checks_failed() > 0) return static_cast<int>(ExitCode::check_failed);
@@ -115,6 +72,7 @@ int exit_code_of(const report::Report& r) {
 }  // namespace
 
 int run_app(int argc, char** argv, const std::vector<Command>& commands) {
+  const bool stdout_closed = guard_standard_streams();
   setup_logging();
   CLI::App app{"cudasync: GPU synchronization techniques, run on the GPU, checked against a CPU "
                "reference model, measured and explained.",
@@ -147,42 +105,75 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
+  const std::vector<std::string> args(meta.argv.begin() + (argc > 0 ? 1 : 0), meta.argv.end());
+  const JsonTarget json = json_target_from_argv(args);
+
+  // A usage error found before a run: stderr, and with --json the error document.
+  const auto usage_error = [&](const std::string& message) {
+    if (json.empty_file) {
+      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << kEmptyJsonFile << "\n";
+      return static_cast<int>(ExitCode::usage);
+    }
+    try {
+      Output out(json.target, false, stdout_closed, meta);
+      out.error("usage", message, static_cast<int>(ExitCode::usage));
+      if (const auto lost = out.finish()) std::cerr << "cudasync: error: " << *lost << "\n";
+    } catch (const Error& inner) {
+      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << inner.what() << "\n";
+    }
+    return static_cast<int>(ExitCode::usage);
+  };
+  // --help and --version print text; with --json they would leave no document.
+  const auto text_only = [&](const CLI::ParseError& e, const char* what) {
+    if (json.target.empty() && !json.empty_file) {
+      const int code = app.exit(e);
+      if (const auto lost = stdout_failure(stdout_closed)) {
+        std::cerr << "cudasync: error: " << *lost << "\n";
+        return static_cast<int>(ExitCode::usage);
+      }
+      return code;
+    }
+    return usage_error(std::string(what) + " prints text and does not combine with --json; accepted: " + what +
+                       " alone, or --json without it");
+  };
+  // --cli-spec prints its JSON while CLI11 parses: judged before, so a --json run never gets two documents.
+  const auto spec = std::find(args.begin(), std::find(args.begin(), args.end(), "--"), "--cli-spec");
+  if ((!json.target.empty() || json.empty_file) && spec != args.end() && *spec == "--cli-spec")
+    return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
+                       "--cli-spec alone, or --json without it");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return text_only(e, "--help");
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return text_only(e, "--help");
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return text_only(e, "--version");
   } catch (const CLI::Success& e) {  // --cli-spec printed the definition
-    return app.exit(e);
+    return text_only(e, "--cli-spec");
   } catch (const CLI::ParseError& e) {
-    GlobalOptions fallback;
-    fallback.json_target = json_target_from_argv(argc, argv);
-    std::string message = e.what();
-    const bool in_subcommand = std::any_of(attached.begin(), attached.end(), [](const Wired& a) { return a.sub->parsed(); });
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) && !in_subcommand) {
-      message += "; the commands are:";
-      for (const auto& c : commands) message += std::string(" ") + c.name;
-    }
-    try {
-      Output out(fallback, meta);
-      out.error("usage", message + " (see cudasync --help)", static_cast<int>(ExitCode::usage));
-    } catch (const Error& inner) {
-      std::cerr << "cudasync: error: " << e.what() << "\ncudasync: error: " << inner.what() << "\n";
-    }
-    return static_cast<int>(ExitCode::usage);
+    return usage_error(usage_message(app, e, args));
   }
+  if (json.empty_file) return usage_error(kEmptyJsonFile);
+  if (const auto empty = empty_export_file(args)) return usage_error(*empty);
+  opts.json_target = json.target;  // the last --json, as the error paths read it
 
   if (opts.quiet) spdlog::set_level(spdlog::level::err);
   else if (opts.verbose > 0) spdlog::set_level(spdlog::level::debug);
 
   meta.backend_requested = to_string(opts.backend);
   std::unique_ptr<Output> out;
+  // Every way out of a run: the --json file and stdout are checked before the exit code stands.
+  const auto finish = [&](int code) {
+    if (const auto lost = out ? out->finish() : stdout_failure(stdout_closed)) {
+      std::cerr << "cudasync: error: " << *lost << "\n";
+      return static_cast<int>(ExitCode::usage);
+    }
+    return code;
+  };
   try {
-    if (const auto conflict = stdout_conflict(out_opts, opts.json_target)) throw UsageError(*conflict);
-    out = std::make_unique<Output>(opts, meta, out_opts);
+    out = std::make_unique<Output>(opts.json_target, ctx_color(opts), stdout_closed, meta);
+    out->add_exports(out_opts);
     const Wired* chosen = nullptr;
     for (const auto& a : attached)
       if (a.sub->parsed()) chosen = &a;
@@ -196,7 +187,8 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.device_request = opts.device;
     ctx.seed = opts.seed;
     ctx.bench = opts.bench;
-    ctx.color = use_color(opts.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
+    ctx.color = ctx_color(opts);
+    ctx.max_memory = opts.max_memory;
     ctx.commands = summaries;
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
@@ -218,16 +210,16 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     }
     const report::Report r = chosen->attached.run(ctx);
     out->report(r);
-    return exit_code_of(r);
+    return finish(exit_code_of(r));
   } catch (const Error& e) {
     if (out) out->error(e);
-    else std::cerr << "cudasync: error: " << e.what() << "\n";
-    return static_cast<int>(e.code);
+    else std::cerr << "cudasync: error: " << printable_text(e.what(), 4000) << "\n";
+    return finish(static_cast<int>(e.code));
   } catch (const std::exception& e) {
     const std::string msg = std::string("internal error: ") + e.what();
     if (out) out->error("internal", msg, static_cast<int>(ExitCode::check_failed));
-    else std::cerr << "cudasync: error: " << msg << "\n";
-    return static_cast<int>(ExitCode::check_failed);
+    else std::cerr << "cudasync: error: " << printable_text(msg, 4000) << "\n";
+    return finish(static_cast<int>(ExitCode::check_failed));
   }
 }
 

@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "core/cli/pager.hpp"
 #include "core/cli/terminal.hpp"
+#include "core/cli/usage_message.hpp"
 #include "core/errors.hpp"
 #include "core/report/html_renderer.hpp"
 #include "core/report/table_export.hpp"
@@ -28,15 +30,37 @@ void add_output_options(CLI::App& app, OutputOptions& o) {
                "Write every cell, fact, measurement and check as a CSV row: --csv to stdout, --csv=FILE to FILE");
 }
 
-std::optional<std::string> stdout_conflict(const OutputOptions& o, const std::string& json_target) {
-  std::vector<std::string> on_stdout;
-  if (json_target == "-") on_stdout.emplace_back("--json");
-  if (o.html == "-") on_stdout.emplace_back("--html");
-  if (o.markdown == "-") on_stdout.emplace_back("--markdown");
-  if (o.csv == "-") on_stdout.emplace_back("--csv");
-  if (on_stdout.size() < 2) return std::nullopt;
-  return on_stdout[0] + " and " + on_stdout[1] + " both ask for stdout; accepted: one of them alone, the other with "
-         "=FILE (" + on_stdout[1] + "=FILE)";
+std::optional<std::string> output_conflict(const OutputOptions& o, const std::string& json_target) {
+  const std::vector<std::pair<std::string, std::string>> targets{
+      {"--json", json_target}, {"--html", o.html}, {"--markdown", o.markdown}, {"--csv", o.csv}};
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    for (std::size_t j = i + 1; j < targets.size(); ++j) {
+      const auto& [a, path] = targets[i];
+      const auto& b = targets[j].first;
+      if (path.empty() || path != targets[j].second) continue;
+      if (path == "-")
+        return a + " and " + b + " both ask for stdout; accepted: one of them alone, the other with =FILE (" + b +
+               "=FILE)";
+      return a + "=" + shown_value(path) + " and " + b + "=" + shown_value(path) +
+             " name one file; accepted: a file of its own for each";
+    }
+  return std::nullopt;
+}
+
+std::optional<std::string> empty_export_file(const std::vector<std::string>& args) {
+  std::map<std::string, bool> empty;  // option -> its last occurrence was "OPTION="
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    for (const char* option : {"--html", "--markdown", "--csv"}) {
+      const std::string name(option);
+      if (a == name || a.rfind(name + "=", 0) == 0) empty[name] = a.size() == name.size() + 1;
+    }
+  }
+  for (const auto& [option, is_empty] : empty)
+    if (is_empty)
+      return option + "= names no file; accepted: " + option + "=FILE to write to FILE, or " + option +
+             " alone for stdout";
+  return std::nullopt;
 }
 
 Exports::Exports(const OutputOptions& o) {
@@ -48,8 +72,8 @@ Exports::Exports(const OutputOptions& o) {
     if (path != "-") {
       t.file = std::make_unique<std::ofstream>(path, std::ios::binary);
       if (!*t.file)
-        throw UsageError(option + "=" + path + ": cannot open the file for writing (" + std::strerror(errno) +
-                         "); accepted: a writable path, or " + option + " alone for stdout");
+        throw UsageError(option + "=" + shown_value(path) + ": cannot open the file for writing (" +
+                         std::strerror(errno) + "); accepted: a writable path, or " + option + " alone for stdout");
     }
     targets_.push_back(std::move(t));
   }
@@ -61,16 +85,34 @@ bool Exports::on_stdout() const {
   return false;
 }
 
-void Exports::write(const report::Report& r, const report::RunMeta& meta) {
-  for (auto& t : targets_) {
+std::vector<std::string> Exports::render(const report::Report& r, const report::RunMeta& meta) const {
+  std::vector<std::string> out;
+  for (const auto& t : targets_) {
     std::ostringstream text;
     if (t.option == "--html") report::render_html(r, meta, text);
     else if (t.option == "--markdown") report::render_markdown(r, text);
     else report::render_csv(r, text);
-    std::ostream& out = t.file ? static_cast<std::ostream&>(*t.file) : std::cout;
-    out << text.str();
-    out.flush();
-    if (!out) throw UsageError(t.option + "=" + t.path + ": writing failed (" + std::strerror(errno) + ")");
+    out.push_back(text.str());
+  }
+  return out;
+}
+
+void Exports::write(const std::vector<std::string>& rendered) {
+  for (std::size_t i = 0; i < targets_.size() && i < rendered.size(); ++i) {
+    auto& t = targets_[i];
+    if (!t.file) {  // stdout: its failures are found when the run finishes (core/cli/output.hpp)
+      std::cout << rendered[i];
+      continue;
+    }
+    errno = 0;
+    *t.file << rendered[i];
+    t.file->flush();
+    const int err = errno;
+    const bool written = static_cast<bool>(*t.file);
+    t.file->close();
+    if (!written || t.file->fail())
+      throw UsageError(t.option + "=" + shown_value(t.path) + ": writing failed (" +
+                       (err ? std::strerror(err) : "write error") + "); accepted: a writable path with room for it");
   }
 }
 

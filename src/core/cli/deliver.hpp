@@ -28,8 +28,13 @@ struct OutputOptions {
 
 void add_output_options(CLI::App& app, OutputOptions& o);
 
-// The usage error when two renderings ask for stdout (--json and --html alone, say).
-std::optional<std::string> stdout_conflict(const OutputOptions& o, const std::string& json_target);
+// The usage error when two renderings ask for stdout (--json and --html alone, say) or name one
+// file (--html=run.out --csv=run.out).
+std::optional<std::string> output_conflict(const OutputOptions& o, const std::string& json_target);
+
+// The usage error for a last "--html=", "--markdown=" or "--csv=" that names no file (CLI11 would
+// read it as the option alone, stdout). `args` is argv without the program; nothing after "--".
+std::optional<std::string> empty_export_file(const std::vector<std::string>& args);
 
 class Exports {
  public:
@@ -37,7 +42,10 @@ class Exports {
   explicit Exports(const OutputOptions& o);
   // One of the renderings goes to stdout: no text report, no pager.
   bool on_stdout() const;
-  void write(const report::Report& r, const report::RunMeta& meta);
+  // Every rendering, made before anything is written (a failure leaves no half file behind).
+  std::vector<std::string> render(const report::Report& r, const report::RunMeta& meta) const;
+  // Writes what render made; throws UsageError naming the option when a write fails.
+  void write(const std::vector<std::string>& rendered);
 
  private:
   struct Target {

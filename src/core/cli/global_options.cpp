@@ -1,7 +1,10 @@
 #include "core/cli/global_options.hpp"
 
 #include <cctype>
+#include <limits>
 #include <map>
+
+#include "core/cli/option_checks.hpp"
 
 namespace cudasync::cli {
 
@@ -18,7 +21,7 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   app.add_flag("--json{-}", o.json_target,
                "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr). "
                "FILE needs the '=': in '--json lock' the word could be a file or the lesson");
-  app.add_option("--device", o.device, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping");
+  add_count(app, "--device", o.device, kMaxDeviceIndex, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping", 0);
   // Named words only: a CheckedTransformer would also accept the enum's numbers ("--color 1").
   const std::map<std::string, BackendRequest> backends{
       {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};
@@ -36,7 +39,14 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->default_str("auto");
   app.add_flag("-v,--verbose", o.verbose, "More log lines on stderr (repeatable)");
   app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr");
-  app.add_option("--seed", o.seed, "Seed for random inputs and predicates (same seed, same run)");
+  add_count(app, "--seed", o.seed, std::numeric_limits<std::uint64_t>::max(),
+            "Seed for random inputs and predicates (same seed, same run)", 0);
+  app.add_option_function<std::string>(
+         "--max-memory", [&o](const std::string& s) { o.max_memory = *parse_size(s); },
+         "Host memory a run may allocate: bytes, or with K, M, G, T (powers of 1024); a run that would need more "
+         "stops first, naming its estimate (default 1G)")
+      ->check(size_check(kMinMaxMemory))
+      ->default_str("1G");
   app.add_flag("--bench", o.bench, "Measure costs with more repetitions");
 }
 

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/backend.hpp"
+#include "core/memory_budget.hpp"
 
 namespace cudasync::cli {
 
@@ -21,7 +22,11 @@ struct GlobalOptions {
   bool quiet = false;
   std::uint64_t seed = 1;
   bool bench = false;
+  std::uint64_t max_memory = kDefaultMaxMemory;  // --max-memory
 };
+
+// The largest --device index (a GPU index counted after CUDA_VISIBLE_DEVICES remapping).
+inline constexpr std::uint64_t kMaxDeviceIndex = 1023;
 
 void add_global_options(CLI::App& app, GlobalOptions& opts);
 

@@ -1,6 +1,7 @@
 #pragma once
-// RAII owner of device memory: copy deleted, move allowed. Seed 001's lock frees its mutex in the
-// destructor of a by-value copy; with copies deleted, that bug cannot compile.
+// RAII owner of device memory: copy deleted, move allowed. The lock class of a well-known analysis of
+// CUDA by Example's lock frees its mutex in the destructor of a by-value copy; with copies deleted,
+// that bug cannot compile.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

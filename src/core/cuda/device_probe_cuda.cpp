@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/device_info.hpp"
+#include "core/memory_budget.hpp"
 #include "core/nvidia_driver.hpp"
 
 namespace cudasync {
@@ -58,6 +59,23 @@ GpuProbe probe_gpus() {
   }
   if (p.devices.empty()) p.reason = "no device answered cudaGetDeviceProperties";
   return p;
+}
+
+std::optional<std::uint64_t> free_device_memory(int device) {
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) current = -1;
+  if (cudaSetDevice(device) != cudaSuccess) {
+    cudaGetLastError();
+    return std::nullopt;
+  }
+  std::size_t free = 0, total = 0;
+  const cudaError_t e = cudaMemGetInfo(&free, &total);
+  if (current >= 0 && current != device) cudaSetDevice(current);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(free);
 }
 
 }  // namespace cudasync

@@ -1,6 +1,6 @@
 #pragma once
 // How many blocks of a kernel can be resident on the whole GPU at once: the number a software
-// grid barrier must not exceed (seed 000 assumes it silently; cudasync checks it).
+// grid barrier must not exceed (the barrier's own code cannot check it; cudasync checks it first).
 #include <cuda_runtime.h>
 
 #include <string>

@@ -53,7 +53,12 @@ template <class Options, class Run>
 report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
   const auto c = std::find_if(lesson.children.begin(), lesson.children.end(),
                               [&](const Child<Run>& ch) { return ch.id == p.child; });
-  if (c == lesson.children.end()) throw UsageError("--child " + p.child + ": no such child mode");
+  if (c == lesson.children.end()) {
+    std::string ids;
+    for (const auto& ch : lesson.children) ids += (ids.empty() ? "" : ", ") + ch.id;
+    throw UsageError("--child " + p.child + ": no such child mode; accepted: " + ids +
+                     " (a part starts them itself: run the part instead)");
+  }
   if (!ctx.gpu) throw NoGpuError("--child " + p.child + " runs on the GPU only");
   Run run(p.options, ctx, p.selection);
   write_child_answer(p.child_out, c->run(run));
@@ -121,7 +126,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     const bool bench = ctx.bench && lesson.bench.has_value();
     if (bench && !parsed->parts.empty())
       throw UsageError("--part " + parsed->parts.front() + " is not used by --bench, which runs " + lesson.id +
-                       "'s own sweep; leave --part out, or drop --bench");
+                       "'s own sweep; accepted: --part without --bench, or --bench without --part");
     parsed->selection = select(detail::rules(lesson), parsed->parts, bench);
     parsed->selection.child = !parsed->child.empty();
     parsed->selection.child_out = parsed->child_out;

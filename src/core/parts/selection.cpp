@@ -48,16 +48,17 @@ std::optional<std::string> applicability_error(const std::vector<PartRule>& part
     if (selection.bench) {
       if (bench_reads) continue;
       std::string accepted = bench && !bench->reads.empty() ? " (it reads " + joined(bench->reads) + ")" : "";
-      return option + " is not used by --bench, which runs its own sweep" + accepted + "; leave " + option +
-             " out, or drop --bench";
+      return option + " is not used by --bench, which runs its own sweep" + accepted + "; accepted: " + option +
+             " without --bench, or --bench without " + option + " (leave it out)";
     }
     const bool applies = std::any_of(readers.begin(), readers.end(), [&](const std::string& id) { return selection.has(id); });
     if (applies) continue;
     if (readers.empty())
-      return option + " applies only to --bench; add --bench, or leave " + option + " out";
+      return option + " applies only to --bench; accepted: " + option + " with --bench, or no " + option +
+             " (leave it out)";
     return option + " applies only to the part" + (readers.size() > 1 ? "s " : " ") + joined(readers) +
-           ", and none of them is selected; add " + (readers.size() > 1 ? "one of them" : "it") + " with --part, or leave " +
-           option + " out";
+           ", and none of them is selected; accepted: " + option + " with --part " +
+           (readers.size() > 1 ? "naming one of them" : readers.front()) + ", or no " + option + " (leave it out)";
   }
   return std::nullopt;
 }

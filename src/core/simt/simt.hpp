@@ -21,7 +21,7 @@
 // that is the deadlock (livelock), as is a step in which nobody could move.
 //
 // A lesson supplies a program (and renders the trace in its own words; the machine says what
-// happened, never how to phrase it). The seed's CAS lock, every lane of one warp once:
+// happened, never how to phrase it). CUDA by Example's CAS lock, every lane of one warp once:
 //
 //   enum Reg { r };                              // the lesson names its (four) registers
 //   enum Mem { lock, counter };                  // and its words, by index

@@ -1,5 +1,5 @@
 #pragma once
-// cg-reduce: the sum-reduction ladder of seed 002 (sections 10.2-10.5), one kernel per rung, run
+// cg-reduce: the sum-reduction ladder of Fan, ch. 10 (sections 10.2-10.5), one kernel per rung, run
 // on the GPU and replayed by the reference model in the same float order. This header holds the
 // plain types both backends use; nvcc compiles it too, so it includes only the standard library.
 #include <array>
@@ -33,8 +33,8 @@ inline constexpr std::array<Kernel, kKernelCount> kLadder = {
     Kernel::tile_shfl_down_atomic, Kernel::cg_reduce_atomic, Kernel::two_pass_seed,    Kernel::two_pass_occupancy,
     Kernel::two_pass_vector,       Kernel::static_buffer,    Kernel::grid_sync,        Kernel::cub_sum};
 
-inline constexpr int kSeedGrid = 10240;         // the seed's grid_size (10.5.1)
-inline constexpr int kSecondPassBlock = 1024;   // the seed's second launch: <<<1, 1024>>>
+inline constexpr int kSeedGrid = 10240;         // the book's grid_size (10.5.1)
+inline constexpr int kSecondPassBlock = 1024;   // the book's second launch: <<<1, 1024>>>
 inline constexpr int kUnroll = 4;               // vectors each thread loads before adding (two_pass_vector)
 inline constexpr int kWarpSize = 32;
 
@@ -61,7 +61,7 @@ struct Trace {
   // Rung 3: y of the warp's 32 lanes at the start of the shuffles and after offsets 16 ... 1.
   std::vector<T> shuffle;  // 6 x 32
   // Rung 5 (seed grid, first launch): y after the grid-stride loop, y = s_y[tid] after the shared
-  // steps, then after offsets 16 ... 1: 7 x 32. Empty when block_index >= the seed grid.
+  // steps, then after offsets 16 ... 1: 7 x 32. Empty when block_index >= the book's grid (10240 blocks).
   std::vector<T> grid_stride;
 };
 

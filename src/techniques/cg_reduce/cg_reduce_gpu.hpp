@@ -32,7 +32,7 @@ CUDASYNC_GPU_ENTRY(double, gpu_sum, (GpuInput& in, Kernel k, const Plan& plan))
 // Device-event time of one call (both launches where there are two; the memset of the atomic
 // target included), `reps` times after `warmup`: milliseconds per call.
 CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_time_ms, (GpuInput& in, Kernel k, const Plan& plan, int reps, int warmup))
-// Host wall time of the seed's whole reduce() wrapper, result copied back: microseconds per call.
+// Host wall time of the book's whole reduce() wrapper, result copied back: microseconds per call.
 // two_pass_seed: cudaMalloc + 2 launches + cudaMemcpy + cudaFree (10.5.1); static_buffer:
 // cudaGetSymbolAddress + 2 launches + cudaMemcpy (10.5.2).
 CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_wrapper_us, (GpuInput& in, Kernel k, const Plan& plan, int reps))

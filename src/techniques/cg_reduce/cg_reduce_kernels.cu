@@ -1,5 +1,5 @@
 // The launchers of cg-reduce's kernels (cg_reduce_kernels.cuh) and CUB, behind the plain entry
-// points of cg_reduce_gpu.hpp: one upload per input, one call, timing, the seed's whole reduce()
+// points of cg_reduce_gpu.hpp: one upload per input, one call, timing, the book's whole reduce()
 // wrapper, and the traced launches.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>

@@ -1,5 +1,5 @@
 #pragma once
-// The rungs of seed 002's reduction ladder (10.2-10.5) as kernels, as close to the seed's code as
+// The rungs of Fan's reduction ladder (ch. 10) (10.2-10.5) as kernels, as close to the book's code as
 // correctness allows (its typos fixed and named in lessons/cg-reduce), plus the vector kernel
 // and the grid.sync kernel. Device code only: cg_reduce_kernels.cu launches them. Kernels fill
 // device memory and never print.
@@ -14,7 +14,7 @@ namespace cg = cooperative_groups;
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
-// The seed's `extern __shared__ real s_y[];`, for a template: one raw array, viewed as T.
+// The book's `extern __shared__ real s_y[];`, for a template: one raw array, viewed as T.
 template <typename T>
 __device__ T* shared_array() {
   extern __shared__ __align__(16) unsigned char cg_reduce_smem[];

@@ -34,7 +34,7 @@ std::optional<std::string> n_error(const std::string& text) {
   if (*v <= 0) return text + " elements: give at least 1";
   if (*v > kMaxN)
     return text + " is more than " + pow2_name(kMaxN) +
-           ", the most the seed's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
+           ", the most Fan's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
   return std::nullopt;
 }
 
@@ -67,7 +67,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--n", o.n, "Elements to sum, 1.." + std::to_string(kMaxN) + " (default 2^24)")
       ->check([](const std::string& s) { return n_error(s).value_or(""); });
-  sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, as the seed)")
+  sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, Fan's BLOCK_SIZE)")
       ->check(block_error);
   sub.add_option("--dtype", o.dtype, "float or double (default float; --bench without it runs both)")
       ->check(CLI::IsMember({"float", "double"}));
@@ -120,7 +120,8 @@ void setup(Run& run, report::Section& s) {
                                        " blocks of " + std::to_string(p.plan.block);
   s.fact("grid-rungs-1-4", "grid, rungs 1-4", static_cast<I>(blocks_for(p.n, p.plan.block)), Format::count,
          "one element per thread");
-  s.fact("grid-seed", "grid, rungs 5-6 (seed)", static_cast<I>(p.plan.seed_grid), Format::count, "the seed's grid_size");
+  s.fact("grid-seed", "grid, rungs 5-6 (Fan's)", static_cast<I>(p.plan.seed_grid), Format::count,
+         "Fan's GRID_SIZE");
   s.fact("grid-occupancy", "grid, rung 5 occupancy", static_cast<I>(p.plan.occupancy_grid), Format::count, from);
   s.fact("grid-vector", "grid, rung 5 vector", static_cast<I>(p.plan.vector_grid), Format::count, from);
   s.fact("grid-sync-grid", "grid, rung 7 (--grid)", static_cast<I>(p.plan.grid_sync_grid), Format::count,
@@ -214,8 +215,8 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "cg-reduce",
-      "cg-reduce: the reduction ladder of seed 002 (10.2-10.5), rung by rung, against the model and CUB",
-      "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (seed 002, 10.2-10.5)",
+      "cg-reduce: the reduction ladder of Fan, ch. 10 (10.2-10.5), rung by rung, against the model and CUB",
+      "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (Fan, ch. 10)",
       {
           rung_row("shared", "rung 1: shared tree", "shared-memory tree, __syncthreads each step, atomicAdd (ch. 9)"),
           rung_row("syncwarp", "rung 2: __syncwarp", "the same tree, __syncwarp for offsets <= 16 (10.2)"),

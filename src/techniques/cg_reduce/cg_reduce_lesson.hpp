@@ -17,7 +17,7 @@
 namespace cudasync::cg_reduce {
 
 inline constexpr std::int64_t kDefaultN = std::int64_t{1} << 24;   // 64 MiB of floats: more than an H100's L2
-inline constexpr std::int64_t kMaxN = std::int64_t{1} << 30;       // the seed's kernels index with int
+inline constexpr std::int64_t kMaxN = std::int64_t{1} << 30;       // the book's kernels index with int
 inline constexpr std::int64_t kTraceMaxN = std::int64_t{1} << 24;  // the model replays every traced kernel
 inline constexpr int kTraceMaxBlock = 256;  // the shared-tree table has one row per word
 inline constexpr int kMinLog2Size = 10, kMaxLog2Size = 30;

@@ -65,35 +65,37 @@ KernelRun run_kernel(Run& run, Kernel k) {
 
 const char* rung_text(const std::string& rung) {
   if (rung == "shared")
-    return "Rung 1, chapter 9's reduce_shared (where seed 10.2 starts): each thread puts one element in s_y, "
-           "then s_y[tid] += s_y[tid + offset] for offset = blockDim.x/2 ... 1, with __syncthreads() after "
-           "every step; thread 0 adds the block's sum to d_y with atomicAdd. The blocks finish in any order, so "
-           "the atomics add their sums in any order, and float addition is not associative: the last bits can "
-           "change from run to run.";
+    return "Rung 1, the shared-memory reduction of Fan's chapter 9, where ch. 10 (10.2) starts: each thread puts "
+           "one element in s_y, then s_y[tid] += s_y[tid + offset] for offset = blockDim.x/2 ... 1, with "
+           "__syncthreads() after every step; thread 0 adds the block's sum to d_y with atomicAdd. The blocks "
+           "finish in any order, so the atomics add their sums in any order, and float addition is not "
+           "associative: the last bits can change from run to run.";
   if (rung == "syncwarp")
-    return "Rung 2, seed 10.2 reduce_syncwarp: the same tree, but from offset 16 down only warp 0 works, so "
-           "__syncwarp() replaces __syncthreads(). The seed writes `offset=blockDim.x>1` (a comparison worth "
-           "1: the block loop never runs) and `offset>=1` (a comparison: the warp loop never ends); both mean "
-           ">>=. The additions are rung 1's, so every block sum has the same bits.";
+    return "Rung 2, Fan 10.2 reduce_syncwarp: the same tree, but from offset 16 down only warp 0 works, so "
+           "__syncwarp() replaces __syncthreads(). A widely copied transcription of the chapter writes "
+           "`offset=blockDim.x>1` (a comparison worth 1: the block loop never runs) and `offset>=1` (a "
+           "comparison: the warp loop never ends) where the book has >> and >>=. The additions are rung 1's, "
+           "so every block sum has the same bits.";
   if (rung == "shfl")
-    return "Rung 3, seed 10.3.2 reduce_shfl: after the block steps down to offset 32, y = s_y[tid] moves to a "
+    return "Rung 3, Fan 10.3.2 reduce_shfl: after the block steps down to offset 32, y = s_y[tid] moves to a "
            "register and y += __shfl_down_sync(FULL_MASK, y, offset), offset 16 ... 1, replaces the shared "
            "steps and their __syncwarp: a shuffle reads every lane's y before any lane writes. Lane 0 adds what "
            "rung 2's s_y[0] adds. __shfl_xor_sync gives every lane the sum; lane 0 gets the same bits.";
   if (rung == "cg")
-    return "Rung 4, seed 10.4.2: thread_block_tile<32> g = tiled_partition<32>(this_thread_block()); then "
-           "y += g.shfl_down(y, i) for i = g.size()/2 ... 1. The seed writes g.shfl_down(y.i), a dot for the "
-           "comma, which does not compile. cg::reduce(g, y, cg::plus<T>()) does the same work as a butterfly of "
-           "shfl_xor and hands every lane the sum; lane 0's additions are again the tree's.";
+    return "Rung 4, Fan 10.4.2 reduce_cp: thread_block_tile<32> g = tiled_partition<32>(this_thread_block()); "
+           "then y += g.shfl_down(y, i) for i = g.size()/2 ... 1. A widely copied transcription writes "
+           "g.shfl_down(y.i), a dot for the comma, which does not compile. cg::reduce(g, y, cg::plus<T>()) does "
+           "the same work as a butterfly of shfl_xor and hands every lane the sum; lane 0's additions are again "
+           "the tree's.";
   if (rung == "two-pass")
-    return "Rung 5, seed 10.5.1 (its second reduce_cp): each thread first adds d_x[n], d_x[n + stride], ... "
+    return "Rung 5, Fan 10.5.1 (its second reduce_cp): each thread first adds d_x[n], d_x[n + stride], ... "
            "(stride = blockDim.x * gridDim.x) in a register, the block reduces as in rung 4 and writes "
            "d_y[bid]; a second launch <<<1, 1024>>> of the same kernel reduces d_y in place. No atomics: the "
-           "order is fixed, two runs give the same bits, and the model reproduces them. Rows: the seed's grid "
-           "of 10240 blocks; as many blocks as fit at once (occupancy API); and a vector kernel (float4 or "
+           "order is fixed, two runs give the same bits, and the model reproduces them. Rows: Fan's grid of "
+           "10240 blocks; as many blocks as fit at once (occupancy API); and a vector kernel (float4 or "
            "double2 loads, 4 in flight per thread, warps reduced first) on its own occupancy grid.";
   if (rung == "static")
-    return "Rung 6, seed 10.5.2: d_y is a static __device__ array of 10240 elements whose address "
+    return "Rung 6, Fan 10.5.2: d_y is a static __device__ array of 10240 elements whose address "
            "cudaGetSymbolAddress gives, instead of a cudaMalloc and a cudaFree in every call. Same kernels, same "
            "bits as rung 5's grid-10240 row; the saving shows in the whole call: compare the 'whole reduce() "
            "call' measurements of the two rungs.";

@@ -47,12 +47,13 @@ report::Section grid_part(Run& run) {
   report::Section s("grid-oversubscribed",
                     "grid-oversubscribed: a software grid barrier over more blocks than can be resident");
   s.paragraph(
-      "A software grid barrier (seed 000's lock-based one): thread 0 of every block adds 1 to a counter in global "
+      "A software grid barrier (Xiao & Feng's lock-based one): thread 0 of every block adds 1 to a counter in global "
       "memory and spins until the counter reaches the number of blocks. It needs every block resident at once: a "
       "spinning block keeps its SM slot, and a block without a slot starts only when a resident block exits. With "
       "more blocks than fit, the resident blocks spin for blocks that cannot start, and those wait for slots the "
-      "spinners will never free. Sorensen et al. (OOPSLA 2016) showed that inter-workgroup barriers need occupancy "
-      "discovery: their port of Xiao & Feng's barrier deadlocked on every GPU they tried at 1024 workgroups.");
+      "spinners will never free. Sorensen et al. (OOPSLA 2016) name the cause, the occupancy-bound execution "
+      "model, and make such a barrier safe by running it only over the blocks an occupancy discovery protocol "
+      "finds resident.");
   s.paragraph(
       "Two fixes. Size the grid from the occupancy API (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). Or "
       "launch with cudaLaunchCooperativeKernel, which checks co-residency before it starts anything and refuses a "

@@ -22,9 +22,10 @@ report::Section warp_part(Run& run) {
   report::Section s("warp-spinlock",
                     "warp-spinlock: a spin lock taken by the lanes of one warp, and a cycle no scheduler can break");
   s.paragraph(
-      "The CAS lock of seed 001, while (atomicCAS(&lock, 0, lane + 1) != 0); ... atomicExch(&lock, 0), taken by "
-      "all 32 lanes of one warp. Before Volta a warp had one program counter: at the spin loop's branch the lane "
-      "that got the lock leaves the loop and waits at its exit, the reconvergence point, while the warp keeps "
+      "The CAS lock of CUDA by Example (App. A), holding the lane's number + 1: while (atomicCAS(&lock, 0, "
+      "lane + 1) != 0); ... atomicExch(&lock, 0), taken by all 32 lanes of one warp. Before Volta a warp had one "
+      "program counter: at the spin loop's branch the lane that got the lock leaves the loop and waits at its "
+      "exit, the reconvergence point, while the warp keeps "
       "running the loop for the other lanes, which wait for the lock that lane holds. The model's lockstep "
       "trace shows the SIMT stack doing exactly that. Since Volta every lane has its own program counter "
       "(independent thread scheduling) and the scheduler also runs the lane holding the lock: the warp finishes. "

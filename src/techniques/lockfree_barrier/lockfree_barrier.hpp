@@ -1,5 +1,5 @@
 #pragma once
-// lockfree-barrier: every way to make all blocks of a grid wait for each other (seed 000, Xiao &
+// lockfree-barrier: every way to make all blocks of a grid wait for each other (Xiao &
 // Feng, IPDPS 2010), run in the same multi-phase kernel and timed. This header holds the plain types
 // both backends use; nvcc compiles it too, so it includes only the standard library.
 #include <cstdint>
@@ -22,14 +22,14 @@ enum class Barrier : int {
   grid_sync,         // cooperative_groups::this_grid().sync() in a cudaLaunchCooperativeKernel launch
   own,               // cudasync's: red.release on spread counters, thread 0 (or warp 0) polls them
   own_cluster,       // the same arrival; one block per thread-block cluster polls, the cluster barrier releases the rest (sm_90)
-  xf_lock_seed,      // the seed's lock-based code as written: no fence, `while (g_mutex != goalVal)`
-  xf_lockfree_seed,  // the seed's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
+  xf_lock_seed,      // the transcription's lock-based code as written: no fence, `while (g_mutex != goalVal)`
+  xf_lockfree_seed,  // the transcription's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
 };
 inline constexpr int kBarrierCount = 9;
 
 // Software barriers spin inside one kernel: every block must be resident at once.
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
-// The barriers the bench times (the seed's, as written, are broken).
+// The barriers the bench times (the transcription's, as written, are broken).
 constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_seed && b != Barrier::xf_lockfree_seed; }
 // Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
 // in whole clusters.

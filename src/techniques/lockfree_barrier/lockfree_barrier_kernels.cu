@@ -235,7 +235,7 @@ Timing gpu_time(Barrier b, const GpuSpec& s, int reps, int k1, int k2) {
     case Barrier::grid_sync: return time_loop<Barrier::grid_sync>(s, reps, k1, k2);
     case Barrier::own: return time_loop<Barrier::own>(s, reps, k1, k2);
     case Barrier::own_cluster: return time_loop<Barrier::own_cluster>(s, reps, k1, k2);
-    default: return {};  // the seed's barriers are not timed
+    default: return {};  // the transcription's barriers are not timed
   }
 }
 

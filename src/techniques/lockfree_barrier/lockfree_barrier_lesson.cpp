@@ -216,8 +216,8 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "lockfree-barrier",
-      "lockfree-barrier: every way to make all blocks wait for each other (seed 000, Xiao & Feng)",
-      "grid barriers: relaunch, Xiao & Feng's lock-based and lock-free, grid.sync, cudasync's own (seed 000)",
+      "lockfree-barrier: every way to make all blocks wait for each other (Xiao & Feng 2010 and after)",
+      "grid barriers: relaunch, Xiao & Feng's lock-based and lock-free, grid.sync, cudasync's own",
       {
           row(Barrier::relaunch, "one kernel per phase: the launch boundary is the barrier"),
           row(Barrier::graph, "the same launches, replayed from a CUDA graph"),
@@ -226,8 +226,8 @@ const parts::Lesson<Options, Run>& lesson() {
           row(Barrier::grid_sync, "cooperative_groups grid.sync() in a cooperative launch"),
           row(Barrier::own, "red.release arrivals on spread counters, relaxed polls, one acquire"),
           row(Barrier::own_cluster, "own, one poller per thread-block cluster (sm_90)"),
-          row(Barrier::xf_lock_seed, "the seed's lock-based code as written: `!=` deadlocks"),
-          row(Barrier::xf_lockfree_seed, "the seed's lock-free code as written: nobody waits"),
+          row(Barrier::xf_lock_seed, "Xiao & Feng lock-based as widely copied: `!=` deadlocks"),
+          row(Barrier::xf_lockfree_seed, "Xiao & Feng lock-free as widely copied: nobody waits"),
       },
       add_options,
       validate,

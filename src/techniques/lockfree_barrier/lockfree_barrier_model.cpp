@@ -20,8 +20,8 @@ const BarrierName kNames[] = {
     {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()"},
     {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)"},
     {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)"},
-    {Barrier::xf_lock_seed, "xf-lock-seed", "the seed's lock-based code as written"},
-    {Barrier::xf_lockfree_seed, "xf-lockfree-seed", "the seed's lock-free code as written"},
+    {Barrier::xf_lock_seed, "xf-lock-seed", "Xiao & Feng lock-based, as widely copied (unrepaired)"},
+    {Barrier::xf_lockfree_seed, "xf-lockfree-seed", "Xiao & Feng lock-free, as widely copied (unrepaired)"},
 };
 
 }  // namespace

@@ -68,19 +68,19 @@ const char* how_it_works(Barrier b) {
              "release. Its co-residency is counted in whole clusters (cudaOccupancyMaxActiveClusters), since a "
              "cluster starts only when all its blocks fit in one GPC.";
     case Barrier::xf_lock_seed:
-      return "The seed's lock-based code as written: thread 0 runs atomicAdd((int*)&g_mutex, 1) and `while "
-             "(g_mutex != goalVal)`, then __syncthreads(). Three bugs: (1) no __syncthreads() before the "
-             "atomicAdd, so thread 0 announces its block while other warps may still be writing; (2) no fence, so "
-             "the data of the last phase need not be visible when the counter says so (and the L1 cache may serve "
-             "a stale copy); (3) `!=`: a block that is released and reaches the next barrier first adds 1 before "
-             "a slower block has looked, and the slower block then never sees goalVal: a deadlock, which the "
-             "deadline turns into a report.";
+      return "Xiao & Feng's lock-based barrier as a widely copied transcription has it: thread 0 runs "
+             "atomicAdd((int*)&g_mutex, 1) and `while (g_mutex != goalVal)`, then __syncthreads(). Three bugs: "
+             "(1) no __syncthreads() before the atomicAdd, so thread 0 announces its block while other warps may "
+             "still be writing; (2) no fence, so the data of the last phase need not be visible when the counter "
+             "says so (and the L1 cache may serve a stale copy); (3) `!=`: a block that is released and reaches "
+             "the next barrier first adds 1 before a slower block has looked, and the slower block then never "
+             "sees goalVal: a deadlock, which the deadline turns into a report.";
     case Barrier::xf_lockfree_seed:
-      return "The seed's lock-free code as written. `if (tid_in_blk = 0)` assigns 0 and tests it, so no thread "
-             "ever waits for Arrayout: every block except the master runs straight on. The master (block 1, as "
-             "in the seed; a grid of one block has none) checks Arrayin[tid_in_blk] for tid_in_blk < nBlockNum, "
-             "one slot per thread, so with more blocks than threads per block the slots from blockDim.x on are "
-             "never checked. And no fences.";
+      return "Xiao & Feng's lock-free barrier as a widely copied transcription has it. `if (tid_in_blk = 0)` "
+             "assigns 0 and tests it, so no thread ever waits for Arrayout: every block except the master runs "
+             "straight on. The master (block 1, as written; a grid of one block has none) checks "
+             "Arrayin[tid_in_blk] for tid_in_blk < nBlockNum, one slot per thread, so with more blocks than "
+             "threads per block the slots from blockDim.x on are never checked. And no fences.";
   }
   return "";
 }
@@ -137,7 +137,7 @@ void beyond_section(Section& sec, const BarrierResult& r, const Run& run) {
     sec.note("the values are not compared: no barrier can work past co-residency");
   } else {
     sec.fact("gpu-deadline", "GPU: a spin reached its deadline", g.deadline_hit, Format::plain, how);
-    sec.note("the seed's code is run to show its bugs; its results are reported, not checked (its lock-free "
+    sec.note("the code as written is run to show its bugs; its results are reported, not checked (its lock-free "
              "barrier waits for nothing, so past co-residency it may not even deadlock)");
   }
 }
@@ -163,7 +163,7 @@ void within_section(Section& sec, const BarrierResult& r, const Run& run) {
     sec.fact("gpu-deadline", "GPU: a spin reached its deadline", g.deadline_hit, Format::plain,
              g.deadline_hit ? "blocks " + block_ranges(arrivals(g).gave_up) + " gave up: the deadlock of `!=`, ended" : "");
     sec.fact("gpu-words", "GPU: words at the end", words_text(b, g.words, blocks));
-    sec.note("the seed's code is run to show its bugs; its results are reported, not checked");
+    sec.note("the code as written is run to show its bugs; its results are reported, not checked");
   }
   sec.add(report::measured("multi-phase-run", "multi-phase run", Format::ns, {g.kernel_ms * 1e6}, true,
                            b == Barrier::graph ? "one graph replay" : ""));

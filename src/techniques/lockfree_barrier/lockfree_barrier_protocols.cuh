@@ -1,6 +1,6 @@
 #pragma once
 // The grid barriers that spin inside one kernel, as device functions: Xiao & Feng's two (repaired,
-// and the seed's code as written) and cudasync's own. Each returns kPassed, or kGaveUp / kStopped
+// and the widely copied transcription's code as written) and cudasync's own. Each returns kPassed, or kGaveUp / kStopped
 // when its deadline (core/cuda/deadline.cuh) or another block's ended the wait. own-cluster is in
 // lockfree_barrier_cluster.cuh; grid.sync() and the launch boundary need no code here.
 #include "techniques/lockfree_barrier/lockfree_barrier_phases.cuh"
@@ -52,8 +52,8 @@ __device__ inline int block_result(int mine, int k) {
   return s_result[k & 1];
 }
 
-// ---- 2. Xiao & Feng lock-based, as the seed should have it --------------------------------------
-// __syncthreads() before the arrival (the seed has none: thread 0 could announce its block while
+// ---- 2. Xiao & Feng lock-based, as the paper has it --------------------------------------
+// __syncthreads() before the arrival (the transcription has none: thread 0 could announce its block while
 // other warps still write), __threadfence() before the atomicAdd (release: this block's writes
 // become visible before its arrival does) and after the spin (acquire), and `<` instead of `!=`.
 __device__ inline int xf_lock(const PhaseArgs& a, int k) {
@@ -70,7 +70,7 @@ __device__ inline int xf_lock(const PhaseArgs& a, int k) {
   return block_result(r, k);
 }
 
-// ---- the seed's lock-based code, as written --------------------------------------------------------
+// ---- the transcription's lock-based code, as written --------------------------------------------------------
 // `while (g_mutex != goalVal)`: a block that is released and reaches the next barrier first adds 1
 // before a slower block has looked, and the slower one then never sees goalVal. No fence either.
 __device__ inline int xf_lock_seed(const PhaseArgs& a, int k) {
@@ -85,9 +85,9 @@ __device__ inline int xf_lock_seed(const PhaseArgs& a, int k) {
   return block_result(r, k);
 }
 
-// ---- 3. Xiao & Feng lock-free, as the seed should have it -----------------------------------------
-// Master block 0 (the seed's block 1 does not exist in a grid of one block); each master thread
-// checks slots tid, tid + blockDim.x, ... so that any number of blocks is covered (the seed checks
+// ---- 3. Xiao & Feng lock-free, as the paper has it -----------------------------------------
+// Master block 0 (the transcription's block 1 does not exist in a grid of one block); each master thread
+// checks slots tid, tid + blockDim.x, ... so that any number of blocks is covered (the transcription checks
 // one slot per thread: blocks >= blockDim.x are never waited for); `==` in the release test; the
 // fences of the lock-based barrier (fence.sc: two of them in Fence-SC order synchronize).
 __device__ inline int xf_lockfree(const PhaseArgs& a, int k) {
@@ -118,7 +118,7 @@ __device__ inline int xf_lockfree(const PhaseArgs& a, int k) {
   return block_result(r, k);
 }
 
-// ---- the seed's lock-free code, as written ---------------------------------------------------------
+// ---- the transcription's lock-free code, as written ---------------------------------------------------------
 __device__ inline int xf_lockfree_seed(const PhaseArgs& a, int k) {
   const WordLayout L = word_layout(static_cast<int>(gridDim.x));
   u32* Arrayin = a.words + L.in;
@@ -135,11 +135,11 @@ __device__ inline int xf_lockfree_seed(const PhaseArgs& a, int k) {
     __syncthreads();
     if (tid_in_blk < nBlockNum) volatile_store(&Arrayout[tid_in_blk], goalVal);
   }
-  // The seed: `if (tid_in_blk = 0) { while (Arrayout[bid] != goalVal) {} }`. The assignment
+  // The transcription: `if (tid_in_blk = 0) { while (Arrayout[bid] != goalVal) {} }`. The assignment
   // stores 0 and the condition tests that 0: no thread ever waits for Arrayout.
   tid_in_blk = 0;
   if (tid_in_blk != 0) r = wait_for([&] { return volatile_load(&Arrayout[bid]) == goalVal; }, a.watch);
-  // The seed's closing __syncthreads(), as two votes: did any thread give up, or stop?
+  // The transcription's closing __syncthreads(), as two votes: did any thread give up, or stop?
   const int gave = __syncthreads_or(r == kGaveUp);
   const int stopped = __syncthreads_or(r == kStopped);
   return gave ? kGaveUp : stopped ? kStopped : kPassed;

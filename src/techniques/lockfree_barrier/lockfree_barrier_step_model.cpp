@@ -97,7 +97,7 @@ struct Sim {
   }
   void add(int b) { group.push_back(b); }
 
-  // Pure: whether block b, spinning at barrier kk, is released, and why (the seed's lock-free code
+  // Pure: whether block b, spinning at barrier kk, is released, and why (the transcription's lock-free code
   // releases at once: no thread waits).
   bool released(int b, int kk, std::string& why) const {
     const auto i = static_cast<std::size_t>(b);

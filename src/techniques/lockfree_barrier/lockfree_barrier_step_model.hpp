@@ -1,6 +1,6 @@
 #pragma once
 // The step simulation of each protocol over B blocks and S resident slots: it prints the counter or
-// the arrays step by step and ends in a deadlock when B > S (or, for the seed's code, when a block
+// the arrays step by step and ends in a deadlock when B > S (or, for the transcription's code, when a block
 // runs ahead). It steps blocks of a grid, not lanes: core/simt's machine starts every lane at step 1,
 // where this one starts a block only when a resident slot (or room for its whole cluster) is free,
 // and it has no launch boundary (relaunch), no cluster barrier and no block that runs ahead.
@@ -15,7 +15,7 @@ struct SimSpec {
   Barrier barrier = Barrier::xf_lock;
   int blocks = 4;
   int slots = 4;       // blocks that can be resident at once
-  int threads = 256;   // the lock-free master checks one slot per thread in the seed's code
+  int threads = 256;   // the lock-free master checks one slot per thread in the transcription's code
   int barriers = 2;    // barriers to run through (phases - 1)
   int own_counters = 1;
   int shown_barriers = 2;  // steps are recorded for barriers 1 .. shown_barriers (and the end)

@@ -1,0 +1,297 @@
+#include "core/cli/usage_message.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "core/cli/option_checks.hpp"
+
+namespace cudasync::cli {
+
+namespace {
+
+// The length of the UTF-8 sequence at s[i] that encodes a printable character, or 0.
+std::size_t printable_utf8_at(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return (c >= 0x20 && c != 0x7f) ? 1 : 0;
+  std::size_t n = 0;
+  std::uint32_t cp = 0;
+  if ((c & 0xe0) == 0xc0) n = 2, cp = c & 0x1fu;
+  else if ((c & 0xf0) == 0xe0) n = 3, cp = c & 0x0fu;
+  else if ((c & 0xf8) == 0xf0) n = 4, cp = c & 0x07u;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3fu);
+  }
+  const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < smallest[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;  // overlong, surrogate
+  if (cp >= 0x80 && cp < 0xa0) return 0;                                           // C1 controls
+  return n;
+}
+
+bool plain_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("._,:/=+@%^-").find(c) != std::string_view::npos;
+}
+
+// The first `limit` characters of v: printable UTF-8 as it is, every other byte as \xHH; with
+// `backslash_quotes`, ' and \ get a backslash (bash's $'...' form).
+struct Escaped {
+  std::string text;
+  bool escaped = false;  // a byte became \xHH
+  bool plain = true;     // only characters a shell takes unquoted
+  bool cut = false;      // v was longer than `limit` characters
+};
+
+Escaped escape(std::string_view v, std::size_t limit, bool backslash_quotes) {
+  Escaped e;
+  std::size_t i = 0;
+  for (std::size_t chars = 0; i < v.size() && chars < limit; ++chars) {
+    const std::size_t n = printable_utf8_at(v, i);
+    if (n == 0) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(v[i]));
+      e.text += buf;
+      e.escaped = true;
+      ++i;
+      continue;
+    }
+    if (n > 1 || !plain_char(v[i])) e.plain = false;
+    if (backslash_quotes && (v[i] == '\'' || v[i] == '\\')) e.text += '\\';
+    e.text.append(v.substr(i, n));
+    i += n;
+  }
+  e.cut = i < v.size();
+  return e;
+}
+
+std::string cut_note(std::string_view v) { return "... (" + std::to_string(v.size()) + " bytes)"; }
+
+// The name a user types for an option ("--width", "-v", "lesson"), hidden or not (CLI11's
+// get_name() is empty for a hidden option).
+std::string typed_name(const CLI::Option& o) {
+  if (!o.get_lnames().empty()) return "--" + o.get_lnames().front();
+  if (!o.get_snames().empty()) return "-" + o.get_snames().front();
+  return o.get_single_name();
+}
+
+bool given_in(const std::vector<std::string>& args, const std::string& name) {
+  return std::any_of(args.begin(), args.end(),
+                     [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
+}
+
+// The apps to search, the one the user was in first: the parsed subcommand, then the app, then the rest.
+std::vector<const CLI::App*> apps_in_order(const CLI::App& app) {
+  std::vector<const CLI::App*> out;
+  const auto subs = app.get_subcommands([](const CLI::App*) { return true; });
+  for (const CLI::App* s : subs)
+    if (s->parsed()) out.push_back(s);
+  out.push_back(&app);
+  for (const CLI::App* s : subs)
+    if (!s->parsed()) out.push_back(s);
+  return out;
+}
+
+const CLI::App* command_of(const CLI::App& app) {
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (s->parsed()) return s;
+  return &app;
+}
+
+std::string command_line(const CLI::App& app) {
+  const CLI::App* c = command_of(app);
+  return c == &app ? app.get_name() : app.get_name() + " " + c->get_name();
+}
+
+std::string option_list(const CLI::App& a) {
+  std::string out;
+  for (const CLI::Option* o : a.get_options()) {
+    if (o->get_group().empty() || o->get_lnames().empty()) continue;
+    out += (out.empty() ? "" : ", ") + typed_name(*o);
+  }
+  return out;
+}
+
+struct Match {
+  const CLI::Option* option = nullptr;
+  std::string reason;  // what CLI11 said after the option's name
+  bool missing_value = false;
+  bool required = false;
+};
+
+// Which option a CLI11 message is about, by the prefixes CLI11 2.1 writes (Error.hpp).
+Match find_option(const CLI::App& app, const std::string& msg, const std::vector<std::string>& args) {
+  Match best;
+  std::size_t best_len = 0;
+  for (const CLI::App* a : apps_in_order(app)) {
+    for (const CLI::Option* o : a->get_options()) {
+      const std::string cli_name = o->get_name();  // "" when hidden
+      if (cli_name.empty() && !given_in(args, typed_name(*o))) continue;
+      Match m;
+      m.option = o;
+      const std::string convert = "Could not convert: " + cli_name + " = ";
+      if (msg.rfind(convert, 0) == 0) {
+        m.reason = "not a value of the option's type";
+      } else if (msg.rfind(cli_name + ":", 0) == 0) {
+        m.reason = msg.substr(cli_name.size() + 1);
+        if (!m.reason.empty() && m.reason.front() == ' ') m.reason.erase(0, 1);
+        m.missing_value = m.reason.find(" required ") != std::string::npos &&
+                          m.reason.size() >= 8 && m.reason.compare(m.reason.size() - 8, 8, " missing") == 0;
+      } else if (!cli_name.empty() && msg == cli_name + " is required") {
+        m.required = true;
+      } else if (!cli_name.empty() && msg.find(" arguments to " + cli_name + ", got ") != std::string::npos) {
+        m.reason = msg;
+      } else {
+        continue;
+      }
+      if (!best.option || cli_name.size() > best_len) {
+        best = m;
+        best_len = cli_name.size();
+      }
+    }
+    if (best.option) break;
+  }
+  return best;
+}
+
+// CLI11's own wording of a rejected value, in fewer words (the value and the accepted values
+// follow in the message anyway).
+std::string plain_reason(const std::string& reason, const std::string& value) {
+  if (reason.find(" not in {") != std::string::npos || reason == value) return "not one of the choices";
+  if (reason.rfind("Value ", 0) == 0 && reason.find(" not in range ") != std::string::npos) {
+    const std::string digits = value.substr(!value.empty() && value[0] == '-' ? 1 : 0);
+    const bool number = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+    return number ? "out of range" : "not a number";
+  }
+  return reason;
+}
+
+// The value the error is about: the first result the option's own checks refuse (a list option
+// holds several), else one the message quotes, else all of them.
+std::string given_value(const CLI::Option& o, const std::string& reason) {
+  const auto& results = o.results();
+  if (results.empty()) return "";
+  const std::vector<CLI::Validator> checks = validators_of(o);
+  for (const std::string& r : results)
+    for (const CLI::Validator& v : checks) {
+      std::string copy = r;
+      try {
+        if (!v(copy).empty()) return r;
+      } catch (const std::exception&) {  // CLI11's IsMember over numbers throws on a value it cannot convert
+        return r;
+      }
+    }
+  for (const std::string& r : results)
+    if (!r.empty() && reason.find(r) != std::string::npos) return r;
+  std::string all;
+  for (std::size_t i = 0; i < results.size(); ++i) all += (i ? " " : "") + results[i];
+  return all;
+}
+
+std::string extras_message(const CLI::App& app, const std::string& msg) {
+  const auto colon = msg.find("expected: ");
+  std::vector<std::string> extras;
+  std::istringstream in(colon == std::string::npos ? std::string() : msg.substr(colon + 10));
+  for (std::string w; in >> w;) extras.push_back(w);
+  std::reverse(extras.begin(), extras.end());  // CLI11 2.1 lists them last first
+  if (extras.empty()) return msg;
+  const CLI::App* command = command_of(app);
+  const std::string& first = extras.front();
+  std::string out;
+  if (first.rfind("-", 0) == 0 && first.size() > 1) {
+    const std::string name = first.substr(0, first.find('='));
+    out = shown_value(name) + ": no such option for " + command_line(app);
+    std::string owners;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (s != command && s->get_option_no_throw(name) != nullptr) owners += (owners.empty() ? "" : ", ") + s->get_name();
+    if (!owners.empty()) out += " (" + name + " is an option of " + owners + ")";
+    out += "; accepted: ";
+    if (command != &app) out += command->get_name() + "'s options " + option_list(*command) + ", and ";
+    out += "the options of every command " + option_list(app);
+  } else if (command == &app) {
+    out = shown_value(first) + ": no such command; accepted: ";
+    std::string names;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+      names += (names.empty() ? "" : ", ") + s->get_name();
+    out += names;
+  } else {
+    out = shown_value(first) + ": unexpected argument for " + command_line(app) +
+          " (a value goes right after its option: --option VALUE or --option=VALUE); accepted: the options " +
+          option_list(*command) + ", and " + option_list(app);
+  }
+  if (extras.size() > 1) {
+    out += " (unexpected too:";
+    for (std::size_t i = 1; i < extras.size() && i < 6; ++i) out += " " + shown_value(extras[i]);
+    if (extras.size() > 6) out += " ...";
+    out += ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = printable_utf8_at(s, i);
+    if (n == 0) {
+      // A valid C1 control is still UTF-8: only the encoding matters here.
+      if (c == 0xc2 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xe0) == 0x80) {
+        i += 2;
+        continue;
+      }
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+std::string printable_text(std::string_view v, std::size_t limit) {
+  const Escaped e = escape(v, limit, false);
+  return e.text + (e.cut ? cut_note(v) : "");
+}
+
+std::string shown_value(std::string_view v) {
+  constexpr std::size_t kLimit = 64;
+  const Escaped e = escape(v, kLimit, true);
+  std::string out;
+  if (e.escaped) {
+    out = "$'" + e.text + "'";  // as bash reads it back
+  } else if (!e.plain || v.empty()) {
+    out = "'";
+    for (const char c : escape(v, kLimit, false).text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  } else {
+    out = e.text;
+  }
+  return out + (e.cut ? cut_note(v) : "");
+}
+
+std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::vector<std::string>& args) {
+  const std::string msg = e.what();
+  const std::string help = " (see " + command_line(app) + " --help)";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_message(app, msg) + help;
+
+  const Match m = find_option(app, msg, args);
+  if (!m.option) return printable_text(msg) + help;
+  const CLI::Option& o = *m.option;
+  const std::string name = typed_name(o);
+  const std::string accepted = accepted_text(o);
+  if (m.required) return command_line(app) + " needs " + name + "; accepted: " + accepted + help;
+  if (m.missing_value) return name + " needs a value; accepted: " + accepted + help;
+  const std::string value = given_value(o, m.reason);
+  const std::string reason = plain_reason(m.reason, value);
+  std::string out = name + " " + shown_value(value) + ": " + printable_text(reason);
+  if (reason.find("accepted:") == std::string::npos) out += "; accepted: " + accepted;
+  return out + help;
+}
+
+}  // namespace cudasync::cli

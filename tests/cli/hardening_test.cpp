@@ -1,0 +1,214 @@
+// What fuzzing the binary found, each case kept: nothing a student types crashes the tool, loses
+// its results silently or is accepted when it should not be; --json delivers exactly one valid
+// document or exits non-zero with a message on stderr; usage errors name the option, the value
+// and what is accepted.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/cli_expect.hpp"
+#include "support/json_schema.hpp"
+#include "support/run_cli.hpp"
+
+namespace cudasync::test {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// A path under the test's temporary folder, removed before and after.
+struct TempPath {
+  std::string path;
+  explicit TempPath(const std::string& name)
+      : path(::testing::TempDir() + "cudasync_hardening_" + std::to_string(getpid()) + "_" + name) {
+    std::remove(path.c_str());
+  }
+  ~TempPath() { std::remove(path.c_str()); }
+  TempPath(const TempPath&) = delete;
+  TempPath& operator=(const TempPath&) = delete;
+  bool exists() const { return access(path.c_str(), F_OK) == 0; }
+};
+
+// `text` is exactly one JSON document that validates; returns it.
+json one_valid_document(const std::string& text, const std::string& context) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << context << ": not exactly one JSON document: " << e.what() << "\n" << text.substr(0, 400);
+    return doc;
+  }
+  EXPECT_EQ(schema_errors(doc), "") << context;
+  return doc;
+}
+
+std::string error_kind(const json& doc) { return doc.contains("error") ? doc["error"]["kind"].get<std::string>() : ""; }
+
+// ---------------------------------------------------------------- bytes that are not UTF-8
+
+TEST(Hardening, NonUtf8ArgumentWithJsonGivesOneValidDocument) {
+  // Used to abort (exit 134, nlohmann type_error 316) with no document.
+  for (const char* args : {"list --json --seed $'\\xff'", "warp-primitives --json --mask $'\\xff'",
+                           "--json warp-primitives --predicate $'x\\xc3'", "--json $'\\xff'",
+                           "explain $'\\xff' --json", "warp-primitives --json --part $'\\xff'"}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    const json doc = one_valid_document(r.out, args);
+    EXPECT_EQ(error_kind(doc), "usage") << args;
+    EXPECT_TRUE(contains(r.err, "\\xff") || contains(r.err, "\\xc3")) << "the message shows the byte\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "U+FFFD")) << "stderr says the document replaced it\n" << shown(r);
+  }
+}
+
+TEST(Hardening, NonUtf8JsonFileNameGetsItsDocument) {
+  // Used to print the text report, leave an empty file and abort.
+  TempPath f("x\xff.json");
+  const CliResult r = run_cli("list --color never --json='" + f.path + "'");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  ASSERT_TRUE(f.exists());
+  const json doc = one_valid_document(read_file(f.path), "the --json file");
+  EXPECT_EQ(doc["report"]["command"], "list");
+  EXPECT_TRUE(contains(r.err, "U+FFFD")) << shown(r);
+  EXPECT_TRUE(contains(r.out, "lessons")) << shown(r);
+}
+
+// ---------------------------------------------------------------- writes that fail
+
+TEST(Hardening, AJsonDocumentThatCannotBeWrittenIsAnError) {
+  // Each used to exit 0 with the document lost.
+  const char* cases[] = {"list --json=/dev/full", "list --json > /dev/full", "list --json >&-",
+                         "warp-primitives --part ballot --json > /dev/full", "list > /dev/full", "list >&-",
+                         "warp-primitives --width 3 --json > /dev/full", "--help > /dev/full"};
+  for (const char* args : cases) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "error")) << args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "stdout") || contains(r.err, "/dev/full")) << args << "\n" << shown(r);
+  }
+}
+
+TEST(Hardening, ClosedStdoutNeverSendsTheTextIntoTheJsonFile) {
+  // With descriptor 1 closed, the --json file would be opened as descriptor 1 and the text report
+  // written into it.
+  TempPath f("closed_stdout.json");
+  const CliResult r = run_cli("list --color never --json=" + f.path + " >&-");
+  EXPECT_EQ(r.exit_code, 2) << shown(r);  // the text report was lost
+  EXPECT_TRUE(contains(r.err, "stdout")) << shown(r);
+  ASSERT_TRUE(f.exists());
+  const json doc = one_valid_document(read_file(f.path), "the --json file");
+  EXPECT_EQ(doc["report"]["command"], "list");
+}
+
+// ---------------------------------------------------------------- values refused
+
+TEST(Hardening, SeedIsAWholeNumberIn64BitsNeverWrappedOrClamped) {
+  for (const char* value : {"-1", "18446744073709551616", "99999999999999999999999", "''", "1.5", "0x10", "' 7'"}) {
+    const std::string args = std::string("warp-primitives --part ballot --seed ") + value;
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "--seed")) << shown(r);
+    EXPECT_TRUE(contains(r.err, "accepted: a whole number 0..18446744073709551615")) << shown(r);
+  }
+  EXPECT_EQ(run_cli("warp-primitives --part ballot --seed 18446744073709551615").exit_code, 0);
+  EXPECT_EQ(run_cli("warp-primitives --part ballot --seed 0").exit_code, 0);
+  // The seed reaches the run unchanged: the largest seed is not the same run as seed 0.
+  const auto a = json::parse(run_cli("warp-primitives --part ballot --predicate random --json --seed 0").out);
+  const auto b = json::parse(run_cli("warp-primitives --part ballot --predicate random --json --seed 18446744073709551615").out);
+  EXPECT_NE(a["report"], b["report"]);
+}
+
+TEST(Hardening, DeviceIsAnIndexInItsRange) {
+  for (const char* value : {"''", "2147483648", "-1", "1024", "x"}) {
+    const std::string args = std::string("list --device ") + value;
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "--device")) << shown(r);
+    EXPECT_TRUE(contains(r.err, "accepted: a whole number 0..1023")) << shown(r);
+  }
+}
+
+// ---------------------------------------------------------------- --json edge cases
+
+TEST(Hardening, EmptyJsonFileNameIsAUsageError) {
+  // `--json=` used to mean no JSON at all, and a usage error then wrote no document.
+  for (const char* args : {"--json= warp-primitives --width 3", "--json= list", "list --json="}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    EXPECT_TRUE(contains(r.err, "--json= names no file")) << shown(r);
+    EXPECT_TRUE(contains(r.err, "--json=FILE")) << shown(r);
+    EXPECT_EQ(r.out, "") << args;
+  }
+}
+
+TEST(Hardening, TheLastJsonWinsInEveryPath) {
+  TempPath f("first.json");
+  // A parse error used to follow the first --json, a run the last.
+  for (const char* rest : {"warp-primitives --width 3", "list"}) {
+    const std::string args = "--json=" + f.path + " --json " + rest;
+    const CliResult r = run_cli(args);
+    one_valid_document(r.out, args);
+    EXPECT_FALSE(f.exists()) << args << ": the first --json was used";
+  }
+  for (const auto& [rest, code] : std::vector<std::pair<std::string, int>>{{"warp-primitives --width 3", 2}, {"list", 0}}) {
+    const std::string args = "--json --color never --json=" + f.path + " " + rest;
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, code) << args << "\n" << shown(r);
+    ASSERT_TRUE(f.exists()) << args;
+    one_valid_document(read_file(f.path), args);
+    // Text may hold braces (PTX's barrier{.cta}); a document on stdout would open a line with one.
+    EXPECT_FALSE(r.out.rfind("{", 0) == 0 || contains(r.out, "\n{")) << args << ": a document on stdout too\n" << shown(r);
+    std::remove(f.path.c_str());
+  }
+}
+
+TEST(Hardening, HelpAndVersionDoNotCombineWithJson) {
+  // They used to print text and exit 0, leaving --json without a document.
+  for (const char* args : {"--help --json", "--version --json", "warp-primitives --help --json", "--json -h list",
+                           "--cli-spec --json", "--json list --cli-spec"}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
+    const json doc = one_valid_document(r.out, args);
+    EXPECT_EQ(error_kind(doc), "usage");
+    EXPECT_TRUE(contains(r.err, "does not combine with --json")) << shown(r);
+  }
+  EXPECT_EQ(run_cli("--help").exit_code, 0);
+  EXPECT_EQ(run_cli("--version").exit_code, 0);
+}
+
+// ---------------------------------------------------------------- messages
+
+TEST(Hardening, UsageErrorsNameTheOptionTheValueAndWhatIsAccepted) {
+  const UsageCase cases[] = {
+      // "Could not convert: --device = 2147483648"
+      {"--device 2147483648 list", {"--device 2147483648", "accepted: a whole number 0..1023"}},
+      // "--width: 2147483648"
+      {"warp-primitives --width 2147483648", {"--width 2147483648", "accepted: one of 2, 4, 8, 16, 32"}},
+      {"warp-primitives --threads 2147483648", {"--threads 2147483648", "accepted: a whole number 1..32"}},
+      {"warp-primitives --threads", {"--threads needs a value", "accepted: a whole number 1..32"}},
+      {"warp-primitives --delta abc", {"--delta abc", "accepted: a whole number 0..31"}},
+      {"warp-primitives --frob 3", {"--frob", "no such option", "accepted:", "--width"}},
+      {"--width 8", {"--width", "no such option", "warp-primitives"}},
+      {"frobnicate", {"frobnicate", "no such command", "accepted:", "warp-primitives"}},
+      {"--max-memory 5Q list", {"--max-memory 5Q", "accepted: a size"}},
+      {"--color", {"--color needs a value", "accepted: one of auto, always, never"}},
+  };
+  for (const auto& c : cases) expect_usage_error(c);
+}
+
+TEST(Hardening, HelpStatesTheRangeOfCountsAndTheMemoryBound) {
+  const CliResult r = run_cli("--help");
+  EXPECT_TRUE(contains(r.out, "--device")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(0..1023)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--max-memory")) << r.out;
+  EXPECT_TRUE(contains(r.out, "default 1G")) << r.out;
+  EXPECT_EQ(run_cli("--max-memory 4G list").exit_code, 0);
+  EXPECT_EQ(run_cli("list --max-memory 1048576").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace cudasync::test

@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+"""Fuzz cudasync's command line from its own definition.
+
+Reads `cudasync --cli-spec` (every command, option, accepted value and range, walked from CLI11
+at run time, so a new option is fuzzed without an edit here), draws argument vectors from it:
+valid values, values just outside a range, hostile ones (empty, huge, negative, not UTF-8, very
+long, unicode, control characters), options repeated, misplaced, without their value, unknown
+ones, --json in every form. Runs each under a wall-clock timeout and a memory limit, in parallel,
+and fails on
+
+  - a signal (a crash, an abort, a sanitizer's abort) or a sanitizer report on stderr,
+  - a timeout,
+  - an exit code outside 0, 1, 2, 3, 77,
+  - a --json run without exactly one valid document where one is due (the document's exit code
+    must be the process's), or a --json run that cannot deliver one exiting 0,
+  - a non-zero exit with nothing on stderr.
+
+Every failure prints its argv as a shell command line, to reproduce it. The seed is fixed
+(--seed, default 1); CUDASYNC_FUZZ_SEED overrides it. Exit 0 all good, 1 failures, 77 skipped
+(the GPU variant without a GPU).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import resource
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ALLOWED_EXITS = {0, 1, 2, 3, 77}
+SKIP = 77
+
+HOSTILE = [
+    "", " ", "-1", "-0", "0", "1", "+1", "2147483647", "2147483648", "-2147483649", "4294967296",
+    "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+    "99999999999999999999999999999999", "1e9", "1.5", "0x10", "0xffffffff", "nan", "inf", "-inf",
+    " 1", "1 ", "01", "1,2", ",", ",,", "=", "-", "--", "'", '"', "\\", "%s%n", "$(id)", "`id`",
+    "\t", "\n", "\x1b[31m", "\x7f", "é", "ü½€", "😀", "\u202e", "１２", "\ufeff",
+    "\udcff", "x\udcc3", "\udcc0\udcaf",  # bytes that are not UTF-8 (surrogateescape: 0xff, 0xc3, 0xc0 0xaf)
+    "a" * 300, "9" * 5000, "lane<" + "9" * 40, "/dev/full", "/nonexistent/x", ".", "..",
+]
+# For options whose accepted values the spec cannot say (a check written as a lambda).
+COMMON_WORDS = ["0", "1", "2", "3", "7", "16", "31", "32", "33", "64", "96", "128", "1024", "4096", "65536",
+                "1048576", "16777216", "0xffffffff", "0xffff0000", "32,64", "64,128", "0,1", "even", "odd", "true",
+                "false", "random", "tid", "lane<3", "lane>=8", "lane%2", "lane==0"]
+
+
+def os_arg(s):
+    """An argv element as bytes: surrogate escapes stand for bytes that are not UTF-8."""
+    return s.encode("utf-8", "surrogateescape")
+
+
+def shell_line(argv):
+    """The argv as a bash command line, $'...' where a byte needs it."""
+    out = []
+    for a in argv:
+        b = os_arg(a)
+        if b and all(32 < c < 127 and chr(c) not in "'\"\\$`!*?[]{}()<>|&;#~ " for c in b):
+            out.append(b.decode())
+        elif all(32 <= c < 127 for c in b) and b"'" not in b:
+            out.append("'" + b.decode() + "'")
+        else:
+            out.append("$'" + "".join(chr(c) if 32 <= c < 127 and chr(c) not in "'\\" else "\\x%02x" % c
+                                      for c in b) + "'")
+    return " ".join(out)
+
+
+class Spec:
+    def __init__(self, spec):
+        self.globals = [o for o in spec["options"] if not o.get("positional")]
+        self.commands = [c for c in spec["commands"] if not c.get("hidden")]
+        self.after_command = spec.get("options_after_command", True)
+
+
+def names_of(o):
+    return ["--" + n for n in o.get("long", [])] + ["-" + n for n in o.get("short", [])]
+
+
+def in_range_values(o, rng):
+    r = o.get("range")
+    if not r:
+        return []
+    lo, hi = r["min"], r["max"]
+    if isinstance(lo, float) or isinstance(hi, float):
+        return [str(lo), str(hi)]
+    vals = [lo, hi, (lo + hi) // 2, lo + 1 if lo < hi else lo]
+    if hi - lo > 4:
+        vals.append(rng.randint(lo, min(hi, lo + 4096)))
+    return [str(v) for v in vals]
+
+
+def edge_values(o):
+    r = o.get("range")
+    if not r or isinstance(r["min"], float) or isinstance(r["max"], float):
+        return []
+    lo, hi = r["min"], r["max"]
+    return [str(v) for v in (lo - 1, hi + 1, hi * 2 + 1, -hi, hi + 2 ** 32)]
+
+
+def value_for(o, rng, hostile_share):
+    """One value for an option: accepted (mostly), at an edge, or hostile."""
+    if rng.random() < hostile_share:
+        if rng.random() < 0.3 and edge_values(o):
+            return rng.choice(edge_values(o))
+        return rng.choice(HOSTILE)
+    values = o.get("values") or []
+    choices = list(values) + in_range_values(o, rng)
+    if not choices:
+        choices = COMMON_WORDS
+    v = rng.choice(choices)
+    if o.get("delimiter") and values and rng.random() < 0.3:
+        v = o["delimiter"].join(rng.sample(values, min(len(values), rng.randint(1, 3))))
+    return v
+
+
+def render_option(o, rng, hostile_share, json_file):
+    """The tokens of one option, in a form drawn at random: --name VALUE, --name=VALUE, -s VALUE."""
+    names = names_of(o)
+    if not names:
+        return []
+    name = rng.choice(names)
+    if o.get("optional_value"):  # --json or --json=FILE
+        r = rng.random()
+        if r < 0.55:
+            return [name]
+        if r < 0.85:
+            return [name + "=" + json_file]
+        return [name + "=" + rng.choice(["", "/dev/full", "/nonexistent/dir/x.json", ".", "x\udcff.json"])]
+    if not o.get("takes_value"):
+        if rng.random() < 0.03:
+            return [name + "=" + rng.choice(["1", "0", "yes", "", "\udcff"])]
+        return [name]
+    v = value_for(o, rng, hostile_share)
+    if rng.random() < 0.03:
+        return [name]  # the value left out
+    if name.startswith("--") and rng.random() < 0.3:
+        return [name + "=" + v]
+    return [name, v]
+
+
+def pick_options(options, rng, most):
+    usable = [o for o in options if names_of(o)]
+    if not usable:
+        return []
+    k = rng.randint(0, most)
+    picked = []
+    for _ in range(k):
+        o = rng.choice(usable)
+        rare = o.get("hidden") or any(n in ("--help", "-h", "--version", "--cli-spec") for n in names_of(o))
+        if rare and rng.random() > 0.05:
+            continue
+        picked.append(o)
+    return picked
+
+
+def draw(spec, rng, backend, json_file, force_model):
+    """One argument vector (without the program)."""
+    hostile_share = rng.choice([0.0, 0.0, 0.1, 0.3])
+    r = rng.random()
+    command = None
+    lessons = [c for c in spec.commands if c.get("lesson")]
+    tools = [c for c in spec.commands if not c.get("lesson")]
+    if r < 0.72 and lessons:
+        command = rng.choice(lessons)
+    elif r < 0.95 and tools:
+        command = rng.choice(tools)
+    before, after = [], []
+    for o in pick_options(spec.globals, rng, 3):
+        toks = render_option(o, rng, hostile_share, json_file)
+        (after if command and spec.after_command and rng.random() < 0.5 else before).extend(toks)
+    middle = []
+    if command:
+        positionals = [o for o in command["options"] if o.get("positional")]
+        for p in positionals:
+            if rng.random() < 0.9:
+                middle.append(value_for(p, rng, hostile_share))
+        for o in pick_options([o for o in command["options"] if not o.get("positional")], rng, 4):
+            middle.extend(render_option(o, rng, hostile_share, json_file))
+    if rng.random() < 0.35 and "--json" not in " ".join(before + after + middle):
+        after.append("--json" if rng.random() < 0.7 else "--json=" + json_file)
+    argv = before + ([command["name"]] if command else []) + middle + after
+    # Structural mutations: repeat, drop, insert unknown words, "--", a second command.
+    if rng.random() < 0.15 and argv:
+        i = rng.randrange(len(argv))
+        argv.insert(rng.randrange(len(argv) + 1), argv[i])
+    if rng.random() < 0.05 and argv:
+        del argv[rng.randrange(len(argv))]
+    if rng.random() < 0.05:
+        argv.insert(rng.randrange(len(argv) + 1), rng.choice(["--frobnicate", "-Z", "stray", "--", "--=x", "-"]))
+    if rng.random() < 0.03 and spec.commands:
+        argv.append(rng.choice(spec.commands)["name"])
+    if rng.random() < 0.03:
+        rng.shuffle(argv)
+    if backend == "gpu":
+        argv += ["--backend", "gpu"]
+    elif force_model or rng.random() < 0.9:
+        argv += ["--backend", "model"]  # the last --backend counts: the runs stay on the model
+    return argv
+
+
+def json_target(argv):
+    """What the binary must do with --json: None, "-", a file name, or "" (--json= : no file).
+    The last --json wins; nothing after "--" counts."""
+    target = None
+    for a in argv:
+        if a == "--":
+            break
+        if a == "--json":
+            target = "-"
+        elif a.startswith("--json="):
+            target = a[len("--json="):]
+    return target
+
+
+class Limits:
+    def __init__(self, memory_mb, sanitized):
+        self.memory = memory_mb * 1024 * 1024
+        self.sanitized = sanitized
+
+    def __call__(self):  # in the child, before exec
+        os.setsid()
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+        if self.memory and not self.sanitized:  # ASan reserves terabytes of address space
+            resource.setrlimit(resource.RLIMIT_AS, (self.memory, self.memory))
+
+
+def run_one(binary, argv, workdir, timeout, limits, env, wrapper):
+    os.makedirs(workdir, exist_ok=True)
+    cmd = [os.fsencode(x) for x in wrapper] + [os.fsencode(binary)] + [os_arg(a) for a in argv]
+    started = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=limits, env=env)
+    timed_out = False
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = p.communicate()
+    files = {}
+    target = json_target(argv)
+    if target not in (None, "", "-"):
+        path = os.path.join(workdir, os_arg(target).decode("utf-8", "surrogateescape"))
+        try:
+            if os.path.isfile(path):
+                with open(path, "rb") as f:
+                    files[target] = f.read()
+        except OSError:
+            pass
+    shutil.rmtree(workdir, ignore_errors=True)
+    return {"code": p.returncode, "out": out, "err": err, "timed_out": timed_out,
+            "seconds": time.monotonic() - started, "file": files.get(target)}
+
+
+SANITIZER_MARKS = re.compile(rb"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|"
+                             rb"ERROR SUMMARY: [1-9]|Invalid __global__|Invalid __shared__")
+
+
+class Checker:
+    def __init__(self, schema_path, validate_every):
+        self.validator = None
+        self.validated = 0
+        self.validate_every = validate_every
+        self.seen_kinds = set()
+        self.lock = threading.Lock()
+        try:
+            import jsonschema
+            with open(schema_path) as f:
+                self.validator = jsonschema.Draft202012Validator(json.load(f))
+        except ImportError:
+            print("fuzz: python3-jsonschema missing: documents are parsed, not validated", file=sys.stderr)
+
+    def document_problem(self, text, code, index):
+        """Why `text` is not exactly one valid document for a run that exited `code` ("" if it is)."""
+        if not text:
+            return "no JSON document"
+        try:
+            doc = json.loads(text.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            return "not exactly one JSON document (%s)" % e
+        if not isinstance(doc, dict) or next(iter(doc), None) != "schema_version":
+            return "not a cudasync document"
+        if "error" in doc:
+            if doc["error"].get("exit_code") != code:
+                return "the error document says exit %s, the run exited %s" % (doc["error"].get("exit_code"), code)
+            kind = "error"
+        else:
+            summary = doc.get("report", {}).get("summary", {})
+            if summary.get("checks_failed", 0) > 0 and code != 1:
+                return "a failed check, but exit %s" % code
+            kind = doc.get("report", {}).get("command", "?")
+        if self.validator is not None:
+            # Error documents are small and all validated; reports of each command at first, then a sample
+            # (a lesson's report takes the validator a tenth of a second).
+            with self.lock:
+                do = kind == "error" or kind not in self.seen_kinds or index % self.validate_every == 0
+                self.seen_kinds.add(kind)
+            if do:
+                errors = sorted(self.validator.iter_errors(doc), key=str)
+                with self.lock:
+                    self.validated += 1
+                if errors:
+                    return "breaks schema/report-v2.json: %s" % errors[0].message[:300]
+        return ""
+
+    def problems(self, argv, r, index):
+        out = []
+        code = r["code"]
+        if r["timed_out"]:
+            out.append("timeout")
+        elif code < 0:
+            out.append("signal %s" % signal.Signals(-code).name)
+        elif code not in ALLOWED_EXITS:
+            out.append("exit code %d" % code)
+        if SANITIZER_MARKS.search(r["err"]):
+            out.append("sanitizer report")
+        if code != 0 and not r["err"].strip() and not r["timed_out"]:
+            out.append("non-zero exit with an empty stderr")
+        if r["timed_out"] or code < 0:
+            return out
+        target = json_target(argv)
+        if target is None:
+            return out
+        deliverable = target not in ("", "/dev/full", "/nonexistent/dir/x.json", "/nonexistent/x", ".", "..")
+        if deliverable:
+            text = r["out"] if target == "-" else r["file"]
+            why = self.document_problem(text or b"", code, index)
+            if why:
+                out.append("--json: " + why)
+        elif code == 0:
+            out.append("--json target %r cannot take a document, yet exit 0" % target)
+        return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("--runs", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=max(2, os.cpu_count() or 2))
+    ap.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
+    ap.add_argument("--memory-mb", type=int, default=4096, help="address-space limit per run (not under ASan)")
+    ap.add_argument("--budget", type=float, default=100.0, help="seconds for all runs; the rest is skipped, and said")
+    ap.add_argument("--backend", choices=["model", "gpu"], default="model")
+    ap.add_argument("--sanitized", action="store_true", help="the binary is built with ASan/UBSan")
+    ap.add_argument("--validate-every", type=int, default=25, help="validate every Nth report against the schema")
+    ap.add_argument("--memcheck", type=int, default=0,
+                    help="GPU: run this many of the argvs under compute-sanitizer --tool memcheck too")
+    ap.add_argument("--show", type=int, default=20, help="failures printed in full")
+    args = ap.parse_args()
+    seed = int(os.environ.get("CUDASYNC_FUZZ_SEED", args.seed))
+    binary = os.path.abspath(args.binary)
+
+    env = dict(os.environ)
+    env.pop("CUDASYNC_FUZZ_SEED", None)
+    env["NO_COLOR"] = "1"
+    env["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1:hard_rss_limit_mb=%d:allocator_may_return_null=0" % (
+        args.memory_mb)
+    env["UBSAN_OPTIONS"] = "halt_on_error=1:abort_on_error=1:print_stacktrace=1"
+    env["LSAN_OPTIONS"] = "exitcode=1"
+
+    spec_run = subprocess.run([binary, "--cli-spec"], capture_output=True, env=env, timeout=60)
+    if spec_run.returncode != 0:
+        print("fuzz: `cudasync --cli-spec` failed (exit %d):\n%s" % (spec_run.returncode, spec_run.stderr.decode(
+            errors="replace")))
+        return 1
+    spec = Spec(json.loads(spec_run.stdout))
+
+    listing = subprocess.run([binary, "list", "--json"], capture_output=True, env=env, timeout=120)
+    try:
+        gpu = json.loads(listing.stdout)["report"]["sections"]["lessons"]["facts"]["gpu"]
+    except (ValueError, KeyError):
+        gpu = {"value": "none", "note": "`cudasync list --json` did not say"}
+    have_gpu = gpu.get("value") != "none"
+    if args.backend == "gpu" and not have_gpu:
+        print("fuzz: skipped: no usable GPU here (%s); the GPU variant needs one" % gpu.get("note", ""))
+        return SKIP
+    if args.backend == "gpu":
+        args.memory_mb = 0  # a CUDA context reserves more address space than any limit worth setting
+        args.jobs = min(args.jobs, 4)  # one GPU: a few processes at a time
+
+    rng = random.Random(seed)
+    # Without a GPU a few runs keep the backend they drew (auto is the model then); with one, every
+    # run of the model variant stays on the model, under the memory limit.
+    argvs = [draw(spec, rng, args.backend, "out%d.json" % i, have_gpu) for i in range(args.runs)]
+    checker = Checker(args.schema, args.validate_every)
+    limits = Limits(args.memory_mb, args.sanitized)
+    root = tempfile.mkdtemp(prefix="cudasync_fuzz_")
+    started = time.monotonic()
+    results = [None] * len(argvs)
+    skipped = 0
+
+    def task(i):
+        if time.monotonic() - started > args.budget:
+            return i, None
+        return i, run_one(binary, argvs[i], os.path.join(root, str(i)), args.timeout, limits, env, [])
+
+    print("fuzz: seed %d (CUDASYNC_FUZZ_SEED to change), %d argvs, %d jobs, %s backend, timeout %.0f s, "
+          "memory %s%s" % (seed, len(argvs), args.jobs, args.backend, args.timeout,
+                           "%d MiB" % args.memory_mb if args.memory_mb else "not limited",
+                           " (ASan rss limit)" if args.sanitized and args.memory_mb else ""), flush=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for i, r in pool.map(task, range(len(argvs))):
+            results[i] = r
+    shutil.rmtree(root, ignore_errors=True)
+    elapsed = time.monotonic() - started
+
+    failures = []
+    counts = {"signal": 0, "timeout": 0, "exit": 0, "document": 0, "stderr": 0, "sanitizer": 0}
+    exits = {}
+    internal = {}  # "internal error" messages (exit 1): a bug, or memory a lesson did not budget
+    usage_total = usage_unclear = 0
+    unclear = {}  # the start of each message that does not say what is accepted -> (count, an argv)
+    slowest = (0.0, None)
+    for i, (argv, r) in enumerate(zip(argvs, results)):
+        if r is None:
+            skipped += 1
+            continue
+        exits[r["code"]] = exits.get(r["code"], 0) + 1
+        if r["seconds"] > slowest[0]:
+            slowest = (r["seconds"], argv)
+        if r["code"] == 1 and b"internal error" in r["err"]:
+            line = r["err"].decode("utf-8", "replace").strip().splitlines()[-1].replace("cudasync: error: ", "")
+            n, example = internal.get(line[:80], (0, argv))
+            internal[line[:80]] = (n + 1, example)
+        if r["code"] == 2:
+            usage_total += 1
+            if b"accepted" not in r["err"]:
+                usage_unclear += 1
+                line = r["err"].decode("utf-8", "replace").strip().splitlines()[-1]
+                key = line.replace("cudasync: error: ", "")[:48]
+                n, example = unclear.get(key, (0, argv))
+                unclear[key] = (n + 1, example)
+        ps = checker.problems(argv, r, i)
+        for p in ps:
+            key = ("timeout" if p == "timeout" else "signal" if p.startswith("signal") else
+                   "exit" if p.startswith("exit code") else "sanitizer" if p.startswith("sanitizer") else
+                   "stderr" if "stderr" in p else "document")
+            counts[key] += 1
+        if ps:
+            failures.append((argv, ps, r))
+
+    for argv, ps, r in failures[:args.show]:
+        print("\nFAIL: %s" % "; ".join(ps))
+        print("  reproduce: %s %s" % (shlex.quote(binary), shell_line(argv)))
+        print("  exit %s after %.1f s; stderr (last 600 bytes):\n    %s" % (
+            r["code"], r["seconds"], r["err"][-600:].decode("utf-8", "replace").replace("\n", "\n    ")))
+    if len(failures) > args.show:
+        print("\n... and %d more failures" % (len(failures) - args.show))
+
+    ran = len(argvs) - skipped
+    memchecked = memcheck_errors = 0
+    sanitizer = shutil.which("compute-sanitizer") or shutil.which(
+        "compute-sanitizer", path="/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer")
+    if args.memcheck and args.backend == "gpu" and not sanitizer:
+        print("fuzz: compute-sanitizer not found: the memcheck sample is left out")
+    if args.memcheck and args.backend == "gpu" and sanitizer:
+        sample = random.Random(seed + 1).sample(range(len(argvs)), min(args.memcheck, len(argvs)))
+        memcheck_deadline = time.monotonic() + args.budget
+        for i in sample:
+            if time.monotonic() > memcheck_deadline:
+                print("fuzz: memcheck sample cut at %d of %d argvs by the %.0f s budget" % (memchecked, len(sample),
+                                                                                        args.budget))
+                break
+            r = run_one(binary, argvs[i], os.path.join(tempfile.gettempdir(), "cudasync_memcheck_%d" % i),
+                        max(args.timeout, 120), Limits(0, True), env,
+                        [sanitizer, "--tool", "memcheck", "--target-processes", "application-only",  # as scripts/gpu-lib.sh
+                         "--error-exitcode", "99", "--print-limit", "5"])
+            memchecked += 1
+            if r["code"] == 99 or r["timed_out"] or r["code"] < 0:
+                memcheck_errors += 1
+                failures.append((argvs[i], ["compute-sanitizer memcheck"], r))
+                print("\nFAIL (memcheck, exit %s): compute-sanitizer --tool memcheck %s %s\n    %s" % (
+                    r["code"], shlex.quote(binary), shell_line(argvs[i]), r["err"][-1200:].decode("utf-8", "replace")))
+
+    print("\nfuzz: seed %d: %d runs in %.1f s (%d skipped for the %.0f s budget), %d with --json; "
+          "signals %d, timeouts %d, bad exit codes %d, document problems %d, empty stderr %d, sanitizer reports %d"
+          % (seed, ran, elapsed, skipped, args.budget, sum(1 for a in argvs if json_target(a) is not None),
+             counts["signal"], counts["timeout"], counts["exit"], counts["document"], counts["stderr"],
+             counts["sanitizer"]))
+    print("fuzz: exit codes %s; %d reports validated against the schema; slowest run %.2f s: %s" % (
+        dict(sorted(exits.items())), checker.validated, slowest[0],
+        shell_line(slowest[1]) if slowest[1] else "-"))
+    print("fuzz: usage errors (exit 2) %d, of which %d do not say what is accepted" % (usage_total, usage_unclear))
+    for key, (n, argv) in sorted(unclear.items(), key=lambda kv: -kv[1][0])[:10]:
+        print("  %5d  %s...  e.g. %s" % (n, key, shell_line(argv)[:160]))
+    print("fuzz: internal errors (exit 1, not counted as failures) %d" % sum(n for n, _ in internal.values()))
+    for key, (n, argv) in sorted(internal.items(), key=lambda kv: -kv[1][0])[:10]:
+        print("  %5d  %s  e.g. %s" % (n, key, shell_line(argv)[:160]))
+    if memchecked:
+        print("fuzz: compute-sanitizer memcheck on %d argvs: %d with errors" % (memchecked, memcheck_errors))
+    if failures:
+        print("fuzz: FAILED: %d argvs (each above: reproduce with the command shown)" % len(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
