@@ -154,3 +154,21 @@ TEST(MarkdownText, ChineseFitsItsWidth) {
   EXPECT_LE(widest(lines), 30u) << joined(lines);
   EXPECT_GT(lines.size(), 4u);
 }
+
+TEST(MarkdownText, ALineBreakBetweenChineseCharactersJoinsWithoutASpace) {
+  // Source texts break lines anywhere; rendered, a break between two CJK characters is nothing,
+  // between words a space.
+  const std::string md = "它把锁封\n装成类。\n这个锁\nis one word.\n";
+  const std::string out = report::render_markdown_text(md, 80, false);
+  EXPECT_NE(out.find("它把锁封装成类。这个锁 is one word."), std::string::npos) << out;
+}
+
+TEST(MarkdownText, WithoutMd4cTheMarkdownIsShownAsWrittenWithinTheWidth) {
+  // What explain prints where libmd4c.so.0 cannot be loaded: the source, long lines wrapped.
+  const std::string md = "# Title\n\n- an item long enough to wrap at twenty columns\n\n    code\n";
+  const auto lines = lines_of(report::plain_markdown_text(md, 20));
+  EXPECT_LE(widest(lines), 20u) << joined(lines);
+  EXPECT_EQ(lines[0], "# Title");
+  EXPECT_EQ(lines.back(), "    code");
+  EXPECT_NE(joined(lines).find("- an item long"), std::string::npos) << joined(lines);
+}

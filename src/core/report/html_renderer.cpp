@@ -1,11 +1,12 @@
 #include "core/report/html_renderer.hpp"
 
-#include <md4c-html.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 
+#include "core/report/md4c_library.hpp"
 #include "core/report/text_format.hpp"
 #include "core/version.hpp"
 
@@ -171,8 +172,10 @@ void on_html(const MD_CHAR* text, MD_SIZE size, void* user) { static_cast<std::s
 
 std::string markdown_html(const std::string& md) {
   std::string html;
-  if (md_html(md.data(), static_cast<MD_SIZE>(md.size()), on_html, &html, MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML,
-              0) != 0)
+  const MdHtml to_html = md4c_html();
+  if (!to_html) spdlog::warn("{}", md4c_missing("libmd4c-html.so.0", "libmd4c-html0"));
+  if (!to_html || to_html(md.data(), static_cast<MD_SIZE>(md.size()), on_html, &html,
+                          MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML, 0) != 0)
     return "<pre>" + html_escape(md) + "</pre>";
   return html;
 }

@@ -1,10 +1,12 @@
 #include "core/report/markdown_text.hpp"
 
-#include <md4c.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
+#include "core/report/md4c_library.hpp"
 #include "core/report/text_table.hpp"
 #include "core/report/text_width.hpp"
 
@@ -17,6 +19,29 @@ const char* kBoldStyle = "\x1b[1m";
 const char* kItalicStyle = "\x1b[3m";
 const char* kCodeStyle = "\x1b[36m";      // cyan
 const char* kHeadingStyle = "\x1b[1;4m";  // h1, h2: bold, underlined
+
+// A soft line break (\x02 here) joins two lines of a paragraph: a space between words, nothing
+// between two wide (CJK) characters, as a browser does: "封\n装" is "封装", not "封 装".
+std::string join_soft_breaks(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\x02') {
+      out += s[i];
+      continue;
+    }
+    std::size_t b = out.size();
+    while (b > 0 && (static_cast<unsigned char>(out[b - 1]) & 0xc0) == 0x80) --b;
+    if (b > 0) --b;
+    std::size_t e = i + 1;
+    if (e < s.size()) ++e;
+    while (e < s.size() && (static_cast<unsigned char>(s[e]) & 0xc0) == 0x80) ++e;
+    const bool wide_before = display_width(std::string_view(out).substr(b)) == 2;
+    const bool wide_after = display_width(std::string_view(s).substr(i + 1, e - i - 1)) == 2;
+    if (!(wide_before && wide_after)) out += ' ';
+  }
+  return out;
+}
 
 // Escape sequences open at the end of a line are closed there and opened again on the next, so
 // that a wrapped span never colours an indent, a table's padding or the pager's status line.
@@ -247,7 +272,7 @@ class Renderer {
     switch (type) {
       case MD_TEXT_NULLCHAR: inline_ += "\xef\xbf\xbd"; break;
       case MD_TEXT_BR: inline_ += code_ ? "\n" : "\x01"; break;  // \x01: a hard break, kept by flush()
-      case MD_TEXT_SOFTBR: inline_ += code_ ? "\n" : " "; break;
+      case MD_TEXT_SOFTBR: inline_ += code_ ? "\n" : "\x02"; break;  // joined by take_inline()
       case MD_TEXT_ENTITY: inline_ += entity(s); break;
       default: inline_ += s; break;
     }
@@ -276,7 +301,7 @@ class Renderer {
   }
 
   std::string take_inline() {
-    std::string s = std::move(inline_);
+    std::string s = join_soft_breaks(std::move(inline_));
     inline_.clear();
     return s;
   }
@@ -348,7 +373,7 @@ class Renderer {
 
   // The paragraph (or a tight item's text) gathered so far, wrapped under the current indent.
   void flush() {
-    if (inline_.find_first_not_of(" \x01") == std::string::npos) {
+    if (inline_.find_first_not_of(" \x01\x02") == std::string::npos) {
       inline_.clear();
       return;
     }
@@ -415,7 +440,27 @@ int on_text(MD_TEXTTYPE t, const MD_CHAR* text, MD_SIZE size, void* u) {
 
 }  // namespace
 
+std::string plain_markdown_text(const std::string& markdown, std::size_t width) {
+  std::string out;
+  std::istringstream in(markdown);
+  for (std::string line; std::getline(in, line);) {
+    if (display_width(line) <= width) {
+      out += trim_right(line) + "\n";
+      continue;
+    }
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::size_t hang = indent < width / 2 ? indent : 0;
+    for (const auto& piece : wrap_text(line.substr(indent), width - hang)) out += std::string(hang, ' ') + piece + "\n";
+  }
+  return out;
+}
+
 std::string render_markdown_text(const std::string& markdown, std::size_t width, bool color) {
+  const MdParse parse = md4c_parse();
+  if (!parse) {
+    spdlog::warn("{}", md4c_missing("libmd4c.so.0", "libmd4c0"));
+    return plain_markdown_text(markdown, width);
+  }
   Renderer r(width, color);
   MD_PARSER parser{};
   parser.abi_version = 0;
@@ -425,7 +470,8 @@ std::string render_markdown_text(const std::string& markdown, std::size_t width,
   parser.enter_span = on_enter_span;
   parser.leave_span = on_leave_span;
   parser.text = on_text;
-  if (md_parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &r) != 0) return markdown;
+  if (parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &r) != 0)
+    return plain_markdown_text(markdown, width);
   return r.take();
 }
 

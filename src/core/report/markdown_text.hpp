@@ -10,6 +10,10 @@
 
 namespace cudasync::report {
 
+// md4c is loaded at run time (md4c_library.hpp); without it, plain_markdown_text and a warning.
 std::string render_markdown_text(const std::string& markdown, std::size_t width, bool color);
+
+// The Markdown as written, each line longer than `width` wrapped under its own indent.
+std::string plain_markdown_text(const std::string& markdown, std::size_t width);
 
 }  // namespace cudasync::report
