@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
        cudasync::commands::attach_bench, {}},
+      // Last: help's checked argument names the commands attached before it.
       {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
        CommandKind::tool, cudasync::commands::attach_help, {}},
   };

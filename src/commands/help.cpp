@@ -1,6 +1,8 @@
 #include "commands/help.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -30,8 +32,14 @@ report::Report run_help(const CLI::App& app, const std::string& name) {
 
 cli::Runner attach_help(CLI::App& sub) {
   auto name = std::make_shared<std::string>();
-  sub.add_option("command", *name, "The command to describe (a lesson, list, explain, ...); none: cudasync itself");
   const CLI::App* app = sub.get_parent();
+  // The commands attached before this one (main.cpp attaches help last): a checked positional,
+  // so that --cli-spec lists them and the completions offer them.
+  std::vector<std::string> names;
+  for (const CLI::App* s : app->get_subcommands([&sub](const CLI::App* s) { return s != &sub; }))
+    names.push_back(s->get_name());
+  sub.add_option("command", *name, "The command to describe (a lesson, list, explain, ...); none: cudasync itself")
+      ->check(CLI::IsMember(names));
   return [name, app](const RunContext&) { return run_help(*app, *name); };
 }
 
