@@ -5,6 +5,7 @@
 // (a CJK character counts two), measured here independently of the renderer's own function.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -76,8 +77,25 @@ std::string shown(const std::vector<std::string>& lines) {
 }
 
 TEST(TerminalFit, ListNamesEveryLessonWithItsParts) {
+  // The runs below take their parts from list: it must name every part the command line
+  // defines, those that run only with --part (threadfence's ptx, cg-reduce's trace) included.
   ASSERT_GE(lessons().size(), 7u);
-  for (const auto& l : lessons()) EXPECT_FALSE(l.parts.empty()) << l.id;
+  const CliResult spec = run_cli("--cli-spec");
+  ASSERT_EQ(spec.exit_code, 0) << spec.err;
+  std::size_t only_with_part = 0;
+  const auto doc = nlohmann::json::parse(spec.out);
+  for (const auto& c : doc["commands"]) {
+    if (!c["lesson"].get<bool>()) continue;
+    std::vector<std::string> defined;
+    for (const auto& p : c["parts"]) {
+      defined.push_back(p["id"]);
+      if (!p["by_default"].get<bool>()) ++only_with_part;
+    }
+    const auto l = std::find_if(lessons().begin(), lessons().end(), [&](const Lesson& x) { return x.id == c["name"]; });
+    ASSERT_NE(l, lessons().end()) << c["name"];
+    EXPECT_EQ(l->parts, defined) << l->id;
+  }
+  EXPECT_GE(only_with_part, 3u);
 }
 
 TEST(TerminalFit, EveryLessonAndEveryPartFits80Columns) {
@@ -92,6 +110,16 @@ TEST(TerminalFit, EveryLessonAndEveryPartFits80Columns) {
     }
   }
   EXPECT_GT(runs, 40u);
+}
+
+TEST(TerminalFit, OptionsThatWidenATableStillFit80Columns) {
+  // Traces of every block or lane, narrower shuffle segments, more threads, the lockstep model.
+  for (const std::string c : {"lockfree-barrier --trace --blocks 64", "named-barriers --trace", "lock --model lockstep",
+                              "lock --threads 64 --blocks 8", "deadlock-demo --model lockstep --blocks 64",
+                              "cg-reduce --part trace --trace-warp 1", "warp-primitives --width 4"}) {
+    const auto wide = too_wide(c + " --backend model -q", 80);
+    EXPECT_TRUE(wide.empty()) << "cudasync " << c << ": " << wide.size() << " lines over 80\n" << shown(wide);
+  }
 }
 
 TEST(TerminalFit, AWiderTerminalIsUsedAndNotExceeded) {
