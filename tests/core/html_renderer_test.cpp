@@ -69,3 +69,17 @@ TEST(TableExport, CsvQuotesWhatNeedsIt) {
   EXPECT_NE(csv.str().find("cell,pictures,median,1,p128,128,,ns,ns,true,none\r\n"), std::string::npos) << csv.str();
   EXPECT_NE(csv.str().find("cell,pictures,median,0,p64,64,20.5,ns,ns,false,none\r\n"), std::string::npos) << csv.str();
 }
+
+TEST(HtmlRenderer, ProseSetsBackquotedCodeAsCodeAndEscapesTheRest) {
+  report::Report r;
+  r.command = "test";
+  report::Section s("s", "s");
+  s.paragraph("lanes of a `width < 32` segment & `tid % width`; a lone ` stays");
+  r.sections.push_back(s);
+  std::ostringstream out;
+  report::render_html(r, {}, out);
+  EXPECT_NE(out.str().find("<p>lanes of a <code>width &lt; 32</code> segment &amp; <code>tid % width</code>; a lone ` "
+                           "stays</p>"),
+            std::string::npos)
+      << out.str();
+}

@@ -138,6 +138,9 @@ std::string timeline(const Table& t) {
     for (std::size_t c : {a_c, r_c}) whole = whole && !std::holds_alternative<double>(t.rows[r].cells[c]);
   Svg s;
   s << open_svg(w, h, "timeline: each row from its arrival to its release");
+  // Ticks of plain numbers name their unit: the last word of the arrival's title ("arrive step": step).
+  const std::string& a_title = t.columns[a_c].title;
+  const std::string unit = a_title.substr(a_title.find_last_of(' ') == std::string::npos ? 0 : a_title.find_last_of(' ') + 1);
   double shown = lo - 1;
   for (int k = 0; k <= 4; ++k) {
     double v = lo + (hi - lo) * k / 4.0;
@@ -146,7 +149,7 @@ std::string timeline(const Table& t) {
     shown = v;
     const Value tick = whole ? Value{static_cast<std::int64_t>(v)} : Value{v};
     s << line(x(v), top - 6, x(v), h - 34, "grid")
-      << text(x(v), h - 20, (f == Format::plain ? t.columns[a_c].title + " " : "") + format_value(tick, f, true), "axis");
+      << text(x(v), h - 20, (f == Format::plain ? unit + " " : "") + format_value(tick, f, true), "axis");
   }
   s << line(x(last_arrival), top - 10, x(last_arrival), h - 34, "last")
     << text(x(last_arrival) + 4, top - 14, "last arrival", "last-label", "start");

@@ -182,6 +182,20 @@ std::string markdown_html(const std::string& md) {
 
 std::string anchor(const std::string& id) { return "s-" + id; }
 
+// A report's prose marks code as in Markdown, `width`: set as code on the page, the rest escaped.
+std::string prose_html(const std::string& text) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = text.find('`'); open != std::string::npos; open = text.find('`', at)) {
+    const std::size_t close = text.find('`', open + 1);
+    if (close == std::string::npos) break;
+    out += html_escape(text.substr(at, open - at)) + "<code>" + html_escape(text.substr(open + 1, close - open - 1)) +
+           "</code>";
+    at = close + 1;
+  }
+  return out + html_escape(text.substr(at));
+}
+
 }  // namespace
 
 std::string html_escape(const std::string& s) {
@@ -223,7 +237,7 @@ void render_html(const Report& report, const RunMeta& meta, std::ostream& out) {
   }
   for (const auto& s : report.sections) {
     out << "<section id=\"" << html_escape(anchor(s.id)) << "\"><h2>" << html_escape(s.title) << "</h2>\n";
-    for (const auto& p : s.paragraphs) out << "<p>" << html_escape(p) << "</p>\n";
+    for (const auto& p : s.paragraphs) out << "<p>" << prose_html(p) << "</p>\n";
     if (!s.facts.empty()) {
       out << "<dl class=\"facts\">";
       for (const auto& f : s.facts)
@@ -245,7 +259,7 @@ void render_html(const Report& report, const RunMeta& meta, std::ostream& out) {
             << (c.detail.empty() ? "" : ": " + html_escape(c.detail)) << "</li>";
       out << "</ul>\n";
     }
-    for (const auto& n : s.notes) out << "<p class=\"note\">note: " << html_escape(n) << "</p>\n";
+    for (const auto& n : s.notes) out << "<p class=\"note\">note: " << prose_html(n) << "</p>\n";
     out << "</section>\n";
   }
   if (!report.waived.empty()) {
