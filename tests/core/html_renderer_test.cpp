@@ -49,15 +49,10 @@ TEST(HtmlRenderer, PicturesDrawWhatTheNumbersSay) {
 }
 
 TEST(HtmlRenderer, APictureNamingNoColumnIsAProgrammingError) {
-  report::Report r;
-  r.command = "test";
-  report::Section s("s", "s");
   report::Table t("t", "t");
   t.column("lane", "lane");
   t.picture = report::shuffle_picture("lane", "no-such-column", 8);
-  s.add(t);
-  r.sections.push_back(s);
-  EXPECT_THROW(report::validate_ids(r), std::logic_error);
+  EXPECT_THROW(report::validate_ids(report::testing::with_table(std::move(t))), std::logic_error);
 }
 
 TEST(TableExport, CsvQuotesWhatNeedsIt) {

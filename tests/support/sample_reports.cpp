@@ -35,4 +35,13 @@ Report gpu_shaped() {
   return r;
 }
 
+Report with_table(Table t) {
+  Report r;
+  r.command = "test";
+  Section s("s", "s");
+  s.add(std::move(t));
+  r.sections.push_back(std::move(s));
+  return r;
+}
+
 }  // namespace cudasync::report::testing

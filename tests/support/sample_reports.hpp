@@ -9,4 +9,7 @@ namespace cudasync::report::testing {
 // value missing, and a measurement with samples.
 Report gpu_shaped();
 
+// A report of one section ("s") holding `t`.
+Report with_table(Table t);
+
 }  // namespace cudasync::report::testing

@@ -417,20 +417,10 @@ class Renderer {
   std::vector<std::size_t> link_text_start_;
 };
 
-int on_enter_block(MD_BLOCKTYPE t, void* d, void* u) {
-  static_cast<Renderer*>(u)->enter_block(t, d);
-  return 0;
-}
-int on_leave_block(MD_BLOCKTYPE t, void* d, void* u) {
-  static_cast<Renderer*>(u)->leave_block(t, d);
-  return 0;
-}
-int on_enter_span(MD_SPANTYPE t, void* d, void* u) {
-  static_cast<Renderer*>(u)->enter_span(t, d);
-  return 0;
-}
-int on_leave_span(MD_SPANTYPE t, void* d, void* u) {
-  static_cast<Renderer*>(u)->leave_span(t, d);
+// md4c's callbacks, each handing its event to the Renderer's member of the same name.
+template <auto Member, typename Type>
+int on_event(Type type, void* detail, void* user) {
+  (static_cast<Renderer*>(user)->*Member)(type, detail);
   return 0;
 }
 int on_text(MD_TEXTTYPE t, const MD_CHAR* text, MD_SIZE size, void* u) {
@@ -465,10 +455,10 @@ std::string render_markdown_text(const std::string& markdown, std::size_t width,
   MD_PARSER parser{};
   parser.abi_version = 0;
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_NOHTML;
-  parser.enter_block = on_enter_block;
-  parser.leave_block = on_leave_block;
-  parser.enter_span = on_enter_span;
-  parser.leave_span = on_leave_span;
+  parser.enter_block = on_event<&Renderer::enter_block, MD_BLOCKTYPE>;
+  parser.leave_block = on_event<&Renderer::leave_block, MD_BLOCKTYPE>;
+  parser.enter_span = on_event<&Renderer::enter_span, MD_SPANTYPE>;
+  parser.leave_span = on_event<&Renderer::leave_span, MD_SPANTYPE>;
   parser.text = on_text;
   if (parse(markdown.data(), static_cast<MD_SIZE>(markdown.size()), &parser, &r) != 0)
     return plain_markdown_text(markdown, width);
