@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/nvidia_driver.hpp"
+#include "core/report/md4c_library.hpp"
 #include "core/version.hpp"
 
 namespace cudasync::commands {
@@ -60,6 +61,7 @@ DoctorFacts gather(const RunContext& ctx) {
   const int major = f.probe.runtime_version > 0 ? f.probe.runtime_version / 1000 : 13;
   f.nvrtc = loadable({"libnvrtc.so." + std::to_string(major), "libnvrtc.so"});
   f.nccl = loadable({"libnccl.so.2", "libnccl.so"});
+  f.md4c = report::md4c_parse() != nullptr && report::md4c_html() != nullptr;
   for (const auto& c : ctx.commands)
     if (c.is_lesson) f.lessons.push_back(c.name);
   return f;
