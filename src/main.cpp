@@ -4,6 +4,7 @@
 #include "commands/devices.hpp"
 #include "commands/doctor.hpp"
 #include "commands/explain.hpp"
+#include "commands/help.hpp"
 #include "commands/list.hpp"
 #include "commands/sources.hpp"
 #include "core/cli/app.hpp"
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
        cudasync::commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
        cudasync::commands::attach_bench, {}},
+      // Last: help's checked argument names the commands attached before it.
+      {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
+       CommandKind::tool, cudasync::commands::attach_help, {}},
   };
   return cudasync::cli::run_app(argc, argv, commands);
 }

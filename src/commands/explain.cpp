@@ -13,6 +13,7 @@ namespace {
 struct ExplainOptions {
   std::string lesson;
   std::string lang = "en";
+  bool raw = false;
 };
 
 report::Report run_explain(const ExplainOptions& o) {
@@ -22,6 +23,7 @@ report::Report run_explain(const ExplainOptions& o) {
   r.command = "explain";
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";
   r.document = std::string(*text);
+  r.document_markdown = !o.raw;
   return r;
 }
 
@@ -36,6 +38,7 @@ cli::Runner attach_explain(CLI::App& sub) {
   }
   sub.add_option("lesson", o->lesson, "The lesson to explain")->required()->check(CLI::IsMember(lessons));
   sub.add_option("--lang", o->lang, "Language of the text")->check(CLI::IsMember(langs));
+  sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");
   return [o](const RunContext&) { return run_explain(*o); };
 }
 

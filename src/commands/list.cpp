@@ -27,10 +27,15 @@ report::Report run_list(const RunContext& ctx) {
   t.column("order", "#", report::Format::count)
       .column("lesson", "lesson")
       .column("runs-on", "runs here on")
-      .column("summary", "summary");
+      .column("summary", "summary")
+      .column("parts", "parts (--part)");
   std::int64_t order = 0;
-  for (const auto& c : ctx.commands)  // main.cpp lists the lessons in course order
-    if (c.is_lesson) t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}});
+  for (const auto& c : ctx.commands) {  // main.cpp lists the lessons in course order
+    if (!c.is_lesson) continue;
+    std::string parts;
+    for (const auto& p : c.parts) parts += (parts.empty() ? "" : " ") + p.id;
+    t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}, {"parts", parts}});
+  }
   s.add(std::move(t));
   if (probe.devices.empty())
     s.note("without a GPU every lesson runs on the CPU reference model; timings and race counts say \"needs a GPU\" "
