@@ -101,7 +101,8 @@ TEST(MultiGpuCli, TextFitsEightyColumns) {
         "multi-gpu --backend model --part peer-flag --fence system,device --color never",
         "multi-gpu --backend model --part barrier --phases 32 --color never",
         "multi-gpu --backend model --part all-reduce --mib 256 --color never"}) {
-    const t::CliResult r = t::run_cli(args);
+    // Off a terminal the text folds to $COLUMNS (a pipe alone has no width).
+    const t::CliResult r = t::run_shell("COLUMNS=80 '" + t::binary_path() + "' " + args);
     ASSERT_EQ(r.exit_code, 0) << t::shown(r);
     EXPECT_EQ(test_support::wider_lines(r.out), std::vector<std::string>{}) << args;
   }
