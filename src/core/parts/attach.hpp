@@ -153,4 +153,13 @@ cli::Command command(const Lesson<Options, Run>& lesson) {
   return c;
 }
 
+// The same row with the lesson's place in the course (core/course/exercise.hpp): its tour stop,
+// the sentence to remember and its exercises.
+template <class Options, class Run>
+cli::Command command(const Lesson<Options, Run>& lesson, const course::LessonCourse& course) {
+  cli::Command c = command(lesson);
+  c.course = &course;
+  return c;
+}
+
 }  // namespace cudasync::parts
