@@ -7,5 +7,8 @@
 namespace cudasync::log {
 
 void info(const std::string& line);
+// "cudasync: warning: ...": something went wrong that the run survives (a progress state it
+// could not read or save).
+void warn(const std::string& line);
 
 }  // namespace cudasync::log
