@@ -2,14 +2,25 @@
 
 #include <cstdint>
 
+#include "commands/course_common.hpp"
+
 namespace cudasync::commands {
 
 namespace {
 
-report::Report run_list(const RunContext& ctx) {
+// "summary. Parts: a, b, c; GPU only: d" for one lesson.
+std::string about(const CommandSummary& c) {
+  std::string parts, gpu;
+  for (const auto& p : c.parts) (p.needs_gpu ? gpu : parts) += ((p.needs_gpu ? gpu : parts).empty() ? "" : ", ") + p.id;
+  std::string s = c.summary + ". Parts: " + parts;
+  if (!gpu.empty()) s += "; GPU only: " + gpu;
+  return s;
+}
+
+report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& table) {
   report::Report r;
   r.command = "list";
-  r.title = "cudasync: the lessons here";
+  r.title = "cudasync: the course";
   report::Section s("lessons", "lessons");
   const GpuProbe& probe = *ctx.probe;
   std::string where;
@@ -22,25 +33,41 @@ report::Report run_list(const RunContext& ctx) {
     where = "reference model";
     s.fact("gpu", "GPU", std::string("none"), report::Format::plain, probe.reason);
   }
+  s.fact("runs-on", "the lessons run on", where);
+  const course::Progress progress = load_student_progress();
+  const auto lessons = course::course_of(table);
+  s.fact("progress", "your progress", course::tally(lessons, progress).text(), report::Format::plain,
+         "cudasync progress");
   s.paragraph("The lessons in course order: each one builds on those before it.");
-  report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> [--lang zh] reads it");
+  report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> reads it");
   t.column("order", "#", report::Format::count)
       .column("lesson", "lesson")
-      .column("runs-on", "runs here on")
-      .column("summary", "summary");
+      .column("solved", "solved", report::Format::count)
+      .column("exercises", "of", report::Format::count)
+      .column("summary", "summary and parts");
   std::int64_t order = 0;
-  for (const auto& c : ctx.commands)  // main.cpp lists the lessons in course order
-    if (c.is_lesson) t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"summary", c.summary}});
+  for (const auto& c : ctx.commands) {  // main.cpp lists the lessons in course order
+    if (!c.is_lesson) continue;
+    const auto l = course::find_course_lesson(table, c.name);
+    const std::int64_t total = l ? static_cast<std::int64_t>(l->course->exercises.size()) : 0;
+    const std::int64_t solved = l ? static_cast<std::int64_t>(course::solved_in(*l, progress)) : 0;
+    t.row({{"order", ++order}, {"lesson", c.name}, {"solved", solved}, {"exercises", total}, {"summary", about(c)}});
+  }
+  t.legend.push_back("solved / of: your exercises (cudasync exercise <lesson>)");
+  t.legend.push_back("GPU only: parts whose results only a GPU gives");
   s.add(std::move(t));
   if (probe.devices.empty())
     s.note("without a GPU every lesson runs on the CPU reference model; timings and race counts say \"needs a GPU\" "
            "instead of a number");
+  s.note("new here? cudasync tour runs a short stop of every lesson");
   r.sections.push_back(std::move(s));
   return r;
 }
 
 }  // namespace
 
-cli::Runner attach_list(CLI::App&) { return run_list; }
+cli::Runner attach_list(CLI::App&, const std::vector<cli::Command>& table) {
+  return [&table](const RunContext& ctx) { return run_list(ctx, table); };
+}
 
 }  // namespace cudasync::commands

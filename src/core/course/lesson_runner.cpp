@@ -32,13 +32,6 @@ report::Report InProcessRunner::run(const std::string& lesson, const std::vector
   return attached.run(ctx_);
 }
 
-std::vector<const cli::Command*> course_lessons(const std::vector<cli::Command>& commands) {
-  std::vector<const cli::Command*> out;
-  for (const auto& c : commands)
-    if (c.kind == cli::CommandKind::lesson && c.course != nullptr) out.push_back(&c);
-  return out;
-}
-
 const cli::Command* find_lesson(const std::vector<cli::Command>& commands, const std::string& lesson) {
   for (const auto& c : commands)
     if (c.kind == cli::CommandKind::lesson && c.name == lesson) return &c;

@@ -25,9 +25,7 @@ class InProcessRunner : public LessonRunner {
   RunContext ctx_;
 };
 
-// The lesson rows of main's table that carry a course (LessonCourse), in course order.
-std::vector<const cli::Command*> course_lessons(const std::vector<cli::Command>& commands);
-// The row of `lesson`, or nullptr.
+// The row of `lesson` in main's table, or nullptr.
 const cli::Command* find_lesson(const std::vector<cli::Command>& commands, const std::string& lesson);
 
 }  // namespace cudasync::course
