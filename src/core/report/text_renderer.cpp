@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 
 #include "core/report/text_format.hpp"
 
@@ -63,21 +64,80 @@ std::size_t display_width(const std::string& s) {
   return w;
 }
 
-// Word-wraps `text` to `width` columns: the first line after `first`, the others after `rest`.
+// The pieces a line may break between: words (runs of narrow characters between spaces), and each
+// wide (CJK) character on its own, since Chinese text has no spaces. Closing punctuation stays with
+// the character before it and opening punctuation with the one after it.
+struct Piece {
+  std::string text;
+  bool space_before = false;
+};
+
+bool is_wide(std::string_view ch) { return ch.size() >= 3; }
+
+bool opens(std::string_view ch) {
+  for (const char* p : {"\xef\xbc\x88", "\xe3\x80\x8c", "\xe3\x80\x8a", "\xe2\x80\x9c"})  // （ 「 《 “
+    if (ch == p) return true;
+  return false;
+}
+
+bool closes(std::string_view ch) {
+  for (const char* p : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x9a", "\xe3\x80\x81",
+                        "\xef\xbc\x81", "\xef\xbc\x9f", "\xef\xbc\x89", "\xe3\x80\x8d", "\xe3\x80\x8b",
+                        "\xe2\x80\x9d"})  // ， 。 ； ： 、 ！ ？ ） 」 》 ”
+    if (ch == p) return true;
+  return false;
+}
+
+std::vector<Piece> pieces_of(const std::string& text) {
+  std::vector<Piece> out;
+  bool space = false, last_wide = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == ' ' || c == '\t' || c == '\n') {
+      space = true;
+      ++i;
+      continue;
+    }
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    const std::string ch = text.substr(i, len);
+    i += len;
+    const bool wide = is_wide(ch);
+    const bool after_opening = !out.empty() && !space && out.back().text.size() >= 3 &&
+                               opens(std::string_view(out.back().text).substr(out.back().text.size() - 3));
+    const bool join = !out.empty() && !space && (after_opening || (wide ? closes(ch) : !last_wide));
+    if (join) out.back().text += ch;
+    else out.push_back({ch, space});
+    space = false;
+    last_wide = wide;
+  }
+  return out;
+}
+
+// Wraps `text` to `width` columns: the first line after `first`, the others after `rest`.
 void wrap(const std::string& text, int width, const std::string& first, const std::string& rest, std::ostream& out) {
-  std::istringstream words(text);
-  std::string word, line;
+  std::string line;
   const std::string* indent = &first;
   const auto limit = [&] { return static_cast<std::size_t>(std::max(20, width)) - indent->size(); };
-  while (words >> word) {
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > limit()) {
+  for (const Piece& p : pieces_of(text)) {
+    const std::string gap = p.space_before ? " " : "";
+    if (!line.empty() && display_width(line) + display_width(gap + p.text) > limit()) {
       out << *indent << line << '\n';
       line.clear();
       indent = &rest;
     }
-    line += (line.empty() ? "" : " ") + word;
+    line += (line.empty() ? "" : gap) + p.text;
   }
   if (!line.empty()) out << *indent << line << '\n';
+}
+
+// A title: on one line when it fits the width, else wrapped.
+std::string fitted(const std::string& text, int width, const std::string& first, const std::string& rest) {
+  if (display_width(first + text) <= static_cast<std::size_t>(width)) return first + text;
+  std::ostringstream o;
+  wrap(text, width, first, rest, o);
+  std::string lines = o.str();
+  if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+  return lines;
 }
 
 void wrap(const std::string& text, int width, const std::string& indent, std::ostream& out) {
@@ -103,13 +163,17 @@ bool any_marks(const Table& t) {
   return std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return r.mark != RowMark::none; });
 }
 
-void legend(const Table& t, std::ostream& out) {
+void legend(const Table& t, int width, std::ostream& out) {
   std::vector<RowMark> seen;
   for (const Row& r : t.rows)
     if (r.mark != RowMark::none && std::find(seen.begin(), seen.end(), r.mark) == seen.end()) seen.push_back(r.mark);
   std::sort(seen.begin(), seen.end());
   for (RowMark m : seen) out << "    " << mark_meaning(m) << '\n';
-  for (const auto& l : t.legend) out << "    " << l << '\n';
+  // A line that fits is printed as written (its own indentation kept); a longer one is wrapped.
+  for (const auto& l : t.legend) {
+    if (display_width("    " + l) <= static_cast<std::size_t>(width)) out << "    " << l << '\n';
+    else wrap(l, width, "    ", "      ", out);
+  }
 }
 
 // Rows become columns: one line per column, lanes across, folded into chunks that fit the width.
@@ -214,10 +278,10 @@ void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) 
 
 void render_text(const Report& report, const TextStyle& style, std::ostream& out) {
   const auto bold = [&](const std::string& s) { return style.color ? std::string(kBold) + s + kReset : s; };
-  out << bold(report.title) << '\n';
+  out << bold(fitted(report.title, style.width, "", "  ")) << '\n';
   if (!report.document.empty()) out << '\n' << report.document << (report.document.back() == '\n' ? "" : "\n");
   for (const auto& s : report.sections) {
-    out << '\n' << bold("== " + s.title + " ==") << '\n';
+    out << '\n' << bold(fitted(s.title + " ==", style.width, "== ", "   ")) << '\n';
     for (const auto& p : s.paragraphs) wrap(p, style.width, "  ", out);
     if (!s.facts.empty()) {
       std::size_t w = 0;
@@ -236,10 +300,10 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
       }
     }
     for (const auto& t : s.tables) {
-      out << '\n' << "  " << t.title << '\n';
+      out << '\n' << fitted(t.title, style.width, "  ", "    ") << '\n';
       if (t.lanes_across) render_across(t, style, out);
       else render_rows(t, style, out);
-      legend(t, out);
+      legend(t, style.width, out);
     }
     if (!s.measurements.empty()) {
       out << '\n';
