@@ -1,5 +1,6 @@
 #include "commands/tour.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -23,8 +24,8 @@ std::string command_text(const course::CourseLesson& l) {
 void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, course::LessonRunner& runner,
           const std::string& lang, report::Report& out) {
   const std::string& name = l.command->name;
-  report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name + ": " +
-                                 l.command->summary);
+  report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name);
+  head.paragraph(l.command->summary + ".");
   head.fact("run", "what runs here", command_text(l));
   head.fact("more", "the whole lesson", "cudasync " + name + "; cudasync explain " + name);
   const auto start = std::chrono::steady_clock::now();
@@ -38,8 +39,12 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
   head.fact("time", "time", ms, Format::ms);
   out.sections.push_back(std::move(head));
   for (auto& s : lesson.sections) {
-    if (s.id == "setup") continue;  // the tour's own setup says what runs where
+    // The parts' own sections: the tour's setup says what runs where, and a lesson's summary over
+    // all of its parts (its finish) belongs to the whole lesson's run.
+    const auto& parts = l.command->parts;
+    if (std::none_of(parts.begin(), parts.end(), [&](const PartSummary& p) { return p.id == s.id; })) continue;
     s.id = name + "-" + s.id;
+    s.measurements.clear();  // a stop shows what the lesson computes; its timings are the lesson's own run's
     out.sections.push_back(std::move(s));
   }
   for (auto& w : lesson.waived) out.waived.push_back({name + "-" + w.part, w.reason});
