@@ -130,16 +130,6 @@ void wrap(const std::string& text, int width, const std::string& first, const st
   if (!line.empty()) out << *indent << line << '\n';
 }
 
-// A title: on one line when it fits the width, else wrapped.
-std::string fitted(const std::string& text, int width, const std::string& first, const std::string& rest) {
-  if (display_width(first + text) <= static_cast<std::size_t>(width)) return first + text;
-  std::ostringstream o;
-  wrap(text, width, first, rest, o);
-  std::string lines = o.str();
-  if (!lines.empty() && lines.back() == '\n') lines.pop_back();
-  return lines;
-}
-
 void wrap(const std::string& text, int width, const std::string& indent, std::ostream& out) {
   wrap(text, width, indent, indent, out);
 }
@@ -278,10 +268,10 @@ void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) 
 
 void render_text(const Report& report, const TextStyle& style, std::ostream& out) {
   const auto bold = [&](const std::string& s) { return style.color ? std::string(kBold) + s + kReset : s; };
-  out << bold(fitted(report.title, style.width, "", "  ")) << '\n';
+  out << bold(report.title) << '\n';
   if (!report.document.empty()) out << '\n' << report.document << (report.document.back() == '\n' ? "" : "\n");
   for (const auto& s : report.sections) {
-    out << '\n' << bold(fitted(s.title + " ==", style.width, "== ", "   ")) << '\n';
+    out << '\n' << bold("== " + s.title + " ==") << '\n';
     for (const auto& p : s.paragraphs) wrap(p, style.width, "  ", out);
     if (!s.facts.empty()) {
       std::size_t w = 0;
@@ -300,7 +290,7 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
       }
     }
     for (const auto& t : s.tables) {
-      out << '\n' << fitted(t.title, style.width, "  ", "    ") << '\n';
+      out << '\n' << "  " << t.title << '\n';
       if (t.lanes_across) render_across(t, style, out);
       else render_rows(t, style, out);
       legend(t, style.width, out);
