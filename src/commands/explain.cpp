@@ -13,7 +13,36 @@ namespace {
 struct ExplainOptions {
   std::string lesson;
   std::string lang = "en";
+  bool answers = false;
 };
+
+}  // namespace
+
+std::string without_answers(const std::string& text, const std::string& lesson, const std::string& lang) {
+  const std::string heading = lang == "zh" ? "## 答案" : "## Answers";
+  std::size_t at = text.rfind("\n" + heading + "\n");
+  if (at == std::string::npos) return text;
+  ++at;
+  const std::size_t next = text.find("\n## ", at + heading.size());
+  const std::string& l = lesson;
+  const std::string pointer =
+      lang == "zh"
+          ? heading + "\n\n答案不在这里，先自己想。工具能检查的练习：\n\n" +
+                "- `cudasync exercise " + l + "` 列出它们，`cudasync exercise " + l + " N --hint` 给出提示；\n" +
+                "- `cudasync check " + l + " N 答案` 检查你的答案并记入你的进度；\n" +
+                "- `cudasync exercise " + l + " N --answer` 显示工具现在运行本课算出的答案。\n\n" +
+                "上面课堂问题的参考答案（给老师）：`cudasync explain " + l + " --lang zh --answers`。\n"
+          : heading + "\n\nThe answers are not printed here: think first. The exercises the tool checks:\n\n" +
+                "- `cudasync exercise " + l + "` lists them, `cudasync exercise " + l + " N --hint` gives a hint;\n" +
+                "- `cudasync check " + l + " N ANSWER` checks yours and records it in your progress;\n" +
+                "- `cudasync exercise " + l + " N --answer` shows the answer the tool computes now, by running\n" +
+                "  the lesson.\n\n" +
+                "The answers to the questions for class above (for teachers): `cudasync explain " + l +
+                " --answers`.\n";
+  return text.substr(0, at) + pointer + (next == std::string::npos ? "" : text.substr(next));
+}
+
+namespace {
 
 report::Report run_explain(const ExplainOptions& o) {
   const auto text = find_lesson_text(o.lesson, o.lang);
@@ -21,7 +50,7 @@ report::Report run_explain(const ExplainOptions& o) {
   report::Report r;
   r.command = "explain";
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";
-  r.document = std::string(*text);
+  r.document = o.answers ? std::string(*text) : without_answers(std::string(*text), o.lesson, o.lang);
   return r;
 }
 
@@ -36,6 +65,8 @@ cli::Runner attach_explain(CLI::App& sub) {
   }
   sub.add_option("lesson", o->lesson, "The lesson to explain")->required()->check(CLI::IsMember(lessons));
   sub.add_option("--lang", o->lang, "Language of the text")->check(CLI::IsMember(langs));
+  sub.add_flag("--answers", o->answers,
+               "Print the answers to the questions for class too (for teachers; students: cudasync exercise)");
   return [o](const RunContext&) { return run_explain(*o); };
 }
 

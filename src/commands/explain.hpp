@@ -1,6 +1,12 @@
 #pragma once
+#include <string>
+
 #include "core/cli/command.hpp"
 namespace cudasync::commands {
-// `cudasync explain <lesson> [--lang en|zh]`: the lesson text, embedded in the binary.
+// `cudasync explain <lesson> [--lang en|zh] [--answers]`: the lesson text, embedded in the binary,
+// without its answers section unless --answers asks for it: a pointer to `cudasync exercise` stands
+// in its place.
 cli::Runner attach_explain(CLI::App& sub);
+// `text` with its "## Answers" ("## 答案") section replaced by that pointer.
+std::string without_answers(const std::string& text, const std::string& lesson, const std::string& lang);
 }  // namespace cudasync::commands

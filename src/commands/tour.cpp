@@ -43,6 +43,10 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
     // all of its parts (its finish) belongs to the whole lesson's run.
     const auto& parts = l.command->parts;
     if (std::none_of(parts.begin(), parts.end(), [&](const PartSummary& p) { return p.id == s.id; })) continue;
+    if (s.title.size() + 6 > 80) {  // "== title ==" would not fit 80 columns: the part's id heads it
+      s.paragraphs.insert(s.paragraphs.begin(), s.title + ".");
+      s.title = s.id;
+    }
     s.id = name + "-" + s.id;
     s.measurements.clear();  // a stop shows what the lesson computes; its timings are the lesson's own run's
     out.sections.push_back(std::move(s));

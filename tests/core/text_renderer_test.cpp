@@ -69,6 +69,58 @@ report::Report lane_report(bool with_marks) {
   return r;
 }
 
+
+// Columns on a terminal: CJK (three-byte UTF-8) characters take two.
+std::size_t columns(const std::string& line) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    w += len >= 3 ? 2 : 1;
+    i += len;
+  }
+  return w;
+}
+
+TEST(TextRenderer, ChineseParagraphsBreakBetweenCharactersNotBeforeClosingPunctuation) {
+  report::Report r;
+  r.title = "t";
+  report::Section s("zh", "zh");
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += "加法的顺序决定结果，";
+  text += "warp 和 lane 一起。";
+  s.paragraph(text);
+  r.sections.push_back(s);
+  const auto lines = lines_of(render(r, 40, false));
+  std::string joined;
+  int paragraph_lines = 0;
+  for (const auto& l : lines) {
+    EXPECT_LE(columns(l), 40u) << l;
+    if (l.rfind("  ", 0) != 0) continue;
+    ++paragraph_lines;
+    EXPECT_NE(l.substr(2, 3), "，") << "a line starts with a closing comma";
+    joined += l.substr(2);
+  }
+  EXPECT_GT(paragraph_lines, 3);
+  EXPECT_NE(joined.find("warp 和 lane"), std::string::npos) << "spaces between words are kept";
+}
+
+TEST(TextRenderer, LongLegendLinesWrapShortLegendLinesKeepTheirIndentation) {
+  report::Report r;
+  r.title = "t";
+  report::Section s("s", "s");
+  report::Table t("t", "t");
+  t.column("k", "k").row({{"k", I{1}}});
+  t.legend.push_back("   indented: short");
+  t.legend.push_back("a legend line long enough that it cannot fit in the forty columns");
+  s.add(t);
+  r.sections.push_back(s);
+  const std::string out = render(r, 40, false);
+  for (const auto& l : lines_of(out)) EXPECT_LE(l.size(), 40u) << l;
+  EXPECT_NE(out.find("       indented: short\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("    a legend line long enough"), std::string::npos) << out;
+}
+
 }  // namespace
 
 TEST(TextRenderer, LanesAcrossFitsTheWidthAndShowsEveryLaneOnce) {

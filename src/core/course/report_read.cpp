@@ -14,7 +14,13 @@ namespace {
 
 const report::Section& section(const report::Report& r, std::string_view id) {
   const report::Section* s = r.section(id);
-  if (s == nullptr) missing("section '" + std::string(id) + "' (was its part waived?)");
+  if (s == nullptr) {
+    std::string present, waived;
+    for (const auto& x : r.sections) present += (present.empty() ? "" : ", ") + x.id;
+    for (const auto& w : r.waived) waived += (waived.empty() ? "" : "; ") + w.part + ": " + w.reason;
+    missing("section '" + std::string(id) + "' (it has " + (present.empty() ? "none" : present) +
+            (waived.empty() ? "" : "; waived: " + waived) + ")");
+  }
   return *s;
 }
 

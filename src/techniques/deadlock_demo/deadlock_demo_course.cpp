@@ -127,7 +127,7 @@ Exercise lock_order() {
                 "块 0 先取锁 A 再取锁 B；块 1 先取 B 再取 A。两个块都拿到第一把锁时，等待环里有几个块？"};
   e.hint = {"Follow who waits for whom until you come back.", "顺着谁在等谁走下去，直到回到起点。"};
   e.compute = [](LessonRunner& r) {
-    const report::Report rep = r.run(kLesson, {"--part", "grid-oversubscribed", "--deadline-ms", "20"});
+    const report::Report rep = r.run(kLesson, {"--part", "lock-order", "--deadline-ms", "20"});
     const std::string cycle = course::as_text(course::fact(rep, "lock-order", "model-cycle"));
     const auto blocks = course::numbers_in(cycle);
     const std::string v = to_string(blocks.empty() ? 0 : blocks.size() - 1);  // the first block closes the cycle

@@ -59,7 +59,7 @@ Exercise stale_count() {
   e.hint = {"Each SM keeps its own L1 line of cnt from its last critical section.",
             "每个 SM 都留着自己上一次临界区里 cnt 所在的 L1 缓存行。"};
   e.compute = [](LessonRunner& r) {
-    const report::Report rep = r.run(kLesson, {"--part", "lock-class", "--iterations", "20"});
+    const report::Report rep = r.run(kLesson, {"--part", "stale-reads", "--runs", "1"});
     const report::Table& t = course::table(rep, "stale-reads", "variants");
     const std::string v = to_string(course::as_int(t.cell(0, "model-count")));
     const std::string how = course::as_text(course::fact(rep, "stale-reads", "how-lost"));
