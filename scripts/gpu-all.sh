@@ -8,7 +8,7 @@ OUT=${OUT:-/tmp/cudasync-gpu-all}
 mkdir -p "$OUT"
 logs=$(mktemp -d)
 status=0
-for s in gpu-suite gpu-named-barriers gpu-cg-reduce gpu-lock gpu-threadfence gpu-lockfree-barrier gpu-deadlock-demo; do
+for s in gpu-suite gpu-named-barriers gpu-cg-reduce gpu-lock gpu-threadfence gpu-lockfree-barrier gpu-deadlock-demo gpu-multi-gpu; do
   mkdir -p "$logs/$s"
   OUT="$logs/$s" bash "scripts/$s.sh" >"$logs/$s/output.txt" 2>&1
   rc=$?

@@ -20,6 +20,8 @@
 #include "techniques/lock/lock_lesson.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_course.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+#include "techniques/multi_gpu/multi_gpu_course.hpp"
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
 #include "techniques/named_barriers/named_barriers_course.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 #include "techniques/threadfence/threadfence_course.hpp"
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
       parts::command(cudasync::lock::lesson(), cudasync::lock::course()),
       parts::command(cudasync::lockfree_barrier::lesson(), cudasync::lockfree_barrier::course()),
       parts::command(cudasync::deadlock_demo::lesson(), cudasync::deadlock_demo::course()),
+      parts::command(cudasync::multi_gpu::lesson(), cudasync::multi_gpu::course()),
       {"list", "the course: lessons in order, their parts, your progress", CommandKind::tool,
        [&table](CLI::App& s) { return commands::attach_list(s, table); }, {}},
       {"tour", "every lesson's short run in course order, with the one thing to remember", CommandKind::course,
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,
-       commands::attach_explain, {}},
+       [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
        commands::attach_sources, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,

@@ -21,6 +21,9 @@ report::Report run_devices(const RunContext& ctx) {
   host.fact("runtime-version", "runtime version", version_string(p.runtime_version), Format::plain, "linked statically");
   host.fact("visible-gpus", "visible GPUs", static_cast<I>(p.devices.size()), Format::count,
             p.devices.empty() ? p.reason : "");
+  host.fact("nccl-built-in", "NCCL built in",
+            std::string(kNcclBuiltIn ? std::string("yes, ") + kNcclVersion : std::string("no")), Format::plain,
+            kNcclBuiltIn ? "multi-gpu's NCCL rows can run (with two GPUs)" : "multi-gpu waives its NCCL rows");
   r.sections.push_back(std::move(host));
   for (const auto& d : p.devices) {
     report::Section s("gpu-" + std::to_string(d.index), "GPU " + std::to_string(d.index) + ": " + d.name);

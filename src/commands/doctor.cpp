@@ -59,7 +59,13 @@ DoctorFacts gather(const RunContext& ctx) {
   f.compute_sanitizer = find_tool("compute-sanitizer");
   const int major = f.probe.runtime_version > 0 ? f.probe.runtime_version / 1000 : 13;
   f.nvrtc = loadable({"libnvrtc.so." + std::to_string(major), "libnvrtc.so"});
-  f.nccl = loadable({"libnccl.so.2", "libnccl.so"});
+  // NCCL as multi-gpu loads it (its soname, then the file CMake found), else the usual names.
+  std::vector<std::string> nccl_names;
+  for (const char* n : {kNcclSoname, kNcclLibrary})
+    if (*n) nccl_names.emplace_back(n);
+  for (const char* n : {"libnccl.so.2", "libnccl.so"}) nccl_names.emplace_back(n);
+  f.nccl = loadable(nccl_names);
+  f.nccl_built_in = kNcclBuiltIn;
   for (const auto& c : ctx.commands)
     if (c.is_lesson) f.lessons.push_back(c.name);
   return f;

@@ -31,6 +31,7 @@ const LessonNeed kLessonNeeds[] = {
     {"lockfree-barrier", Need::cooperative_launch, "grid.sync() and the co-residency limit"},
     {"lockfree-barrier", Need::clusters, "the thread-block cluster barriers (sm_90)"},
     {"deadlock-demo", Need::sanitizer, "--sanitize (compute-sanitizer --tool synccheck)"},
+    {"multi-gpu", Need::multi_gpu, "peer-flag, barrier, all-reduce and --bench (host-flag needs one GPU)"},
 };
 
 struct Arch {
@@ -200,13 +201,20 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
   tool("nvrtc", "NVRTC (run-time compilation)", f.nvrtc, used_by(f, Need::nvrtc),
        toolkit_package(f, "nvrtc") + " (libnvrtc.so)");
 
-  Piece multi{"multi-gpu", "several GPUs and NCCL", p.devices.size() >= 2 && f.nccl.has_value(), "",
-              used_by(f, Need::multi_gpu), ""};
+  const bool nccl_ok = f.nccl.has_value() && f.nccl_built_in;
+  Piece multi{"multi-gpu", "several GPUs and NCCL", p.devices.size() >= 2 && nccl_ok, "", used_by(f, Need::multi_gpu),
+              ""};
   multi.here = std::to_string(p.devices.size()) + " GPU" + (p.devices.size() == 1 ? "" : "s") + ", NCCL " +
-               (f.nccl ? "found (" + *f.nccl + ")" : "not found");
-  if (!multi.ok)
-    multi.install = std::string(p.devices.size() < 2 ? "a second GPU" : "") + (p.devices.size() < 2 && !f.nccl ? " and " : "") +
-                    (f.nccl ? "" : "libnccl2 (NVIDIA's CUDA repository)");
+               (f.nccl ? "found (" + *f.nccl + ")" : "not found") +
+               (f.cuda_built_in && !f.nccl_built_in ? ", not built into this cudasync" : "");
+  if (!multi.ok) {
+    std::vector<std::string> need;
+    if (p.devices.size() < 2) need.push_back(p.devices.empty() ? "two GPUs" : "a second GPU");
+    if (!f.nccl) need.push_back("libnccl2 (NVIDIA's CUDA repository)");
+    if (f.cuda_built_in && !f.nccl_built_in)
+      need.push_back("a cudasync built with nccl.h (libnccl-dev, or a CUDA toolkit that ships NCCL)");
+    multi.install = join(need, " and ");
+  }
   out.push_back(multi);
   return out;
 }

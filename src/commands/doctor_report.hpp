@@ -26,6 +26,7 @@ struct DoctorFacts {
   std::string listing_reason;      // why not
   std::optional<std::string> cuobjdump, nvdisasm, compute_sanitizer;  // where each was found
   std::optional<std::string> nvrtc, nccl;                             // the library that loaded
+  bool nccl_built_in = false;      // multi-gpu's NCCL rows are in this build (nccl.h found; loaded with dlopen)
   std::vector<std::string> lessons;  // this build's lessons, in course order
 };
 

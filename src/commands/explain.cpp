@@ -1,8 +1,10 @@
 #include "commands/explain.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 
+#include "core/course/course.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
 
@@ -11,6 +13,7 @@ namespace cudasync::commands {
 namespace {
 
 struct ExplainOptions {
+  std::vector<std::string> with_exercises;  // the lessons that have exercises
   std::string lesson;
   std::string lang = "en";
   bool answers = false;
@@ -18,7 +21,8 @@ struct ExplainOptions {
 
 }  // namespace
 
-std::string without_answers(const std::string& text, const std::string& lesson, const std::string& lang) {
+std::string without_answers(const std::string& text, const std::string& lesson, const std::string& lang,
+                            bool has_exercises) {
   const std::string heading = lang == "zh" ? "## 答案" : "## Answers";
   std::size_t at = text.rfind("\n" + heading + "\n");
   if (at == std::string::npos) return text;
@@ -26,7 +30,12 @@ std::string without_answers(const std::string& text, const std::string& lesson, 
   const std::size_t next = text.find("\n## ", at + heading.size());
   const std::string& l = lesson;
   const std::string pointer =
-      lang == "zh"
+      !has_exercises
+          ? (lang == "zh" ? heading + "\n\n答案不在这里，先自己想。给老师的参考答案：`cudasync explain " + l +
+                                " --lang zh --answers`。\n"
+                          : heading + "\n\nThe answers are not printed here: think first. For teachers: `cudasync "
+                                "explain " + l + " --answers`.\n")
+      : lang == "zh"
           ? heading + "\n\n答案不在这里，先自己想。工具能检查的练习：\n\n" +
                 "- `cudasync exercise " + l + "` 列出它们，`cudasync exercise " + l + " N --hint` 给出提示；\n" +
                 "- `cudasync check " + l + " N 答案` 检查你的答案并记入你的进度；\n" +
@@ -50,14 +59,17 @@ report::Report run_explain(const ExplainOptions& o) {
   report::Report r;
   r.command = "explain";
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";
-  r.document = o.answers ? std::string(*text) : without_answers(std::string(*text), o.lesson, o.lang);
+  const bool exercises =
+      std::find(o.with_exercises.begin(), o.with_exercises.end(), o.lesson) != o.with_exercises.end();
+  r.document = o.answers ? std::string(*text) : without_answers(std::string(*text), o.lesson, o.lang, exercises);
   return r;
 }
 
 }  // namespace
 
-cli::Runner attach_explain(CLI::App& sub) {
+cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<ExplainOptions>();
+  o->with_exercises = course::lessons_with_exercises(table);
   std::set<std::string> lessons, langs;
   for (const auto& t : lesson_texts()) {
     lessons.insert(t.lesson);

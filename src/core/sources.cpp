@@ -31,12 +31,19 @@ const std::vector<Source>& sources() {
       {"cuda-guide", "CUDA C++ Programming Guide", "NVIDIA", "CUDA C++ Programming Guide (CUDA 13.0)", "NVIDIA, 2025",
        "https://docs.nvidia.com/cuda/cuda-c-programming-guide/",
        "warp shuffle, vote, match and reduce functions, cooperative groups, memory fence functions, independent "
-       "thread scheduling"},
+       "thread scheduling, system-scope atomics (cuda::atomic_ref, thread_scope_system), peer-to-peer memory "
+       "access"},
+      {"nccl", "NCCL documentation", "NVIDIA",
+       "NVIDIA Collective Communication Library (NCCL) Documentation: User Guide and API (NCCL 2.28)", "NVIDIA, 2025",
+       "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/",
+       "ncclCommInitAll and group calls for several GPUs from one thread, ncclAllReduce and its CUDA stream "
+       "semantics, the environment variables (NCCL_NVLS_ENABLE: NVLink SHARP)"},
       {"lustig-2019", "Lustig et al. 2019", "Daniel Lustig, Sameer Sahasrabuddhe, Olivier Giroux",
        "A Formal Analysis of the NVIDIA PTX Memory Consistency Model",
        "ASPLOS 2019 (ACM International Conference on Architectural Support for Programming Languages and "
        "Operating Systems), pp. 257-270", "https://doi.org/10.1145/3297858.3304043",
-       "the axiomatic PTX memory model that threadfence's litmus judge enumerates"},
+       "the axiomatic PTX memory model that threadfence's litmus judge enumerates, and the rule multi-gpu's "
+       "judge applies at system scope"},
       {"alglave-2015", "Alglave et al. 2015",
        "Jade Alglave, Mark Batty, Alastair F. Donaldson, Ganesh Gopalakrishnan, Jeroen Ketema, Daniel Poetzl, "
        "Tyler Sorensen, John Wickerson",

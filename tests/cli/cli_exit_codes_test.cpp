@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
 
@@ -21,6 +22,7 @@ using cudasync::test::contains;
 using cudasync::test::shown;
 using cudasync::test::run_cli;
 using cudasync::test::run_shell;
+using cudasync::test::valid_document;
 
 namespace {
 
@@ -101,6 +103,8 @@ TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
       {"warp-primitives --threads 33", {"--threads", "33", "1", "32"}},
       {"--color sometimes warp-primitives", {"--color", "sometimes", "auto", "always", "never"}},
       {"--backend cpu warp-primitives", {"--backend", "cpu", "auto", "gpu", "model"}},
+      {"--device 0,1 warp-primitives", {"--device 0,1", "one GPU index", "--devices"}},
+      {"warp-primitives --device first", {"--device first", "not a whole number", "0..1023"}},
       {"explain no-such-lesson", {"no-such-lesson", "warp-primitives"}},
       {"explain warp-primitives --lang fr", {"--lang", "fr", "en", "zh"}},
       {"--json=/nonexistent-dir/x.json warp-primitives", {"/nonexistent-dir/x.json", "writable", "--json"}},
@@ -179,6 +183,22 @@ TEST(CliExitCodes, VersionSaysWhetherCudaIsBuiltIn) {
   } else {
     EXPECT_TRUE(contains(r.out, "CUDA: not built in")) << shown(r);
   }
+}
+
+TEST(CliExitCodes, VersionAndDevicesSayWhetherNcclIsBuiltIn) {
+  const CliResult r = run_cli("--version");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_TRUE(contains(r.out, cudasync::kNcclBuiltIn ? std::string("NCCL: built in (") + cudasync::kNcclVersion + ")"
+                                                     : std::string("NCCL: not built in")))
+      << shown(r);
+  // Without CUDA there is no NCCL build.
+  if (!cudasync::kCudaBuiltIn) {
+    EXPECT_FALSE(cudasync::kNcclBuiltIn);
+  }
+  const auto doc = valid_document("devices --json");
+  const std::string nccl = doc["report"]["sections"]["host"]["facts"]["nccl-built-in"]["value"].get<std::string>();
+  EXPECT_EQ(nccl.rfind(cudasync::kNcclBuiltIn ? "yes, " : "no", 0), 0u) << nccl;
+  EXPECT_GE(doc["report"]["sections"]["host"]["facts"]["visible-gpus"]["value"].get<int>(), 0);
 }
 
 // ---------------------------------------------------------------- exit 3

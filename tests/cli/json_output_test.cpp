@@ -223,7 +223,7 @@ TEST(JsonOutputSuccess, ListShowsTheCourseOrder) {
   const json& section = doc["report"]["sections"]["lessons"];
   const json& rows = section["tables"]["lessons"]["rows"];
   const std::vector<std::string> course = {"warp-primitives", "cg-reduce",        "named-barriers", "threadfence",
-                                           "lock",            "lockfree-barrier", "deadlock-demo"};
+                                           "lock",            "lockfree-barrier", "deadlock-demo",  "multi-gpu"};
   ASSERT_EQ(rows.size(), course.size());
   for (std::size_t i = 0; i < course.size(); ++i) {
     EXPECT_EQ(rows[i]["order"].get<std::int64_t>(), static_cast<std::int64_t>(i + 1));

@@ -145,11 +145,11 @@ TEST(BenchRows, FileStemFromTheGpuName) {
 
 TEST(BenchCli, OnTheModelItRunsEveryLessonAndWritesNothingWithoutOut) {
   const std::string cwd = scratch_dir();
-  const auto r = test::run_shell("cd '" + cwd + "' && '" + test::binary_path() + "' bench --json");
+  const auto r = test::run_shell("cd '" + cwd + "' && '" + test::binary_path() + "' bench --backend model --json");
   EXPECT_EQ(r.exit_code, 0) << test::shown(r);
   EXPECT_TRUE(std::filesystem::is_empty(cwd)) << "bench wrote into the working directory without --out";
   std::filesystem::remove_all(cwd);
-  const auto doc = test::valid_document("bench --json", 0);
+  const auto doc = test::valid_document("bench --backend model --json", 0);
   EXPECT_EQ(test::failed_checks(doc), std::vector<std::string>{});
   const auto& lessons = doc["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"];
   const auto listed = test::run_cli("list --json");
@@ -160,7 +160,7 @@ TEST(BenchCli, OnTheModelItRunsEveryLessonAndWritesNothingWithoutOut) {
 
 TEST(BenchCli, OutWritesMarkdownAndJsonAndNeverOverwritesWithoutForce) {
   const std::string dir = scratch_dir() + "/results";
-  const auto first = test::run_cli("bench --out '" + dir + "'");
+  const auto first = test::run_cli("bench --backend model --out '" + dir + "'");
   ASSERT_EQ(first.exit_code, 0) << test::shown(first);
   const std::string stem = dir + "/" + commands::results_file_stem(probe_gpus().devices.empty() ? "" : probe_gpus().devices[0].name);
   const std::string md = test::read_file(stem + ".md");
@@ -176,12 +176,12 @@ TEST(BenchCli, OutWritesMarkdownAndJsonAndNeverOverwritesWithoutForce) {
     for (const char* key : {"lesson", "benchmark", "technique", "axis", "point", "median", "unit", "vs", "ratio"})
       EXPECT_TRUE(r.contains(key)) << key;
 
-  const auto again = test::run_cli("bench --out '" + dir + "'");
+  const auto again = test::run_cli("bench --backend model --out '" + dir + "'");
   EXPECT_EQ(again.exit_code, 2) << test::shown(again);
   EXPECT_NE(again.err.find("exists"), std::string::npos) << again.err;
   EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
   EXPECT_EQ(test::read_file(stem + ".md"), md) << "the refused run must not touch the file";
-  const auto forced = test::run_cli("bench --out '" + dir + "' --force");
+  const auto forced = test::run_cli("bench --backend model --out '" + dir + "' --force");
   EXPECT_EQ(forced.exit_code, 0) << test::shown(forced);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
@@ -199,7 +199,7 @@ TEST(BenchReadme, TheResultsSectionHasTheShapeTheCommandEmits) {
   const std::string readme = test::read_file(test::source_dir() + "/README.md");
   ASSERT_NE(readme.find("\n## Results\n"), std::string::npos) << "README has no Results section";
   const std::string dir = scratch_dir();
-  const auto r = test::run_cli("bench --out '" + dir + "'");
+  const auto r = test::run_cli("bench --backend model --out '" + dir + "'");
   ASSERT_EQ(r.exit_code, 0) << test::shown(r);
   std::string md;
   for (const auto& f : std::filesystem::directory_iterator(dir))

@@ -69,19 +69,23 @@ TEST(Tour, OnTheModelIsOneValidDocumentWithEveryLessonsStop) {
       if (id.rfind(l + "-", 0) == 0 && id != l + "-remember") ++own;
     EXPECT_GT(own, 0) << "the stop shows none of the lesson's parts";
   }
-  EXPECT_EQ(lessons, 7);
+  EXPECT_GE(lessons, 7);
 }
 
 TEST(Tour, StopsAreInCourseOrderAndTheStopEndsWithItsSentence) {
+  const json list = valid_document("list --json");
+  std::vector<std::string> lessons;
+  for (const auto& row : list["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"])
+    lessons.push_back(row["lesson"].get<std::string>());
   const CliResult r = run_cli("tour --backend model --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   std::size_t at = 0;
-  for (const char* l : {"1/7 warp-primitives", "2/7 cg-reduce", "3/7 named-barriers", "4/7 threadfence", "5/7 lock",
-                        "6/7 lockfree-barrier", "7/7 deadlock-demo"}) {
-    const std::size_t found = r.out.find(std::string("== ") + l + " ==", at);
-    ASSERT_NE(found, std::string::npos) << l;
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    const std::string head = "== " + std::to_string(i + 1) + "/" + std::to_string(lessons.size()) + " " + lessons[i] + " ==";
+    const std::size_t found = r.out.find(head, at);
+    ASSERT_NE(found, std::string::npos) << head;
     const std::size_t remember = r.out.find("== remember ==", found);
-    ASSERT_NE(remember, std::string::npos) << l;
+    ASSERT_NE(remember, std::string::npos) << lessons[i];
     at = remember;
   }
 }

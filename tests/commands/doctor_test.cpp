@@ -134,6 +134,32 @@ TEST(DoctorReport, AnAmpereGpuLacksClustersOnlyWhereALessonUsesThem) {
   EXPECT_EQ(cell_text(r, "lessons", "lessons", "warp-primitives", 2), "nothing");
 }
 
+TEST(DoctorReport, MultiGpuNeedsTwoGpusAndNcclBuiltInAndLoadable) {
+  DoctorFacts f = lab_h100();
+  f.lessons.push_back("multi-gpu");
+  f.nccl = "libnccl.so.2";
+  f.nccl_built_in = true;
+  // One GPU: the lesson lacks the second one (its host-flag part still runs).
+  report::Report r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "multi-gpu"));
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "multi-gpu", 2), "multi-gpu");
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "multi-gpu", 3), "1 GPU, NCCL found (libnccl.so.2)");
+  EXPECT_EQ(cell_text(r, "machine", "install", "multi-gpu", 1), "a second GPU");
+  EXPECT_NE(cell_text(r, "lessons", "lessons", "multi-gpu", 2).find("several GPUs and NCCL"), std::string::npos);
+  // Two GPUs and NCCL: nothing lacking.
+  f.probe.devices.push_back(h100());
+  f.probe.devices.back().index = 1;
+  r = commands::doctor_report(f);
+  EXPECT_TRUE(piece_ok(r, "multi-gpu"));
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "multi-gpu", 2), "nothing");
+  // A build without nccl.h cannot use the library it finds.
+  f.nccl_built_in = false;
+  r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "multi-gpu"));
+  EXPECT_NE(cell_text(r, "machine", "pieces", "multi-gpu", 3).find("not built into this cudasync"), std::string::npos);
+  EXPECT_NE(cell_text(r, "machine", "install", "multi-gpu", 1).find("built with nccl.h"), std::string::npos);
+}
+
 TEST(DoctorReport, TheCodeThisBuildCarriesForEachGpu) {
   EXPECT_EQ(commands::gpu_code_for(90, kDefaultArchs), "sm_90 SASS");
   EXPECT_EQ(commands::gpu_code_for(87, kDefaultArchs), "sm_86 SASS (binary compatible)");

@@ -352,6 +352,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=max(2, os.cpu_count() or 2))
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
+    ap.add_argument("--bench-timeout", type=float, default=240.0,
+                    help="seconds for a run with bench or --bench on the GPU backend (a whole sweep)")
     ap.add_argument("--memory-mb", type=int, default=4096, help="address-space limit per run (not under ASan)")
     ap.add_argument("--budget", type=float, default=100.0, help="seconds for all runs; the rest is skipped, and said")
     ap.add_argument("--backend", choices=["model", "gpu"], default="model")
@@ -406,10 +408,17 @@ def main():
     results = [None] * len(argvs)
     skipped = 0
 
+    def timeout_for(argv):
+        # A GPU sweep (`bench`, `--bench`) runs for tens of seconds by design (cg-reduce's alone is
+        # ~30 s on an H100): it gets the sweep's time; every other run keeps --timeout.
+        if args.backend == "gpu" and any(a in ("bench", "--bench") for a in argv):
+            return max(args.timeout, args.bench_timeout)
+        return args.timeout
+
     def task(i):
         if time.monotonic() - started > args.budget:
             return i, None
-        return i, run_one(binary, argvs[i], os.path.join(root, str(i)), args.timeout, limits, env, [])
+        return i, run_one(binary, argvs[i], os.path.join(root, str(i)), timeout_for(argvs[i]), limits, env, [])
 
     print("fuzz: seed %d (CUDASYNC_FUZZ_SEED to change), %d argvs, %d jobs, %s backend, timeout %.0f s, "
           "memory %s%s" % (seed, len(argvs), args.jobs, args.backend, args.timeout,
@@ -482,7 +491,10 @@ def main():
             r = run_one(binary, argvs[i], os.path.join(tempfile.gettempdir(), "cudasync_memcheck_%d" % i),
                         max(args.timeout, 120), Limits(0, True), env,
                         [sanitizer, "--tool", "memcheck", "--target-processes", "application-only",  # as scripts/gpu-lib.sh
-                         "--error-exitcode", "99", "--print-limit", "5"])
+                         "--error-exitcode", "99", "--print-limit", "5",
+                         # Lessons provoke API errors on purpose (deadlock-demo's cooperative launch
+                         # past co-residency returns error 720, and says so); memory errors still count.
+                         "--report-api-errors", "no"])
             memchecked += 1
             if r["code"] == 99 or r["timed_out"] or r["code"] < 0:
                 memcheck_errors += 1

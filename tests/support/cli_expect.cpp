@@ -42,6 +42,13 @@ std::size_t check_count(const nlohmann::ordered_json& doc) {
   return n;
 }
 
+std::vector<std::string> section_ids(const nlohmann::ordered_json& doc) {
+  std::vector<std::string> ids;
+  if (doc.contains("report"))
+    for (const auto& [id, s] : doc["report"]["sections"].items()) ids.push_back(id);
+  return ids;
+}
+
 void expect_usage_error(const UsageCase& c) {
   const CliResult r = run_cli(c.args);
   EXPECT_EQ(r.exit_code, 2) << "cudasync " << c.args << "\n" << shown(r);

@@ -22,6 +22,8 @@ nlohmann::ordered_json valid_document(const std::string& args, int expected_exit
 std::vector<std::string> failed_checks(const nlohmann::ordered_json& doc);
 // How many checks the document holds, passed or not.
 std::size_t check_count(const nlohmann::ordered_json& doc);
+// The ids of the document's sections, in order ("setup" first).
+std::vector<std::string> section_ids(const nlohmann::ordered_json& doc);
 
 // A command line every lesson must refuse the same way: exit 2, "error" and each of `err_has`
 // on stderr (the input named, what would be accepted), and no report on stdout.

@@ -50,6 +50,7 @@ std::string version_text() {
   std::string s = std::string("cudasync ") + kToolVersion + " (git " + kGitSha + ")\n";
   if (kCudaBuiltIn) s += std::string("CUDA: built in (toolkit ") + kCudaToolkitVersion + "), GPU and reference-model backends";
   else s += "CUDA: not built in: model-only binary (the reference model runs every lesson; timings need a GPU build)";
+  s += kNcclBuiltIn ? std::string("\nNCCL: built in (") + kNcclVersion + ")" : std::string("\nNCCL: not built in");
   return s;
 }
 

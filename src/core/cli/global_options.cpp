@@ -20,7 +20,18 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   // keeps `--json warp-primitives` from reading the lesson name as a file name.
   app.add_flag("--json{-}", o.json_target,
                "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr)");
-  add_count(app, "--device", o.device, kMaxDeviceIndex, "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping", 0);
+  // A list of GPUs ("0,1") is pointed to the lesson that takes one, before the range check.
+  app.add_option("--device", o.device,
+                 "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping (0.." +
+                     std::to_string(kMaxDeviceIndex) + ")")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (s.find(',') == std::string::npos) return "";
+            return "give one GPU index; a lesson on several GPUs takes them with its own option "
+                   "(multi-gpu --devices A,B)";
+          },
+          ""))
+      ->check(whole_range(0, kMaxDeviceIndex));
   // Named words only: a CheckedTransformer would also accept the enum's numbers ("--color 1").
   const std::map<std::string, BackendRequest> backends{
       {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};

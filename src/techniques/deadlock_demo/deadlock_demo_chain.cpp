@@ -54,7 +54,7 @@ report::Section chain_part(Run& run) {
   const GridRun fix = gpu_chain(blocks, run.deadline_ns(), true);
   const Verdict fixed = completed(fix);
   s.fact("fix-tickets", "fix: tickets", grid_text(fix.blocks, kGridThreads), Format::plain,
-         fix.completed ? "completed in " + ms_text(fix.ms) + ": " + fix.result : "a block gave up");
+         fix.completed ? "completed in " + ms_text(fix.ms) + ": " + fix.result : std::string(kGaveUpAtDeadline));
   s.fact("tickets-in-order", "tickets equal to the block index", I{tickets_in_order(fix.tickets)}, Format::count,
          "of " + std::to_string(fix.blocks) + ": the order in which this GPU started the blocks");
   s.check("fix-completes", "the fix (a ticket per block) completes with a correct result", fixed.passed, fixed.detail);

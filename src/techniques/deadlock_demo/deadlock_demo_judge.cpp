@@ -36,7 +36,7 @@ Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, in
 }
 
 Verdict completed(const GridRun& run) {
-  return {run.completed && run.result_ok, run.completed ? run.result : "a block gave up"};
+  return {run.completed && run.result_ok, run.completed ? run.result : std::string(kGaveUpAtDeadline)};
 }
 
 Verdict cooperative_refused(const CoopRun& c) {
@@ -53,7 +53,7 @@ Verdict cooperative_completed(const CoopRun& c) {
 }
 
 std::string cooperative_outcome(const CoopRun& c) {
-  if (c.launched) return "ran: " + (c.run.completed ? c.run.result : std::string("a block gave up"));
+  if (c.launched) return "ran: " + (c.run.completed ? c.run.result : std::string(kGaveUpAtDeadline));
   return c.error_name + " (" + n(c.error_code) + "): " + c.error_text;
 }
 
@@ -64,7 +64,7 @@ Verdict model_cycle(const ScenarioModel& m) {
 
 Verdict lock_count_exact(const LaneRun& run) {
   return {!run.timed_out && run.count == run.expected,
-          "counter " + n(run.count) + " of " + n(run.expected) + (run.timed_out ? "; a lane gave up" : "")};
+          "counter " + n(run.count) + " of " + n(run.expected) + (run.timed_out ? std::string("; ") + kLaneGaveUpAtDeadline : "")};
 }
 
 Verdict fix_counts_exact(const LockOrderRun& run) {

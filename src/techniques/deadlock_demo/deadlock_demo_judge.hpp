@@ -27,6 +27,13 @@ Verdict stuck_agreement(const std::vector<Record>& gpu, const std::vector<Record
 // "2 blocks gave up; the last at 50.012 ms (deadline 50 ms)".
 Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, int deadline_ms, const std::string& noun);
 
+// What a run that must complete says when a waiter reached --deadline-ms instead: a correct kernel
+// slowed down (compute-sanitizer, a GPU shared with other work) needs a longer deadline.
+inline constexpr const char* kGaveUpAtDeadline =
+    "a block gave up at the --deadline-ms deadline (a run slowed by a sanitizer or a busy GPU needs a longer one)";
+inline constexpr const char* kLaneGaveUpAtDeadline =
+    "a lane gave up at the --deadline-ms deadline (a run slowed by a sanitizer or a busy GPU needs a longer one)";
+
 // A launch that must complete did, with its result checked: the result, or "a block gave up".
 Verdict completed(const GridRun& run);
 // cudaLaunchCooperativeKernel with a grid that cannot be resident: refused with

@@ -1,0 +1,233 @@
+// multi-gpu: options, validation, the run's shared state (the pair of GPUs, peer access, NCCL),
+// the setup section and the part table.
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <CLI/CLI.hpp>
+
+#include "core/cli/option_checks.hpp"
+#include "core/errors.hpp"
+#include "core/version.hpp"
+
+namespace cudasync::multi_gpu {
+
+namespace {
+
+using I = std::int64_t;
+using report::Format;
+
+std::string list_text(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string devices_text(const std::vector<int>& v) {
+  std::string s;
+  for (int d : v) s += (s.empty() ? "" : ",") + std::to_string(d);
+  return s;
+}
+
+// Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
+// number 1..4096"; the help ends with the range.
+void add_options(CLI::App& sub, Options& o) {
+  sub.add_option("--devices", o.devices,
+                 "The two GPUs of peer-flag, barrier, all-reduce and --bench, comma-separated (default 0,1; each "
+                 "0.." + std::to_string(kMaxDevice) + ", counted after CUDA_VISIBLE_DEVICES remapping); host-flag "
+                 "runs on --device")
+      ->delimiter(',')
+      ->check(cli::whole_range(0, kMaxDevice));
+  sub.add_option("--fence", o.fence,
+                 "host-flag, peer-flag: one fence for both sides, or two (producer,consumer); default: the matrix. "
+                 "none, device (__threadfence), system (__threadfence_system), rel-acq-device, rel-acq-system "
+                 "(cuda::atomic_ref release store / acquire load at that scope)")
+      ->delimiter(',')
+      ->check([](const std::string& s) {
+        return parse_fence(s) ? std::string()
+                              : "unknown fence '" + s + "'; accepted: " + list_text(fence_names());
+      });
+  cli::add_count(sub, "--iterations", o.iterations, kMaxIterations,
+                 "Handoffs per flag row (default " + std::to_string(kDefaultIterations) +
+                     "; peer-flag rounds up to whole rounds of its grid)");
+  cli::add_count(sub, "--blocks", o.blocks, kMaxBlocks,
+                 "barrier: blocks per GPU (default one per SM); more than fit at once are refused");
+  cli::add_count(sub, "--phases", o.phases, kMaxPhases,
+                 "barrier: phases of the computation (default " + std::to_string(kDefaultPhases) + ": " +
+                     std::to_string(kDefaultPhases - 1) + " barriers)",
+                 2);
+  cli::add_count(sub, "--mib", o.mib, kMaxMib,
+                 "all-reduce: MiB of 32-bit integers per GPU (default " + std::to_string(kDefaultMib) + ")");
+  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs,
+                 "How long one spin waits before it gives up, in ms (default " + std::to_string(kDefaultDeadlineMs) +
+                     ")");
+}
+
+// Combinations CLI11 cannot check one option at a time.
+std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
+  if (!o.devices.empty()) {
+    const std::string given = "--devices " + devices_text(o.devices);
+    if (o.devices.size() != 2)
+      return given + ": give two GPUs, e.g. --devices 0,1 (multi-gpu runs on a pair; --device alone picks "
+                     "host-flag's GPU)";
+    if (o.devices[0] == o.devices[1]) return given + ": give two different GPUs, e.g. --devices 0,1";
+  }
+  if (o.fence.size() > 2)
+    return "--fence " + list_text(o.fence) + ": give one fence for both sides or two (producer,consumer)";
+  if (o.fence.size() == 2 && sel.has("host-flag"))
+    return "--fence " + o.fence[0] + "," + o.fence[1] +
+           " with host-flag: its consumer is a host thread, whose side is always an acquire load; give one fence "
+           "(the GPU's), or leave host-flag out with --part peer-flag";
+  const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;
+  if (sel.has("barrier") && values * o.phases > (std::int64_t{1} << 28))
+    return "--blocks " + std::to_string(o.blocks.value_or(kModelSmCount)) + " x --phases " + std::to_string(o.phases) +
+           " is more than 2^28 value updates for the model to replay; give fewer phases or blocks";
+  return std::nullopt;
+}
+
+int sm_count(const RunContext& ctx, int index) {
+  if (ctx.probe)
+    for (const auto& d : ctx.probe->devices)
+      if (d.index == index) return d.sm_count;
+  return kModelSmCount;
+}
+
+void setup(Run& run, report::Section& s) {
+  if (run.bench) return bench_setup(run, s);
+  s.title = "setup: two GPUs, their memory, and NCCL";
+  s.paragraph(
+      "One GPU knows another has finished writing only through memory: a flag the writer stores after its data, "
+      "which the reader waits for. The stores cross a link (NVLink or PCIe) into the other GPU's memory, and the "
+      "PTX memory model promises an order between them only for a release and an acquire whose scope holds both "
+      "threads: .sys, the whole system. The same holds between a GPU and a host thread.");
+  s.fact("devices", "GPUs of the two-GPU parts (--devices)", std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]),
+         Format::plain, "host-flag runs on --device");
+  if (run.ctx.gpu) {
+    s.fact("visible-gpus", "GPUs visible", static_cast<I>(run.visible), Format::count);
+    if (run.peer)
+      s.fact("peer-access", "peer access",
+             std::string(run.peer_waiver.empty() ? "both ways" : "no"), Format::plain,
+             run.peer_waiver.empty() ? "cudaDeviceCanAccessPeer; performance rank " +
+                                           std::to_string(run.peer->performance_rank) + ", native atomics " +
+                                           (run.peer->native_atomics ? "yes" : "no")
+                                     : run.peer_waiver);
+  }
+  s.fact("nccl", "NCCL", std::string(kNcclBuiltIn ? std::string("built in, ") + kNcclVersion : "not built in"),
+         Format::plain, kNcclBuiltIn ? "CMake found nccl.h and libnccl" : "the NCCL rows are waived");
+  s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain,
+         "NVLink SHARP (NVLink multicast) off, here and in every child process");
+  s.fact("iterations", "handoffs per flag row (--iterations)", static_cast<I>(run.iterations), Format::count);
+  s.fact("deadline-ms", "deadline per spin (--deadline-ms)", static_cast<I>(run.options.deadline_ms), Format::count,
+         "ms");
+  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed), Format::plain,
+         "the barrier's starting values, the all-reduce's inputs");
+  if (!run.pair_waiver.empty()) s.note(run.pair_waiver);
+  if (!run.ctx.gpu)
+    s.note("no GPU: the reference model of each protocol; the counts, values and times need two GPUs (host-flag "
+           "needs one)");
+}
+
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx), options(o), bench(selection.bench), iterations(o.iterations.value_or(kDefaultIterations)) {
+  // Before any NCCL call, and inherited by every child process: NVLink SHARP stays off.
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  if (o.devices.size() == 2) {
+    dev[0] = o.devices[0];
+    dev[1] = o.devices[1];
+  }
+  if (!kNcclBuiltIn)
+    nccl_waiver = "NCCL is not built into this cudasync (CMake found no nccl.h and libnccl; install libnccl-dev or a "
+                  "CUDA toolkit that ships NCCL, and rebuild)";
+  barrier.threads = kBarrierThreads;
+  barrier.phases = o.phases;
+  barrier.deadline_ns = budget_ns();
+  const bool wants_barrier = selection.has("barrier") && !bench;
+  if (!ctx.gpu) {
+    barrier.blocks = o.blocks.value_or(kModelSmCount);
+    resident = assumed_coresidency(kBarrierThreads, 32, kH100Limits, "assumed: an H100, no GPU here");
+  } else {
+    visible = ctx.probe ? static_cast<int>(ctx.probe->devices.size()) : 1;
+    const std::string own = ctx.device_text();
+    if (visible < 2) {
+      pair_waiver = "this machine has " + std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") +
+                    (own.empty() ? "" : " (" + own + ")") + "; multi-gpu's two-GPU parts need two (--devices A,B, "
+                    "default 0,1)";
+    } else {
+      for (int d : dev)
+        if (d >= visible)
+          throw UsageError("--devices " + std::to_string(dev[0]) + "," + std::to_string(dev[1]) + ": there is no GPU " +
+                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs, 0.." +
+                           std::to_string(visible - 1));
+      peer = gpu_peer_info(dev[0], dev[1]);
+      if (!peer->a_to_b || !peer->b_to_a)
+        peer_waiver = pair_text() + " cannot reach each other's memory (cudaDeviceCanAccessPeer " +
+                      std::to_string(dev[0]) + " -> " + std::to_string(dev[1]) + ": " + (peer->a_to_b ? "yes" : "no") +
+                      ", " + std::to_string(dev[1]) + " -> " + std::to_string(dev[0]) + ": " +
+                      (peer->b_to_a ? "yes" : "no") + ")";
+      const Coresidency r0 = gpu_barrier_coresidency(dev[0], kBarrierThreads);
+      const Coresidency r1 = gpu_barrier_coresidency(dev[1], kBarrierThreads);
+      resident = r0.limit() <= r1.limit() ? r0 : r1;
+    }
+    barrier.blocks = o.blocks.value_or(std::min(sm_count(ctx, dev[0]), sm_count(ctx, dev[1])));
+  }
+  if (wants_barrier && pair_waiver.empty())
+    if (const auto e = coresidency_refusal(barrier.blocks, resident, "--blocks", "")) throw UsageError(*e);
+}
+
+std::string Run::pair_text() const { return "GPUs " + std::to_string(dev[0]) + " and " + std::to_string(dev[1]); }
+
+void Run::require_pair(const std::string& part) const {
+  if (!ctx.gpu) return;
+  if (!pair_waiver.empty()) throw WaivedError(part + " needs two GPUs: " + pair_waiver);
+}
+
+void Run::require_peer(const std::string& part) const {
+  require_pair(part);
+  if (ctx.gpu && !peer_waiver.empty()) throw WaivedError(part + " needs peer access: " + peer_waiver);
+}
+
+NcclComms* Run::open_nccl() {
+  if (!nccl_waiver.empty()) return nullptr;
+  if (!nccl) {
+    try {
+      nccl = gpu_nccl_open(dev[0], dev[1]);
+    } catch (const Error& e) {
+      nccl_waiver = std::string("NCCL could not start on ") + pair_text() + ": " + e.what();
+      return nullptr;
+    }
+  }
+  return nccl.get();
+}
+
+const parts::Lesson<Options, Run>& lesson() {
+  static const parts::Lesson<Options, Run> table{
+      "multi-gpu",
+      "multi-gpu: system-scope fences, peer flags, a barrier across GPUs, and NCCL",
+      "how one GPU knows another has finished writing: .sys fences, peer flags, a cross-GPU barrier, NCCL",
+      {
+          {"host-flag", "GPU to host", "a flag from a kernel to a host thread through pinned memory, per fence",
+           {"--fence", "--iterations"}, false, false, true, host_flag_part},
+          {"peer-flag", "GPU to GPU", "data and a flag stored into the other GPU's memory, per fence on each side",
+           {"--fence", "--iterations", "--devices"}, false, false, true, peer_flag_part},
+          {"barrier", "barrier across GPUs",
+           "system-scope atomics in peer memory, beside NCCL's all-reduce and cudaStreamWaitEvent",
+           {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
+          {"all-reduce", "all-reduce", "a large array summed across two GPUs: NCCL against the peer barrier",
+           {"--devices", "--mib"}, false, false, true, all_reduce_part},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      parts::Bench<Run>{"ns per barrier (peer, NCCL, events) and all-reduce GB/s by size, NCCL the baseline (two "
+                        "GPUs; with fewer every cell says why it was not run)",
+                        {"--devices"},
+                        bench_sections},
+      {}};
+  return table;
+}
+
+}  // namespace cudasync::multi_gpu

@@ -1,0 +1,20 @@
+// Part peer-flag: the flag handoff from a kernel on one GPU to a kernel on another, the data and the
+// flag stored into the consumer's memory through peer access, under each fence on each side.
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+
+namespace cudasync::multi_gpu {
+
+report::Section peer_flag_part(Run& run) {
+  run.require_peer("peer-flag");
+  std::vector<FlagRow> rows = flag_rows(run.options, Consumer::peer_gpu);
+  if (run.ctx.gpu)
+    for (auto& r : rows) r.gpu = gpu_peer_flag(r.spec, run.dev[0], run.dev[1], run.iterations, run.budget_ns());
+  report::Section s = flag_section("peer-flag", "peer-flag: from a kernel on one GPU to a kernel on another", rows,
+                                   run.ctx.gpu);
+  if (run.ctx.gpu)
+    s.note("producer on GPU " + std::to_string(run.dev[0]) + " (" + run.peer->a_name + "), consumer and memory on GPU " +
+           std::to_string(run.dev[1]) + " (" + run.peer->b_name + ")");
+  return s;
+}
+
+}  // namespace cudasync::multi_gpu
