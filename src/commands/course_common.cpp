@@ -34,6 +34,38 @@ std::string computed_on(const RunContext& ctx) {
   return ctx.gpu ? "the GPU (" + ctx.device_text() + ")" : std::string("the reference model (no GPU in this run)");
 }
 
+report::Table progress_table(const std::vector<course::CourseLesson>& lessons, const course::Progress& progress) {
+  using report::Format;
+  report::Table t("lessons", "lesson by lesson (cudasync exercise <lesson> lists the exercises)");
+  t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count);
+  t.column("exercises", "of", Format::count).column("attempts", "answers", Format::count).column("next", "next to try");
+  std::int64_t order = 0;
+  for (const auto& l : lessons) {
+    std::int64_t attempts = 0;
+    std::string next = l.course->exercises.empty() ? "no exercises" : "-";
+    for (const auto& e : l.course->exercises) {
+      const course::ExerciseRecord* rec = progress.find(l.command->name, e.id);
+      if (rec != nullptr) attempts += rec->attempts;
+      if (next == "-" && (rec == nullptr || !rec->solved)) next = "exercise " + std::to_string(e.number);
+    }
+    t.row({{"order", ++order}, {"lesson", l.command->name},
+           {"solved", static_cast<std::int64_t>(course::solved_in(l, progress))},
+           {"exercises", static_cast<std::int64_t>(l.course->exercises.size())}, {"attempts", attempts},
+           {"next", next}});
+  }
+  return t;
+}
+
+report::Section progress_section(const std::string& id, const std::string& title,
+                                 const std::vector<cli::Command>& table) {
+  const course::Progress progress = load_student_progress();
+  const auto lessons = course::course_of(table);
+  report::Section s(id, title);
+  s.fact("progress", "progress", course::tally(lessons, progress).text());
+  s.add(progress_table(lessons, progress));
+  return s;
+}
+
 course::Progress load_student_progress() {
   const course::StatePath where = course::progress_path();
   if (where.file.empty()) return {};

@@ -29,6 +29,13 @@ course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, cons
 // "the GPU (GPU 0, NVIDIA H100 ...)" or "the reference model": where an answer was computed.
 std::string computed_on(const RunContext& ctx);
 
+// Lesson by lesson: solved of how many exercises, answers given, the next exercise to try.
+report::Table progress_table(const std::vector<course::CourseLesson>& lessons, const course::Progress& progress);
+
+// A section of the student's progress: the tally ("3/7 lessons, 19/38 exercises") and progress_table().
+report::Section progress_section(const std::string& id, const std::string& title,
+                                 const std::vector<cli::Command>& table);
+
 // The progress state, loaded with its warnings sent to stderr.
 course::Progress load_student_progress();
 

@@ -32,23 +32,10 @@ std::string status_of(const course::Progress& p, const std::string& lesson, cons
 }
 
 report::Report overview(const std::vector<cli::Command>& table) {
-  const course::Progress progress = load_student_progress();
-  const auto lessons = course::course_of(table);
   report::Report r;
   r.command = "exercise";
   r.title = "cudasync: the course's exercises";
-  report::Section s("exercises", "exercises, lesson by lesson");
-  s.fact("progress", "progress", course::tally(lessons, progress).text());
-  report::Table t("lessons", "cudasync exercise <lesson> lists a lesson's exercises");
-  t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count)
-      .column("exercises", "exercises", Format::count);
-  std::int64_t order = 0;
-  for (const auto& l : lessons)
-    t.row({{"order", ++order}, {"lesson", l.command->name},
-           {"solved", static_cast<std::int64_t>(course::solved_in(l, progress))},
-           {"exercises", static_cast<std::int64_t>(l.course->exercises.size())}});
-  s.add(std::move(t));
-  r.sections.push_back(std::move(s));
+  r.sections.push_back(progress_section("exercises", "exercises, lesson by lesson", table));
   return r;
 }
 

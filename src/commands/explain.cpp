@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/course/course.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
 
@@ -61,7 +62,8 @@ report::Report run_explain(const ExplainOptions& o) {
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";
   const bool exercises =
       std::find(o.with_exercises.begin(), o.with_exercises.end(), o.lesson) != o.with_exercises.end();
-  r.document = o.answers ? std::string(*text) : without_answers(std::string(*text), o.lesson, o.lang, exercises);
+  r.document = o.answers ? std::string(*text)
+                         : without_answers(course::without_whys(*text, o.lang), o.lesson, o.lang, exercises);
   return r;
 }
 

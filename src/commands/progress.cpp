@@ -14,35 +14,12 @@ using report::Format;
 
 report::Report show(const std::vector<cli::Command>& table) {
   const course::StatePath where = course::progress_path();
-  const course::Progress progress = load_student_progress();
-  const auto lessons = course::course_of(table);
   report::Report r;
   r.command = "progress";
   r.title = "cudasync: your progress through the course";
-  report::Section s("progress", "progress");
-  s.fact("progress", "progress", course::tally(lessons, progress).text());
+  report::Section s = progress_section("progress", "progress", table);
   s.fact("state", "kept in", where.file.empty() ? std::string("nowhere") : where.file, Format::plain,
          where.file.empty() ? where.problem : "yours alone: $XDG_STATE_HOME, else ~/.local/state");
-  report::Table t("lessons", "lesson by lesson (cudasync exercise <lesson> lists the exercises)");
-  t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count)
-      .column("exercises", "of", Format::count).column("attempts", "answers", Format::count)
-      .column("next", "next to try");
-  std::int64_t order = 0;
-  for (const auto& l : lessons) {
-    std::int64_t attempts = 0;
-    std::string next = "-";
-    for (const auto& e : l.course->exercises) {
-      const course::ExerciseRecord* rec = progress.find(l.command->name, e.id);
-      if (rec != nullptr) attempts += rec->attempts;
-      if (next == "-" && (rec == nullptr || !rec->solved)) next = "exercise " + std::to_string(e.number);
-    }
-    if (l.course->exercises.empty()) next = "no exercises";
-    t.row({{"order", ++order}, {"lesson", l.command->name},
-           {"solved", static_cast<std::int64_t>(course::solved_in(l, progress))},
-           {"exercises", static_cast<std::int64_t>(l.course->exercises.size())}, {"attempts", attempts},
-           {"next", next}});
-  }
-  s.add(std::move(t));
   s.note("cudasync progress --reset clears it");
   r.sections.push_back(std::move(s));
   return r;

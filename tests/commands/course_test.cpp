@@ -14,18 +14,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// Columns a line takes on a terminal: a three- or four-byte UTF-8 character (CJK) two, others one.
-std::size_t columns_of(const std::string& line) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    const auto c = static_cast<unsigned char>(line[i]);
-    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-    w += len >= 3 ? 2 : 1;
-    i += len;
-  }
-  return w;
-}
-
 // The lines of `cudasync <args>` (COLUMNS=80) wider than 80 columns.
 std::vector<std::string> wide_lines(const std::string& args) {
   const CliResult r = run_shell("COLUMNS=80 '" + binary_path() + "' " + args);
@@ -33,7 +21,7 @@ std::vector<std::string> wide_lines(const std::string& args) {
   std::vector<std::string> out;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);)
-    if (columns_of(line) > 80) out.push_back(line);
+    if (display_columns(line) > 80) out.push_back(line);
   return out;
 }
 
@@ -202,21 +190,21 @@ TEST(Check, WrongAnswerSaysWhy) {
 TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
   for (const UsageCase& c : std::vector<UsageCase>{
            {"check no-such-lesson 1 6", {"no-such-lesson", "accepted"}},
-           {"check warp-primitives 999 6", {"999", "accepted"}},
            {"check warp-primitives 0 6", {"accepted"}},
-           {"check warp-primitives 2 six", {"six", "accepted: a whole number"}},
+           {"check warp-primitives 999 6", {"999", "accepted"}},
            {"check warp-primitives 9 0x1ffffffff", {"accepted: a 32-bit mask"}},
+           {"check warp-primitives 2 six", {"six", "accepted: a whole number"}},
            {"check warp-primitives 4 3-", {"accepted"}},
            {"check threadfence 1 maybe", {"maybe", "accepted: one of yes, no"}},
            {"check warp-primitives 2", {"accepted"}},
-           {"check warp-primitives", {"accepted"}},
            {"exercise warp-primitives 999", {"999", "accepted"}},
-           {"exercise warp-primitives 12", {"accepted: 1..9"}},
-           {"exercise no-such-lesson", {"accepted"}},
+           {"check warp-primitives", {"accepted"}},
            {"exercise warp-primitives --hint", {"--hint needs an exercise", "accepted"}},
+           {"exercise warp-primitives 12", {"accepted: 1..9"}},
+           {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
            {"exercise --answer", {"accepted"}},
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
-           {"tour --lang fr", {"fr", "accepted"}},
+           {"tour --lang fr", {"accepted"}},
        }) {
     SCOPED_TRACE(c.args);
     expect_usage_error(c);

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cudasync::test;
 
@@ -17,19 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
-
-struct TempDir {
-  TempDir() {
-    char buf[] = "/tmp/cudasync_progress_test_XXXXXX";
-    if (mkdtemp(buf) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = buf;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string path;
-};
 
 // `cudasync <args>` with XDG_STATE_HOME=state, run in the folder `cwd`.
 CliResult run_in(const std::string& state, const std::string& args, const std::string& cwd = "/tmp") {

@@ -7,8 +7,11 @@
 #include <fstream>
 
 #include "core/course/answer_format.hpp"
+#include "core/course/course.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/course/progress.hpp"
 #include "core/shared_gpu.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cudasync;
 using course::AnswerFormat;
@@ -64,21 +67,8 @@ TEST(ProgressPath, XdgStateHomeThenHomeAndNeverARelativePath) {
   EXPECT_FALSE(none.problem.empty());
 }
 
-struct Dir {
-  Dir() {
-    char buf[] = "/tmp/cudasync_core_progress_XXXXXX";
-    if (mkdtemp(buf) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = buf;
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string path;
-};
-
 TEST(ProgressState, RecordsAnswersAndReadsThemBack) {
-  Dir d;
+  cudasync::test::TempDir d;
   const std::string file = d.path + "/cudasync/progress.json";
   EXPECT_TRUE(course::load_progress(file).warnings.empty()) << "no file is a fresh start, not a warning";
   EXPECT_TRUE(course::record_answer(file, "lock", "a", false, "3").empty());
@@ -102,7 +92,7 @@ TEST(ProgressState, RecordsAnswersAndReadsThemBack) {
 }
 
 TEST(ProgressState, ACorruptStateIsAWarningAndAFreshStart) {
-  Dir d;
+  cudasync::test::TempDir d;
   const std::string file = d.path + "/progress.json";
   std::ofstream(file) << "{\"format\": \"cudasync-progress\", \"version\": 1, \"lessons\": {\"lock\": 3}}";
   const course::Loaded l = course::load_progress(file);
@@ -125,6 +115,86 @@ TEST(SharedGpu, OnTheModelNothingIsSaid) {
   report::Section s("cost", "cost");
   note_if_gpu_shared(ctx, s);
   EXPECT_TRUE(s.notes.empty());
+}
+
+const char* kSample = R"(# a lesson
+
+**Remember:** one thing,
+on two lines.
+
+## 4. Questions for class
+
+1. Why?
+
+## Exercises
+
+```console
+$ cudasync exercise a-lesson
+```
+
+### 1. first-one
+
+Which value does `lane 5`
+receive?
+
+*Hint:* xor it.
+
+*Why:* lane 5 ^ 3 = lane {src}, which
+holds {answer}.
+
+### 2. second-one
+
+Yes or no?
+
+*Hint:* think.
+
+*Why:* because {answer}.
+
+## Answers
+
+1. Because.
+)";
+
+const char* kSampleZh = R"(**记住：**一件事，
+分两行。
+
+## 练习
+
+### 1. first-one
+
+lane 5 得到
+哪个值？
+
+*提示：*异或。
+
+*为什么：*lane 5 ^ 3 = lane {src}，它持有 {answer}。
+)";
+
+TEST(ExerciseTexts, QuestionHintAndWhyByNumberAndId) {
+  const auto t = course::exercise_texts(kSample, "en");
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].number, 1);
+  EXPECT_EQ(t[0].id, "first-one");
+  EXPECT_EQ(t[0].question, "Which value does `lane 5` receive?");
+  EXPECT_EQ(t[0].hint, "xor it.");
+  EXPECT_EQ(t[0].why, "lane 5 ^ 3 = lane {src}, which holds {answer}.");
+  EXPECT_EQ(t[1].id, "second-one");
+  EXPECT_EQ(course::remember_text(kSample, "en"), "one thing, on two lines.");
+  const auto zh = course::exercise_texts(kSampleZh, "zh");
+  ASSERT_EQ(zh.size(), 1u);
+  EXPECT_EQ(zh[0].question, "lane 5 得到哪个值？") << "no space between two Chinese lines";
+  EXPECT_EQ(zh[0].hint, "异或。");
+  EXPECT_EQ(course::remember_text(kSampleZh, "zh"), "一件事，分两行。");
+}
+
+TEST(ExerciseTexts, TheWhyIsFilledWithTheComputedValuesAndLeftOutOfTheText) {
+  const course::Answer a = course::found("6", {{"src", "6"}});
+  EXPECT_EQ(course::filled("lane 5 ^ 3 = lane {src}, which holds {answer}.", a), "lane 5 ^ 3 = lane 6, which holds 6.");
+  const std::string shown = course::without_whys(kSample, "en");
+  EXPECT_EQ(shown.find("*Why:*"), std::string::npos);
+  EXPECT_EQ(shown.find("holds {answer}"), std::string::npos);
+  EXPECT_NE(shown.find("*Hint:* xor it."), std::string::npos);
+  EXPECT_NE(shown.find("### 2. second-one"), std::string::npos);
 }
 
 }  // namespace

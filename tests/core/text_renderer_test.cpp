@@ -9,6 +9,7 @@
 
 #include "core/report/text_format.hpp"
 #include "core/report/text_renderer.hpp"
+#include "support/cli_expect.hpp"
 
 namespace report = cudasync::report;
 using report::RowMark;
@@ -70,18 +71,6 @@ report::Report lane_report(bool with_marks) {
 }
 
 
-// Columns on a terminal: CJK (three-byte UTF-8) characters take two.
-std::size_t columns(const std::string& line) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    const auto c = static_cast<unsigned char>(line[i]);
-    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-    w += len >= 3 ? 2 : 1;
-    i += len;
-  }
-  return w;
-}
-
 TEST(TextRenderer, ChineseParagraphsBreakBetweenCharactersNotBeforeClosingPunctuation) {
   report::Report r;
   r.title = "t";
@@ -95,7 +84,7 @@ TEST(TextRenderer, ChineseParagraphsBreakBetweenCharactersNotBeforeClosingPunctu
   std::string joined;
   int paragraph_lines = 0;
   for (const auto& l : lines) {
-    EXPECT_LE(columns(l), 40u) << l;
+    EXPECT_LE(cudasync::test::display_columns(l), 40u) << l;
     if (l.rfind("  ", 0) != 0) continue;
     ++paragraph_lines;
     EXPECT_NE(l.substr(2, 3), "，") << "a line starts with a closing comma";

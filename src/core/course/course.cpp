@@ -61,11 +61,24 @@ Tally tally(const std::vector<CourseLesson>& lessons, const Progress& progress) 
   return t;
 }
 
+std::string filled(std::string text, const Answer& a) {
+  std::vector<std::pair<std::string, std::string>> values = a.values;
+  values.emplace_back("answer", a.value);
+  for (const auto& [name, value] : values) {
+    const std::string key = "{" + name + "}";
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
 Answer compute_answer(const Exercise& e, LessonRunner& runner) {
   if (e.needs_gpu && !runner.context().gpu)
     throw WaivedError("exercise " + std::to_string(e.number) +
                       ": only a GPU gives this answer, and this run has none (the reference model cannot say)");
-  return e.compute(runner);
+  Answer a = e.compute(runner);
+  if (a.working.en.empty()) a.working = {filled(e.why.en, a), filled(e.why.zh, a)};
+  return a;
 }
 
 Verdict judge(const Exercise& e, const Answer& computed, const std::string& given) {

@@ -38,7 +38,11 @@ Tally tally(const std::vector<CourseLesson>& lessons, const Progress& progress);
 // A lesson's own count: solved of its exercises.
 int solved_in(const CourseLesson& lesson, const Progress& progress);
 
-// The exercise's answer, computed now by running the lesson through `runner`. Throws WaivedError
+// `text` with each {name} of the answer's values, and {answer}, replaced by its value.
+std::string filled(std::string text, const Answer& a);
+
+// The exercise's answer, computed now by running the lesson through `runner`, its working the row's
+// `why` filled with the answer's values where the compute gave none. Throws WaivedError
 // (exit 77) for an answer only a GPU gives when the run has none.
 Answer compute_answer(const Exercise& e, LessonRunner& runner);
 // `given` (canonical, course/answer_format.hpp) against the computed answer: the row's own compare,

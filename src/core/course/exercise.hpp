@@ -26,6 +26,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/report/report.hpp"
@@ -56,6 +57,9 @@ class LessonRunner {
 struct Answer {
   std::string value;  // canonical, in the form a student types it: "6", "0x0000ffff", "yes", "3,11"
   Text working;       // how it follows: "lane 5 ^ 3 = lane 6, which holds 6" (--answer, a wrong check)
+  // The numbers the row's `why` text names ({src} in "lane 5 ^ 3 = lane {src}, which holds {answer}"):
+  // when `working` is empty, it is that text with these filled in ({answer} is `value`).
+  std::vector<std::pair<std::string, std::string>> values;
 };
 
 // The judgement of a student's answer.
@@ -89,6 +93,7 @@ struct Exercise {
   Kind kind = Kind::computed;
   Text question;  // the question only (no answer in it)
   Text hint;      // `--hint`: a nudge, not the answer
+  Text why;       // how the answer follows, with {names} the computed Answer fills in
   bool needs_gpu = false;  // only a GPU gives the answer: on the model it is waived (exit 77)
 
   // kind computed -----------------------------------------------------------------------------

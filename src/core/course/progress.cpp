@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -24,13 +25,13 @@ using json = nlohmann::json;
 
 constexpr const char* kFormat = "cudasync-progress";
 
+// Now, in UTC, as ISO 8601: "2025-06-01T12:00:00Z".
 std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
   std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  const std::time_t now = std::time(nullptr);
+  std::ostringstream s;
+  s << std::put_time(gmtime_r(&now, &tm), "%Y-%m-%dT%H:%M:%SZ");
+  return s.str();
 }
 
 std::string errno_text() { return std::strerror(errno); }
