@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/cuda/cluster.cuh"
+#include "core/cuda/ptx_memory.cuh"
 #include "core/cuda/vector_load.cuh"
 #include "techniques/lockfree_barrier/lockfree_barrier.hpp"
 
@@ -38,30 +39,16 @@ __device__ __forceinline__ unsigned long long gt() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
-__device__ __forceinline__ u32 ld_relaxed(const u32* p) {
-  u32 v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ u32 ld_acquire(const u32* p) {
-  u32 v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void st_release(u32* p, u32 v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ void st_relaxed(u32* p, u32 v) {
-  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ void red_release(u32* p) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
-}
-__device__ __forceinline__ void red_relaxed(u32* p) {
-  asm volatile("red.relaxed.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
-}
-__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
-__device__ __forceinline__ void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+// The PTX memory operations, as the lesson's barriers spell them (core/cuda/ptx_memory.cuh).
+namespace ptx = cudasync::cuda;
+__device__ __forceinline__ u32 ld_relaxed(const u32* p) { return ptx::ld_relaxed_gpu(p); }
+__device__ __forceinline__ u32 ld_acquire(const u32* p) { return ptx::ld_acquire_gpu(p); }
+__device__ __forceinline__ void st_release(u32* p, u32 v) { ptx::st_release_gpu(p, v); }
+__device__ __forceinline__ void st_relaxed(u32* p, u32 v) { ptx::st_relaxed_gpu(p, v); }
+__device__ __forceinline__ void red_release(u32* p) { ptx::red_release_gpu_add(p, 1u); }
+__device__ __forceinline__ void red_relaxed(u32* p) { ptx::red_relaxed_gpu_add(p, 1u); }
+__device__ __forceinline__ void fence_acq_rel() { ptx::fence_acq_rel_gpu(); }
+__device__ __forceinline__ void fence_acquire() { ptx::fence_acquire_gpu(); }
 __device__ __forceinline__ bool reached(u32 v, u32 g) { return static_cast<int>(v - g) >= 0; }
 using cudasync::cuda::cluster_arrive_relaxed;
 using cudasync::cuda::cluster_arrive_release;

@@ -159,7 +159,7 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
   }
   if (!paths.empty()) {
     write_file(paths[0], results_markdown(run));
-    write_file(paths[1], results_json(run).dump(2) + "\n");
+    write_file(paths[1], results_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   return bench_report(run, paths);
 }

@@ -169,7 +169,7 @@ TEST(Hardening, TheLastJsonWinsInEveryPath) {
 TEST(Hardening, HelpAndVersionDoNotCombineWithJson) {
   // They used to print text and exit 0, leaving --json without a document.
   for (const char* args : {"--help --json", "--version --json", "warp-primitives --help --json", "--json -h list",
-                           "--cli-spec --json", "--json list --cli-spec"}) {
+                           "--cli-spec --json", "--json list --cli-spec", "--cli-spec=1 --json --json"}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << shown(r);
     const json doc = one_valid_document(r.out, args);

@@ -186,6 +186,16 @@ TEST(BenchCli, OutWritesMarkdownAndJsonAndNeverOverwritesWithoutForce) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
+TEST(BenchCli, ADirectoryNameThatIsNotUtf8StillGetsItsJson) {
+  // The command line is recorded in the .json: a byte that is not UTF-8 is replaced, not fatal.
+  const std::string dir = scratch_dir() + "/x\xc3";
+  const auto r = test::run_cli("bench --backend model --lesson warp-primitives --out '" + dir + "'");
+  EXPECT_EQ(r.exit_code, 0) << test::shown(r);
+  const std::string stem = dir + "/" + commands::results_file_stem(probe_gpus().devices.empty() ? "" : probe_gpus().devices[0].name);
+  EXPECT_TRUE(nlohmann::json::accept(test::read_file(stem + ".json"))) << "the .json parses";
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
 TEST(BenchCli, AnUnknownLessonIsAUsageError) {
   const auto r = test::run_cli("bench --lesson no-such-lesson");
   EXPECT_EQ(r.exit_code, 2) << test::shown(r);

@@ -132,8 +132,11 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
                        " alone, or --json without it");
   };
   // --cli-spec prints its JSON while CLI11 parses: judged before, so a --json run never gets two documents.
-  const auto spec = std::find(args.begin(), std::find(args.begin(), args.end(), "--"), "--cli-spec");
-  if ((!json.target.empty() || json.empty_file) && spec != args.end() && *spec == "--cli-spec")
+  const auto end_of_options = std::find(args.begin(), args.end(), "--");
+  const bool spec = std::any_of(args.begin(), end_of_options, [](const std::string& a) {
+    return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
+  });
+  if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
                        "--cli-spec alone, or --json without it");
   try {

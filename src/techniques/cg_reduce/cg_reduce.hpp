@@ -24,8 +24,14 @@ enum class Kernel : int {
   static_buffer,          // rung 6: two_pass_seed with a static __device__ buffer (seed 10.5.2)
   grid_sync,              // rung 7: one cooperative launch, block sums, grid.sync(), block 0 ends
   cub_sum,                // rung 8: cub::DeviceReduce::Sum, the reference for speed
+  // --bench's candidate beside the ladder (not a rung): the vector kernel's first pass in blocks of
+  // kOnePassBlock, whose last block to finish (it draws the last ticket: atomicInc) adds the
+  // partial sums. One launch a call, no memset: the ticket wraps back to 0 by itself.
+  one_pass_vector,
 };
-inline constexpr int kKernelCount = 12;
+inline constexpr int kKernelCount = 12;  // the ladder's kernels; the bench's candidates come after
+inline constexpr Kernel kBenchCandidates[] = {Kernel::one_pass_vector};
+inline constexpr int kOnePassBlock = 512;
 
 // Every kernel in ladder order: the ladder's rows, the bench's rows.
 inline constexpr std::array<Kernel, kKernelCount> kLadder = {
@@ -47,6 +53,7 @@ struct Plan {
   int vector_grid = 0;     // the vector kernel at `block`
   int grid_sync_grid = 0;  // the grid-sync rung's grid (--grid, else its occupancy limit)
   int grid_sync_limit = 0; // most blocks of the grid-sync kernel resident at once (0: unknown)
+  int one_pass_grid = 0;   // the bench's one-pass candidate: blocks of kOnePassBlock resident at once
 };
 
 // What the trace part records for one block `block_index` and one warp `warp` of it.

@@ -1,8 +1,10 @@
-// --bench: GB/s of every kernel of the ladder by size, for float and double (or --dtype), with
-// CUB as the baseline every ratio divides by (core/sweep builds the tables), and every sum
-// checked against its error bound.
+// --bench: GB/s of every kernel of the ladder and of its candidates by size, for float and double
+// (or --dtype), with CUB as the baseline every ratio divides by (core/sweep builds the tables), every
+// sum checked against its error bound, and the cost model beside (cg_reduce_cost.cpp).
+#include "core/cost/cost_gpu.hpp"
 #include "core/errors.hpp"
 #include "core/sweep/sweep.hpp"
+#include "techniques/cg_reduce/cg_reduce_cost.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
 
@@ -20,13 +22,16 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
   bool cooperative = true;
   const Plan plan = plan_for(run.options.block, std::nullopt, ctx, dtype, cooperative);
 
+  const std::vector<Kernel> kernels = bench_kernels();
   sweep::Sweep sw("bench", "bandwidth", report::Format::gbps, sweep::Better::higher);
   std::vector<sweep::Point> rows, columns;
-  for (Kernel k : kLadder) rows.push_back({kernel_id(k), kernel_title(k)});
+  for (Kernel k : kernels) rows.push_back({kernel_id(k), kernel_title(k)});
   for (int l : sizes) columns.push_back({"2-" + std::to_string(l), "2^" + std::to_string(l)});
   sw.rows("kernel", rows).columns("size", columns).baseline(kernel_id(Kernel::cub_sum));
 
-  std::vector<std::vector<BenchSum>> sums(kLadder.size());
+  // The cost model's primitives; the streaming read of each size's input is measured with it below.
+  cost::Primitives prims = cost::measure(cost_needs(kernels, plan, dtype, sizes), ctx.gpu);
+  std::vector<std::vector<BenchSum>> sums(kernels.size());
   for (std::size_t c = 0; ctx.gpu && c < sizes.size(); ++c) {
     const std::int64_t n = std::int64_t{1} << sizes[c];
     const std::size_t free_bytes = gpu_free_bytes();
@@ -34,8 +39,9 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
     const std::vector<T> x = make_inputs<T>(n, ctx.seed);
     const double reference = exact_sum(x);
     const auto in = gpu_upload(x, rotation_copies(n * static_cast<std::int64_t>(sizeof(T)), ctx, free_bytes));
-    for (std::size_t r = 0; r < kLadder.size(); ++r) {
-      const Kernel k = kLadder[r];
+    prims.set(read_key(plan, dtype, sizes[c]), gpu_read_ns(*in, kBenchReps, kBenchWarmup));
+    for (std::size_t r = 0; r < kernels.size(); ++r) {
+      const Kernel k = kernels[r];
       if (k == Kernel::grid_sync && !cooperative) {
         sw.skip(r, c, "no cooperative launch on this GPU");
         continue;
@@ -57,14 +63,18 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
               "of a two-pass rung, the memset of an atomic rung's target included). Each cell is the median of " +
               std::to_string(kBenchReps) + " calls after " + std::to_string(kBenchWarmup) + " warm-up calls; small "
               "sizes rotate through copies of the input so that every call reads device memory. x CUB divides by "
-              "CUB's median in the same run.");
+              "CUB's median in the same run. 5' is a candidate beside the ladder: rung 5's vector kernel whose last "
+              "block adds the partial sums, one launch a call. The cost model predicts every cell from the "
+              "launches, the bytes (a plain streaming read of the same input), the blocks and the same-address "
+              "atomics, each measured in this run (tables model, terms-<row>, primitives).");
   sw.add_to(s, ctx.gpu);
-  for (std::size_t r = 0; r < kLadder.size(); ++r) {
+  for (std::size_t r = 0; r < kernels.size(); ++r) {
     if (sums[r].empty()) continue;
-    const Verdict v = every_size_in_bound(kLadder[r], dtype, sums[r]);
-    s.check(std::string(kernel_id(kLadder[r])) + "-error-bound",
-            std::string(kernel_title(kLadder[r])) + ": every size within its error bound", v.passed, v.detail);
+    const Verdict v = every_size_in_bound(kernels[r], dtype, sums[r]);
+    s.check(std::string(kernel_id(kernels[r])) + "-error-bound",
+            std::string(kernel_title(kernels[r])) + ": every size within its error bound", v.passed, v.detail);
   }
+  add_cost_model(s, kernels, plan, dtype, sizes, sw, prims, ctx.gpu);
   return s;
 }
 

@@ -15,6 +15,7 @@ struct GpuGrids {
   int occupancy_grid = 0;   // reduce_cp: blocks per SM x SMs
   int vector_grid = 0;      // the vector kernel
   int grid_sync_limit = 0;  // the grid-sync kernel: the largest grid a cooperative launch accepts
+  int one_pass_grid = 0;    // the bench's one-pass candidate, in blocks of kOnePassBlock
   bool cooperative_launch = false;  // cudaDevAttrCooperativeLaunch
 };
 CUDASYNC_GPU_ENTRY(GpuGrids, gpu_grids, (Dtype dtype, int block, int device))
@@ -36,6 +37,9 @@ CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_time_ms, (GpuInput& in, Kernel k, co
 // two_pass_seed: cudaMalloc + 2 launches + cudaMemcpy + cudaFree (10.5.1); static_buffer:
 // cudaGetSymbolAddress + 2 launches + cudaMemcpy (10.5.2).
 CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_wrapper_us, (GpuInput& in, Kernel k, const Plan& plan, int reps))
+// The cost model's "bytes" (core/cost/stream_read.cuh): one plain streaming read of the input per
+// call, rotating through the copies as the timing does; ns per call, `reps` after `warmup`.
+CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_read_ns, (GpuInput& in, int reps, int warmup))
 // cub::DeviceReduce::Reduce with cuda::std::plus<> and init 0 (CCCL 3 removed cub::Sum()).
 CUDASYNC_GPU_ENTRY(double, gpu_cub_reduce_plus, (GpuInput& in))
 // The traced launches of rungs 2, 3 and 5 (see Trace); `out` has the input's type.

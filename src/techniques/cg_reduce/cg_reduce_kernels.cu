@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/cost/stream_read.cuh"
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/event_timer.hpp"
@@ -40,6 +41,7 @@ void fill_grids(GpuGrids& g, int block, int device) {
   g.occupancy_grid = cuda::occupancy_of(reduce_cp<T, false>, block, smem, device).max_coresident_blocks();
   g.vector_grid = cuda::occupancy_of(reduce_vector<T>, block, 0, device).max_coresident_blocks();
   g.grid_sync_limit = cuda::occupancy_of(reduce_grid_sync<T>, block, 0, device).max_coresident_blocks();
+  g.one_pass_grid = cuda::occupancy_of(reduce_one_pass<T>, kOnePassBlock, 0, device).max_coresident_blocks();
 }
 
 }  // namespace
@@ -68,6 +70,7 @@ class GpuInput {
   virtual std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) = 0;
   virtual std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) = 0;
   virtual double cub_reduce_plus() = 0;
+  virtual std::vector<double> read_ns(int reps, int warmup) = 0;
 };
 
 namespace {
@@ -80,6 +83,7 @@ class GpuReduce final : public GpuInput {
   std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) override;
   std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) override;
   double cub_reduce_plus() override;
+  std::vector<double> read_ns(int reps, int warmup) override;
   Trace<T> trace(const Plan& plan, int block_index, int warp);
 
  private:
@@ -88,6 +92,7 @@ class GpuReduce final : public GpuInput {
   DeviceBuffer<T> out{1};
   DeviceBuffer<T> partials;
   DeviceBuffer<unsigned char> cub_temp;
+  DeviceBuffer<unsigned> ticket{2};  // the one-pass candidate's ticket; [1]: the stream read's sink
   std::size_t cub_temp_bytes = 0;
   std::size_t rotation = 0;
 
@@ -167,6 +172,11 @@ class GpuReduce final : public GpuInput {
         prepare_cub(x);
         CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp.get(), cub_temp_bytes, x, out.get(), n));
         break;
+      case Kernel::one_pass_vector:
+        reduce_one_pass<T><<<p.one_pass_grid, kOnePassBlock>>>(x, partials_for(p.one_pass_grid), ticket.get(),
+                                                               out.get(), n);
+        CUDA_CHECK_LAUNCH();
+        break;
     }
   }
 
@@ -189,6 +199,7 @@ class GpuReduce final : public GpuInput {
 
 template <typename T>
 GpuReduce<T>::GpuReduce(const std::vector<T>& x, int count) : n(static_cast<int>(x.size())) {
+  ticket.fill_bytes(0);
   copies.emplace_back(x.size());
   copies[0].upload(x);
   for (int i = 1; i < count; ++i) {
@@ -242,6 +253,20 @@ std::vector<double> GpuReduce<T>::wrapper_us(Kernel k, const Plan& plan, int rep
     samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
   return samples;
+}
+
+// The cost model's "bytes": a plain streaming read of the same input, rotating through the copies
+// as the rungs' timing does, ns per call.
+template <typename T>
+std::vector<double> GpuReduce<T>::read_ns(int reps, int warmup) {
+  GpuReduce& m = *this;
+  const int grid = cost::stream_read_grid();
+  const auto bytes = static_cast<long long>(m.n) * static_cast<long long>(sizeof(T));
+  std::vector<double> ns = cuda::time_repeated_ms(
+      [&] { cost::launch_stream_read(m.copies[m.rotation++ % m.copies.size()].get(), bytes, m.ticket.get() + 1, grid); },
+      reps, warmup);
+  for (double& v : ns) v *= 1e6;
+  return ns;
 }
 
 template <typename T>
@@ -316,6 +341,7 @@ std::vector<double> gpu_wrapper_us(GpuInput& in, Kernel k, const Plan& plan, int
   return in.wrapper_us(k, plan, reps);
 }
 double gpu_cub_reduce_plus(GpuInput& in) { return in.cub_reduce_plus(); }
+std::vector<double> gpu_read_ns(GpuInput& in, int reps, int warmup) { return in.read_ns(reps, warmup); }
 void gpu_trace(GpuInput& in, const Plan& plan, int block_index, int warp, Trace<float>& out) {
   out = typed<float>(in).trace(plan, block_index, warp);
 }

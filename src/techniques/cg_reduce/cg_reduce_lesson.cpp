@@ -150,6 +150,7 @@ Plan plan_for(int block, std::optional<int> grid, const RunContext& ctx, Dtype d
     p.occupancy_grid = g.occupancy_grid > 0 ? g.occupancy_grid : fallback;
     p.vector_grid = g.vector_grid > 0 ? g.vector_grid : fallback;
     p.grid_sync_limit = g.grid_sync_limit;
+    p.one_pass_grid = g.one_pass_grid > 0 ? g.one_pass_grid : fallback;
     p.grid_sync_grid = g.grid_sync_limit > 0 ? g.grid_sync_limit : fallback;
     cooperative = g.cooperative_launch;
   }

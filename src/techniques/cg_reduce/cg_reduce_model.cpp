@@ -183,9 +183,14 @@ T grid_sync_sum(const T* x, std::int64_t n, int grid, int block) {
   const int live = std::min(grid, blocks_for(static_cast<std::int64_t>(acc.size()), block));
   const std::vector<T> partial =
       per_block(acc, live, block, [](T* s, int size) { return warp_first_block_sum(s, size); });
-  std::vector<T> z(static_cast<std::size_t>(block), T(0));  // block 0 after grid.sync()
+  return finishing_block_sum(partial.data(), live, block);  // block 0 after grid.sync()
+}
+
+template <typename T>
+T finishing_block_sum(const T* partials, int count, int block) {
+  std::vector<T> z(static_cast<std::size_t>(block), T(0));
   for (int tid = 0; tid < block; ++tid)
-    for (int i = tid; i < live; i += block) z[static_cast<std::size_t>(tid)] += partial[static_cast<std::size_t>(i)];
+    for (int i = tid; i < count; i += block) z[static_cast<std::size_t>(tid)] += partials[static_cast<std::size_t>(i)];
   return warp_first_block_sum(z.data(), block);
 }
 
@@ -220,6 +225,11 @@ ModelResult<T> model_kernel(Kernel k, const std::vector<T>& x, const Plan& p) {
       r.available = false;
       r.fixed_order = false;
       break;
+    case Kernel::one_pass_vector: {
+      const std::vector<T> partials = vector_partials(d, n, p.one_pass_grid, kOnePassBlock);
+      r.sum = finishing_block_sum(partials.data(), p.one_pass_grid, kOnePassBlock);
+      break;
+    }
   }
   return r;
 }
@@ -250,6 +260,11 @@ std::int64_t error_depth(Kernel k, std::int64_t n, const Plan& p, Dtype dtype) {
       return ceil_div(n, static_cast<std::int64_t>(p.grid_sync_grid) * p.block) + finish +
              ceil_div(p.grid_sync_grid, p.block) + finish;
     case Kernel::cub_sum: return 0;
+    case Kernel::one_pass_vector: {
+      const int w = dtype == Dtype::f32 ? 4 : 2;
+      const std::int64_t chain = ceil_div(n / w, static_cast<std::int64_t>(p.one_pass_grid) * kOnePassBlock);
+      return chain + log2_of(w) + 1 + finish + ceil_div(p.one_pass_grid, kOnePassBlock) + finish;
+    }
   }
   return 0;
 }
@@ -276,6 +291,7 @@ Plan default_plan(int block) {
   p.vector_grid = p.occupancy_grid;
   p.grid_sync_grid = p.occupancy_grid;
   p.grid_sync_limit = 0;
+  p.one_pass_grid = kAssumedSms * (2048 / kOnePassBlock);
   return p;
 }
 
@@ -374,8 +390,12 @@ constexpr KernelName kNames[kKernelCount] = {
 
 }  // namespace
 
-const char* kernel_id(Kernel k) { return kNames[static_cast<int>(k)].id; }
-const char* kernel_title(Kernel k) { return kNames[static_cast<int>(k)].title; }
+const char* kernel_id(Kernel k) {
+  return k == Kernel::one_pass_vector ? "one-pass-vector" : kNames[static_cast<int>(k)].id;
+}
+const char* kernel_title(Kernel k) {
+  return k == Kernel::one_pass_vector ? "5' one pass, the last block adds" : kNames[static_cast<int>(k)].title;
+}
 const char* dtype_name(Dtype d) { return d == Dtype::f32 ? "float" : "double"; }
 
 #define CUDASYNC_CG_REDUCE_INSTANTIATE(T)                                                          \
@@ -389,6 +409,7 @@ const char* dtype_name(Dtype d) { return d == Dtype::f32 ? "float" : "double"; }
   template std::vector<T> vector_partials<T>(const T*, std::int64_t, int, int);                     \
   template T warp_first_block_sum<T>(const T*, int);                                                \
   template T grid_sync_sum<T>(const T*, std::int64_t, int, int);                                    \
+  template T finishing_block_sum<T>(const T*, int, int);                                            \
   template ModelResult<T> model_kernel<T>(Kernel, const std::vector<T>&, const Plan&);              \
   template double atomic_order_bound<T>(const std::vector<T>&);                                     \
   template Trace<T> model_trace<T>(const std::vector<T>&, const Plan&, int, int);

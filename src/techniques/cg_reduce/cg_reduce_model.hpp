@@ -69,6 +69,10 @@ T warp_first_block_sum(const T* y, int block);
 // thread tid adds partial[tid], partial[tid + block] ... and warp_first_block_sum again.
 template <typename T>
 T grid_sync_sum(const T* x, std::int64_t n, int grid, int block);
+// One block adding `count` partial sums: thread tid adds partials[tid], partials[tid + block], ...
+// from 0, then warp_first_block_sum (rung 7's block 0, the one-pass candidate's last block).
+template <typename T>
+T finishing_block_sum(const T* partials, int count, int block);
 
 // --- per kernel --------------------------------------------------------------------------------
 

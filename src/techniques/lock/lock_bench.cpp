@@ -3,6 +3,7 @@
 // each lock in one lockstep warp.
 #include <algorithm>
 
+#include "core/cost/cost_gpu.hpp"
 #include "core/report/text_format.hpp"
 #include "core/sweep/sweep.hpp"
 #include "techniques/lock/lock_gpu.hpp"
@@ -104,6 +105,12 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
       "whose handoff is not one critical section: each thread publishes a fetch-and-add request in its own slot, "
       "and whoever takes the lock serves every published request. Its row is ns per critical section, with every "
       "count exact and the answers 0..n-1 each returned once.");
+  s.paragraph(
+      "The cost model predicts every cell as a sum of terms: the compare-and-swap that takes the lock behind the "
+      "waiters' atomics, the acquire, the critical section's load from the L2, the release waiting for the "
+      "counter's store, and, for the locks that need them, the poll that sees the release and the answers a "
+      "combiner stores. Each term is a primitive measured in the same run under that lock's own waiters at the "
+      "same contention (tables model, terms-<row>, primitives).");
   sweep::Sweep sw("bench", "ns per update", report::Format::ns, sweep::Better::lower);
   std::vector<sweep::Point> rows, columns;
   for (Variant v : p.locks) rows.push_back({bench_id(v), bench_name(v)});
@@ -119,6 +126,10 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
       "for the single-thread locks one update is one lock handoff, for warp-aggregated one handoff carries the "
       "warp's updates, for combining every request published when the holder reads the slots");
   add_notes(s, p, sw);
+  std::vector<std::optional<double>> medians;
+  for (std::size_t l = 0; l < p.locks.size(); ++l)
+    for (std::size_t c = 0; c < p.configs.size(); ++c) medians.push_back(sw.median(l, c));
+  add_cost_model(s, p, medians, gpu_run);
   if (!p.verdicts.empty()) {
     report::Table v("schedulers", "reference model: each lock written as lock(); ...; unlock(); by every lane of one warp");
     v.column("lock", "lock").column("lockstep", "lockstep (pre-Volta)").column("independent", "independent");
@@ -144,6 +155,7 @@ std::vector<report::Section> bench(Run& run) {
     for (const auto& c : b.configs)
       b.gpu.push_back(run.ctx.gpu ? gpu_runs(RunSpec::of(v, c.blocks, c.threads, c.iters), kBenchReps, true)
                                   : std::vector<LockRun>{});
+  b.primitives = cost::measure(cost_needs(b), run.ctx.gpu);
   for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::ttas, Protocol::backoff, Protocol::ticket,
                      Protocol::warp_aggregated, Protocol::combining})
     for (Regime g : {Regime::lockstep, Regime::independent}) b.verdicts.push_back(sim(p, g, 1, kTraceLanes, 1));

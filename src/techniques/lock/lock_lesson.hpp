@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/child_process.hpp"
+#include "core/cost/model.hpp"
 #include "core/parts/lesson.hpp"
 #include "techniques/lock/lock_copy.hpp"
 #include "techniques/lock/lock_judge.hpp"
@@ -190,9 +191,15 @@ struct BenchPart {
   std::vector<std::vector<LockRun>> gpu;  // [lock * configs + config]: one per repetition
   std::vector<SimResult> verdicts;   // the model: each lock in one warp, lockstep and independent
   int reps = 0;
+  cost::Primitives primitives;       // the cost model's, measured in the same run (empty on the model)
 };
 std::vector<BenchConfig> bench_configs();
 report::Section bench_section(const BenchPart& p, bool gpu_run);
+// The cost model (lock_cost.cpp, core/cost/lock_model.hpp): what it needs measured for every lock
+// and contention level of `p`, and its tables beside the sweep's medians.
+std::vector<cost::Need> cost_needs(const BenchPart& p);
+void add_cost_model(report::Section& s, const BenchPart& p, const std::vector<std::optional<double>>& medians,
+                    bool gpu_run);
 std::vector<report::Section> bench(Run& run);
 
 }  // namespace cudasync::lock

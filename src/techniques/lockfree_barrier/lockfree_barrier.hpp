@@ -24,13 +24,20 @@ enum class Barrier : int {
   own_cluster,       // the same arrival; one block per thread-block cluster polls, the cluster barrier releases the rest (sm_90)
   xf_lock_seed,      // the transcription's lock-based code as written: no fence, `while (g_mutex != goalVal)`
   xf_lockfree_seed,  // the transcription's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
+  // Candidates for own that --bench times beside it (not parts: same words and counters as own,
+  // another wait), each checked against the model's values at every grid size of the sweep.
+  own_stagger,  // K poller threads per block (lane 0 of warps 0..K-1), started apart: the next poll comes sooner
+  own_paced,    // thread 0 polls every counter and sleeps about 1 ns per arrival still missing
 };
-inline constexpr int kBarrierCount = 9;
+inline constexpr int kBarrierCount = 9;  // the parts (all_barriers()); the bench's candidates come after
+inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced};
 
 // Software barriers spin inside one kernel: every block must be resident at once.
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
 // The barriers the bench times (the transcription's, as written, are broken).
 constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_seed && b != Barrier::xf_lockfree_seed; }
+// own and its candidates: the same arrival on the same counters.
+constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
 // Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
 // in whole clusters.
 constexpr bool uses_clusters(Barrier b) { return b == Barrier::own_cluster; }
@@ -42,6 +49,7 @@ inline constexpr int kWarpSize = 32;
 inline constexpr int kSimBarriers = 3;         // the model's step simulation runs through this many barriers
 inline constexpr int kStepTableMaxBlocks = 16;  // the model's step table is printed for grids this small (or --trace)
 inline constexpr int kMaxOwnCounters = 32;  // one per lane of warp 0
+inline constexpr int kMaxOwnPollers = 4;    // own-stagger: poller threads per block
 inline constexpr int kOwnStride = 64;       // words between two counters of the own barrier (256 bytes)
 
 // Where each protocol keeps its words in the one zeroed array a launch gets (see words_needed).

@@ -1,9 +1,11 @@
-// --bench: ns per barrier by grid size, a core/sweep over the correct barriers (rows) and 1, 2, 4
-// blocks per SM and full co-residency (columns), every ratio over grid.sync measured in the same
-// run, beside the floor: one dependent L2 atomic round trip.
+// --bench: ns per barrier by grid size, a core/sweep over the correct barriers and own's candidates
+// (rows) and 1, 2, 4 blocks per SM and full co-residency (columns), every ratio over grid.sync
+// measured in the same run, beside the floor (one dependent L2 atomic round trip) and the cost
+// model's prediction of every in-kernel barrier (lockfree_barrier_cost.cpp).
 #include <algorithm>
 
 #include "core/sweep/sweep.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_bench.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_judge.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
@@ -34,10 +36,13 @@ std::vector<int> grid_sizes(const Run& run) {
   return blocks;
 }
 
+// The correct barriers, own's candidates right after own.
 std::vector<Barrier> timed_barriers() {
   std::vector<Barrier> v;
-  for (Barrier b : all_barriers())
+  for (Barrier b : all_barriers()) {
     if (is_correct(b)) v.push_back(b);
+    if (b == Barrier::own) v.insert(v.end(), std::begin(kOwnCandidates), std::end(kOwnCandidates));
+  }
   return v;
 }
 
@@ -46,6 +51,9 @@ std::string not_timed(Barrier b, int n, const Run& run) {
   const Limits& lim = run.limits;
   if (!run.ctx.gpu) return "";
   if (b == Barrier::grid_sync && !lim.cooperative_launch) return "waived: no cooperative launch on this GPU";
+  if (is_own(b) && b != Barrier::own && n > lim.candidates.limit())
+    return "not timed: " + std::to_string(n) + " blocks of the candidate's kernels do not fit at once (" +
+           lim.candidates.text() + ")";
   if (!uses_clusters(b)) return "";
   if (!lim.cluster_unsupported.empty()) return "waived: " + lim.cluster_unsupported;
   const Coresidency c = cluster_for(n, lim).second;
@@ -65,7 +73,9 @@ void bench_setup(Run& run, report::Section& sec) {
       " barriers, and (t2 - t1) / (k2 - k1) leaves the launch out. Relaunch: k1 empty launches of the same grid "
       "back to back, time / k1; graph: one replay of a graph of k1 such launches, time / k1. Each figure is the "
       "median of " + std::to_string(kBenchReps) + " samples, and every ratio divides by grid.sync's median at the "
-      "same grid size, measured in the same run.");
+      "same grid size, measured in the same run. own-stagger and own-paced are candidates for own, timed beside "
+      "it and checked against the model's values; the cost model predicts every barrier inside a kernel from "
+      "primitives measured in the same run (tables model, terms-<row>, primitives).");
   sec.fact("threads", "threads per block (--threads)", static_cast<I>(run.options.threads), Format::count);
   sec.fact("resident-software", "resident at once, software barriers", static_cast<I>(lim.software.limit()),
            Format::count, per_sm_text(lim.software));
@@ -80,6 +90,7 @@ void bench_setup(Run& run, report::Section& sec) {
   t.column("blocks", "blocks", Format::count)
       .column("per-sm", "blocks per SM", Format::plain)
       .column("own-counters", "own: counters (C)", Format::count)
+      .column("own-pollers", "own-stagger: pollers (K)", Format::count)
       .column("cluster-size", "own-cluster: blocks per cluster", Format::count);
   const int sms = sm_count(run);
   for (int n : grid_sizes(run)) {
@@ -88,6 +99,7 @@ void bench_setup(Run& run, report::Section& sec) {
     t.row({{"blocks", static_cast<I>(n)},
            {"per-sm", per},
            {"own-counters", static_cast<I>(std::min(own_counters_for(n), n))},
+           {"own-pollers", static_cast<I>(own_pollers_for(n, sms, run.options.threads))},
            {"cluster-size", static_cast<I>(cluster_for(n, lim).first)}});
   }
   sec.add(std::move(t));
@@ -95,8 +107,9 @@ void bench_setup(Run& run, report::Section& sec) {
 }
 
 std::vector<report::Section> bench_sections(Run& run) {
-  const std::vector<int> blocks = grid_sizes(run);
-  const std::vector<Barrier> barriers = timed_barriers();
+  const BenchGrid grid{timed_barriers(), grid_sizes(run)};
+  const std::vector<int>& blocks = grid.blocks;
+  const std::vector<Barrier>& barriers = grid.barriers;
   std::vector<sweep::Point> rows, columns;
   for (Barrier b : barriers) rows.push_back({barrier_key(b), barrier_key(b)});
   for (int n : blocks) columns.push_back({std::to_string(n), std::to_string(n) + " blocks"});
@@ -125,6 +138,8 @@ std::vector<report::Section> bench_sections(Run& run) {
              "no barrier can be cheaper than one round trip to the L2: an arrival must travel there and the news of "
              "the last one must travel back");
   if (run.ctx.gpu) sec.check("no-deadline", "no bench kernel reached its deadline", deadlines.passed(), deadlines.detail());
+  check_candidates(run, sec, grid);
+  add_cost_model(run, sec, grid, sw);
   if (run.ctx.gpu && !run.limits.cooperative_launch)
     sec.note("grid-sync waived: this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0): "
              "no ratio to grid.sync");

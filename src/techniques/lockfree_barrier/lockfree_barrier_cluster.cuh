@@ -90,7 +90,7 @@ __device__ inline bool cluster_start_stopped(const PhaseArgs& a) {
   __syncwarp();
   cluster_arrive_release();
   cluster_wait_acquire();
-  if (leader && threadIdx.x == 0 && ld_relaxed(a.watch.timed_out) != 0) tell_cluster(kClusterStopped);
+  if (leader && threadIdx.x == 0 && ld_relaxed_gpu(a.watch.timed_out) != 0) tell_cluster(kClusterStopped);
   return cluster_meet(leader) != kPassed;
 #else
   (void)a;

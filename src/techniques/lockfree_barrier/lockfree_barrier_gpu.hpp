@@ -14,6 +14,7 @@ namespace cudasync::lockfree_barrier {
 
 struct GpuLimits {
   Coresidency software;     // the fewest blocks per SM of any kernel with a software barrier (phase and bench kernels)
+  Coresidency candidates;   // the same for the bench's own candidates (own-stagger, own-paced), at most `software`
   Coresidency cooperative;  // the grid-sync kernels: what cudaLaunchCooperativeKernel accepts
   bool cooperative_launch = false;  // cudaDevAttrCooperativeLaunch
   std::string cluster_unsupported;  // empty: own-cluster can run here; else why not ("needs sm_90: ...")
@@ -26,6 +27,7 @@ struct GpuSpec {
   int threads = 256;
   int phases = 16;
   int own_counters = 1;
+  int own_pollers = 1;   // own-stagger: K
   int cluster_size = 1;  // own-cluster: blocks per cluster (must divide blocks)
   std::uint64_t deadline_ns = 100'000'000;  // how long one spinner waits before it gives up
 };

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/cuda/occupancy.cuh"
+#include "techniques/lockfree_barrier/lockfree_barrier_candidates.cuh"
 #include "techniques/lockfree_barrier/lockfree_barrier_cluster.cuh"
 
 namespace cudasync::lockfree_barrier {
@@ -27,6 +28,8 @@ __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
   else if constexpr (B == Barrier::xf_lockfree_seed) return xf_lockfree_seed(a, k);
   else if constexpr (B == Barrier::own) return own(a, k);
   else if constexpr (B == Barrier::own_cluster) return own_cluster(a, k);
+  else if constexpr (B == Barrier::own_stagger) return own_stagger(a, k);
+  else if constexpr (B == Barrier::own_paced) return own_paced(a, k);
   else {
     (void)a;
     (void)k;
@@ -39,7 +42,7 @@ __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
 // block that was not resident: it could only start once a resident block had exited).
 __device__ bool grid_gave_up(const PhaseArgs& a) {
   __shared__ int s_stop;
-  if (threadIdx.x == 0) s_stop = ld_relaxed(a.watch.timed_out) != 0;
+  if (threadIdx.x == 0) s_stop = ld_relaxed_gpu(a.watch.timed_out) != 0;
   __syncthreads();
   const bool stop = s_stop != 0;
   __syncthreads();
@@ -169,6 +172,11 @@ GpuLimits gpu_limits(int threads, int device) {
       blocks_per_sm(loop_kernel<Barrier::xf_lock>, threads),        blocks_per_sm(loop_kernel<Barrier::xf_lockfree>, threads),
       blocks_per_sm(loop_kernel<Barrier::own>, threads)};
   for (int n : per_sm) g.software.blocks_per_sm = std::min(g.software.blocks_per_sm, n);
+  g.candidates = g.software;  // the bench's own candidates: never lower the lesson's own limit
+  for (int n : {blocks_per_sm(loop_kernel<Barrier::own_stagger>, threads), blocks_per_sm(loop_kernel<Barrier::own_paced>, threads),
+                blocks_per_sm(phases_kernel<Barrier::own_stagger>, threads),
+                blocks_per_sm(phases_kernel<Barrier::own_paced>, threads)})
+    g.candidates.blocks_per_sm = std::min(g.candidates.blocks_per_sm, n);
   g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
   g.cooperative.blocks_per_sm =
       std::min(g.cooperative.blocks_per_sm, blocks_per_sm(loop_kernel<Barrier::grid_sync>, threads));
@@ -215,6 +223,8 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
     case Barrier::xf_lock: launch_phases<Barrier::xf_lock>(a, s.blocks, s.threads); break;
     case Barrier::xf_lockfree: launch_phases<Barrier::xf_lockfree>(a, s.blocks, s.threads); break;
     case Barrier::own: launch_phases<Barrier::own>(a, s.blocks, s.threads); break;
+    case Barrier::own_stagger: launch_phases<Barrier::own_stagger>(a, s.blocks, s.threads); break;
+    case Barrier::own_paced: launch_phases<Barrier::own_paced>(a, s.blocks, s.threads); break;
     case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
     case Barrier::xf_lock_seed: launch_phases<Barrier::xf_lock_seed>(a, s.blocks, s.threads); break;
     case Barrier::xf_lockfree_seed: launch_phases<Barrier::xf_lockfree_seed>(a, s.blocks, s.threads); break;
@@ -234,6 +244,8 @@ Timing gpu_time(Barrier b, const GpuSpec& s, int reps, int k1, int k2) {
     case Barrier::xf_lockfree: return time_loop<Barrier::xf_lockfree>(s, reps, k1, k2);
     case Barrier::grid_sync: return time_loop<Barrier::grid_sync>(s, reps, k1, k2);
     case Barrier::own: return time_loop<Barrier::own>(s, reps, k1, k2);
+    case Barrier::own_stagger: return time_loop<Barrier::own_stagger>(s, reps, k1, k2);
+    case Barrier::own_paced: return time_loop<Barrier::own_paced>(s, reps, k1, k2);
     case Barrier::own_cluster: return time_loop<Barrier::own_cluster>(s, reps, k1, k2);
     default: return {};  // the transcription's barriers are not timed
   }

@@ -94,6 +94,7 @@ Limits limits_for(int threads, const RunContext& ctx) {
   if (ctx.gpu) {
     const GpuLimits g = gpu_limits(threads, ctx.device->index);
     l.software = g.software;
+    l.candidates = g.candidates;
     l.cooperative = g.cooperative;
     l.cooperative_launch = g.cooperative_launch;
     l.cluster_unsupported = g.cluster_unsupported;
@@ -101,6 +102,7 @@ Limits limits_for(int threads, const RunContext& ctx) {
     return l;
   }
   l.software = model_coresidency(threads);
+  l.candidates = l.software;
   l.cooperative = l.software;
   for (int cs : kClusterSizes) l.clusters.push_back(model_cluster_coresidency(threads, cs));
   return l;
@@ -176,12 +178,15 @@ std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l) {
 }
 
 GpuSpec gpu_spec(const Run& run, int blocks, int phases) {
-  return {blocks,
-          run.options.threads,
-          phases,
-          std::min(own_counters_for(blocks), blocks),
-          cluster_for(blocks, run.limits).first,
-          static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull};
+  GpuSpec s;
+  s.blocks = blocks;
+  s.threads = run.options.threads;
+  s.phases = phases;
+  s.own_counters = std::min(own_counters_for(blocks), blocks);
+  s.own_pollers = own_pollers_for(blocks, run.limits.software.sm_count, run.options.threads);
+  s.cluster_size = cluster_for(blocks, run.limits).first;
+  s.deadline_ns = static_cast<std::uint64_t>(run.options.deadline_ms) * 1'000'000ull;
+  return s;
 }
 
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)

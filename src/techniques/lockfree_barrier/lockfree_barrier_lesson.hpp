@@ -43,6 +43,7 @@ struct Options {
 // What a launch may hold at once: the GPU's occupancy API, or an assumed H100 on the model.
 struct Limits {
   Coresidency software, cooperative;
+  Coresidency candidates;             // the bench's own candidates (at most `software`)
   bool cooperative_launch = true;
   std::string cluster_unsupported;    // non-empty: own-cluster cannot run on this GPU, and why
   std::vector<Coresidency> clusters;  // in clusters of kClusterSizes[i]

@@ -22,6 +22,8 @@ const BarrierName kNames[] = {
     {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)"},
     {Barrier::xf_lock_seed, "xf-lock-seed", "Xiao & Feng lock-based, as widely copied (unrepaired)"},
     {Barrier::xf_lockfree_seed, "xf-lockfree-seed", "Xiao & Feng lock-free, as widely copied (unrepaired)"},
+    {Barrier::own_stagger, "own-stagger", "own, K pollers per block started apart (a bench candidate)"},
+    {Barrier::own_paced, "own-paced", "own, polls paced by the arrivals still missing (a bench candidate)"},
 };
 
 }  // namespace
@@ -54,6 +56,11 @@ const std::vector<Barrier>& all_barriers() {
 int own_counters_for(int blocks) {
   if (blocks <= 192) return 1;
   return std::clamp((blocks + 527) / 528, 2, kMaxOwnCounters);
+}
+
+int own_pollers_for(int blocks, int sm_count, int threads) {
+  if (blocks <= 0 || sm_count <= 0) return 1;
+  return std::clamp(std::min(4 * sm_count / blocks, threads / kWarpSize), 1, kMaxOwnPollers);
 }
 
 int own_share(int blocks, int counters, int l) {

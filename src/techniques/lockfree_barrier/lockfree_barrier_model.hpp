@@ -24,6 +24,10 @@ const std::vector<Barrier>& all_barriers();
 // measured point), at most 32. Measured (docs/measurements.md): one counter polled by thread 0 is
 // best at 132 blocks; at 528 and 1056 blocks two counters beat one, four, eight, sixteen and 32.
 int own_counters_for(int blocks);
+// own-stagger's pollers per block: 4 x SMs pollers in all (so that the loads on the counters stay
+// those of 4 blocks per SM), 1 to kMaxOwnPollers, at most one per warp of a block of `threads`.
+// 132 blocks on 132 SMs: 4; 264: 2; 528 and 1056: 1.
+int own_pollers_for(int blocks, int sm_count, int threads);
 // Blocks that add to counter l of C: b = l, l + C, l + 2C, ... < blocks.
 int own_share(int blocks, int counters, int l);
 

@@ -81,6 +81,8 @@ const char* how_it_works(Barrier b) {
              "straight on. The master (block 1, as written; a grid of one block has none) checks "
              "Arrayin[tid_in_blk] for tid_in_blk < nBlockNum, one slot per thread, so with more blocks than "
              "threads per block the slots from blockDim.x on are never checked. And no fences.";
+    case Barrier::own_stagger:
+    case Barrier::own_paced: return "";  // --bench's candidates for own, not parts
   }
   return "";
 }

@@ -25,6 +25,7 @@ struct PhaseArgs {
   int phases;
   u32* words;           // the protocol's words, zeroed before each launch (word_layout)
   int own_counters;
+  int own_pollers;      // own-stagger: K
   SpinDeadline watch;   // budget per spinner; timed_out is the grid's abort word
   int* phases_done;     // per block
   u32* gave_up;         // per block: its own spin reached the deadline
@@ -88,6 +89,7 @@ struct Buffers {
     a.phases = s.phases;
     a.words = words.get();
     a.own_counters = s.own_counters;
+    a.own_pollers = s.own_pollers;
     a.watch = SpinDeadline{s.deadline_ns, abort_word.get()};
     a.phases_done = phases_done.get();
     a.gave_up = gave_up.get();
@@ -106,6 +108,8 @@ inline std::vector<std::uint32_t> protocol_words(Barrier b, const std::vector<u3
     case Barrier::xf_lockfree:
     case Barrier::xf_lockfree_seed: return {w.begin() + L.in, w.begin() + L.in + 2 * blocks};
     case Barrier::own:
+    case Barrier::own_stagger:
+    case Barrier::own_paced:
     case Barrier::own_cluster: {
       std::vector<u32> v;
       for (int l = 0; l < own_counters; ++l) v.push_back(w[static_cast<std::size_t>(L.own + l * kOwnStride)]);

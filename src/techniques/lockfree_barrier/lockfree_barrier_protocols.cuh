@@ -3,6 +3,7 @@
 // and the widely copied transcription's code as written) and cudasync's own. Each returns kPassed, or kGaveUp / kStopped
 // when its deadline (core/cuda/deadline.cuh) or another block's ended the wait. own-cluster is in
 // lockfree_barrier_cluster.cuh; grid.sync() and the launch boundary need no code here.
+#include "core/cuda/ptx_memory.cuh"
 #include "techniques/lockfree_barrier/lockfree_barrier_phases.cuh"
 
 namespace cudasync::lockfree_barrier::gpu {
@@ -11,16 +12,11 @@ inline constexpr unsigned FULL_MASK = 0xffffffffu;
 inline constexpr unsigned kAbortPollMask = 1023;  // a spinner looks at the abort word every 1024 tries
 
 // PTX memory-model operations at GPU scope (PTX ISA, "Memory Consistency Model"; sm_70+).
-__device__ __forceinline__ u32 ld_relaxed(const u32* p) {
-  u32 v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void red_release_add(u32* p, u32 v) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ u32 volatile_load(const u32* p) { return *reinterpret_cast<const volatile u32*>(p); }
-__device__ __forceinline__ void volatile_store(u32* p, u32 v) { *reinterpret_cast<volatile u32*>(p) = v; }
+using cuda::fence_acquire_gpu;
+using cuda::ld_relaxed_gpu;
+using cuda::ld_volatile;
+using cuda::red_release_gpu_add;
+using cuda::st_volatile;
 __device__ __forceinline__ bool reached(u32 v, u32 goal) { return static_cast<int>(v - goal) >= 0; }  // v >= goal, mod 2^32
 
 enum : int { kStopped = 0, kPassed = 1, kGaveUp = -1 };
@@ -34,7 +30,7 @@ __device__ inline int wait_for(Ready ready, const SpinDeadline& d) {
   const bool ok = cuda::spin_until(
       [&] {
         if (ready()) return true;
-        if ((++tries & kAbortPollMask) == 0 && ld_relaxed(d.timed_out) != 0) stop = true;
+        if ((++tries & kAbortPollMask) == 0 && ld_relaxed_gpu(d.timed_out) != 0) stop = true;
         return stop;
       },
       d);
@@ -64,7 +60,7 @@ __device__ inline int xf_lock(const PhaseArgs& a, int k) {
     __threadfence();
     atomicAdd(g_mutex, 1u);
     const u32 goalVal = static_cast<u32>(k) * gridDim.x;
-    r = wait_for([&] { return reached(volatile_load(g_mutex), goalVal); }, a.watch);
+    r = wait_for([&] { return reached(ld_volatile(g_mutex), goalVal); }, a.watch);
     __threadfence();
   }
   return block_result(r, k);
@@ -80,7 +76,7 @@ __device__ inline int xf_lock_seed(const PhaseArgs& a, int k) {
   if (tid_in_block == 0) {
     atomicAdd(g_mutex, 1u);
     const u32 goalVal = static_cast<u32>(k) * gridDim.x;
-    r = wait_for([&] { return volatile_load(g_mutex) == goalVal; }, a.watch);
+    r = wait_for([&] { return ld_volatile(g_mutex) == goalVal; }, a.watch);
   }
   return block_result(r, k);
 }
@@ -99,20 +95,20 @@ __device__ inline int xf_lockfree(const PhaseArgs& a, int k) {
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();
-    volatile_store(&Arrayin[blockIdx.x], goalVal);
+    st_volatile(&Arrayin[blockIdx.x], goalVal);
   }
   int master = kPassed;
   if (blockIdx.x == 0) {
     for (int i = threadIdx.x; i < N && master == kPassed; i += blockDim.x)
-      master = wait_for([&] { return volatile_load(&Arrayin[i]) == goalVal; }, a.watch);
+      master = wait_for([&] { return ld_volatile(&Arrayin[i]) == goalVal; }, a.watch);
     const int gave = __syncthreads_or(master == kGaveUp);
     if (__syncthreads_or(master != kPassed)) return block_result(gave ? kGaveUp : kStopped, k);
     __threadfence();
-    for (int i = threadIdx.x; i < N; i += blockDim.x) volatile_store(&Arrayout[i], goalVal);
+    for (int i = threadIdx.x; i < N; i += blockDim.x) st_volatile(&Arrayout[i], goalVal);
   }
   int r = kPassed;
   if (threadIdx.x == 0) {
-    r = wait_for([&] { return volatile_load(&Arrayout[blockIdx.x]) == goalVal; }, a.watch);
+    r = wait_for([&] { return ld_volatile(&Arrayout[blockIdx.x]) == goalVal; }, a.watch);
     __threadfence();
   }
   return block_result(r, k);
@@ -128,17 +124,17 @@ __device__ inline int xf_lockfree_seed(const PhaseArgs& a, int k) {
   const int nBlockNum = gridDim.x * gridDim.y;
   const int bid = blockIdx.x * gridDim.y + blockIdx.y;
   int r = kPassed;
-  if (tid_in_blk == 0) volatile_store(&Arrayin[bid], goalVal);
+  if (tid_in_blk == 0) st_volatile(&Arrayin[bid], goalVal);
   if (bid == 1) {
     if (tid_in_blk < nBlockNum)
-      r = wait_for([&] { return volatile_load(&Arrayin[tid_in_blk]) == goalVal; }, a.watch);
+      r = wait_for([&] { return ld_volatile(&Arrayin[tid_in_blk]) == goalVal; }, a.watch);
     __syncthreads();
-    if (tid_in_blk < nBlockNum) volatile_store(&Arrayout[tid_in_blk], goalVal);
+    if (tid_in_blk < nBlockNum) st_volatile(&Arrayout[tid_in_blk], goalVal);
   }
   // The transcription: `if (tid_in_blk = 0) { while (Arrayout[bid] != goalVal) {} }`. The assignment
   // stores 0 and the condition tests that 0: no thread ever waits for Arrayout.
   tid_in_blk = 0;
-  if (tid_in_blk != 0) r = wait_for([&] { return volatile_load(&Arrayout[bid]) == goalVal; }, a.watch);
+  if (tid_in_blk != 0) r = wait_for([&] { return ld_volatile(&Arrayout[bid]) == goalVal; }, a.watch);
   // The transcription's closing __syncthreads(), as two votes: did any thread give up, or stop?
   const int gave = __syncthreads_or(r == kGaveUp);
   const int stopped = __syncthreads_or(r == kStopped);
@@ -154,13 +150,12 @@ __device__ inline int xf_lockfree_seed(const PhaseArgs& a, int k) {
 // C = 1 (up to 192 blocks): thread 0 alone, no warp votes. C > 1: the counters sit 256 bytes apart,
 // lanes 0..C-1 of warp 0 poll one each, and __all_sync ends the wait, so the N same-address atomics
 // that one L2 slice performs one by one become N / C on each of C addresses.
-__device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 // Thread 0: this block's arrival (after a __syncthreads(), so that the release covers the block).
 __device__ __forceinline__ void own_arrive(const PhaseArgs& a) {
   u32* counters = a.words + word_layout(static_cast<int>(gridDim.x)).own;
   const unsigned C = static_cast<unsigned>(a.own_counters);
-  red_release_add(C == 1 ? counters : counters + (blockIdx.x % C) * kOwnStride, 1u);  // no division at C = 1
+  red_release_gpu_add(C == 1 ? counters : counters + (blockIdx.x % C) * kOwnStride, 1u);  // no division at C = 1
 }
 
 // The wait for barrier k: thread 0 alone when C == 1, all of warp 0 otherwise.
@@ -171,7 +166,7 @@ __device__ inline int own_wait(const PhaseArgs& a, int k) {
   int r = kPassed;
   if (C == 1) {
     const u32 goal = static_cast<u32>(k) * static_cast<u32>(N);
-    r = wait_for([&] { return reached(ld_relaxed(counters), goal); }, a.watch);
+    r = wait_for([&] { return reached(ld_relaxed_gpu(counters), goal); }, a.watch);
     fence_acquire_gpu();
     return r;
   }
@@ -183,10 +178,10 @@ __device__ inline int own_wait(const PhaseArgs& a, int k) {
   const unsigned long long start = globaltimer_ns();
   unsigned tries = 0;
   while (true) {
-    if (!ok) ok = reached(ld_relaxed(mine), goal);
+    if (!ok) ok = reached(ld_relaxed_gpu(mine), goal);
     if (__all_sync(FULL_MASK, ok)) break;
     const bool late = globaltimer_ns() - start > a.watch.budget_ns;
-    const bool stop = (++tries & kAbortPollMask) == 0 && ld_relaxed(a.watch.timed_out) != 0;
+    const bool stop = (++tries & kAbortPollMask) == 0 && ld_relaxed_gpu(a.watch.timed_out) != 0;
     if (__any_sync(FULL_MASK, late)) {
       if (lane == 0) atomicExch(a.watch.timed_out, 1u);
       r = kGaveUp;

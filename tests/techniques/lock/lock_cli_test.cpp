@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -150,7 +151,16 @@ TEST(LockCli, EveryPartAndTheBenchValidateAgainstTheSchema) {
   const auto bench = valid_document("lock --backend model --bench --json", 0);
   EXPECT_EQ(keys(bench["report"]["sections"]), (std::vector<std::string>{"setup", "bench"}));
   const auto& sec = bench["report"]["sections"]["bench"];
-  for (const char* t : {"median", "vs-cas", "best", "schedulers"}) EXPECT_TRUE(sec["tables"].contains(t)) << t;
+  for (const char* t : {"median", "vs-cas", "best", "schedulers", "model", "terms-cas", "terms-combining", "primitives"})
+    EXPECT_TRUE(sec["tables"].contains(t)) << t;
+  EXPECT_EQ(sec["tables"]["model"]["rows"].size(), 9u * 9u);  // every lock at every contention level
+  // Each lock's primitives are measured under its own waiters: the ticket lock's poll under sleeping
+  // ticket pollers, the CAS lock's take under spinning compare-and-swaps.
+  std::vector<std::string> prims;
+  for (const auto& row : sec["tables"]["primitives"]["rows"])
+    prims.push_back(row["primitive"].get<std::string>() + "@" + row["at"].get<std::string>());
+  for (const char* p : {"poll-round-under-ticket@132x128", "cas-round-under-cas@132x1", "load-under-slots@33x128"})
+    EXPECT_NE(std::find(prims.begin(), prims.end(), p), prims.end()) << p;
   ASSERT_TRUE(sec["measurements"].contains("cas-at-132x1"));
   EXPECT_EQ(sec["measurements"]["cas-at-132x1"]["needs_gpu"], true);
 }

@@ -159,11 +159,40 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   const auto& bench = doc["report"]["sections"]["bench"];
   const auto& median = bench["tables"]["median"];
   EXPECT_EQ(median["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
-  EXPECT_EQ(median["rows"].size(), 7u);     // the correct barriers
+  EXPECT_EQ(median["rows"].size(), 9u);     // the correct barriers and own's two candidates
   EXPECT_TRUE(bench["tables"].contains("vs-grid-sync"));
-  EXPECT_EQ(bench["measurements"].size(), 7u * 4u + 1u);  // every cell, and the floor
+  EXPECT_EQ(bench["measurements"].size(), 9u * 4u + 1u);  // every cell, and the floor
   for (const auto& [id, m] : bench["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << id;
-  EXPECT_TRUE(bench["checks"].empty());  // the deadline check needs a GPU
+  EXPECT_TRUE(bench["checks"].empty());  // the deadline and candidate checks need a GPU
+}
+
+TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
+  const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
+  const auto& tables = doc["report"]["sections"]["bench"]["tables"];
+  // Every barrier inside a kernel (5, and own's 2 candidates) at every grid size (4): relaunch
+  // and graph are their launches, not modelled.
+  const auto& model = tables["model"];
+  EXPECT_EQ(model["rows"].size(), 7u * 4u);
+  for (const auto& row : model["rows"]) {
+    EXPECT_NE(row["row"], "relaunch");
+    EXPECT_TRUE(row["predicted"].is_null()) << row.dump();  // needs a GPU
+  }
+  std::vector<std::string> terms;
+  for (const auto& c : tables["terms-own-cluster"]["columns"]) terms.push_back(c["key"]);
+  EXPECT_EQ(terms, (std::vector<std::string>{"at", "sync", "fence", "queue", "poll", "acquire", "cluster"}));
+  EXPECT_EQ(tables["terms-xf-lockfree"]["rows"].size(), 4u);  // one per grid size
+  // own's formula, as the text derives it; its primitives, measured at the grid's own size.
+  std::string own;
+  for (const auto& row : tables["model-formulas"]["rows"])
+    if (row["row"] == "own") own = row["formula"];
+  for (const char* s : {"sync = 2 x sync(256)", "fence = fence-rel(1056)", "queue-atomic(528) - rt-atomic",
+                        "poll = poll-relaxed(1056)", "acquire = fence-acquire"})
+    EXPECT_NE(own.find(s), std::string::npos) << s << " in " << own;
+  bool stagger_poll = false;
+  for (const auto& row : tables["primitives"]["rows"])
+    stagger_poll = stagger_poll || (row["primitive"] == "poll-relaxed" && row["at"] == "132x4");
+  EXPECT_TRUE(stagger_poll);  // own-stagger: 4 pollers per block at one block per SM
+  EXPECT_EQ(tables["target"]["rows"].size(), 4u);
 }
 
 }  // namespace
