@@ -88,6 +88,8 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
   s.fact("given", "your answer", given);
   s.fact("computed-on", "computed on", computed_on(ctx));
   s.check("answer-right", v.right ? "your answer is right" : "your answer is wrong", v.right, v.reason.in(lang));
+  if (!v.right)
+    log::error(name + " exercise " + std::to_string(e.number) + ": " + given + " is not the answer (exit 1)");
   if (!where.file.empty()) s.note("progress: " + where.file + " (cudasync progress shows it)");
   return s;
 }
