@@ -2,7 +2,8 @@
 # install rules (cmake/install.cmake). Its version is project()'s; its Depends are computed by
 # dpkg-shlibdeps from what the binary links (libc6, libgcc-s1, libstdc++6: spdlog and fmt are
 # header-only, the CUDA runtime is static); the NVIDIA driver, which provides libcuda.so.1 at run
-# time, is a Recommends: without it every lesson runs on the reference model.
+# time, is a Recommends: without it every lesson runs on the reference model. So are md4c's
+# libraries, loaded at run time too: without them `explain` shows the Markdown as written.
 set(CPACK_PACKAGE_NAME "cudasync")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_VENDOR "The cudasync authors")
@@ -30,6 +31,7 @@ else()
   # Without dpkg-dev (dpkg-shlibdeps) and file: what the binary links, as readelf shows it.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12)")
 endif()
+set(recommends "libmd4c0, libmd4c-html0")
 if(CUDASYNC_HAVE_CUDA)
   # libcuda.so.1 comes with the driver: Debian's (and NVIDIA's repository's) libcuda1, Ubuntu's
   # libnvidia-compute-<branch>. Minor version compatibility: a CUDA 13.x runtime needs R580+,
@@ -39,7 +41,8 @@ if(CUDASYNC_HAVE_CUDA)
   else()
     set(branch 525)
   endif()
-  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcuda1 (>= ${branch}) | libnvidia-compute-${branch}")
+  string(APPEND recommends ", libcuda1 (>= ${branch}) | libnvidia-compute-${branch}")
 endif()
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${recommends}")
 
 include(CPack)

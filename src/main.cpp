@@ -6,6 +6,7 @@
 #include "commands/doctor.hpp"
 #include "commands/exercise.hpp"
 #include "commands/explain.hpp"
+#include "commands/help.hpp"
 #include "commands/list.hpp"
 #include "commands/progress.hpp"
 #include "commands/sources.hpp"
@@ -64,6 +65,9 @@ int main(int argc, char** argv) {
        commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
        commands::attach_bench, {}},
+      // Last: help's checked argument names the commands attached before it.
+      {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
+       CommandKind::tool, commands::attach_help, {}},
   };
   return cudasync::cli::run_app(argc, argv, table);
 }

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/nvidia_driver.hpp"
+#include "core/report/md4c_library.hpp"
 #include "core/version.hpp"
 
 namespace cudasync::commands {
@@ -66,6 +67,7 @@ DoctorFacts gather(const RunContext& ctx) {
   for (const char* n : {"libnccl.so.2", "libnccl.so"}) nccl_names.emplace_back(n);
   f.nccl = loadable(nccl_names);
   f.nccl_built_in = kNcclBuiltIn;
+  f.md4c = report::md4c_parse() != nullptr && report::md4c_html() != nullptr;
   for (const auto& c : ctx.commands)
     if (c.is_lesson) f.lessons.push_back(c.name);
   return f;

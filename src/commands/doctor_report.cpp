@@ -201,6 +201,11 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
   tool("nvrtc", "NVRTC (run-time compilation)", f.nvrtc, used_by(f, Need::nvrtc),
        toolkit_package(f, "nvrtc") + " (libnvrtc.so)");
 
+  Piece md4c{"md4c", "md4c (explain renders Markdown)", f.md4c, "", "explain", ""};
+  md4c.here = f.md4c ? "libmd4c.so.0, libmd4c-html.so.0" : "not found: explain shows the Markdown as written";
+  if (!f.md4c) md4c.install = "libmd4c0 and libmd4c-html0 (Debian, Ubuntu)";
+  out.push_back(md4c);
+
   const bool nccl_ok = f.nccl.has_value() && f.nccl_built_in;
   Piece multi{"multi-gpu", "several GPUs and NCCL", p.devices.size() >= 2 && nccl_ok, "", used_by(f, Need::multi_gpu),
               ""};

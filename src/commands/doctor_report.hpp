@@ -27,6 +27,7 @@ struct DoctorFacts {
   std::optional<std::string> cuobjdump, nvdisasm, compute_sanitizer;  // where each was found
   std::optional<std::string> nvrtc, nccl;                             // the library that loaded
   bool nccl_built_in = false;      // multi-gpu's NCCL rows are in this build (nccl.h found; loaded with dlopen)
+  bool md4c = false;                 // libmd4c.so.0 and libmd4c-html.so.0 load (explain renders)
   std::vector<std::string> lessons;  // this build's lessons, in course order
 };
 

@@ -18,6 +18,7 @@ struct ExplainOptions {
   std::string lesson;
   std::string lang = "en";
   bool answers = false;
+  bool raw = false;
 };
 
 }  // namespace
@@ -64,6 +65,7 @@ report::Report run_explain(const ExplainOptions& o) {
       std::find(o.with_exercises.begin(), o.with_exercises.end(), o.lesson) != o.with_exercises.end();
   r.document = o.answers ? std::string(*text)
                          : without_answers(course::without_whys(*text, o.lang), o.lesson, o.lang, exercises);
+  r.document_markdown = !o.raw;
   return r;
 }
 
@@ -81,6 +83,7 @@ cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& table
   sub.add_option("--lang", o->lang, "Language of the text")->check(CLI::IsMember(langs));
   sub.add_flag("--answers", o->answers,
                "Print the answers to the questions for class too (for teachers; students: cudasync exercise)");
+  sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");
   return [o](const RunContext&) { return run_explain(*o); };
 }
 

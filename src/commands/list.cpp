@@ -8,15 +8,6 @@ namespace cudasync::commands {
 
 namespace {
 
-// "summary. Parts: a, b, c; GPU only: d" for one lesson.
-std::string about(const CommandSummary& c) {
-  std::string parts, gpu;
-  for (const auto& p : c.parts) (p.needs_gpu ? gpu : parts) += ((p.needs_gpu ? gpu : parts).empty() ? "" : ", ") + p.id;
-  std::string s = c.summary + ". Parts: " + parts;
-  if (!gpu.empty()) s += "; GPU only: " + gpu;
-  return s;
-}
-
 report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& table) {
   report::Report r;
   r.command = "list";
@@ -33,7 +24,6 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
     where = "reference model";
     s.fact("gpu", "GPU", std::string("none"), report::Format::plain, probe.reason);
   }
-  s.fact("runs-on", "the lessons run on", where);
   const course::Progress progress = load_student_progress();
   const auto lessons = course::course_of(table);
   s.fact("progress", "your progress", course::tally(lessons, progress).text(), report::Format::plain,
@@ -42,19 +32,23 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
   report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> reads it");
   t.column("order", "#", report::Format::count)
       .column("lesson", "lesson")
+      .column("runs-on", "runs here on")
       .column("solved", "solved", report::Format::count)
       .column("exercises", "of", report::Format::count)
-      .column("summary", "summary and parts");
+      .column("summary", "summary")
+      .column("parts", "parts (--part)");
   std::int64_t order = 0;
   for (const auto& c : ctx.commands) {  // main.cpp lists the lessons in course order
     if (!c.is_lesson) continue;
+    std::string parts;
+    for (const auto& p : c.parts) parts += (parts.empty() ? "" : " ") + p.id;
     const auto l = course::find_course_lesson(table, c.name);
     const std::int64_t total = l ? static_cast<std::int64_t>(l->course->exercises.size()) : 0;
     const std::int64_t solved = l ? static_cast<std::int64_t>(course::solved_in(*l, progress)) : 0;
-    t.row({{"order", ++order}, {"lesson", c.name}, {"solved", solved}, {"exercises", total}, {"summary", about(c)}});
+    t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"solved", solved}, {"exercises", total},
+           {"summary", c.summary}, {"parts", parts}});
   }
   t.legend.push_back("solved / of: your exercises (cudasync exercise <lesson>)");
-  t.legend.push_back("GPU only: parts whose results only a GPU gives");
   s.add(std::move(t));
   if (probe.devices.empty())
     s.note("without a GPU every lesson runs on the CPU reference model; timings and race counts say \"needs a GPU\" "

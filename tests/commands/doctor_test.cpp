@@ -48,6 +48,7 @@ DoctorFacts lab_h100() {
   f.nvdisasm = "/usr/local/cuda/bin/nvdisasm";
   f.compute_sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
   f.nvrtc = "libnvrtc.so.13";
+  f.md4c = true;
   return f;
 }
 
@@ -90,7 +91,7 @@ TEST(DoctorReport, AnH100LabMachineRunsEveryLessonOnTheGpu) {
   EXPECT_NE(fact_text(r, "summary", "lessons-run-on").find("NVIDIA H100"), std::string::npos);
   EXPECT_EQ(fact_text(r, "summary", "minimum-driver"), "CUDA 13.x: NVIDIA driver R580 or newer");
   for (const char* p : {"gpu-backend", "nvidia-driver", "gpu", "gpu-code", "compute-8-0", "cooperative-launch", "clusters",
-                        "ptx-sass-listing", "cuobjdump", "nvdisasm", "compute-sanitizer", "nvrtc"})
+                        "ptx-sass-listing", "cuobjdump", "nvdisasm", "compute-sanitizer", "nvrtc", "md4c"})
     EXPECT_TRUE(piece_ok(r, p)) << p;
   EXPECT_FALSE(piece_ok(r, "multi-gpu"));  // one GPU, no NCCL
   EXPECT_EQ(cell_text(r, "machine", "pieces", "gpu-code", 3), "sm_90 SASS");
@@ -109,6 +110,9 @@ TEST(DoctorReport, NoDriverSaysSoAndWhatToInstall) {
   EXPECT_EQ(cell_text(r, "lessons", "lessons", "cg-reduce", 1), "reference model");
   // Without a GPU, GPU features are "needs a GPU", not missing: nothing to install for them.
   EXPECT_EQ(row(r, "machine", "install", "clusters"), nullptr);
+  // md4c, loaded at run time like the driver: missing, explain still works, and says what to install.
+  EXPECT_FALSE(piece_ok(r, "md4c"));
+  EXPECT_NE(cell_text(r, "machine", "install", "md4c", 1).find("libmd4c0"), std::string::npos);
 }
 
 TEST(DoctorReport, AnOldDriverGivesBothVersionsAndTheMinimum) {

@@ -125,12 +125,17 @@ TEST(Deb, DependsIsExactlyThePackagesOfTheLibrariesTheBinaryLinks) {
   for (const char* banned : {"libspdlog1.10", "libfmt9"}) EXPECT_EQ(depends.count(banned), 0u) << banned;
 }
 
-TEST(Deb, RecommendsTheDriverThatProvidesLibcudaInACudaBuild) {
+TEST(Deb, RecommendsMd4cAndTheDriverThatProvidesLibcudaInACudaBuild) {
   const CliResult v = run_cli("--version");
   const bool cuda = v.out.find("CUDA: built in") != std::string::npos;
   const std::string recommends = deb_field("Recommends");
+  // md4c renders explain's texts, loaded at run time like libcuda.so.1 (ldd does not list it).
+  for (const char* md4c : {"libmd4c0", "libmd4c-html0"}) {
+    EXPECT_TRUE(package_names(recommends).count(md4c)) << recommends;
+    EXPECT_EQ(package_names(deb_field("Depends")).count(md4c), 0u) << md4c << " is recommended, not required";
+  }
   if (!cuda) {
-    EXPECT_EQ(recommends, "") << "a model-only binary needs no driver";
+    EXPECT_EQ(package_names(recommends).count("libcuda1"), 0u) << "a model-only binary needs no driver";
     return;
   }
   EXPECT_TRUE(package_names(recommends).count("libcuda1")) << recommends;

@@ -53,7 +53,9 @@ CliResult run_shell(const std::string& command_line) {
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   close(fd);
   // bash for pipefail: `cudasync ... | jq` fails when cudasync fails, not only when jq does.
-  std::string cmd = "bash -o pipefail -c '";
+  // Text is wrapped to $COLUMNS (80 when unset): tests that look for a phrase in a table cell read
+  // it at 160 columns, where it stays on one line; tests of the fit set COLUMNS themselves.
+  std::string cmd = "bash -o pipefail -c 'export COLUMNS=\"${CUDASYNC_TEST_COLUMNS:-160}\"; ";
   for (char c : command_line) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
   cmd += "' 2>" + std::string(err_path);
   CliResult r;

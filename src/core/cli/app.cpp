@@ -15,8 +15,11 @@
 
 #include "core/backend.hpp"
 #include "core/cli/cli_spec.hpp"
+#include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
+#include "core/cli/help_format.hpp"
 #include "core/cli/output.hpp"
+#include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
@@ -75,12 +78,15 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   CLI::App app{"cudasync: GPU synchronization techniques, run on the GPU, checked against a CPU "
                "reference model, measured and explained.",
                "cudasync"};
+  use_help_formatter(app, static_cast<std::size_t>(terminal_width()));  // before the subcommands: they inherit it
   app.footer(kExitCodes);
   app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
   app.fallthrough();  // global options are accepted after the subcommand name too
   GlobalOptions opts;
   add_global_options(app, opts);
+  OutputOptions out_opts;
+  add_output_options(app, out_opts);
 
   struct Wired {
     const Command* command;
@@ -153,6 +159,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return usage_error(usage_message(app, e, args));
   }
   if (json.empty_file) return usage_error(kEmptyJsonFile);
+  if (const auto empty = empty_export_file(args)) return usage_error(*empty);
   opts.json_target = json.target;  // the last --json, as the error paths read it
 
   if (opts.quiet) spdlog::set_level(spdlog::level::err);
@@ -170,6 +177,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   };
   try {
     out = std::make_unique<Output>(opts.json_target, ctx_color(opts), stdout_closed, meta);
+    out->add_exports(out_opts);
     const Wired* chosen = nullptr;
     for (const auto& a : attached)
       if (a.sub->parsed()) chosen = &a;

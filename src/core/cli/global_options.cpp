@@ -19,7 +19,8 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
   // `--json` alone writes to stdout; `--json=FILE` writes to FILE. A flag with a default value
   // keeps `--json warp-primitives` from reading the lesson name as a file name.
   app.add_flag("--json{-}", o.json_target,
-               "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr)");
+               "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr). "
+               "FILE needs the '=': in '--json lock' the word could be a file or the lesson");
   // A list of GPUs ("0,1") is pointed to the lesson that takes one, before the range check.
   app.add_option("--device", o.device,
                  "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping (0.." +

@@ -11,9 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
-#include "core/report/text_renderer.hpp"
 
 namespace cudasync::cli {
 
@@ -90,16 +88,19 @@ Output::Output(std::string json_target, bool color, bool stdout_closed, const re
   }
 }
 
+void Output::add_exports(const OutputOptions& o) {
+  out_opts_ = o;
+  if (const auto conflict = output_conflict(o, json_target_)) throw UsageError(*conflict);
+  exports_ = std::make_unique<Exports>(o);
+}
+
 void Output::report(const report::Report& r) {
-  // The document first: if it cannot be rendered, nothing has been written yet.
+  // Every rendering first: if one cannot be made, nothing has been written yet.
   std::string doc;
   if (!json_target_.empty()) doc = document_text(report::document_json(r, meta_));
-  if (json_target_ != "-") {
-    report::TextStyle style;
-    style.color = color_;
-    style.width = terminal_width();
-    report::render_text(r, style, std::cout);
-  }
+  const std::vector<std::string> exported = exports_ ? exports_->render(r, meta_) : std::vector<std::string>{};
+  if (json_target_ != "-" && !(exports_ && exports_->on_stdout())) print_text(r, color_, out_opts_);
+  if (exports_) exports_->write(exported);
   if (!json_target_.empty()) write_json(doc);
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cli/deliver.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
 #include "core/report/report.hpp"
@@ -41,7 +42,13 @@ class Output {
   // Opens the --json file (throws UsageError when it cannot be opened for writing).
   Output(std::string json_target, bool color, bool stdout_closed, const report::RunMeta& meta);
 
-  // The text report on stdout (unless the JSON goes there) and the document.
+  // The renderings beside the document (--html, --markdown, --csv) and --no-pager: opens their
+  // files. Throws UsageError when two outputs ask for stdout or name one file, or a file cannot be
+  // opened; the Output can still deliver the error document.
+  void add_exports(const OutputOptions& o);
+
+  // The text report on stdout, through the pager on a terminal (unless another rendering goes to
+  // stdout), the other renderings and the document.
   void report(const report::Report& r);
   // The message on stderr and, with --json, the error document.
   void error(const Error& e) { error(e.kind, e.what(), static_cast<int>(e.code)); }
@@ -57,6 +64,8 @@ class Output {
   bool stdout_closed_;
   const report::RunMeta& meta_;
   std::unique_ptr<std::ofstream> file_;
+  OutputOptions out_opts_;
+  std::unique_ptr<Exports> exports_;
   std::optional<std::string> failure_;
 };
 

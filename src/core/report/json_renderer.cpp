@@ -47,6 +47,20 @@ json table_json(const Table& t) {
   }
   j["rows"] = std::move(rows);
   j["legend"] = t.legend;
+  if (t.picture) {
+    const Picture& p = t.picture;
+    json pj;
+    pj["kind"] = to_string(p.kind);
+    json roles = json::object();
+    for (const auto& [role, key] : p.roles) roles[role] = key;
+    pj["roles"] = std::move(roles);
+    pj["series"] = p.series;
+    pj["labels"] = p.labels;
+    if (!p.names.empty()) pj["names"] = p.names;
+    if (p.width > 0) pj["width"] = p.width;
+    if (!p.baseline.empty()) pj["baseline"] = p.baseline;
+    j["picture"] = std::move(pj);
+  }
   return j;
 }
 

@@ -12,7 +12,7 @@
 
 namespace cudasync::report {
 
-inline constexpr const char* kSchemaVersion = "2.0.0";
+inline constexpr const char* kSchemaVersion = "2.1.0";  // 2.1.0: tables may carry a picture
 
 struct RunMeta {
   std::vector<std::string> argv;

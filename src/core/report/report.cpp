@@ -53,6 +53,70 @@ const char* to_string(RowMark mark) {
   return "none";
 }
 
+const char* to_string(PictureKind kind) {
+  switch (kind) {
+    case PictureKind::none: return "none";
+    case PictureKind::shuffle: return "shuffle";
+    case PictureKind::timeline: return "timeline";
+    case PictureKind::outcomes: return "outcomes";
+    case PictureKind::grid: return "grid";
+    case PictureKind::bars: return "bars";
+  }
+  return "none";
+}
+
+std::string Picture::role(std::string_view name) const {
+  for (const auto& [r, key] : roles)
+    if (r == name) return key;
+  return "";
+}
+
+Picture shuffle_picture(std::string lane, std::string source, std::int64_t width, std::string value,
+                        std::string result) {
+  Picture p;
+  p.kind = PictureKind::shuffle;
+  p.roles = {{"lane", std::move(lane)}, {"source", std::move(source)}};
+  if (!value.empty()) p.roles.emplace_back("value", std::move(value));
+  if (!result.empty()) p.roles.emplace_back("result", std::move(result));
+  p.width = width;
+  return p;
+}
+
+Picture timeline_picture(std::string row, std::string start, std::string end) {
+  Picture p;
+  p.kind = PictureKind::timeline;
+  p.roles = {{"row", std::move(row)}, {"start", std::move(start)}, {"end", std::move(end)}};
+  return p;
+}
+
+Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::string> names, std::string allowed,
+                         std::vector<std::string> counts) {
+  Picture p;
+  p.kind = PictureKind::outcomes;
+  p.labels = std::move(labels);
+  p.names = std::move(names);
+  p.series = std::move(counts);
+  p.roles = {{"allowed", std::move(allowed)}};
+  return p;
+}
+
+Picture grid_picture(std::string row, std::vector<std::string> lanes) {
+  Picture p;
+  p.kind = PictureKind::grid;
+  p.roles = {{"row", std::move(row)}};
+  p.series = std::move(lanes);
+  return p;
+}
+
+Picture bars_picture(std::vector<std::string> labels, std::vector<std::string> values, std::string baseline) {
+  Picture p;
+  p.kind = PictureKind::bars;
+  p.labels = std::move(labels);
+  p.series = std::move(values);
+  p.baseline = std::move(baseline);
+  return p;
+}
+
 bool is_id(std::string_view id) {
   if (id.empty() || id.front() == '-' || id.back() == '-') return false;
   char prev = 0;
@@ -192,6 +256,17 @@ void validate_ids(const Report& report) {
         if (c.key == "mark") throw std::logic_error(where + ", table '" + t.id + "': 'mark' is not a column key");
         columns.add("column", c.key);
       }
+      const std::string at = where + ", table '" + t.id + "': picture " + to_string(t.picture.kind);
+      const auto known = [&](const std::string& key) {
+        if (std::none_of(t.columns.begin(), t.columns.end(), [&](const Column& c) { return c.key == key; }))
+          throw std::logic_error(at + " names no column '" + key + "'");
+      };
+      for (const auto& role : t.picture.roles) known(role.second);
+      for (const auto& key : t.picture.series) known(key);
+      for (const auto& key : t.picture.labels) known(key);
+      if (!t.picture.series.empty() && !t.picture.names.empty() && t.picture.series.size() != t.picture.names.size())
+        throw std::logic_error(at + ": " + std::to_string(t.picture.names.size()) + " names for " +
+                               std::to_string(t.picture.series.size()) + " series");
       for (const auto& r : t.rows)
         if (r.cells.size() != t.columns.size())
           throw std::logic_error(where + ", table '" + t.id + "': a row has " + std::to_string(r.cells.size()) +

@@ -77,6 +77,49 @@ struct Row {
   RowMark mark = RowMark::none;
 };
 
+// How a table too wide for the terminal folds in text (JSON, Markdown, CSV and HTML keep it whole).
+enum class Fold {
+  columns,  // the key columns, then as many others as fit; the rest in further blocks below
+  records,  // one block of lines per row ("step 3" then "lane 0  ...", one line per column)
+};
+
+// What a table shows when it is a picture by nature. The HTML renderer draws it (an SVG beside the
+// table); JSON names it; text, Markdown and CSV keep the table. Roles name columns by key.
+enum class PictureKind {
+  none,
+  shuffle,   // lane, source: an arrow from the source lane to each receiving lane, in width segments
+  timeline,  // row, start, end: one bar per row (block) from its arrival to its release
+  outcomes,  // label..., series (one column per outcome), allowed (the allowed outcomes' titles)
+  grid,      // row (the step), series (one column per lane): a step-by-lane grid of what each did
+  bars,      // label, series (value columns): bars, the baseline row's beside each
+};
+const char* to_string(PictureKind kind);
+
+struct Picture {
+  PictureKind kind = PictureKind::none;
+  std::vector<std::pair<std::string, std::string>> roles;  // role -> column key: {"lane", "thread"}
+  std::vector<std::string> series;                         // column keys: a grid's lanes, bars' values
+  std::vector<std::string> labels;                         // column keys naming a row: "test", "fence"
+  std::vector<std::string> names;                          // outcomes: the outcomes, one per series column
+  std::int64_t width = 0;                                  // shuffle: lanes per segment
+  std::string baseline;                                    // bars: the first label of the baseline row
+
+  explicit operator bool() const { return kind != PictureKind::none; }
+  std::string role(std::string_view name) const;  // the column key, "" when absent
+};
+
+// The pictures lessons set on their tables (t.picture = report::shuffle_picture("thread", "source-lane", 8)).
+// shuffle: `value` (what each lane holds) and `result` (what it received) label the boxes, optional.
+Picture shuffle_picture(std::string lane, std::string source, std::int64_t width, std::string value = "",
+                        std::string result = "");
+Picture timeline_picture(std::string row, std::string start, std::string end);
+// outcomes: `allowed` is a column listing the allowed outcomes by name ("10 11"); `counts` the
+// columns of how often each outcome appeared, in the order of `names` (none on a model run).
+Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::string> names, std::string allowed,
+                         std::vector<std::string> counts = {});
+Picture grid_picture(std::string row, std::vector<std::string> lanes);
+Picture bars_picture(std::vector<std::string> labels, std::vector<std::string> values, std::string baseline = "");
+
 // Rows are lanes (or warps, blocks, steps); cells are given by column key.
 struct Table {
   Table() = default;
@@ -89,6 +132,10 @@ struct Table {
   std::vector<std::string> legend;  // lines printed under the table
   // Draw lanes across the page (as Fan's book prints them) instead of one row per lane.
   bool lanes_across = false;
+  // Folding in a narrow terminal: the first `keys` columns are repeated in every block.
+  std::size_t keys = 1;
+  Fold fold = Fold::columns;
+  Picture picture;  // optional
 
   Table& column(std::string key, std::string title, Format format = Format::plain);
   // A row by column key: {{"lane", 5}, {"model", 7}}. Columns not named are Undefined; a key that
@@ -179,6 +226,8 @@ struct Report {
   std::vector<Waiver> waived;
   // A text shown whole, as written (a lesson for `explain`); most reports leave it empty.
   std::string document;
+  // The document is Markdown (a lesson's text): text renders it for the terminal, HTML as HTML.
+  bool document_markdown = false;
 
   std::size_t checks_passed() const;
   std::size_t checks_failed() const;

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <ostream>
 #include <sstream>
-#include <string_view>
 
+#include "core/report/markdown_text.hpp"
 #include "core/report/text_format.hpp"
+#include "core/report/text_table.hpp"
+#include "core/report/text_width.hpp"
 
 namespace cudasync::report {
 
@@ -14,6 +16,7 @@ namespace {
 
 const char* kReset = "\x1b[0m";
 const char* kBold = "\x1b[1m";
+const char* kNeedsGpuToken = "(gpu)";  // a table cell only a GPU can fill
 
 const char* mark_color(RowMark m) {
   switch (m) {
@@ -49,85 +52,12 @@ const char* mark_meaning(RowMark m) {
   return "";
 }
 
-std::string pad_left(const std::string& s, std::size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
-std::string pad_right(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
-
-// Display width of UTF-8 text: CJK characters take two columns, other code points one.
-std::size_t display_width(const std::string& s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-    w += len >= 3 ? 2 : 1;
-    i += len;
-  }
-  return w;
-}
-
-// The pieces a line may break between: words (runs of narrow characters between spaces), and each
-// wide (CJK) character on its own, since Chinese text has no spaces. Closing punctuation stays with
-// the character before it and opening punctuation with the one after it.
-struct Piece {
-  std::string text;
-  bool space_before = false;
-};
-
-bool is_wide(std::string_view ch) { return ch.size() >= 3; }
-
-bool opens(std::string_view ch) {
-  for (const char* p : {"\xef\xbc\x88", "\xe3\x80\x8c", "\xe3\x80\x8a", "\xe2\x80\x9c"})  // （ 「 《 “
-    if (ch == p) return true;
-  return false;
-}
-
-bool closes(std::string_view ch) {
-  for (const char* p : {"\xef\xbc\x8c", "\xe3\x80\x82", "\xef\xbc\x9b", "\xef\xbc\x9a", "\xe3\x80\x81",
-                        "\xef\xbc\x81", "\xef\xbc\x9f", "\xef\xbc\x89", "\xe3\x80\x8d", "\xe3\x80\x8b",
-                        "\xe2\x80\x9d"})  // ， 。 ； ： 、 ！ ？ ） 」 》 ”
-    if (ch == p) return true;
-  return false;
-}
-
-std::vector<Piece> pieces_of(const std::string& text) {
-  std::vector<Piece> out;
-  bool space = false, last_wide = false;
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == ' ' || c == '\t' || c == '\n') {
-      space = true;
-      ++i;
-      continue;
-    }
-    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
-    const std::string ch = text.substr(i, len);
-    i += len;
-    const bool wide = is_wide(ch);
-    const bool after_opening = !out.empty() && !space && out.back().text.size() >= 3 &&
-                               opens(std::string_view(out.back().text).substr(out.back().text.size() - 3));
-    const bool join = !out.empty() && !space && (after_opening || (wide ? closes(ch) : !last_wide));
-    if (join) out.back().text += ch;
-    else out.push_back({ch, space});
-    space = false;
-    last_wide = wide;
-  }
-  return out;
-}
-
-// Wraps `text` to `width` columns: the first line after `first`, the others after `rest`.
+// Word-wraps `text` to `width` columns: the first line after `first`, the others after `rest`.
 void wrap(const std::string& text, int width, const std::string& first, const std::string& rest, std::ostream& out) {
-  std::string line;
-  const std::string* indent = &first;
-  const auto limit = [&] { return static_cast<std::size_t>(std::max(20, width)) - indent->size(); };
-  for (const Piece& p : pieces_of(text)) {
-    const std::string gap = p.space_before ? " " : "";
-    if (!line.empty() && display_width(line) + display_width(gap + p.text) > limit()) {
-      out << *indent << line << '\n';
-      line.clear();
-      indent = &rest;
-    }
-    line += (line.empty() ? "" : gap) + p.text;
-  }
-  if (!line.empty()) out << *indent << line << '\n';
+  const std::size_t room = static_cast<std::size_t>(std::max(20, width)) - std::max(first.size(), rest.size());
+  const auto lines = wrap_text(text, room);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (!lines[i].empty() || lines.size() == 1) out << trim_right((i ? rest : first) + lines[i]) << '\n';
 }
 
 void wrap(const std::string& text, int width, const std::string& indent, std::ostream& out) {
@@ -139,11 +69,16 @@ std::string paint(const std::string& s, RowMark m, bool color) {
   return std::string(mark_color(m)) + s + kReset;
 }
 
+// A cell as text: a value only a GPU gives is one short token, explained once under the table.
+std::string cell_text(const Value& v, Format f) {
+  return std::holds_alternative<NeedsGpu>(v) ? kNeedsGpuToken : format_value(v, f);
+}
+
 std::vector<std::vector<std::string>> cells_of(const Table& t) {
   std::vector<std::vector<std::string>> cells;
   for (const auto& row : t.rows) {
     std::vector<std::string> r;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) r.push_back(format_value(row.cells[c], t.columns[c].format));
+    for (std::size_t c = 0; c < t.columns.size(); ++c) r.push_back(cell_text(row.cells[c], t.columns[c].format));
     cells.push_back(std::move(r));
   }
   return cells;
@@ -153,17 +88,25 @@ bool any_marks(const Table& t) {
   return std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return r.mark != RowMark::none; });
 }
 
+bool any_needs_gpu(const Table& t) {
+  return std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) {
+    return std::any_of(r.cells.begin(), r.cells.end(), [](const Value& v) { return std::holds_alternative<NeedsGpu>(v); });
+  });
+}
+
 void legend(const Table& t, int width, std::ostream& out) {
   std::vector<RowMark> seen;
   for (const Row& r : t.rows)
     if (r.mark != RowMark::none && std::find(seen.begin(), seen.end(), r.mark) == seen.end()) seen.push_back(r.mark);
   std::sort(seen.begin(), seen.end());
-  for (RowMark m : seen) out << "    " << mark_meaning(m) << '\n';
-  // A line that fits is printed as written (its own indentation kept); a longer one is wrapped.
-  for (const auto& l : t.legend) {
-    if (display_width("    " + l) <= static_cast<std::size_t>(width)) out << "    " << l << '\n';
-    else wrap(l, width, "    ", "      ", out);
-  }
+  // "x  meaning": the key, two spaces, and the meaning wrapped under itself.
+  const auto keyed = [&](const std::string& key, const std::string& meaning) {
+    const std::string first = "    " + key + "  ";
+    wrap(meaning, width, first, std::string(first.size(), ' '), out);
+  };
+  for (RowMark m : seen) keyed(std::string(1, mark_char(m)), std::string(mark_meaning(m)).substr(3));
+  if (any_needs_gpu(t)) keyed(kNeedsGpuToken, "needs a GPU: this run had none");
+  for (const auto& l : t.legend) wrap(l, width, "    ", "      ", out);
 }
 
 // Rows become columns: one line per column, lanes across, folded into chunks that fit the width.
@@ -171,27 +114,33 @@ void render_across(const Table& t, const TextStyle& style, std::ostream& out) {
   const auto cells = cells_of(t);
   const bool marks = any_marks(t);
   std::size_t label_w = marks ? 4 : 0;
-  for (const auto& c : t.columns) label_w = std::max(label_w, c.title.size());
+  for (const auto& c : t.columns) label_w = std::max(label_w, display_width(c.title));
   std::size_t cell_w = 1;
   for (const auto& r : cells)
-    for (const auto& s : r) cell_w = std::max(cell_w, s.size());
+    for (const auto& s : r) cell_w = std::max(cell_w, display_width(s));
   cell_w += 1;
   const std::size_t n = t.rows.size();
-  const std::size_t room = static_cast<std::size_t>(std::max(style.width, 40)) - 2 - label_w - 1;
+  const std::size_t width = static_cast<std::size_t>(std::max(style.width, 40));
+  label_w = std::min(label_w, width / 3);
+  const std::size_t room = width > 3 + label_w + cell_w ? width - 3 - label_w : cell_w;
   std::size_t per_chunk = std::max<std::size_t>(1, room / cell_w);
   // Fold at a power of two (8, 16, 32 lanes) so width segments stay whole on each line.
   std::size_t p2 = 1;
   while (p2 * 2 <= per_chunk) p2 *= 2;
   per_chunk = std::min(n, p2);
+  const auto label = [&](const std::string& title) {
+    const std::string shown = display_width(title) > label_w ? wrap_text(title, label_w).front() : title;
+    return "  " + pad_right(shown, label_w) + " ";
+  };
   for (std::size_t begin = 0; begin < n; begin += per_chunk) {
     const std::size_t end = std::min(n, begin + per_chunk);
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
-      out << "  " << pad_right(t.columns[c].title, label_w) << ' ';
+      out << label(t.columns[c].title);
       for (std::size_t r = begin; r < end; ++r) out << paint(pad_left(cells[r][c], cell_w), t.rows[r].mark, style.color);
       out << '\n';
     }
     if (marks) {
-      out << "  " << pad_right("mark", label_w) << ' ';
+      out << label("mark");
       for (std::size_t r = begin; r < end; ++r)
         out << paint(pad_left(std::string(1, mark_char(t.rows[r].mark)), cell_w), t.rows[r].mark, style.color);
       out << '\n';
@@ -201,66 +150,69 @@ void render_across(const Table& t, const TextStyle& style, std::ostream& out) {
 }
 
 void render_rows(const Table& t, const TextStyle& style, std::ostream& out) {
-  const auto cells = cells_of(t);
-  const bool marks = any_marks(t);
-  std::vector<std::size_t> w(t.columns.size());
-  std::vector<bool> text(t.columns.size(), false);  // text columns align left, numbers right
+  TextTable tt;
+  tt.rows = cells_of(t);
+  tt.keys = t.keys;
+  tt.fold = t.fold;
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    w[c] = t.columns[c].title.size();
-    for (const auto& r : cells) w[c] = std::max(w[c], r[c].size());
-    for (const auto& row : t.rows) text[c] = text[c] || std::holds_alternative<std::string>(row.cells[c]);
+    tt.headers.push_back(t.columns[c].title);
+    bool text = false;  // text columns align left, numbers right
+    for (const auto& row : t.rows) text = text || std::holds_alternative<std::string>(row.cells[c]);
+    tt.right.push_back(!text);
   }
-  const auto align = [&](const std::string& s, std::size_t c) { return text[c] ? pad_right(s, w[c]) : pad_left(s, w[c]); };
-  std::string header;
-  for (std::size_t c = 0; c < t.columns.size(); ++c) header += (c ? "  " : "") + align(t.columns[c].title, c);
-  if (marks) header += "  mark";
-  header.erase(header.find_last_not_of(' ') + 1);
-  out << "  " << header << '\n';
-  // A text last column too wide for the page is wrapped under itself.
-  const std::size_t last = t.columns.size() - 1;
-  std::size_t before_last = 2;
-  for (std::size_t c = 0; c < last; ++c) before_last += w[c] + 2;
-  const bool wrap_last = !marks && text[last] && before_last + w[last] > static_cast<std::size_t>(style.width) &&
-                         before_last + 20 <= static_cast<std::size_t>(style.width);
-  for (std::size_t r = 0; r < cells.size(); ++r) {
-    std::string line;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) {
-      if (c == last && wrap_last) break;
-      line += (c ? "  " : "") + align(cells[r][c], c);
-    }
-    if (marks) line += std::string("     ") + mark_char(t.rows[r].mark);
-    if (wrap_last) {
-      std::ostringstream wrapped;
-      wrap(cells[r][last], style.width, std::string(before_last, ' '), wrapped);
-      std::string rest = wrapped.str();
-      rest = rest.substr(std::min(rest.size(), before_last));  // the first line continues `line`
-      out << "  " << paint(line, t.rows[r].mark, style.color) << "  " << rest;
-      continue;
-    }
-    out << "  " << paint(line, t.rows[r].mark, style.color) << '\n';
+  if (any_marks(t)) {  // the mark column goes with the keys, so every folded block shows it
+    const std::size_t at = std::min(t.keys, t.columns.size());
+    tt.headers.insert(tt.headers.begin() + static_cast<std::ptrdiff_t>(at), "mark");
+    tt.right.insert(tt.right.begin() + static_cast<std::ptrdiff_t>(at), false);
+    for (std::size_t r = 0; r < t.rows.size(); ++r)
+      tt.rows[r].insert(tt.rows[r].begin() + static_cast<std::ptrdiff_t>(at), std::string(1, mark_char(t.rows[r].mark)));
+    tt.keys = at + 1;
   }
+  for (const Row& r : t.rows) tt.paint.push_back(style.color && r.mark != RowMark::none ? mark_color(r.mark) : "");
+  for (const auto& line : layout_table(tt, static_cast<std::size_t>(std::max(style.width, 40)))) out << line << '\n';
 }
 
-void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) {
-  std::size_t name_w = 11, unit_w = 4;
-  for (const auto& m : ms) {
-    name_w = std::max(name_w, m.title.size());
-    unit_w = std::max(unit_w, std::string(unit_of(m.format)).size());
-  }
-  out << "  " << pad_right("measurement", name_w) << "  " << pad_left("median", 9) << " " << pad_left("min", 9)
-      << " " << pad_left("max", 9) << "  " << pad_right("unit", unit_w) << "  reps\n";
+void render_measurements(const std::vector<Measurement>& ms, const TextStyle& style, std::ostream& out) {
+  TextTable tt;
+  tt.headers = {"measurement", "median", "min", "max", "unit", "reps"};
+  tt.right = {false, true, true, true, false, true};
   for (const auto& m : ms) {
     const std::string unit = unit_of(m.format);
     const auto number = [&](double v) { return format_value(v, m.format); };
-    out << "  " << pad_right(m.title, name_w) << "  ";
-    if (m.samples.empty()) {
-      out << pad_left(m.needs_gpu ? "needs a GPU" : "not measured", 29) << "  " << pad_right(unit, unit_w) << "     -";
-    } else {
-      out << pad_left(number(m.median()), 9) << " " << pad_left(number(m.min()), 9) << " "
-          << pad_left(number(m.max()), 9) << "  " << pad_right(unit, unit_w) << "  " << pad_left(std::to_string(m.repetitions()), 4);
+    if (m.samples.empty())
+      tt.rows.push_back({m.title, m.needs_gpu ? "needs a GPU" : "not measured", "", "", unit, "-"});
+    else
+      tt.rows.push_back({m.title, number(m.median()), number(m.min()), number(m.max()), unit,
+                         std::to_string(m.repetitions())});
+    tt.paint.emplace_back();
+  }
+  for (const auto& line : layout_table(tt, static_cast<std::size_t>(std::max(style.width, 40)))) out << line << '\n';
+  for (const auto& m : ms)
+    if (!m.note.empty()) wrap("(" + m.title + ": " + m.note + ")", style.width, "    ", "     ", out);
+}
+
+void render_facts(const std::vector<Fact>& facts, const TextStyle& style, std::ostream& out) {
+  const auto width = static_cast<std::size_t>(std::max(style.width, 40));
+  std::size_t w = 0;
+  for (const auto& f : facts) w = std::max(w, display_width(f.title));
+  w = std::min(w, width / 2 - 4);
+  const std::size_t room = width - 2 - w - 2;
+  for (const auto& f : facts) {
+    const std::string value = format_value(f.value, f.format, true);
+    const std::string note = f.note.empty() ? "" : "   (" + f.note + ")";
+    const std::string line = "  " + pad_right(f.title, w) + "  " + value;
+    if (display_width(f.title) <= w && display_width(line + note) <= width) {
+      out << trim_right(line + note) << '\n';
+      continue;
     }
-    out << '\n';
-    if (!m.note.empty()) out << "      (" << m.note << ")\n";
+    // The title wraps in its column, the value and the note (on lines of its own) beside it.
+    std::vector<std::string> right = wrap_text(value, room);
+    if (!f.note.empty())
+      for (auto& l : wrap_text("(" + f.note + ")", room)) right.push_back(std::move(l));
+    const std::vector<std::string> left = wrap_text(f.title, w);
+    for (std::size_t i = 0; i < std::max(left.size(), right.size()); ++i)
+      out << trim_right("  " + pad_right(i < left.size() ? left[i] : "", w) + "  " + (i < right.size() ? right[i] : ""))
+          << '\n';
   }
 }
 
@@ -268,36 +220,34 @@ void render_measurements(const std::vector<Measurement>& ms, std::ostream& out) 
 
 void render_text(const Report& report, const TextStyle& style, std::ostream& out) {
   const auto bold = [&](const std::string& s) { return style.color ? std::string(kBold) + s + kReset : s; };
-  out << bold(report.title) << '\n';
-  if (!report.document.empty()) out << '\n' << report.document << (report.document.back() == '\n' ? "" : "\n");
+  const auto width = static_cast<std::size_t>(std::max(style.width, 40));
+  const auto heading = [&](const std::string& text, std::size_t hang) {
+    const auto lines = wrap_text(text, width - hang);
+    for (std::size_t i = 0; i < lines.size(); ++i) out << (i ? std::string(hang, ' ') : "") << bold(lines[i]) << '\n';
+  };
+  if (!report.title.empty()) heading(report.title, 2);
+  if (!report.document.empty()) {
+    if (!report.title.empty()) out << '\n';
+    if (report.document_markdown) out << render_markdown_text(report.document, width, style.color);
+    else out << report.document << (report.document.back() == '\n' ? "" : "\n");
+  }
   for (const auto& s : report.sections) {
-    out << '\n' << bold("== " + s.title + " ==") << '\n';
+    out << '\n';
+    // "== title ==", or "== title" on as many lines as it needs.
+    const std::string head = "== " + s.title + " ==";
+    heading(display_width(head) <= width ? head : "== " + s.title, 3);
     for (const auto& p : s.paragraphs) wrap(p, style.width, "  ", out);
-    if (!s.facts.empty()) {
-      std::size_t w = 0;
-      for (const auto& f : s.facts) w = std::max(w, f.title.size());
-      for (const auto& f : s.facts) {
-        const std::string line = "  " + pad_right(f.title, w) + "  " + format_value(f.value, f.format, true);
-        const std::string note = f.note.empty() ? "" : "   (" + f.note + ")";
-        if (display_width(line + note) <= static_cast<std::size_t>(style.width)) {
-          out << line << note << '\n';
-        } else {  // a long value wraps under itself, and the note goes under the value
-          const std::string indent(w + 4, ' ');
-          if (display_width(line) <= static_cast<std::size_t>(style.width)) out << line << '\n';
-          else wrap(format_value(f.value, f.format, true), style.width, "  " + pad_right(f.title, w) + "  ", indent, out);
-          if (!f.note.empty()) wrap("(" + f.note + ")", style.width, indent, out);
-        }
-      }
-    }
+    if (!s.facts.empty()) render_facts(s.facts, style, out);
     for (const auto& t : s.tables) {
-      out << '\n' << "  " << t.title << '\n';
+      out << '\n';
+      wrap(t.title, style.width, "  ", "    ", out);
       if (t.lanes_across) render_across(t, style, out);
       else render_rows(t, style, out);
       legend(t, style.width, out);
     }
     if (!s.measurements.empty()) {
       out << '\n';
-      render_measurements(s.measurements, out);
+      render_measurements(s.measurements, style, out);
     }
     if (!s.checks.empty()) out << '\n';
     for (const auto& c : s.checks) {
@@ -308,11 +258,11 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
       if (style.color) text.replace(2, tag.size(), std::string(c.passed ? "\x1b[32m" : "\x1b[1;31m") + tag + kReset);
       out << text;
     }
-    for (const auto& n : s.notes) wrap("note: " + n, style.width, "  ", out);
+    for (const auto& n : s.notes) wrap("note: " + n, style.width, "  ", "        ", out);
   }
   if (!report.waived.empty()) {
     out << '\n' << bold("== waived ==") << '\n';
-    for (const auto& w : report.waived) wrap(w.part + ": " + w.reason, style.width, "  ", out);
+    for (const auto& w : report.waived) wrap(w.part + ": " + w.reason, style.width, "  ", "    ", out);
   }
   if (report.has_checks()) {
     out << '\n' << "checks: " << report.checks_passed() << " passed, " << report.checks_failed() << " failed";

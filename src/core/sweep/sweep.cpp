@@ -130,6 +130,9 @@ void Sweep::add_to(report::Section& s, bool gpu) const {
     for (std::size_t c = 0; c < columns_.size(); ++c) cells.emplace_back(columns_[c].id, median_value(r, c, gpu));
     medians.row(cells);
   }
+  std::vector<std::string> points;
+  for (const auto& c : columns_) points.push_back(c.id);
+  medians.picture = report::bars_picture({"row"}, points, baseline_ ? rows_[*baseline_].title : "");
   for (std::size_t r = 0; r < rows_.size(); ++r)
     for (std::size_t c = 0; c < columns_.size(); ++c)
       if (!cell(r, c).skipped.empty()) {

@@ -123,6 +123,9 @@ Table trace_table(const ModelRun& r, const std::string& id, const std::string& t
     cells.emplace_back("note", row_note(r, row));
     t.row(cells);
   }
+  std::vector<std::string> lanes;
+  for (int lane : res.traced) lanes.push_back(r.noun + "-" + n(lane));
+  t.picture = report::grid_picture("step", lanes);  // --html draws it
   if (res.rows_not_shown > 0) t.legend.push_back("... " + n(res.rows_not_shown) + " more steps, not shown; " + verdict(r));
   if (res.machine.scheduling == simt::Scheduling::lockstep)
     t.legend.push_back("waits at N: the warp is not running this lane; it resumes at pc N when the warp reconverges");

@@ -31,6 +31,9 @@ report::Table trace_table(const SimResult& r, const std::string& id, const std::
     cells.emplace_back("note", row.note);
     t.row(cells);
   }
+  std::vector<std::string> lanes;
+  for (std::size_t k = 0; k < r.columns.size(); ++k) lanes.push_back(noun + std::to_string(k));
+  t.picture = report::grid_picture("step", lanes);  // --html draws it
   if (r.rows_not_shown > 0)
     t.legend.push_back("... " + std::to_string(r.rows_not_shown) + " more steps, not shown; the run " +
                        std::string(to_string(r.outcome)) + " after " + std::to_string(r.rounds) + " steps");

@@ -116,6 +116,7 @@ std::vector<report::Section> bench_sections(Run& run);
 
 // lockfree_barrier_trace.cpp: the model's steps, and barrier 1 on the GPU block by block.
 report::Table step_table(const SimResult& m);
+std::optional<report::Table> model_timeline(const SimResult& m);  // barrier 1, block by block (--trace)
 report::Table trace_table(const GpuRun& g, double timer_step_ns);
 // One timeline row: 'a' at the arrival, 'r' at the release, '-' between ("x" when they share a
 // column); without a release the dashes run to the end.

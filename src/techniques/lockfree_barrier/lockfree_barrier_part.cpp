@@ -196,6 +196,7 @@ Section barrier_section(const BarrierResult& r, const Run& run) {
              "after " + std::to_string(s.phases - 1) + " barriers");
   if (s.blocks <= kStepTableMaxBlocks || run.options.trace)
     sec.add(step_table(r.sim));
+  if (auto t = model_timeline(r.sim); t && run.options.trace) sec.add(std::move(*t));
   else
     sec.note("the model's step table is printed for --blocks " + std::to_string(kStepTableMaxBlocks) +
              " or fewer, or with --trace");

@@ -204,6 +204,7 @@ struct Sim {
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
       ++r.arrived[i];
+      if (kk == 1) r.arrive_step[i] = step;
       st[i] = lead ? St::spin : St::cluster;
       if (!lead) cl_k[i] = kk;
       add(b);
@@ -243,6 +244,7 @@ struct Sim {
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
       ++r.arrived[i];
+      if (kk == 1) r.arrive_step[i] = step;
       st[i] = St::spin;
       add(b);
       return true;
@@ -266,6 +268,7 @@ struct Sim {
   // Block b leaves barrier kk (why: what released it).
   bool pass(int b, int kk, const std::string& why) {
     const auto i = static_cast<std::size_t>(b);
+    if (kk == 1) r.release_step[i] = step;
     if (arrived_at[static_cast<std::size_t>(kk)] < N && r.early_barrier == 0) {
       r.early_barrier = kk;
       r.early_block = b;
@@ -407,6 +410,8 @@ SimResult simulate(const SimSpec& s) {
   m.resident.assign(n, 0);
   m.arrived_at.assign(static_cast<std::size_t>(m.spec.barriers) + 2, 0);
   m.r.arrived.assign(n, 0);
+  m.r.arrive_step.assign(n, 0);
+  m.r.release_step.assign(n, 0);
   if (m.lockfree()) {
     m.in.assign(n, 0);
     m.out.assign(n, 0);

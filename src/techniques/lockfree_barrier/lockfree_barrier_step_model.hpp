@@ -38,6 +38,7 @@ struct SimResult {
   std::vector<int> spinning;   // at a deadlock: blocks that hold a slot and spin
   std::vector<int> waiting;    // at a deadlock: blocks that never got a slot
   std::vector<int> arrived;    // per block: barriers it arrived at
+  std::vector<int> arrive_step, release_step;  // per block: the steps it arrived at and left barrier 1 (0: never)
   int total_steps = 0;
   std::string schedule;        // how the simulation orders the blocks' actions
 };

@@ -45,6 +45,19 @@ report::Table step_table(const SimResult& m) {
   return t;
 }
 
+std::optional<report::Table> model_timeline(const SimResult& m) {
+  if (std::all_of(m.arrive_step.begin(), m.arrive_step.end(), [](int s) { return s == 0; })) return std::nullopt;
+  report::Table t("model-timeline", "the model at barrier 1: the step each block arrived (a) and left (r)");
+  t.column("block", "block").column("arrive", "arrive step").column("release", "release step");
+  for (std::size_t b = 0; b < m.arrive_step.size(); ++b) {
+    const auto step = [](int s) { return s == 0 ? Value{Undefined{}} : Value{static_cast<I>(s)}; };
+    t.row({{"block", static_cast<I>(b)}, {"arrive", step(m.arrive_step[b])}, {"release", step(m.release_step[b])}});
+  }
+  t.picture = report::timeline_picture("block", "arrive", "release");  // --html draws it
+  t.legend.push_back("-: never; a correct barrier releases no block before the last one has arrived");
+  return t;
+}
+
 report::Table trace_table(const GpuRun& g, double timer_step_ns) {
   const bool launches = g.barrier == Barrier::relaunch || g.barrier == Barrier::graph;
   report::Table t("timeline",
@@ -95,6 +108,7 @@ report::Table trace_table(const GpuRun& g, double timer_step_ns) {
                        "and the start of the next launch");
   else
     t.legend.push_back("the last arrival releases everybody: every r lies after the last a");
+  t.picture = report::timeline_picture("block", "arrive-ns", "release-ns");  // --html draws it
   return t;
 }
 

@@ -96,6 +96,11 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     cells.emplace_back("verdict", litmus_verdict(r));
     t.row(cells, forbidden_seen(r).empty() ? report::RowMark::none : report::RowMark::mismatch);
   }
+  std::vector<std::string> labels{opt.label ? "case" : "test", "fence"}, names, counts;
+  for (int o = 0; o < kOutcomes; ++o) names.push_back(outcome_key(o));
+  if (gpu_run)
+    for (int o = 0; o < kOutcomes; ++o) counts.push_back("r" + outcome_key(o));
+  t.picture = report::outcomes_picture(labels, names, "allowed", counts);  // --html draws it
   add_legend(t, rows, gpu_run);
   return t;
 }

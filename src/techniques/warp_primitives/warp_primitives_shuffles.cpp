@@ -117,6 +117,7 @@ report::Section shuffle_part(Run& run, ShuffleOp op) {
     if (gpu) cells.emplace_back("gpu", got);
     t.row(cells, mark);
   }
+  t.picture = report::shuffle_picture("thread", "source-lane", spec.width, "var", "model");  // --html draws it
   if (gpu && undefined_shown)
     t.legend.push_back("?-lanes show what this GPU returned; CUDA promises nothing there, so they are not compared");
   s.add(std::move(t));
