@@ -1,49 +1,73 @@
 // cudasync: one table of commands, lessons in course order. A new lesson is a new folder under
-// techniques/ and one row here.
+// techniques/ and one row here (with its place in the course: <lesson>_course.hpp).
 #include "commands/bench.hpp"
+#include "commands/check.hpp"
 #include "commands/devices.hpp"
 #include "commands/doctor.hpp"
+#include "commands/exercise.hpp"
 #include "commands/explain.hpp"
 #include "commands/help.hpp"
 #include "commands/list.hpp"
+#include "commands/progress.hpp"
 #include "commands/sources.hpp"
+#include "commands/tour.hpp"
 #include "core/cli/app.hpp"
 #include "core/parts/attach.hpp"
+#include "techniques/cg_reduce/cg_reduce_course.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/deadlock_demo/deadlock_demo_course.hpp"
 #include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
+#include "techniques/lock/lock_course.hpp"
 #include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_course.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+#include "techniques/multi_gpu/multi_gpu_course.hpp"
 #include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+#include "techniques/named_barriers/named_barriers_course.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/threadfence/threadfence_course.hpp"
 #include "techniques/threadfence/threadfence_lesson.hpp"
+#include "techniques/warp_primitives/warp_primitives_course.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 int main(int argc, char** argv) {
   using cudasync::cli::CommandKind;
   namespace parts = cudasync::parts;
-  const std::vector<cudasync::cli::Command> commands = {
-      parts::command(cudasync::warp_primitives::lesson()),
-      parts::command(cudasync::cg_reduce::lesson()),
-      parts::command(cudasync::named_barriers::lesson()),
-      parts::command(cudasync::threadfence::lesson()),
-      parts::command(cudasync::lock::lesson()),
-      parts::command(cudasync::lockfree_barrier::lesson()),
-      parts::command(cudasync::deadlock_demo::lesson()),
-      parts::command(cudasync::multi_gpu::lesson()),
-      {"list", "the lessons, and whether each can run here", CommandKind::tool, cudasync::commands::attach_list, {}},
+  namespace commands = cudasync::commands;
+  // The course commands run the lessons of this same table, which outlives them.
+  std::vector<cudasync::cli::Command> table;
+  table = {
+      parts::command(cudasync::warp_primitives::lesson(), cudasync::warp_primitives::course()),
+      parts::command(cudasync::cg_reduce::lesson(), cudasync::cg_reduce::course()),
+      parts::command(cudasync::named_barriers::lesson(), cudasync::named_barriers::course()),
+      parts::command(cudasync::threadfence::lesson(), cudasync::threadfence::course()),
+      parts::command(cudasync::lock::lesson(), cudasync::lock::course()),
+      parts::command(cudasync::lockfree_barrier::lesson(), cudasync::lockfree_barrier::course()),
+      parts::command(cudasync::deadlock_demo::lesson(), cudasync::deadlock_demo::course()),
+      parts::command(cudasync::multi_gpu::lesson(), cudasync::multi_gpu::course()),
+      {"list", "the course: lessons in order, their parts, your progress", CommandKind::tool,
+       [&table](CLI::App& s) { return commands::attach_list(s, table); }, {}},
+      {"tour", "every lesson's short run in course order, with the one thing to remember", CommandKind::course,
+       [&table](CLI::App& s) { return commands::attach_tour(s, table); }, {}},
+      {"exercise", "a lesson's exercises: the question, a hint, the answer computed now", CommandKind::course,
+       [&table](CLI::App& s) { return commands::attach_exercise(s, table); }, {}},
+      {"check", "check your answer to an exercise against the lesson's run, and record it", CommandKind::course,
+       [&table](CLI::App& s) { return commands::attach_check(s, table); }, {}},
+      {"progress", "your progress through the course (--reset clears it)", CommandKind::tool,
+       [&table](CLI::App& s) { return commands::attach_progress(s, table); }, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
-       cudasync::commands::attach_devices, {}},
+       commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,
-       cudasync::commands::attach_explain, {}},
+       [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
-       cudasync::commands::attach_sources, {}},
+       commands::attach_sources, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
-       cudasync::commands::attach_doctor, {}},
+       commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,
-       cudasync::commands::attach_bench, {}},
+       commands::attach_bench, {}},
       // Last: help's checked argument names the commands attached before it.
       {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
-       CommandKind::tool, cudasync::commands::attach_help, {}},
+       CommandKind::tool, commands::attach_help, {}},
   };
-  return cudasync::cli::run_app(argc, argv, commands);
+  return cudasync::cli::run_app(argc, argv, table);
 }

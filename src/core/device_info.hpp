@@ -20,6 +20,7 @@ struct DeviceInfo {
   int l2_bytes = 0;
   int clock_khz = 0;             // 0 where the runtime no longer reports it
   bool cooperative_launch = false;
+  std::string pci_bus_id;        // "0000:65:00.0" (cudaDeviceGetPCIBusId): how NVML finds the same GPU
   int compute_capability() const { return cc_major * 10 + cc_minor; }
   std::string cc_string() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };

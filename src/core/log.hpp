@@ -7,5 +7,11 @@
 namespace cudasync::log {
 
 void info(const std::string& line);
+// "cudasync: warning: ...": something went wrong that the run survives (a progress state it
+// could not read or save).
+void warn(const std::string& line);
+// A line that -q does not silence: why a run exits non-zero when its report alone says it (a wrong
+// answer to an exercise).
+void error(const std::string& line);
 
 }  // namespace cudasync::log

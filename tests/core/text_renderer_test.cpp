@@ -9,6 +9,7 @@
 
 #include "core/report/text_format.hpp"
 #include "core/report/text_renderer.hpp"
+#include "support/cli_expect.hpp"
 
 namespace report = cudasync::report;
 using report::RowMark;
@@ -67,6 +68,46 @@ report::Report lane_report(bool with_marks) {
   s.add(std::move(t));
   r.sections.push_back(std::move(s));
   return r;
+}
+
+
+TEST(TextRenderer, ChineseParagraphsBreakBetweenCharactersNotBeforeClosingPunctuation) {
+  report::Report r;
+  r.title = "t";
+  report::Section s("zh", "zh");
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += "加法的顺序决定结果，";
+  text += "warp 和 lane 一起。";
+  s.paragraph(text);
+  r.sections.push_back(s);
+  const auto lines = lines_of(render(r, 40, false));
+  std::string joined;
+  int paragraph_lines = 0;
+  for (const auto& l : lines) {
+    EXPECT_LE(cudasync::test::display_columns(l), 40u) << l;
+    if (l.rfind("  ", 0) != 0) continue;
+    ++paragraph_lines;
+    EXPECT_NE(l.substr(2, 3), "，") << "a line starts with a closing comma";
+    joined += l.substr(2);
+  }
+  EXPECT_GT(paragraph_lines, 3);
+  EXPECT_NE(joined.find("warp 和 lane"), std::string::npos) << "spaces between words are kept";
+}
+
+TEST(TextRenderer, LongLegendLinesWrapShortLegendLinesKeepTheirIndentation) {
+  report::Report r;
+  r.title = "t";
+  report::Section s("s", "s");
+  report::Table t("t", "t");
+  t.column("k", "k").row({{"k", I{1}}});
+  t.legend.push_back("   indented: short");
+  t.legend.push_back("a legend line long enough that it cannot fit in the forty columns");
+  s.add(t);
+  r.sections.push_back(s);
+  const std::string out = render(r, 40, false);
+  for (const auto& l : lines_of(out)) EXPECT_LE(l.size(), 40u) << l;
+  EXPECT_NE(out.find("       indented: short\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("    a legend line long enough"), std::string::npos) << out;
 }
 
 }  // namespace

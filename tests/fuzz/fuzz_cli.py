@@ -369,6 +369,9 @@ def main():
     env = dict(os.environ)
     env.pop("CUDASYNC_FUZZ_SEED", None)
     env["NO_COLOR"] = "1"
+    # `check` records answers in the student's progress state: keep it out of the real home.
+    state_home = tempfile.mkdtemp(prefix="cudasync_fuzz_state_")
+    env["XDG_STATE_HOME"] = state_home
     env["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1:hard_rss_limit_mb=%d:allocator_may_return_null=0" % (
         args.memory_mb)
     env["UBSAN_OPTIONS"] = "halt_on_error=1:abort_on_error=1:print_stacktrace=1"
@@ -425,6 +428,7 @@ def main():
         for i, r in pool.map(task, range(len(argvs))):
             results[i] = r
     shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(state_home, ignore_errors=True)
     elapsed = time.monotonic() - started
 
     failures = []

@@ -1,5 +1,6 @@
 // "Every command a lesson text shows is run by the tests": each `$ cudasync ...` line inside a
-// ```console block of lessons/<lesson>/<lang>.md, and of README.md, is run here, and must exit 0,
+// ```console block of lessons/<lesson>/<lang>.md, of the teachers' guide lessons/README*.md and of
+// README.md, is run here, and must exit 0,
 // or the code its trailing `# exit N` comment names. Without a GPU they run on the reference model;
 // on a GPU machine the same lines run on the GPU. A README pipeline into jq must also name a path
 // that exists in today's output (jq prints null for a path that does not, and exits 0). A command
@@ -153,6 +154,23 @@ TEST(ReadmeCommands, RunWithTheirStatedExitCode) {
                                    << exists.err;
   }
   EXPECT_GE(piped, 3) << "the README's JSON section shows three pipelines";
+}
+
+// The teachers' guide (lessons/README.md and README.zh.md): the same commands in both languages, each
+// run with its stated exit code.
+TEST(LessonsGuideCommands, BothLanguagesShowTheSameCommandsAndTheyRun) {
+  const bool jq = have_jq();
+  const auto en = commands_in(read_file(source_dir() + "/lessons/README.md"));
+  const auto zh = commands_in(read_file(source_dir() + "/lessons/README.zh.md"));
+  std::vector<std::string> en_cmds, zh_cmds;
+  for (const auto& c : en) en_cmds.push_back(c.command);
+  for (const auto& c : zh) zh_cmds.push_back(c.command);
+  EXPECT_EQ(en_cmds, zh_cmds) << "README.md and README.zh.md show different commands";
+  EXPECT_GE(en.size(), 5u);
+  for (const auto& c : en) {
+    SCOPED_TRACE("lessons/README.md: " + c.command);
+    run_shown(c, jq);
+  }
 }
 
 std::vector<std::string> lesson_names() {

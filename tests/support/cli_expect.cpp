@@ -6,6 +6,17 @@ namespace cudasync::test {
 
 bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
+std::size_t display_columns(const std::string& line) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    w += len >= 3 ? 2 : 1;
+    i += len;
+  }
+  return w;
+}
+
 std::string shown(const CliResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\n--- stdout (first 1500)\n" + r.out.substr(0, 1500) +
          "\n--- stderr\n" + r.err;

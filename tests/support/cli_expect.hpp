@@ -11,6 +11,8 @@
 namespace cudasync::test {
 
 bool contains(const std::string& hay, const std::string& needle);
+// The columns a line takes on a terminal: a three- or four-byte UTF-8 character (CJK) two, others one.
+std::size_t display_columns(const std::string& line);
 // A run as a failure message shows it: exit code, the start of stdout, all of stderr.
 std::string shown(const CliResult& r);
 // Runs `cudasync <args>`, expects `expected_exit`, and returns its stdout parsed as one JSON

@@ -5,11 +5,36 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 namespace cudasync::test {
+
+namespace {
+
+// Every run of the binary from a test keeps its progress state (core/course/progress.hpp) in a
+// folder of its own, never in the real home: XDG_STATE_HOME is set before the first test runs. A
+// test that needs its own folder names it on the command line (XDG_STATE_HOME=DIR cudasync ...).
+std::string& state_dir() {
+  static std::string dir;
+  return dir;
+}
+
+[[maybe_unused]] const bool kStateIsolated = [] {
+  char dir[] = "/tmp/cudasync_test_state_XXXXXX";
+  if (mkdtemp(dir) == nullptr) throw std::runtime_error("mkdtemp failed");
+  state_dir() = dir;
+  setenv("XDG_STATE_HOME", dir, 1);
+  std::atexit([] {
+    std::error_code ec;
+    std::filesystem::remove_all(state_dir(), ec);
+  });
+  return true;
+}();
+
+}  // namespace
 
 std::string binary_path() { return CUDASYNC_BINARY; }
 std::string source_dir() { return CUDASYNC_SOURCE_DIR; }

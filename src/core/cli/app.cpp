@@ -200,7 +200,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.probe = &probe;
     meta.driver_version = probe.driver_version;
     meta.runtime_version = probe.runtime_version;
-    if (chosen->command->kind == CommandKind::lesson) {
+    if (chosen->command->kind != CommandKind::tool) {  // a lesson, or a course command that runs them
       const BackendChoice choice = choose_backend(opts.backend, opts.device, probe);
       spdlog::info("{}", choice.reason);
       ctx.gpu = choice.gpu;

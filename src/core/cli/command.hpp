@@ -12,6 +12,10 @@
 #include "core/report/report.hpp"
 #include "core/run_context.hpp"
 
+namespace cudasync::course {
+struct LessonCourse;  // core/course/exercise.hpp
+}
+
 namespace cudasync::cli {
 
 using Runner = std::function<report::Report(const RunContext&)>;
@@ -26,6 +30,8 @@ struct Attached {
 enum class CommandKind {
   lesson,  // runs kernels or the model: chooses a backend
   tool,    // list, devices, explain: no backend
+  course,  // tour, exercise, check: runs lessons in this process, so it chooses a backend as a
+           // lesson does, but is not one (list, bench and the course order leave it out)
 };
 
 struct Command {
@@ -34,6 +40,8 @@ struct Command {
   CommandKind kind = CommandKind::tool;
   std::function<Attached(CLI::App& sub)> attach;
   std::vector<PartSummary> parts;  // a lesson's parts, in order
+  // A lesson's place in the course (tour, exercises): static data, or nullptr (not in the course).
+  const course::LessonCourse* course = nullptr;
 };
 
 }  // namespace cudasync::cli

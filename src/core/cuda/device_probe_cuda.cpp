@@ -55,6 +55,9 @@ GpuProbe probe_gpus() {
     d.l2_bytes = attribute(cudaDevAttrL2CacheSize, dev);
     d.clock_khz = attribute(cudaDevAttrClockRate, dev);
     d.cooperative_launch = attribute(cudaDevAttrCooperativeLaunch, dev) != 0;
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, dev) == cudaSuccess) d.pci_bus_id = bus_id;
+    else cudaGetLastError();
     p.devices.push_back(d);
   }
   if (p.devices.empty()) p.reason = "no device answered cudaGetDeviceProperties";

@@ -11,6 +11,7 @@
 #include "core/parts/child.hpp"
 #include "core/parts/lesson.hpp"
 #include "core/parts/selection.hpp"
+#include "core/shared_gpu.hpp"
 
 namespace cudasync::parts {
 
@@ -80,13 +81,16 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   add_run_facts(setup, ctx, p.selection);
   r.sections.push_back(std::move(setup));
   if (p.selection.bench) {
-    for (auto& s : lesson.bench->run(run)) r.sections.push_back(std::move(s));
+    auto sections = lesson.bench->run(run);
+    if (!sections.empty()) note_if_gpu_shared(ctx, sections.front());  // a sweep's timings
+    for (auto& s : sections) r.sections.push_back(std::move(s));
     return r;
   }
   for (const auto& part : lesson.parts) {
     if (!p.selection.has(part.id)) continue;
     try {
       r.sections.push_back(part.run(run));
+      if (part.id == "cost") note_if_gpu_shared(ctx, r.sections.back());  // a timing part
     } catch (const WaivedError& e) {
       r.waived.push_back({part.id, e.what()});
     }
@@ -150,6 +154,15 @@ cli::Command command(const Lesson<Options, Run>& lesson) {
   c.kind = cli::CommandKind::lesson;
   c.parts = summaries(lesson);
   c.attach = [&lesson](CLI::App& sub) { return attach(sub, lesson); };
+  return c;
+}
+
+// The same row with the lesson's place in the course (core/course/exercise.hpp): its tour stop,
+// the sentence to remember and its exercises.
+template <class Options, class Run>
+cli::Command command(const Lesson<Options, Run>& lesson, const course::LessonCourse& course) {
+  cli::Command c = command(lesson);
+  c.course = &course;
   return c;
 }
 

@@ -1,0 +1,158 @@
+#include "commands/exercise.hpp"
+
+#include <memory>
+#include <optional>
+
+#include "commands/course_common.hpp"
+#include "core/cli/option_checks.hpp"
+#include "core/course/answer_format.hpp"
+#include "core/course/kernel_exercise.hpp"
+#include "core/course/lesson_runner.hpp"
+#include "core/errors.hpp"
+
+namespace cudasync::commands {
+
+namespace {
+
+using report::Format;
+
+struct ExerciseOptions {
+  std::string lesson;
+  std::optional<int> number;
+  bool hint = false;
+  bool answer = false;
+  std::string kernel;
+  std::string lang = "en";
+};
+
+std::string status_of(const course::Progress& p, const std::string& lesson, const course::Exercise& e) {
+  const course::ExerciseRecord* r = p.find(lesson, e.id);
+  if (r == nullptr) return "-";
+  return r->solved ? "solved" : "tried";
+}
+
+report::Report overview(const std::vector<cli::Command>& table) {
+  report::Report r;
+  r.command = "exercise";
+  r.title = "cudasync: the course's exercises";
+  r.sections.push_back(progress_section("exercises", "exercises, lesson by lesson", table));
+  return r;
+}
+
+report::Report listing(const course::CourseLesson& l, const std::string& lang) {
+  const course::Progress progress = load_student_progress();
+  const std::string& name = l.command->name;
+  report::Report r;
+  r.command = "exercise";
+  r.title = "cudasync exercise " + name;
+  report::Section s("exercises", name + ": exercises the tool checks");
+  s.paragraph("cudasync exercise " + name + " N shows one (--hint, --answer); cudasync check " + name +
+              " N ANSWER checks yours against what the lesson computes now, on the GPU where there is one.");
+  report::Table t("exercises", "exercises");
+  t.column("number", "#").column("status", "status").column("question", "question");
+  for (const auto& e : l.course->exercises) {
+    std::string q = e.question.in(lang);
+    if (e.kind == course::Kind::kernel) q = "[kernel] " + q;
+    else if (e.needs_gpu) q = "[GPU] " + q;
+    t.row({{"number", static_cast<std::int64_t>(e.number)}, {"status", status_of(progress, name, e)}, {"question", q}});
+  }
+  t.legend.push_back("status: solved (answered right once), tried, or - (not yet)");
+  s.add(std::move(t));
+  s.fact("solved", "solved", static_cast<std::int64_t>(course::solved_in(l, progress)), Format::count,
+         "of " + std::to_string(l.course->exercises.size()));
+  r.sections.push_back(std::move(s));
+  return r;
+}
+
+report::Report one(const course::CourseLesson& l, const course::Exercise& e, const ExerciseOptions& o,
+                   const std::vector<cli::Command>& table, const RunContext& ctx) {
+  const std::string& name = l.command->name;
+  const std::string n = std::to_string(e.number);
+  report::Report r;
+  r.command = "exercise";
+  r.title = "cudasync exercise " + name + " " + n;
+  report::Section s("exercise", name + " exercise " + n);
+  s.paragraph(e.question.in(o.lang));
+  if (e.kind == course::Kind::kernel) {
+    s.fact("starter", "starter file", "lessons/" + name + "/" + e.starter);
+    s.note("write the function in a copy of the starter file, then: cudasync exercise " + name + " " + n +
+           " --kernel FILE");
+  } else {
+    s.fact("format", "answer with", course::accepted(e.format));
+    if (e.needs_gpu) s.fact("needs-gpu", "needs a GPU", std::string("yes"), Format::plain, "the model cannot say");
+  }
+  if (!o.hint && !o.answer)
+    s.note("cudasync exercise " + name + " " + n + " --hint gives a hint; cudasync check " + name + " " + n +
+           " ANSWER checks yours");
+  r.sections.push_back(std::move(s));
+  if (o.hint) {
+    report::Section h("hint", "hint");
+    h.paragraph(e.hint.in(o.lang));
+    r.sections.push_back(std::move(h));
+  }
+  if (o.answer && e.kind == course::Kind::computed) {
+    course::InProcessRunner runner(table, ctx);
+    const course::Answer a = course::compute_answer(e, runner);
+    report::Section as("answer", "answer");
+    as.fact("answer", "answer", a.value);
+    as.fact("computed-on", "computed on", computed_on(ctx));
+    as.paragraph(a.working.in(o.lang));
+    r.sections.push_back(std::move(as));
+  }
+  return r;
+}
+
+report::Report kernel(const course::CourseLesson& l, const course::Exercise& e, const ExerciseOptions& o,
+                      const RunContext& ctx) {
+  const course::KernelRun* run = course::find_kernel_run(e.kernel);
+  if (run == nullptr)
+    throw WaivedError("exercise " + std::to_string(e.number) + " compiles your kernel at run time, which this build "
+                      "of cudasync cannot do (no kernel run '" + e.kernel + "' in it)");
+  course::KernelRequest request{l.command->name, &e, o.kernel, o.lang, &ctx};
+  course::KernelOutcome outcome = (*run)(request);
+  report::Report r;
+  r.command = "exercise";
+  r.title = "cudasync exercise " + l.command->name + " " + std::to_string(e.number) + " --kernel " + o.kernel;
+  for (auto& s : outcome.sections) r.sections.push_back(std::move(s));
+  r.sections.push_back(verdict_section(l, e, o.kernel, outcome.verdict, o.lang, ctx));
+  return r;
+}
+
+}  // namespace
+
+cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& table) {
+  auto o = std::make_shared<ExerciseOptions>();
+  const std::vector<std::string> lessons = course::lessons_with_exercises(table);
+  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->check(CLI::IsMember(lessons));
+  cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)");
+  sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
+  sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");
+  sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function");
+  add_lang_option(sub, o->lang);
+  sub.footer("Answers are computed when asked, by running the lesson: on the GPU where there is one, else on the\n"
+             "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).");
+  cli::Validator validate = [o, &table](const RunContext&) {
+    const char* needs = o->hint ? "--hint" : o->answer ? "--answer" : !o->kernel.empty() ? "--kernel" : nullptr;
+    if (needs != nullptr && !o->number)
+      throw UsageError(std::string(needs) + " needs an exercise: cudasync exercise LESSON N " + needs +
+                       "; accepted: a lesson and an exercise number before it");
+    if (!o->number) return;
+    const course::CourseLesson l = checked_lesson(table, o->lesson);
+    const course::Exercise& e = checked_exercise(l, *o->number, "exercise");
+    if (!o->kernel.empty() && e.kind != course::Kind::kernel)
+      throw UsageError("--kernel " + o->kernel + ": exercise " + std::to_string(e.number) +
+                       " is answered, not written; accepted: --kernel only with a kernel exercise (marked [kernel] "
+                       "in cudasync exercise " + o->lesson + ")");
+  };
+  cli::Runner run = [o, &table](const RunContext& ctx) {
+    if (o->lesson.empty()) return overview(table);
+    const course::CourseLesson l = checked_lesson(table, o->lesson);
+    if (!o->number) return listing(l, o->lang);
+    const course::Exercise& e = checked_exercise(l, *o->number, "exercise");
+    if (!o->kernel.empty()) return kernel(l, e, *o, ctx);
+    return one(l, e, *o, table, ctx);
+  };
+  return {run, validate};
+}
+
+}  // namespace cudasync::commands

@@ -1,0 +1,93 @@
+#include "commands/tour.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "commands/course_common.hpp"
+#include "core/course/lesson_runner.hpp"
+#include "core/errors.hpp"
+
+namespace cudasync::commands {
+
+namespace {
+
+using report::Format;
+
+std::string command_text(const course::CourseLesson& l) {
+  std::string s = "cudasync " + l.command->name;
+  for (const auto& a : l.course->tour_args) s += " " + a;
+  return s;
+}
+
+// One lesson's stop: its header, its sections (ids prefixed with the lesson's), and the sentence.
+void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, course::LessonRunner& runner,
+          const std::string& lang, report::Report& out) {
+  const std::string& name = l.command->name;
+  report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name);
+  head.paragraph(l.command->summary + ".");
+  head.fact("run", "what runs here", command_text(l));
+  head.fact("more", "the whole lesson", "cudasync " + name + "; cudasync explain " + name);
+  const auto start = std::chrono::steady_clock::now();
+  report::Report lesson;
+  try {
+    lesson = runner.run(name, l.course->tour_args);
+  } catch (const Error& e) {  // one lesson that cannot run here ends neither the tour nor the document
+    head.check("ran", "the lesson ran", false, e.what());
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  head.fact("time", "time", ms, Format::ms);
+  out.sections.push_back(std::move(head));
+  for (auto& s : lesson.sections) {
+    // The parts' own sections: the tour's setup says what runs where, and a lesson's summary over
+    // all of its parts (its finish) belongs to the whole lesson's run.
+    const auto& parts = l.command->parts;
+    if (std::none_of(parts.begin(), parts.end(), [&](const PartSummary& p) { return p.id == s.id; })) continue;
+    if (s.title.size() + 6 > 80) {  // "== title ==" would not fit 80 columns: the part's id heads it
+      s.paragraphs.insert(s.paragraphs.begin(), s.title + ".");
+      s.title = s.id;
+    }
+    s.id = name + "-" + s.id;
+    s.measurements.clear();  // a stop shows what the lesson computes; its timings are the lesson's own run's
+    out.sections.push_back(std::move(s));
+  }
+  for (auto& w : lesson.waived) out.waived.push_back({name + "-" + w.part, w.reason});
+  report::Section end(name + "-remember", "remember");
+  end.paragraph(l.course->remember.in(lang));
+  out.sections.push_back(std::move(end));
+}
+
+report::Report run_tour(const std::vector<cli::Command>& table, const std::string& lang, const RunContext& ctx) {
+  const auto lessons = course::course_of(table);
+  report::Report r;
+  r.command = "tour";
+  r.title = "cudasync tour: the course in one run, a short stop per lesson";
+  report::Section setup("setup", "tour");
+  setup.paragraph("Each lesson in course order, each with a few of its parts at small sizes. Every stop ends "
+                  "with the one thing to remember; `cudasync <lesson>` runs the whole lesson and "
+                  "`cudasync explain <lesson>` reads it.");
+  setup.fact("lessons", "lessons", static_cast<std::int64_t>(lessons.size()), Format::count);
+  setup.fact("backend", "runs on", computed_on(ctx));
+  r.sections.push_back(std::move(setup));
+  course::InProcessRunner runner(table, ctx);
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < lessons.size(); ++i) stop(lessons[i], i + 1, lessons.size(), runner, lang, r);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  report::Section end("tour-end", "end of the tour");
+  end.fact("time", "whole tour", ms, Format::ms);
+  end.paragraph("Next: cudasync exercise lists the exercises the tool checks; cudasync progress shows yours.");
+  r.sections.push_back(std::move(end));
+  return r;
+}
+
+}  // namespace
+
+cli::Attached attach_tour(CLI::App& sub, const std::vector<cli::Command>& table) {
+  auto lang = std::make_shared<std::string>("en");
+  add_lang_option(sub, *lang);
+  sub.footer("The tour runs every lesson in this one process, on the GPU where there is one, else on the reference\n"
+             "model. A lesson that cannot run here is a failed check in its stop (exit 1); the others still run.");
+  return cli::Runner([lang, &table](const RunContext& ctx) { return run_tour(table, *lang, ctx); });
+}
+
+}  // namespace cudasync::commands

@@ -1,0 +1,51 @@
+#pragma once
+// The words of the course live with the lesson's text, where a teacher edits them: in
+// lessons/<lesson>/en.md and zh.md, the section "## Exercises" ("## 练习") holds each exercise as
+//
+//   ### 2. shfl-xor-lane
+//
+//   A warp of 32 lanes ...: which value does lane 5 receive from `__shfl_xor_sync(0xffffffff, v, 3, 8)`?
+//
+//   *Hint:* The source lane is ...                (zh: *提示：*)
+//
+//   *Why:* lane 5 ^ 3 = lane {src}, which holds {answer}.   (zh: *为什么：*)
+//
+// and one paragraph starting "**Remember:**" ("**记住：**") holds the sentence the tour ends the
+// lesson's stop with. The C++ row of an exercise (number, id, how its answer is computed) takes its
+// question, hint and why from there, matched by number and id; its compute fills the why's {names}
+// with what the run gave (Answer::values). `cudasync explain` leaves the why out.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/course/exercise.hpp"
+
+namespace cudasync::course {
+
+struct ExerciseText {
+  int number = 0;
+  std::string id;
+  std::string question;
+  std::string hint;
+  std::string why;
+};
+
+// The exercises of one lesson text, in its order; empty when it has no such section.
+std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_view lang);
+// The "**Remember:**" sentence of one lesson text; "" when it has none.
+std::string remember_text(std::string_view markdown, std::string_view lang);
+
+// The lesson's course: `rows` with their questions and hints, and the sentence to remember, from the
+// lesson's en and zh texts (embedded in the binary). Throws std::logic_error naming what is missing
+// or does not match (a row without its text, a text without its row, a number beside another id).
+LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows);
+
+// A computed exercise's row: the texts come from the lesson's text (lesson_course above).
+Exercise computed(int number, std::string id, AnswerFormat format, std::function<Answer(LessonRunner&)> compute);
+// What a compute returns: the answer, and the values its why text names.
+Answer found(std::string value, std::vector<std::pair<std::string, std::string>> values = {});
+
+// The lesson text without its exercises' why paragraphs (what `explain` prints).
+std::string without_whys(std::string_view markdown, std::string_view lang);
+
+}  // namespace cudasync::course

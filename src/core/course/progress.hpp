@@ -1,0 +1,63 @@
+#pragma once
+// A student's progress through the course: which exercises they answered, and how. One file per
+// user, never in the working directory: $XDG_STATE_HOME/cudasync/progress.json, or
+// ~/.local/state/cudasync/progress.json when XDG_STATE_HOME is unset or not absolute (the XDG Base
+// Directory Specification). On a shared lab server every student's progress is their own.
+//
+// The file is versioned JSON ({"format": "cudasync-progress", "version": 1, "lessons": {...}}).
+// Nothing here throws at a student and no run is lost over it: a missing file is a fresh start; an
+// unreadable or corrupt one (or one from a newer cudasync) gives a warning and a fresh start, and a
+// corrupt one is kept beside it as progress.json.corrupt before it is replaced; a state that
+// cannot be written gives a warning and the run still completes. Writes are atomic (a temporary
+// file in the same folder, then rename) under an flock, so two runs at once lose no answer.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudasync::course {
+
+inline constexpr int kProgressVersion = 1;
+
+struct ExerciseRecord {
+  bool solved = false;      // answered right at least once
+  bool last_right = false;  // the latest answer was right
+  int attempts = 0;
+  std::string last_answer;  // as read (canonical)
+  std::string when;         // UTC, "2025-06-01T12:00:00Z", of the latest answer
+};
+
+struct Progress {
+  // lesson id -> exercise id -> record
+  std::map<std::string, std::map<std::string, ExerciseRecord>> lessons;
+
+  const ExerciseRecord* find(const std::string& lesson, const std::string& exercise) const;
+  bool solved(const std::string& lesson, const std::string& exercise) const;
+};
+
+// Where the state lives, or why there is no place for it.
+struct StatePath {
+  std::string file;     // ".../cudasync/progress.json"; "" when there is none
+  std::string problem;  // why there is none: "neither XDG_STATE_HOME nor HOME is set"
+};
+StatePath progress_path();  // from the environment
+StatePath progress_path(const char* xdg_state_home, const char* home);
+
+struct Loaded {
+  Progress progress;
+  std::vector<std::string> warnings;  // each a sentence for stderr
+  bool exists = false;                // the file was there
+};
+// Reads the state at `file` (a fresh start, with a warning, when it cannot be used).
+Loaded load_progress(const std::string& file);
+// The document as written: versioned JSON text.
+std::string progress_json(const Progress& p);
+
+// Records one answer in the state at `file`: read, update, write back atomically. Returns the
+// warnings (the state could not be read or saved), never throws.
+std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
+                                       bool right, const std::string& answer);
+// Removes the state at `file`. Returns the warning when it cannot.
+std::optional<std::string> reset_progress(const std::string& file);
+
+}  // namespace cudasync::course

@@ -1,0 +1,140 @@
+#include "core/course/report_read.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace cudasync::course {
+
+namespace {
+
+[[noreturn]] void missing(const std::string& what) { throw std::logic_error("course: the report has no " + what); }
+
+}  // namespace
+
+const report::Section& section(const report::Report& r, std::string_view id) {
+  const report::Section* s = r.section(id);
+  if (s == nullptr) {
+    std::string present, waived;
+    for (const auto& x : r.sections) present += (present.empty() ? "" : ", ") + x.id;
+    for (const auto& w : r.waived) waived += (waived.empty() ? "" : "; ") + w.part + ": " + w.reason;
+    missing("section '" + std::string(id) + "' (it has " + (present.empty() ? "none" : present) +
+            (waived.empty() ? "" : "; waived: " + waived) + ")");
+  }
+  return *s;
+}
+
+const report::Value& fact(const report::Report& r, std::string_view section_id, std::string_view fact_id) {
+  for (const auto& f : section(r, section_id).facts)
+    if (f.id == fact_id) return f.value;
+  missing("fact '" + std::string(section_id) + "/" + std::string(fact_id) + "'");
+}
+
+const report::Table& table(const report::Report& r, std::string_view section_id, std::string_view table_id) {
+  for (const auto& t : section(r, section_id).tables)
+    if (t.id == table_id) return t;
+  missing("table '" + std::string(section_id) + "/" + std::string(table_id) + "'");
+}
+
+const report::Check& check(const report::Report& r, std::string_view section_id, std::string_view check_id) {
+  for (const auto& c : section(r, section_id).checks)
+    if (c.id == check_id) return c;
+  missing("check '" + std::string(section_id) + "/" + std::string(check_id) + "'");
+}
+
+std::size_t row_where(const report::Table& t, std::string_view column, std::int64_t value) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const report::Value& v = t.cell(i, column);
+    if (has_number(v) && as_double(v) == static_cast<double>(value)) return i;
+  }
+  missing("row with " + std::string(column) + " = " + std::to_string(value) + " in table '" + t.id + "'");
+}
+
+std::size_t row_where(const report::Table& t, std::string_view column, std::string_view value) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const auto* s = std::get_if<std::string>(&t.cell(i, column));
+    if (s != nullptr && *s == value) return i;
+  }
+  missing("row with " + std::string(column) + " = '" + std::string(value) + "' in table '" + t.id + "'");
+}
+
+std::size_t row_starting(const report::Table& t, std::string_view column, std::string_view prefix) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const auto* s = std::get_if<std::string>(&t.cell(i, column));
+    if (s != nullptr && s->compare(0, prefix.size(), prefix) == 0) return i;
+  }
+  missing("row with " + std::string(column) + " starting '" + std::string(prefix) + "' in table '" + t.id + "'");
+}
+
+std::string result_column(const report::Table& t, const RunContext& ctx) {
+  if (ctx.gpu)
+    for (const auto& c : t.columns)
+      if (c.key == "gpu") return "gpu";
+  return "model";
+}
+
+const report::Value& result_fact(const report::Report& r, std::string_view section_id, const std::string& stem,
+                                 const RunContext& ctx) {
+  if (ctx.gpu)
+    for (const auto& f : section(r, section_id).facts)
+      if (f.id == stem + "-gpu") return f.value;
+  return fact(r, section_id, stem + "-model");
+}
+
+std::vector<long long> rows_marked(const report::Table& t, report::RowMark mark, std::string_view key) {
+  std::vector<long long> out;
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (t.rows[i].mark == mark) out.push_back(as_int(t.cell(i, key)));
+  return out;
+}
+
+bool has_number(const report::Value& v) {
+  return std::holds_alternative<std::int64_t>(v) || std::holds_alternative<double>(v);
+}
+
+std::int64_t as_int(const report::Value& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
+  if (const auto* d = std::get_if<double>(&v))
+    if (std::floor(*d) == *d && std::fabs(*d) < 9.0e18) return static_cast<std::int64_t>(*d);
+  throw std::logic_error("course: a value that is not a whole number");
+}
+
+double as_double(const report::Value& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  throw std::logic_error("course: a value that is not a number");
+}
+
+std::string as_text(const report::Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  throw std::logic_error("course: a value that is not a text");
+}
+
+std::vector<std::int64_t> numbers_in(std::string_view text) {
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::int64_t v = 0;
+    std::size_t digits = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (digits++ < 18) v = v * 10 + (text[i] - '0');
+      ++i;
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::optional<std::int64_t> number_after(std::string_view text, std::string_view word) {
+  const std::size_t at = text.find(word);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t i = at + word.size();
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
+  return numbers_in(text.substr(i)).front();
+}
+
+}  // namespace cudasync::course

@@ -1,0 +1,9 @@
+#pragma once
+// cg-reduce's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
+#include "core/course/exercise.hpp"
+
+namespace cudasync::cg_reduce {
+
+const course::LessonCourse& course();
+
+}  // namespace cudasync::cg_reduce

@@ -1,0 +1,9 @@
+#pragma once
+// lockfree-barrier's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
+#include "core/course/exercise.hpp"
+
+namespace cudasync::lockfree_barrier {
+
+const course::LessonCourse& course();
+
+}  // namespace cudasync::lockfree_barrier

@@ -1,0 +1,9 @@
+#pragma once
+// named-barriers's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
+#include "core/course/exercise.hpp"
+
+namespace cudasync::named_barriers {
+
+const course::LessonCourse& course();
+
+}  // namespace cudasync::named_barriers

@@ -1,0 +1,9 @@
+#pragma once
+// threadfence's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
+#include "core/course/exercise.hpp"
+
+namespace cudasync::threadfence {
+
+const course::LessonCourse& course();
+
+}  // namespace cudasync::threadfence

@@ -1,0 +1,232 @@
+// The course on the model: the tour (one valid document, every lesson's stop, 80 columns), every
+// exercise's checker with the right answer (taken from the tool's own --answer) and a wrong one, and
+// the exit codes of exercise and check. The lessons come from `cudasync exercise --json`, the
+// answers from the tool: nothing here knows an answer.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "support/cli_expect.hpp"
+
+using namespace cudasync::test;
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The lines of `cudasync <args>` (COLUMNS=80) wider than 80 columns.
+std::vector<std::string> wide_lines(const std::string& args) {
+  const CliResult r = run_shell("COLUMNS=80 '" + binary_path() + "' " + args);
+  EXPECT_LT(r.exit_code, 2) << args << "\n" << shown(r);
+  std::vector<std::string> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (display_columns(line) > 80) out.push_back(line);
+  return out;
+}
+
+// The course's lessons with exercises, and how many each has, as `exercise --json` lists them.
+std::vector<std::pair<std::string, int>> course_exercises() {
+  const json doc = valid_document("exercise --backend model --json");
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& row : doc["report"]["sections"]["exercises"]["tables"]["lessons"]["rows"])
+    out.emplace_back(row["lesson"].get<std::string>(), row["exercises"].get<int>());
+  return out;
+}
+
+TEST(Tour, OnTheModelIsOneValidDocumentWithEveryLessonsStop) {
+  const json doc = valid_document("tour --backend model --json");
+  const auto& sections = doc["report"]["sections"];
+  EXPECT_EQ(doc["report"]["command"], "tour");
+  EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
+  const json list = valid_document("list --json");
+  int lessons = 0;
+  for (const auto& row : list["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"]) {
+    const std::string l = row["lesson"].get<std::string>();
+    SCOPED_TRACE(l);
+    ++lessons;
+    ASSERT_TRUE(sections.contains(l)) << "no stop for " << l;
+    EXPECT_FALSE(sections[l]["paragraphs"].empty()) << "a stop is headed by the lesson's summary";
+    EXPECT_TRUE(sections[l]["facts"].contains("run"));
+    ASSERT_TRUE(sections.contains(l + "-remember"));
+    ASSERT_FALSE(sections[l + "-remember"]["paragraphs"].empty());
+    EXPECT_GT(sections[l + "-remember"]["paragraphs"][0].get<std::string>().size(), 40u);
+    // At least one of the lesson's own sections, its id prefixed with the lesson's.
+    int own = 0;
+    for (const auto& [id, s] : sections.items())
+      if (id.rfind(l + "-", 0) == 0 && id != l + "-remember") ++own;
+    EXPECT_GT(own, 0) << "the stop shows none of the lesson's parts";
+  }
+  EXPECT_GE(lessons, 7);
+}
+
+TEST(Tour, StopsAreInCourseOrderAndTheStopEndsWithItsSentence) {
+  const json list = valid_document("list --json");
+  std::vector<std::string> lessons;
+  for (const auto& row : list["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"])
+    lessons.push_back(row["lesson"].get<std::string>());
+  const CliResult r = run_cli("tour --backend model --color never");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    const std::string head = "== " + std::to_string(i + 1) + "/" + std::to_string(lessons.size()) + " " + lessons[i] + " ==";
+    const std::size_t found = r.out.find(head, at);
+    ASSERT_NE(found, std::string::npos) << head;
+    const std::size_t remember = r.out.find("== remember ==", found);
+    ASSERT_NE(remember, std::string::npos) << lessons[i];
+    at = remember;
+  }
+}
+
+TEST(Tour, FitsEightyColumnsInBothLanguages) {
+  EXPECT_EQ(wide_lines("tour --backend model --color never"), std::vector<std::string>{});
+  EXPECT_EQ(wide_lines("tour --backend model --color never --lang zh"), std::vector<std::string>{});
+}
+
+TEST(CourseCommands, FitEightyColumns) {
+  for (const char* args : {"list", "progress", "exercise", "exercise warp-primitives", "exercise lock --lang zh",
+                           "exercise threadfence 5 --hint --answer", "exercise cg-reduce 2 --lang zh --answer",
+                           "check warp-primitives 2 5"}) {
+    SCOPED_TRACE(args);
+    EXPECT_EQ(wide_lines(std::string(args) + " --backend model --color never"), std::vector<std::string>{});
+  }
+}
+
+// For each lesson: every exercise's --answer, that answer checked right (exit 0), and a wrong answer
+// of the same form checked wrong (exit 1) with a reason.
+class EveryExercise : public ::testing::TestWithParam<std::string> {};
+
+// `cudasync <args>` parsed, with its exit code checked: for the many runs whose schema one
+// valid_document() of the same command already covers (the schema check starts a Python).
+json document(const std::string& args, int expected_exit) {
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, expected_exit) << "cudasync " << args << "\n" << shown(r);
+  const json doc = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(doc.is_discarded()) << "cudasync " << args << ": not one JSON document\n" << shown(r);
+  return doc.is_discarded() ? json::object() : doc;
+}
+
+// An answer of the same form as `right` that is not it.
+std::string wrong_answer(const std::string& right, const std::string& format) {
+  const auto choices = format.find("one of ");
+  if (choices != std::string::npos) {
+    std::istringstream in(format.substr(choices + 7));
+    for (std::string w; std::getline(in, w, ',');) {
+      while (!w.empty() && w.front() == ' ') w.erase(0, 1);
+      if (w != right) return w;
+    }
+    return "?";
+  }
+  if (format.find("mask") != std::string::npos) return right == "0x00000001" ? "0x00000002" : "0x00000001";
+  if (format.find("separated by commas") != std::string::npos) return right == "999" ? "998" : "999";
+  return std::to_string(std::stoll(right) + 1);
+}
+
+TEST_P(EveryExercise, RightAnswerPassesWrongAnswerFailsWithAReason) {
+  const std::string lesson = GetParam();
+  int count = 0;
+  for (const auto& [l, n] : course_exercises())
+    if (l == lesson) count = n;
+  ASSERT_GE(count, 4) << "at least four exercises per lesson";
+  for (int i = 1; i <= count; ++i) {
+    const std::string n = std::to_string(i);
+    SCOPED_TRACE(lesson + " " + n);
+    const std::string answer_args = "exercise " + lesson + " " + n + " --answer --backend model --json";
+    const json ex = i == 1 ? valid_document(answer_args) : document(answer_args, 0);
+    const auto& s = ex["report"]["sections"];
+    ASSERT_TRUE(s.contains("answer"));
+    const std::string right = s["answer"]["facts"]["answer"]["value"].get<std::string>();
+    const std::string format = s["exercise"]["facts"]["format"]["value"].get<std::string>();
+    EXPECT_FALSE(s["answer"]["paragraphs"].empty()) << "the answer comes with its working";
+    EXPECT_FALSE(s["exercise"]["paragraphs"].empty());
+
+    const std::string good_args = "check " + lesson + " " + n + " '" + right + "' --backend model --json";
+    const json good = i == 1 ? valid_document(good_args, 0) : document(good_args, 0);
+    EXPECT_TRUE(good["report"]["sections"]["check"]["checks"]["answer-right"]["passed"].get<bool>());
+
+    const std::string wrong = wrong_answer(right, format);
+    const json bad = document("check " + lesson + " " + n + " '" + wrong + "' --backend model --json", 1);
+    const auto& verdict = bad["report"]["sections"]["check"]["checks"]["answer-right"];
+    EXPECT_FALSE(verdict["passed"].get<bool>()) << "wrong answer " << wrong << " passed";
+    EXPECT_GT(verdict["detail"].get<std::string>().size(), 10u) << "a wrong answer gets its reason";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, EveryExercise,
+                         ::testing::Values("warp-primitives", "cg-reduce", "named-barriers", "threadfence", "lock",
+                                           "lockfree-barrier", "deadlock-demo"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           for (auto& ch : name) ch = ch == '-' ? '_' : ch;
+                           return name;
+                         });
+
+TEST(Exercise, TheQuestionAloneGivesNoAnswer) {
+  const json doc = valid_document("exercise warp-primitives 2 --backend model --json");
+  EXPECT_FALSE(doc["report"]["sections"].contains("answer"));
+  EXPECT_FALSE(doc["report"]["sections"].contains("hint"));
+  const json hint = valid_document("exercise warp-primitives 2 --hint --backend model --json");
+  EXPECT_TRUE(hint["report"]["sections"].contains("hint"));
+  EXPECT_FALSE(hint["report"]["sections"].contains("answer"));
+}
+
+TEST(Exercise, QuestionsComeInChinese) {
+  const json en = valid_document("exercise named-barriers 1 --backend model --json");
+  const json zh = valid_document("exercise named-barriers 1 --lang zh --backend model --json");
+  const std::string q_en = en["report"]["sections"]["exercise"]["paragraphs"][0].get<std::string>();
+  const std::string q_zh = zh["report"]["sections"]["exercise"]["paragraphs"][0].get<std::string>();
+  EXPECT_NE(q_en, q_zh);
+  EXPECT_NE(q_zh.find("线程"), std::string::npos) << q_zh;
+}
+
+TEST(Check, WrongAnswerSaysWhy) {
+  const CliResult r = run_cli("check warp-primitives 2 5 --backend model --color never");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  const json a = valid_document("exercise warp-primitives 2 --answer --backend model --json");
+  const std::string right = a["report"]["sections"]["answer"]["facts"]["answer"]["value"].get<std::string>();
+  EXPECT_TRUE(contains(r.out, "lane 5 ^ 3 = lane " + right)) << r.out;
+}
+
+TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
+  for (const UsageCase& c : std::vector<UsageCase>{
+           {"check no-such-lesson 1 6", {"no-such-lesson", "accepted"}},
+           {"check warp-primitives 0 6", {"accepted"}},
+           {"check warp-primitives 999 6", {"999", "accepted"}},
+           {"check warp-primitives 9 0x1ffffffff", {"accepted: a 32-bit mask"}},
+           {"check warp-primitives 2 six", {"six", "accepted: a whole number"}},
+           {"check warp-primitives 4 3-", {"accepted"}},
+           {"check threadfence 1 maybe", {"maybe", "accepted: one of yes, no"}},
+           {"check warp-primitives 2", {"accepted"}},
+           {"exercise warp-primitives 999", {"999", "accepted"}},
+           {"check warp-primitives", {"accepted"}},
+           {"exercise warp-primitives --hint", {"--hint needs an exercise", "accepted"}},
+           {"exercise warp-primitives 12", {"accepted: 1..9"}},
+           {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
+           {"exercise --answer", {"accepted"}},
+           {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
+           {"tour --lang fr", {"accepted"}},
+       }) {
+    SCOPED_TRACE(c.args);
+    expect_usage_error(c);
+  }
+}
+
+TEST(Explain, NoLongerGivesTheAnswersAwayButPointsToTheExercises) {
+  for (const char* lang : {"en", "zh"}) {
+    SCOPED_TRACE(lang);
+    const CliResult r = run_cli(std::string("explain warp-primitives --lang ") + lang);
+    ASSERT_EQ(r.exit_code, 0) << shown(r);
+    const std::string text = read_file(source_dir() + "/lessons/warp-primitives/" + lang + ".md");
+    const std::string heading = std::string(lang) == "zh" ? "\n## 答案\n" : "\n## Answers\n";
+    const std::size_t at = text.rfind(heading);
+    ASSERT_NE(at, std::string::npos);
+    // The first answer's text, as the file has it, is not printed; the pointer is.
+    const std::string first_answer = text.substr(text.find("\n1. ", at) + 4, 40);
+    EXPECT_FALSE(contains(r.out, first_answer)) << first_answer;
+    EXPECT_TRUE(contains(r.out, "cudasync exercise warp-primitives"));
+    const CliResult all = run_cli(std::string("explain warp-primitives --answers --lang ") + lang);
+    EXPECT_TRUE(contains(all.out, first_answer));
+  }
+}
+
+}  // namespace

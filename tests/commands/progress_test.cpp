@@ -1,0 +1,164 @@
+// A student's progress (core/course/progress.hpp) through the real binary, each test in a state
+// folder of its own: recorded by check, shown by progress and list, cleared by --reset; never
+// written into the working directory; a corrupt, unreadable, unwritable or newer state warns and
+// starts afresh, and the run still completes with its own exit code.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace cudasync::test;
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+// `cudasync <args>` with XDG_STATE_HOME=state, run in the folder `cwd`.
+CliResult run_in(const std::string& state, const std::string& args, const std::string& cwd = "/tmp") {
+  return run_shell("cd '" + cwd + "' && XDG_STATE_HOME='" + state + "' '" + binary_path() + "' " + args);
+}
+
+std::string state_file(const std::string& state) { return state + "/cudasync/progress.json"; }
+
+std::string right_answer(const std::string& state, const std::string& lesson, int n) {
+  const CliResult r = run_in(state, "exercise " + lesson + " " + std::to_string(n) + " --answer --backend model --json");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  return json::parse(r.out)["report"]["sections"]["answer"]["facts"]["answer"]["value"].get<std::string>();
+}
+
+json progress_doc(const std::string& state) {
+  const CliResult r = run_in(state, "progress --json");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  return json::parse(r.out);
+}
+
+std::string tally(const std::string& state) {
+  return progress_doc(state)["report"]["sections"]["progress"]["facts"]["progress"]["value"].get<std::string>();
+}
+
+void write(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+TEST(Progress, CheckRecordsItProgressAndListShowItResetClearsIt) {
+  TempDir state, cwd;
+  EXPECT_EQ(tally(state.path).rfind("0/", 0), 0u) << tally(state.path);
+  const std::string right = right_answer(state.path, "warp-primitives", 2);
+  EXPECT_EQ(run_in(state.path, "check warp-primitives 2 '" + right + "' --backend model", cwd.path).exit_code, 0);
+  EXPECT_EQ(run_in(state.path, "check warp-primitives 1 12345 --backend model", cwd.path).exit_code, 1);
+  ASSERT_TRUE(fs::exists(state_file(state.path)));
+  EXPECT_TRUE(fs::is_empty(cwd.path)) << "nothing is written into the working directory";
+
+  const json file = json::parse(read_file(state_file(state.path)));
+  EXPECT_EQ(file["format"], "cudasync-progress");
+  EXPECT_EQ(file["version"], 1);
+  EXPECT_TRUE(file["lessons"]["warp-primitives"]["shfl-xor-lane"]["solved"].get<bool>());
+  EXPECT_FALSE(file["lessons"]["warp-primitives"]["shfl-src-lane-modulo"]["solved"].get<bool>());
+
+  EXPECT_TRUE(contains(tally(state.path), "1/")) << tally(state.path);
+  const json p = progress_doc(state.path);
+  const auto& rows = p["report"]["sections"]["progress"]["tables"]["lessons"]["rows"];
+  EXPECT_EQ(rows[0]["lesson"], "warp-primitives");
+  EXPECT_EQ(rows[0]["solved"], 1);
+  EXPECT_EQ(rows[0]["attempts"], 2);
+
+  const CliResult list = run_in(state.path, "list --json");
+  const json l = json::parse(list.out);
+  EXPECT_EQ(l["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"][0]["solved"], 1);
+  EXPECT_TRUE(contains(l["report"]["sections"]["lessons"]["facts"]["progress"]["value"].get<std::string>(),
+                       " exercises"));
+
+  EXPECT_EQ(run_in(state.path, "progress --reset").exit_code, 0);
+  EXPECT_FALSE(fs::exists(state_file(state.path)));
+  EXPECT_EQ(tally(state.path).find("/"), 1u);
+  EXPECT_EQ(tally(state.path)[0], '0');
+}
+
+TEST(Progress, EachStudentsStateIsTheirOwn) {
+  TempDir alice, bob;
+  const std::string right = right_answer(alice.path, "lock", 1);
+  EXPECT_EQ(run_in(alice.path, "check lock 1 " + right + " --backend model").exit_code, 0);
+  EXPECT_TRUE(fs::exists(state_file(alice.path)));
+  EXPECT_FALSE(fs::exists(state_file(bob.path)));
+  EXPECT_EQ(tally(bob.path)[0], '0');
+}
+
+TEST(Progress, WithoutXdgStateHomeItLivesUnderHome) {
+  TempDir home;
+  const CliResult r = run_shell("cd /tmp && unset XDG_STATE_HOME; HOME='" + home.path + "' '" + binary_path() +
+                                "' check warp-primitives 1 12345 --backend model");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(fs::exists(home.path + "/.local/state/cudasync/progress.json"));
+  // A relative XDG_STATE_HOME is not one (XDG Base Directory Specification): HOME's is used.
+  const CliResult rel = run_shell("cd '" + home.path + "' && XDG_STATE_HOME=relative HOME='" + home.path + "' '" +
+                                  binary_path() + "' check warp-primitives 1 12345 --backend model");
+  EXPECT_EQ(rel.exit_code, 1) << shown(rel);
+  EXPECT_FALSE(fs::exists(home.path + "/relative"));
+}
+
+TEST(Progress, CorruptStateWarnsStartsAfreshAndKeepsTheOldFile) {
+  TempDir state;
+  for (const std::string& corrupt : {std::string("{not json"), std::string("[1,2,3]"),
+                                     std::string("{\"format\":\"cudasync-progress\",\"version\":1,\"lessons\":7}"),
+                                     std::string("\xff\xfe garbage")}) {
+    SCOPED_TRACE(corrupt);
+    write(state_file(state.path), corrupt);
+    const CliResult shown_progress = run_in(state.path, "progress");
+    EXPECT_EQ(shown_progress.exit_code, 0) << shown(shown_progress);
+    EXPECT_TRUE(contains(shown_progress.err, "warning")) << shown_progress.err;
+    EXPECT_TRUE(contains(shown_progress.err, "corrupt")) << shown_progress.err;
+
+    const std::string right = right_answer(state.path, "warp-primitives", 2);
+    const CliResult r = run_in(state.path, "check warp-primitives 2 '" + right + "' --backend model");
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    EXPECT_TRUE(contains(r.err, "corrupt"));
+    EXPECT_EQ(read_file(state_file(state.path) + ".corrupt"), corrupt) << "the corrupt state is kept";
+    const json file = json::parse(read_file(state_file(state.path)));
+    EXPECT_TRUE(file["lessons"]["warp-primitives"]["shfl-xor-lane"]["solved"].get<bool>());
+    EXPECT_EQ(file["lessons"]["warp-primitives"].size(), 1u) << "a fresh start";
+  }
+}
+
+TEST(Progress, UnwritableOrUnreadableStateWarnsAndTheRunStillCompletes) {
+  TempDir dir;
+  // A folder that cannot be created (its parent is a file): root cannot write there either.
+  write(dir.path + "/file", "x");
+  const std::string state = dir.path + "/file/state";
+  const std::string right = right_answer(state, "warp-primitives", 2);
+  const CliResult r = run_in(state, "check warp-primitives 2 '" + right + "' --backend model");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_TRUE(contains(r.err, "warning")) << r.err;
+  EXPECT_TRUE(contains(r.err, "not saved")) << r.err;
+  const CliResult wrong = run_in(state, "check warp-primitives 2 12345 --backend model --json");
+  EXPECT_EQ(wrong.exit_code, 1) << shown(wrong);
+  EXPECT_TRUE(nlohmann::json::accept(wrong.out)) << "the run still gives its one document";
+  EXPECT_EQ(run_in(state, "progress").exit_code, 0);
+  EXPECT_EQ(run_in(state, "list").exit_code, 0);
+
+  // The state file is a folder: cannot be read, cannot be replaced.
+  TempDir other;
+  fs::create_directories(state_file(other.path));
+  const CliResult folder = run_in(other.path, "check warp-primitives 2 '" + right + "' --backend model");
+  EXPECT_EQ(folder.exit_code, 0) << shown(folder);
+  EXPECT_TRUE(contains(folder.err, "warning")) << folder.err;
+  EXPECT_EQ(run_in(other.path, "progress").exit_code, 0);
+}
+
+TEST(Progress, StateOfANewerCudasyncIsLeftAsItIs) {
+  TempDir state;
+  const std::string newer = "{\"format\":\"cudasync-progress\",\"version\":99,\"lessons\":{}}";
+  write(state_file(state.path), newer);
+  const CliResult r = run_in(state.path, "check warp-primitives 1 12345 --backend model");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.err, "newer")) << r.err;
+  EXPECT_EQ(read_file(state_file(state.path)), newer);
+}
+
+}  // namespace
