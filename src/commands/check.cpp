@@ -38,7 +38,7 @@ cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table
              "form. Every answer is recorded in your progress ($XDG_STATE_HOME/cudasync, cudasync progress).");
   cli::Validator validate = [o, &table](const RunContext&) {
     const course::CourseLesson l = checked_lesson(table, o->lesson);
-    const course::Exercise& e = checked_exercise(l, *o->number, "check");
+    const course::Exercise e = checked_exercise(l, *o->number, "check");
     const std::string n = std::to_string(e.number);
     if (e.kind == course::Kind::kernel)
       throw UsageError("check " + o->lesson + " " + n + ": exercise " + n + " is a kernel you write; accepted: "
@@ -51,7 +51,7 @@ cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table
   };
   cli::Runner run = [o, &table](const RunContext& ctx) {
     const course::CourseLesson l = checked_lesson(table, o->lesson);
-    const course::Exercise& e = checked_exercise(l, *o->number, "check");
+    const course::Exercise e = checked_exercise(l, *o->number, "check");
     course::InProcessRunner runner(table, ctx);
     const course::Answer a = course::compute_answer(e, runner);
     const course::Verdict v = course::judge(e, a, o->canonical);

@@ -138,7 +138,7 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
                        "; accepted: a lesson and an exercise number before it");
     if (!o->number) return;
     const course::CourseLesson l = checked_lesson(table, o->lesson);
-    const course::Exercise& e = checked_exercise(l, *o->number, "exercise");
+    const course::Exercise e = checked_exercise(l, *o->number, "exercise");
     if (!o->kernel.empty() && e.kind != course::Kind::kernel)
       throw UsageError("--kernel " + o->kernel + ": exercise " + std::to_string(e.number) +
                        " is answered, not written; accepted: --kernel only with a kernel exercise (marked [kernel] "
@@ -148,7 +148,7 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
     if (o->lesson.empty()) return overview(table);
     const course::CourseLesson l = checked_lesson(table, o->lesson);
     if (!o->number) return listing(l, o->lang);
-    const course::Exercise& e = checked_exercise(l, *o->number, "exercise");
+    const course::Exercise e = checked_exercise(l, *o->number, "exercise");
     if (!o->kernel.empty()) return kernel(l, e, *o, ctx);
     return one(l, e, *o, table, ctx);
   };

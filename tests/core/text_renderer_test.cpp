@@ -94,7 +94,7 @@ TEST(TextRenderer, ChineseParagraphsBreakBetweenCharactersNotBeforeClosingPunctu
   EXPECT_NE(joined.find("warp 和 lane"), std::string::npos) << "spaces between words are kept";
 }
 
-TEST(TextRenderer, LongLegendLinesWrapShortLegendLinesKeepTheirIndentation) {
+TEST(TextRenderer, LongLegendLinesWrapAndEveryLegendLineIsIndentedUnderItsTable) {
   report::Report r;
   r.title = "t";
   report::Section s("s", "s");
@@ -106,7 +106,7 @@ TEST(TextRenderer, LongLegendLinesWrapShortLegendLinesKeepTheirIndentation) {
   r.sections.push_back(s);
   const std::string out = render(r, 40, false);
   for (const auto& l : lines_of(out)) EXPECT_LE(l.size(), 40u) << l;
-  EXPECT_NE(out.find("       indented: short\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n    indented: short\n"), std::string::npos) << out;
   EXPECT_NE(out.find("    a legend line long enough"), std::string::npos) << out;
 }
 

@@ -102,7 +102,7 @@ TEST(MultiGpuGpu, TextFitsEightyColumnsOnTheGpu) {
       {"multi-gpu --backend gpu --part all-reduce --mib 1 --color never", two},
   };
   for (const auto& [args, exit] : runs) {
-    const test::CliResult r = test::run_cli(args);
+    const test::CliResult r = test::run_shell(std::string("COLUMNS=80 '") + test::binary_path() + "' " + args);  // folds to $COLUMNS
     EXPECT_EQ(r.exit_code, exit) << test::shown(r);
     EXPECT_EQ(test_support::wider_lines(r.out), std::vector<std::string>{}) << args;
   }
