@@ -28,7 +28,7 @@ gpu_build() {
   local preset=${1:-gpu} start
   start=$(date +%s)
   # shellcheck disable=SC2086
-  if ! { cmake --preset "$preset" -DCUDASYNC_WERROR=ON ${CUDASYNC_CMAKE_ARGS:-} && cmake --build "build/$preset" -j 16; } \
+  if ! { cmake --preset "$preset" -DCUDASYNC_WERROR=ON ${CUDASYNC_CMAKE_ARGS:-} && cmake --build "build/$preset" -j "$(nproc)"; } \
       >"$OUT/build.log" 2>&1; then
     grep -E 'error|Error' "$OUT/build.log" | head -40
     tail -30 "$OUT/build.log"
