@@ -10,7 +10,6 @@
 #include <iostream>
 #include <memory>
 
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "core/backend.hpp"
@@ -18,6 +17,7 @@
 #include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
 #include "core/cli/help_format.hpp"
+#include "core/cli/log_sink.hpp"
 #include "core/cli/output.hpp"
 #include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
@@ -42,10 +42,10 @@ const char* kExitCodes =
     "  3   no usable GPU when one was required (--backend gpu), or a CUDA driver error\n"
     "  77  the lesson or part is not supported on this GPU (waived, with the reason)";
 
-// spdlog's default logger writes to stdout, where tables and JSON go; replace it with stderr.
+// spdlog's default logger writes to stdout, where tables and JSON go; replace it with stderr
+// (core/cli/log_sink: the prefix, and wrapping on a terminal).
 void setup_logging() {
-  auto logger = std::make_shared<spdlog::logger>("cudasync", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-  logger->set_pattern("cudasync: %v");
+  auto logger = std::make_shared<spdlog::logger>("cudasync", stderr_log_sink());
   spdlog::set_default_logger(logger);
 }
 
