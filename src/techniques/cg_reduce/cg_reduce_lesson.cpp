@@ -5,7 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/checked.hpp"
 #include "core/errors.hpp"
+#include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
 
@@ -197,6 +199,11 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   p.gpu = ctx.gpu;
   p.reps = kReps;
   const std::size_t elem = type_bytes(p.dtype);
+  // The input lives on the host either way; on the model it is the whole run's memory, on a GPU the
+  // device's free memory is the tighter bound (check_device_memory).
+  if (!ctx.gpu)
+    require_host_memory(ctx, checked_product({static_cast<std::uint64_t>(p.n), elem}),
+                        "--n " + std::to_string(p.n) + ": the input array of " + dtype_name(p.dtype) + "s");
   if (ctx.gpu) {
     const std::size_t free_bytes = gpu_free_bytes();
     check_device_memory(p.n, elem, p.plan, free_bytes, ctx, "--n " + std::to_string(p.n));

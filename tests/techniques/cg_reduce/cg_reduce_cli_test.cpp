@@ -55,8 +55,17 @@ TEST(CgReduceCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"cg-reduce --backend model --bench --n 1000", {"--n", "--bench", "--sizes"}},
       {"cg-reduce --backend model --bench --part trace", {"--part", "--bench"}},
       {"cg-reduce --backend model --bench --grid 5", {"--grid", "--bench"}},
+      // The model holds the whole input: above --max-memory (default 1 GiB) it stops before allocating.
+      {"cg-reduce --backend model --n 1073741824", {"--n 1073741824", "4.0 GiB", "--max-memory 4G"}},
+      {"cg-reduce --backend model --n 536870912 --dtype double", {"--n 536870912", "doubles", "4.0 GiB"}},
+      {"cg-reduce --backend model --n 1048576 --max-memory 1M", {"--n 1048576", "4.0 MiB", "--max-memory 4M"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
+}
+
+TEST(CgReduceCli, AModelRunWithinItsMemoryBoundRuns) {
+  const CliResult r = run_cli("cg-reduce --backend model --part shared --n 1048576 --max-memory 4M");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
 }
 
 TEST(CgReduceCli, ModelRunShowsEveryRungTheLadderAndWhatNeedsAGpu) {
