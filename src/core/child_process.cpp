@@ -19,16 +19,12 @@ extern char** environ;
 
 namespace cudasync {
 
-namespace {
-
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
 }
-
-}  // namespace
 
 std::string make_temp_file(const std::string& tag, const char* what) {
   const char* dir = std::getenv("TMPDIR");

@@ -69,4 +69,7 @@ std::string self_executable();
 // answer when the child names the file itself (`--json=FILE`). Throws std::runtime_error.
 std::string make_temp_file(const std::string& tag, const char* what);
 
+// The whole file at `path`, bytes as they are; empty when it cannot be read (a child that wrote nothing).
+std::string read_all(const std::string& path);
+
 }  // namespace cudasync

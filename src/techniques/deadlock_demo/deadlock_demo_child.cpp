@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 
+#include "core/child_process.hpp"
 #include "core/number_list.hpp"
 #include "core/parts/child.hpp"
 
@@ -25,13 +25,6 @@ std::string one_line(std::string m) {
 bool executable(const std::string& path) {
   struct stat st {};
   return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 }  // namespace
