@@ -23,7 +23,7 @@ std::optional<std::string> coresidency_refusal(int blocks, const Coresidency& c,
                   ". A software grid barrier needs every block resident: the " + lim +
                   " resident blocks would spin at the barrier, holding their SMs, for the other " +
                   std::to_string(blocks - c.limit()) +
-                  ", which cannot start until a resident block exits: a deadlock. Give " + option + " 1.." + lim;
+                  ", which cannot start until a resident block exits: a deadlock; accepted: " + option + " 1.." + lim;
   if (!escape.empty()) m += ", or " + escape;
   return m;
 }

@@ -13,8 +13,8 @@ namespace {
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext& ctx) {
   if (o.model && ctx.backend_request == BackendRequest::gpu)
     return "--model " + *o.model + " chooses the warp scheduling of the reference model's trace, and --backend gpu "
-                                  "asks for the GPU alone; use --backend model, or leave --backend at auto to see "
-                                  "the GPU and the model side by side";
+                                  "asks for the GPU alone; accepted: --model with --backend model, or with "
+                                  "--backend auto to see the GPU and the model side by side";
   if (o.sanitize && ctx.backend_request == BackendRequest::model)
     return "--sanitize runs compute-sanitizer on a GPU kernel, and --backend model runs none; drop --sanitize or "
            "use --backend gpu";

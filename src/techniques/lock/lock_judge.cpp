@@ -188,7 +188,8 @@ std::optional<std::string> acquisitions_error(const std::string& part, int block
   if (n <= kMaxAcquisitions) return std::nullopt;
   return part + ": " + grid_text(blocks, threads) + " x " + std::to_string(iterations) + " iterations is " +
          std::to_string(n) + " lock acquisitions in one launch, more than " + std::to_string(kMaxAcquisitions) +
-         " (several seconds of a contended lock); give fewer --iterations or --blocks";
+         " (several seconds of a contended lock); accepted: blocks x threads x --iterations of at most " +
+         std::to_string(kMaxAcquisitions) + ": give fewer --iterations or --blocks";
 }
 
 int stale_runs(std::optional<int> runs, int blocks, int iterations) {

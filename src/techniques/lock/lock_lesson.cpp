@@ -45,8 +45,8 @@ void add_options(CLI::App& sub, Options& o) {
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext& ctx) {
   if (o.model && ctx.backend_request == BackendRequest::gpu)
     return "--model " + *o.model + " chooses the warp scheduling of the reference model, and --backend gpu asks "
-                                   "for the GPU alone; use --backend model, or leave --backend at auto to see the "
-                                   "GPU and the model side by side";
+                                   "for the GPU alone; accepted: --model with --backend model, or with --backend "
+                                   "auto to see the GPU and the model side by side";
   const auto check = [&](const char* part, int blocks, int threads, int iterations) -> std::optional<std::string> {
     if (!sel.has(part)) return std::nullopt;
     return acquisitions_error(std::string("--part ") + part, blocks, threads, iterations);

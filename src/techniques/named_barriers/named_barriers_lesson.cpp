@@ -22,10 +22,10 @@ using I = std::int64_t;
 
 std::optional<std::string> warp_multiple_error(const std::string& option, int v) {
   const std::string given = option + " " + std::to_string(v);
-  if (v <= 0) return given + ": needs at least one warp (32 threads)";
+  if (v <= 0) return given + ": needs at least one warp; accepted: a multiple of 32 threads (32, 64, ...)";
   if (v % kWarpSize == 0) return std::nullopt;
   std::string e = given + " is not a multiple of 32: bar.sync counts whole warps, and the PTX ISA requires a thread "
-                          "count that is a multiple of the warp size (32)";
+                          "count that is a multiple of the warp size (32); accepted: 32, 64, 96, ...";
   if (v <= kMaxBlockThreads) e += "; to see what such a count does, run --part misuse --count " + std::to_string(v);
   return e;
 }

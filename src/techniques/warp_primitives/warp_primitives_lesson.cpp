@@ -20,7 +20,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
            ": accepted 0.." + std::to_string(o.width - 1) + " (a delta of width or more leaves every lane with its "
            "own value)";
   const auto mask = parse_mask(o.mask);
-  if (!mask) return "--mask '" + o.mask + "' is not a 32-bit mask: give hex (0xffff0000) or decimal";
+  if (!mask) return "--mask '" + o.mask + "' is not a 32-bit mask; accepted: hex (0xffff0000) or decimal, 0..4294967295";
   WarpSetup w{o.threads, *mask};
   if (w.calling() == 0)
     return "--mask " + o.mask + " contains none of the " + std::to_string(o.threads) + " threads that run (" +
