@@ -15,7 +15,7 @@ namespace {
 using report::Format;
 using report::Value;
 
-constexpr double kTargetRatio = 0.98;  // the best kernel >= 0.98 x CUB at every size
+constexpr double kLibrarySpeed = 0.98;  // within 2 % of CUB: the library's speed, within two runs' spread
 
 cost::ReduceDesign design_of(Kernel k) {
   switch (k) {
@@ -53,30 +53,31 @@ cost::ReduceShape shape_of(Kernel k, const Plan& p, Dtype d, int log2_n) {
 
 Value missing(bool gpu) { return gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}}; }
 
-void add_target(report::Section& s, const std::vector<Kernel>& kernels, const std::vector<int>& sizes,
+void add_versus_cub(report::Section& s, const std::vector<Kernel>& kernels, const std::vector<int>& sizes,
                 const sweep::Sweep& sw, bool gpu) {
   std::size_t cub = 0;
   for (std::size_t r = 0; r < kernels.size(); ++r)
     if (kernels[r] == Kernel::cub_sum) cub = r;
-  report::Table t("target", "the best kernel >= " + report::fixed(kTargetRatio, 2) + " x CUB at every size");
+  report::Table t("best-vs-cub", "the best kernel against CUB: at least " + report::fixed(kLibrarySpeed, 2) +
+                                      " x (the library's speed) at every size?");
   t.column("size", "size")
       .column("cub", "CUB", Format::gbps)
       .column("best", "best kernel")
       .column("best-ratio", "x CUB", Format::ratio)
-      .column("met", "met");
+      .column("library-speed", "CUB's speed");
   bool met = true;
   for (std::size_t c = 0; c < sizes.size(); ++c) {
     const auto best = sw.best(c);
     const auto ratio = best ? sw.ratio(*best, c) : std::nullopt;
-    met = met && ratio && *ratio >= kTargetRatio;
+    met = met && ratio && *ratio >= kLibrarySpeed;
     t.row({{"size", "2^" + std::to_string(sizes[c])},
            {"cub", sw.median(cub, c) ? Value{*sw.median(cub, c)} : missing(gpu)},
            {"best", best ? Value{std::string(kernel_id(kernels[*best]))} : missing(gpu)},
            {"best-ratio", ratio ? Value{*ratio} : missing(gpu)},
-           {"met", ratio ? Value{*ratio >= kTargetRatio} : missing(gpu)}});
+           {"library-speed", ratio ? Value{*ratio >= kLibrarySpeed} : missing(gpu)}});
   }
   s.add(std::move(t));
-  s.fact("best-target", "best kernel >= 0.98 x CUB, every size", gpu ? Value{met} : Value{report::NeedsGpu{}});
+  s.fact("best-at-library-speed", "the best kernel at CUB's speed, every size", gpu ? Value{met} : Value{report::NeedsGpu{}});
 }
 
 }  // namespace
@@ -116,7 +117,7 @@ void add_cost_model(report::Section& s, const std::vector<Kernel>& kernels, cons
       cells.push_back(std::move(cell));
     }
   cost::add_model(s, cells, {"GB/s", Format::gbps, cost::kTolerance}, cost_needs(kernels, p, d, sizes), prims, gpu);
-  add_target(s, kernels, sizes, sw, gpu);
+  add_versus_cub(s, kernels, sizes, sw, gpu);
 }
 
 }  // namespace cudasync::cg_reduce

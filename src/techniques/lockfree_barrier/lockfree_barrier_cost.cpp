@@ -19,7 +19,7 @@ namespace {
 using report::Format;
 using report::Value;
 
-constexpr double kTargetRatio = 0.95;  // own <= 0.95 x grid.sync at every grid size
+constexpr double kClearlyFaster = 0.95;  // 5 % faster: beyond the few per cent two runs of one barrier differ by
 constexpr int kCheckPhases = 8;        // the candidates' data check
 
 std::optional<cost::BarrierDesign> design_of(Barrier b) {
@@ -44,8 +44,8 @@ Value ratio_or(std::optional<double> r, bool gpu) {
   return r ? Value{*r} : gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}};
 }
 
-// own and its candidates against grid.sync at every size.
-void add_target(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, bool gpu) {
+// own and its candidates against grid.sync at every size: is a hand-made barrier clearly faster?
+void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, bool gpu) {
   std::optional<std::size_t> base;
   std::vector<std::size_t> owns;
   for (std::size_t r = 0; r < g.barriers.size(); ++r) {
@@ -53,13 +53,14 @@ void add_target(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw
     if (is_own(g.barriers[r])) owns.push_back(r);
   }
   if (!base || owns.empty()) return;
-  report::Table t("target", "own <= " + report::fixed(kTargetRatio, 2) + " x grid.sync at every grid size");
+  report::Table t("own-vs-grid-sync", "own against grid.sync: at most " + report::fixed(kClearlyFaster, 2) +
+                                           " x (5 % faster) at every grid size?");
   t.column("blocks", "blocks", Format::count)
       .column("grid-sync", "grid.sync", Format::ns)
       .column("own", "own x grid.sync", Format::ratio)
       .column("best", "best own")
       .column("best-ratio", "x grid.sync", Format::ratio)
-      .column("met", "met");
+      .column("clearly-faster", "5 % faster");
   bool own_met = true, best_met = true;
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const auto own = sw.ratio(owns.front(), c);
@@ -67,18 +68,18 @@ void add_target(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw
     for (std::size_t r : owns)
       if (const auto q = sw.ratio(r, c); q && (!best || *q < *sw.ratio(*best, c))) best = r;
     const auto best_ratio = best ? sw.ratio(*best, c) : std::nullopt;
-    own_met = own_met && own && *own <= kTargetRatio;
-    best_met = best_met && best_ratio && *best_ratio <= kTargetRatio;
+    own_met = own_met && own && *own <= kClearlyFaster;
+    best_met = best_met && best_ratio && *best_ratio <= kClearlyFaster;
     t.row({{"blocks", static_cast<std::int64_t>(g.blocks[c])},
            {"grid-sync", sw.median(*base, c) ? Value{*sw.median(*base, c)} : ratio_or(std::nullopt, gpu)},
            {"own", ratio_or(own, gpu)},
            {"best", best ? Value{std::string(barrier_key(g.barriers[*best]))} : ratio_or(std::nullopt, gpu)},
            {"best-ratio", ratio_or(best_ratio, gpu)},
-           {"met", best_ratio ? Value{*best_ratio <= kTargetRatio} : ratio_or(std::nullopt, gpu)}});
+           {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : ratio_or(std::nullopt, gpu)}});
   }
   sec.add(std::move(t));
-  sec.fact("own-target", "own <= 0.95 x grid.sync, every size", gpu ? Value{own_met} : Value{report::NeedsGpu{}});
-  sec.fact("best-own-target", "the same, own or a candidate", gpu ? Value{best_met} : Value{report::NeedsGpu{}});
+  sec.fact("own-clearly-faster", "own 5 % faster than grid.sync, every size", gpu ? Value{own_met} : Value{report::NeedsGpu{}});
+  sec.fact("best-own-clearly-faster", "the same, own or a candidate", gpu ? Value{best_met} : Value{report::NeedsGpu{}});
 }
 
 }  // namespace
@@ -125,7 +126,7 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
     }
   }
   cost::add_model(sec, cells, {"ns per barrier", Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
-  add_target(sec, g, sw, run.ctx.gpu);
+  add_versus_grid_sync(sec, g, sw, run.ctx.gpu);
 }
 
 }  // namespace cudasync::lockfree_barrier

@@ -127,10 +127,10 @@ TEST(CgReduceCli, EveryJsonDocumentValidates) {
     EXPECT_EQ(s["measurements"].size(), 26u) << id;  // 12 rungs and the one-pass candidate, 2 sizes
     for (const auto& [mid, m] : s["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << mid;
     EXPECT_TRUE(s["measurements"].contains("cub-sum-at-2-12")) << s["measurements"].dump();
-    for (const char* t : {"median", "vs-cub-sum", "best", "model", "terms-one-pass-vector", "primitives", "target"})
+    for (const char* t : {"median", "vs-cub-sum", "best", "model", "terms-one-pass-vector", "primitives", "best-vs-cub"})
       EXPECT_TRUE(s["tables"].contains(t)) << id << " " << t;
     EXPECT_EQ(s["tables"]["model"]["rows"].size(), 26u) << id;
-    EXPECT_EQ(s["tables"]["target"]["rows"].size(), 2u) << id;
+    EXPECT_EQ(s["tables"]["best-vs-cub"]["rows"].size(), 2u) << id;
   }
   const auto err = valid_document("cg-reduce --block 100 --json", 2);
   EXPECT_TRUE(err.contains("error")) << err.dump(2);

@@ -192,7 +192,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   for (const auto& row : tables["primitives"]["rows"])
     stagger_poll = stagger_poll || (row["primitive"] == "poll-relaxed" && row["at"] == "132x4");
   EXPECT_TRUE(stagger_poll);  // own-stagger: 4 pollers per block at one block per SM
-  EXPECT_EQ(tables["target"]["rows"].size(), 4u);
+  EXPECT_EQ(tables["own-vs-grid-sync"]["rows"].size(), 4u);
 }
 
 }  // namespace
