@@ -38,7 +38,7 @@ run() {  # run LABEL ARGS...: one command into runs.txt, its exit code and last 
 }
 run "default run" multi-gpu
 run "host-flag, every fence, 200000 handoffs" multi-gpu --part host-flag --iterations 200000
-run "peer-flag, every fence pair" multi-gpu --part peer-flag --iterations 500000
+run "peer-flag, every fence pair" multi-gpu --part peer-flag --iterations 200000
 run "barrier" multi-gpu --part barrier --phases 64
 run "all-reduce 256 MiB" multi-gpu --part all-reduce --mib 256
 run "--devices 0,0 (expect 2)" multi-gpu --devices 0,0

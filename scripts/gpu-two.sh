@@ -51,7 +51,7 @@ for i in 1 2 3; do
 done
 
 run "multi-gpu host-flag, 200000 handoffs" multi-gpu --part host-flag --iterations 200000
-run "multi-gpu peer-flag, 500000 handoffs" multi-gpu --part peer-flag --iterations 500000
+run "multi-gpu peer-flag, 200000 handoffs" multi-gpu --part peer-flag --iterations 200000
 run "multi-gpu barrier, 64 phases" multi-gpu --part barrier --phases 64
 run "multi-gpu all-reduce, 256 MiB" multi-gpu --part all-reduce --mib 256
 sed -n '/what the consumer read once it saw the flag/,/^$/p' "$runs" | head -30

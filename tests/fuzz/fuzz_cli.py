@@ -435,6 +435,7 @@ def main():
     counts = {"signal": 0, "timeout": 0, "exit": 0, "document": 0, "stderr": 0, "sanitizer": 0}
     exits = {}
     internal = {}  # "internal error" messages (exit 1): a bug, or memory a lesson did not budget
+    check_failures = []  # the other exit 1 runs: a failed check (on a GPU, worth a look), with its [FAIL] line
     usage_total = usage_unclear = 0
     unclear = {}  # the start of each message that does not say what is accepted -> (count, an argv)
     slowest = (0.0, None)
@@ -449,6 +450,9 @@ def main():
             line = r["err"].decode("utf-8", "replace").strip().splitlines()[-1].replace("cudasync: error: ", "")
             n, example = internal.get(line[:80], (0, argv))
             internal[line[:80]] = (n + 1, example)
+        elif r["code"] == 1:
+            fails = [l.strip() for l in (r["out"] or b"").decode("utf-8", "replace").splitlines() if "[FAIL]" in l]
+            check_failures.append((argv, fails[0] if fails else "a failed check (see the run's report)"))
         if r["code"] == 2:
             usage_total += 1
             if b"accepted" not in r["err"]:
@@ -516,6 +520,9 @@ def main():
     print("fuzz: internal errors (exit 1, not counted as failures) %d" % sum(n for n, _ in internal.values()))
     for key, (n, argv) in sorted(internal.items(), key=lambda kv: -kv[1][0])[:10]:
         print("  %5d  %s  e.g. %s" % (n, key, shell_line(argv)[:160]))
+    print("fuzz: runs with a failed check (exit 1, not counted as failures) %d" % len(check_failures))
+    for argv, line in check_failures[:10]:
+        print("  %s\n      %s" % (shell_line(argv)[:160], line[:150]))
     if memchecked:
         print("fuzz: compute-sanitizer memcheck on %d argvs: %d with errors" % (memchecked, memcheck_errors))
     if failures:
