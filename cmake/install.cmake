@@ -7,7 +7,8 @@
 #   share/fish/vendor_completions.d/cudasync.fish          generated
 #   share/cudasync/schema/                                 the --json schema
 #   share/doc/cudasync/                                    README.md, LICENSE, NOTICE, measurements.md,
-#                                                          lessons/<lesson>/{en,zh}.md, third-party/
+#                                                          lessons/<lesson>/{en,zh}.md and the kernel
+#                                                          exercises' starters (*.cu), third-party/
 include(GNUInstallDirs)
 
 set(CUDASYNC_ZSH_COMPLETION_DIR "" CACHE STRING
@@ -39,7 +40,7 @@ set(doc_dir "${CMAKE_INSTALL_DATAROOTDIR}/doc/cudasync")
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/LICENSE" "${PROJECT_SOURCE_DIR}/NOTICE"
               "${PROJECT_SOURCE_DIR}/docs/measurements.md"
         DESTINATION "${doc_dir}")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/lessons/" DESTINATION "${doc_dir}/lessons" FILES_MATCHING PATTERN "*.md")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/lessons/" DESTINATION "${doc_dir}/lessons" FILES_MATCHING PATTERN "*.md" PATTERN "*.cu")
 # The notices of the header libraries compiled into the binary (NOTICE lists them), where this
 # machine has them: Debian's copyright files.
 foreach(pair "CLI11=libcli11-dev" "spdlog=libspdlog-dev" "fmt=libfmt-dev" "nlohmann-json=nlohmann-json3-dev")

@@ -8,7 +8,10 @@
 #include "core/course/answer_format.hpp"
 #include "core/course/kernel_exercise.hpp"
 #include "core/course/lesson_runner.hpp"
+#include "core/course/student_kernel.hpp"
 #include "core/errors.hpp"
+#include "core/lesson_texts.hpp"
+#include "core/parts/child.hpp"
 
 namespace cudasync::commands {
 
@@ -22,7 +25,10 @@ struct ExerciseOptions {
   bool hint = false;
   bool answer = false;
   std::string kernel;
+  bool starter = false;
   std::string lang = "en";
+  // The hidden child mode that runs a student's kernel (core/course/student_kernel.hpp).
+  std::string child, child_out, kernel_request;
 };
 
 std::string status_of(const course::Progress& p, const std::string& lesson, const course::Exercise& e) {
@@ -74,7 +80,9 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
   report::Section s("exercise", name + " exercise " + n);
   s.paragraph(e.question.in(o.lang));
   if (e.kind == course::Kind::kernel) {
-    s.fact("starter", "starter file", "lessons/" + name + "/" + e.starter);
+    s.fact("starter", "starter file", "lessons/" + name + "/" + e.starter, Format::plain,
+           "cudasync exercise " + name + " " + n + " --starter prints it");
+    s.fact("needs-gpu", "needs a GPU", std::string("yes"), Format::plain, "and NVRTC (cudasync doctor)");
     s.note("write the function in a copy of the starter file, then: cudasync exercise " + name + " " + n +
            " --kernel FILE");
   } else {
@@ -90,6 +98,8 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
     h.paragraph(e.hint.in(o.lang));
     r.sections.push_back(std::move(h));
   }
+  if (o.answer && e.kind == course::Kind::kernel)
+    s.note("a kernel exercise has no answer to show: the tool runs your function and says where it is wrong");
   if (o.answer && e.kind == course::Kind::computed) {
     course::InProcessRunner runner(table, ctx);
     const course::Answer a = course::compute_answer(e, runner);
@@ -118,6 +128,28 @@ report::Report kernel(const course::CourseLesson& l, const course::Exercise& e, 
   return r;
 }
 
+report::Report starter(const course::CourseLesson& l, const course::Exercise& e) {
+  if (e.kind != course::Kind::kernel)
+    throw UsageError("--starter: exercise " + std::to_string(e.number) + " of " + l.command->name +
+                     " is answered, not written; accepted: --starter with a kernel exercise (marked [kernel] in "
+                     "cudasync exercise " + l.command->name + ")");
+  const auto text = find_lesson_starter(l.command->name, e.starter);
+  if (!text) throw std::logic_error("exercise: no embedded starter lessons/" + l.command->name + "/" + e.starter);
+  report::Report r;
+  r.command = "exercise";
+  r.document = std::string(*text);  // no title: the text is the file, for --starter > FILE
+  return r;
+}
+
+// The child process of a kernel exercise: compiles and runs the request, writes the answer.
+report::Report kernel_child(const ExerciseOptions& o, const RunContext& ctx) {
+  parts::write_child_answer(o.child_out, course::student_kernel_child(ctx, o.kernel_request));
+  report::Report r;
+  r.command = "exercise";
+  r.title = "cudasync exercise: a student's kernel, run as a child process";
+  return r;
+}
+
 }  // namespace
 
 cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& table) {
@@ -128,11 +160,26 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
   sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
   sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");
   sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function");
+  sub.add_flag("--starter", o->starter, "A kernel exercise: print its starter file (cudasync exercise LESSON N --starter > FILE)");
+  // The child process that compiles and runs a student's kernel (hidden: the parent starts it).
+  sub.add_option("--child", o->child, "")->check(CLI::IsMember({"kernel"}))->group("");
+  sub.add_option("--child-out", o->child_out, "")->group("");
+  sub.add_option("--kernel-request", o->kernel_request, "")->group("");
   add_lang_option(sub, o->lang);
   sub.footer("Answers are computed when asked, by running the lesson: on the GPU where there is one, else on the\n"
              "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).");
   cli::Validator validate = [o, &table](const RunContext&) {
-    const char* needs = o->hint ? "--hint" : o->answer ? "--answer" : !o->kernel.empty() ? "--kernel" : nullptr;
+    if (!o->child.empty() || !o->child_out.empty() || !o->kernel_request.empty()) {
+      if (o->child.empty() || o->child_out.empty() || o->kernel_request.empty() || !o->lesson.empty())
+        throw UsageError("--child, --child-out and --kernel-request go together, without a lesson; accepted: the "
+                         "command line a kernel exercise starts its child process with");
+      return;
+    }
+    const char* needs = o->hint      ? "--hint"
+                        : o->answer  ? "--answer"
+                        : o->starter ? "--starter"
+                        : !o->kernel.empty() ? "--kernel"
+                                             : nullptr;
     if (needs != nullptr && !o->number)
       throw UsageError(std::string(needs) + " needs an exercise: cudasync exercise LESSON N " + needs +
                        "; accepted: a lesson and an exercise number before it");
@@ -145,10 +192,12 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
                        "in cudasync exercise " + o->lesson + ")");
   };
   cli::Runner run = [o, &table](const RunContext& ctx) {
+    if (!o->child.empty()) return kernel_child(*o, ctx);
     if (o->lesson.empty()) return overview(table);
     const course::CourseLesson l = checked_lesson(table, o->lesson);
     if (!o->number) return listing(l, o->lang);
     const course::Exercise e = checked_exercise(l, *o->number, "exercise");
+    if (o->starter) return starter(l, e);
     if (!o->kernel.empty()) return kernel(l, e, *o, ctx);
     return one(l, e, *o, table, ctx);
   };

@@ -8,4 +8,10 @@ std::optional<std::string_view> find_lesson_text(std::string_view lesson, std::s
   return std::nullopt;
 }
 
+std::optional<std::string_view> find_lesson_starter(std::string_view lesson, std::string_view name) {
+  for (const auto& f : lesson_starters())
+    if (lesson == f.lesson && name == f.name) return f.text();
+  return std::nullopt;
+}
+
 }  // namespace cudasync

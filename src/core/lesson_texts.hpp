@@ -1,5 +1,6 @@
 #pragma once
-// The lesson texts (lessons/<lesson>/<lang>.md), embedded in the binary at build time.
+// The lesson texts (lessons/<lesson>/<lang>.md) and the kernel exercises' starter files, embedded in
+// the binary at build time (cmake/embed_lessons.cmake).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -18,5 +19,17 @@ struct LessonText {
 
 const std::vector<LessonText>& lesson_texts();  // generated
 std::optional<std::string_view> find_lesson_text(std::string_view lesson, std::string_view lang);
+
+// A kernel exercise's starter file (lessons/<lesson>/<name>.cu), embedded the same way.
+struct LessonFile {
+  const char* lesson;  // "cg-reduce"
+  const char* name;    // "block_sum.cu"
+  const char* data;
+  std::size_t size;
+  std::string_view text() const { return {data, size}; }
+};
+
+const std::vector<LessonFile>& lesson_starters();  // generated
+std::optional<std::string_view> find_lesson_starter(std::string_view lesson, std::string_view name);
 
 }  // namespace cudasync

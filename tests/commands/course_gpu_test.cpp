@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
@@ -40,6 +41,7 @@ TEST(CourseGpu, EveryExercisesAnswerFromTheGpuChecksRight) {
       if (a.exit_code == 77) continue;  // a part this GPU waives
       ASSERT_EQ(a.exit_code, 0) << shown(a);
       const json doc = json::parse(a.out);
+      if (doc["report"]["sections"]["exercise"]["facts"].contains("starter")) continue;  // a kernel: below
       const auto& answer = doc["report"]["sections"]["answer"]["facts"];
       EXPECT_TRUE(contains(answer["computed-on"]["value"].get<std::string>(), "the GPU"));
       const std::string value = answer["answer"]["value"].get<std::string>();
@@ -47,6 +49,79 @@ TEST(CourseGpu, EveryExercisesAnswerFromTheGpuChecksRight) {
       EXPECT_EQ(c.exit_code, 0) << "the GPU's own answer, checked again: " << shown(c);
     }
   }
+}
+
+// The kernel exercises on the GPU: a student's file compiled at run time (NVRTC), run, and judged.
+std::string student_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kWarpSumRight =
+    "__device__ int warp_sum(int v) {\n"
+    "  for (int m = 16; m > 0; m /= 2) v += __shfl_xor_sync(0xffffffff, v, m);\n"
+    "  return v;\n}\n";
+const char* kWarpSumDown =
+    "__device__ int warp_sum(int v) {\n"
+    "  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);\n"
+    "  return v;\n}\n";
+const char* kBlockSumRight =
+    "__device__ int block_sum(int v) {\n"
+    "  __shared__ int warp_sums[32];\n"
+    "  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);\n"
+    "  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;\n"
+    "  __syncthreads();\n"
+    "  int s = 0;\n"
+    "  if (threadIdx.x == 0)\n"
+    "    for (int w = 0; w < blockDim.x / 32; ++w) s += warp_sums[w];\n"
+    "  return s;\n}\n";
+const char* kBlockSumSpins =
+    "__device__ int block_sum(int v) {\n"
+    "  __shared__ volatile int never;\n"
+    "  never = 0;\n"
+    "  while (never == 0) {}\n"
+    "  return v;\n}\n";
+
+TEST(KernelExerciseGpu, ARightWarpSumPassesAndIsRecorded) {
+  CUDASYNC_REQUIRE_GPU();
+  const std::string f = student_file("warp_sum_right.cu", kWarpSumRight);
+  const json doc = valid_document("exercise warp-primitives 10 --kernel '" + f + "' --backend gpu --json", 0);
+  EXPECT_TRUE(doc["report"]["sections"]["check"]["checks"]["answer-right"]["passed"].get<bool>());
+  EXPECT_EQ(doc["report"]["sections"]["lanes"]["facts"]["wrong"]["value"], 0);
+}
+
+TEST(KernelExerciseGpu, ShflDownLeavesTheSumInLaneZeroAndTheToolSaysWhichLanes) {
+  CUDASYNC_REQUIRE_GPU();
+  const std::string f = student_file("warp_sum_down.cu", kWarpSumDown);
+  const json doc = valid_document("exercise warp-primitives 10 --kernel '" + f + "' --backend gpu --json", 1);
+  const auto& verdict = doc["report"]["sections"]["check"]["checks"]["answer-right"];
+  EXPECT_FALSE(verdict["passed"].get<bool>());
+  EXPECT_TRUE(contains(verdict["detail"].get<std::string>(), "__shfl_down_sync")) << verdict["detail"];
+  EXPECT_EQ(doc["report"]["sections"]["lanes"]["facts"]["wrong"]["value"], 62);
+}
+
+TEST(KernelExerciseGpu, ACompileErrorKeepsTheStudentsLine) {
+  CUDASYNC_REQUIRE_GPU();
+  const std::string f = student_file("warp_sum_typo.cu", "__device__ int warp_sum(int v) {\n  return v +;\n}\n");
+  const CliResult r = run_cli("exercise warp-primitives 10 --kernel '" + f + "' --backend gpu --color never");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.out, "warp_sum_typo.cu(2)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "does not compile")) << r.out;
+}
+
+TEST(KernelExerciseGpu, ARightBlockSumPassesAndASpinIsEndedByTheDeadline) {
+  CUDASYNC_REQUIRE_GPU();
+  const std::string right = student_file("block_sum_right.cu", kBlockSumRight);
+  const json ok = valid_document("exercise cg-reduce 6 --kernel '" + right + "' --backend gpu --json", 0);
+  EXPECT_EQ(ok["report"]["sections"]["blocks"]["facts"]["wrong"]["value"], 0);
+  const std::string spins = student_file("block_sum_spins.cu", kBlockSumSpins);
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + spins + "' --backend gpu --color never");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.out, "did not return")) << r.out;
+  EXPECT_LT(seconds, 30.0) << "the child is ended at its deadline";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // answers from the tool: nothing here knows an answer.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "support/cli_expect.hpp"
@@ -134,6 +135,10 @@ TEST_P(EveryExercise, RightAnswerPassesWrongAnswerFailsWithAReason) {
     const std::string answer_args = "exercise " + lesson + " " + n + " --answer --backend model --json";
     const json ex = i == 1 ? valid_document(answer_args) : document(answer_args, 0);
     const auto& s = ex["report"]["sections"];
+    if (s["exercise"]["facts"].contains("starter")) {  // a kernel the student writes: KernelExercise below
+      EXPECT_FALSE(s.contains("answer"));
+      continue;
+    }
     ASSERT_TRUE(s.contains("answer"));
     const std::string right = s["answer"]["facts"]["answer"]["value"].get<std::string>();
     const std::string format = s["exercise"]["facts"]["format"]["value"].get<std::string>();
@@ -200,7 +205,14 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise warp-primitives 999", {"999", "accepted"}},
            {"check warp-primitives", {"accepted"}},
            {"exercise warp-primitives --hint", {"--hint needs an exercise", "accepted"}},
-           {"exercise warp-primitives 12", {"accepted: 1..9"}},
+           {"exercise warp-primitives 12", {"accepted: 1..10"}},
+           {"exercise warp-primitives 2 --starter", {"--starter", "accepted: --starter with a kernel exercise"}},
+           {"exercise warp-primitives --starter", {"--starter needs an exercise", "accepted"}},
+           {"exercise warp-primitives 10 --kernel /no/such/file.cu", {"--kernel /no/such/file.cu", "accepted"}},
+           {"exercise warp-primitives 10 --kernel /dev/null", {"--kernel /dev/null", "accepted"}},
+           {"check warp-primitives 10 6", {"kernel you write", "accepted: cudasync exercise warp-primitives 10 --kernel"}},
+           {"exercise --child kernel", {"--child", "accepted"}},
+           {"exercise --child kernel --child-out /tmp/x --kernel-request /no/such", {"--kernel-request", "accepted"}},
            {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
            {"exercise --answer", {"accepted"}},
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
@@ -209,6 +221,31 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
     SCOPED_TRACE(c.args);
     expect_usage_error(c);
   }
+}
+
+// The kernel exercises: the starter prints as a file, its function is there to write, and without
+// a GPU the run is waived with the reason (their GPU runs: course_gpu_test.cpp).
+TEST(KernelExercise, TheStarterIsTheFileToCopy) {
+  for (const auto& [args, function] : std::vector<std::pair<std::string, std::string>>{
+           {"exercise warp-primitives 10 --starter", "__device__ int warp_sum(int v)"},
+           {"exercise cg-reduce 6 --starter", "__device__ int block_sum(int v)"}}) {
+    const CliResult r = run_cli(args + " --color never");
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    EXPECT_EQ(r.out.rfind("// cudasync exercise ", 0), 0u) << "the first line is the file's: " << r.out.substr(0, 80);
+    EXPECT_TRUE(contains(r.out, function)) << r.out;
+  }
+  const json doc = valid_document("exercise warp-primitives 10 --backend model --json");
+  const auto& facts = doc["report"]["sections"]["exercise"]["facts"];
+  EXPECT_EQ(facts["starter"]["value"], "lessons/warp-primitives/warp_sum.cu");
+  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/warp-primitives/warp_sum.cu").good());
+  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/cg-reduce/block_sum.cu").good());
+}
+
+TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {
+  const std::string file = source_dir() + "/lessons/cg-reduce/block_sum.cu";
+  const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model");
+  EXPECT_EQ(r.exit_code, 77) << shown(r);
+  EXPECT_TRUE(contains(r.err, "runs it on a GPU")) << r.err;
 }
 
 TEST(Explain, NoLongerGivesTheAnswersAwayButPointsToTheExercises) {

@@ -1,6 +1,8 @@
 #pragma once
 // Wires a lesson's part table (core/parts/lesson.hpp) to the command line and to the run path:
 // main's table holds `parts::command(lesson::lesson())`.
+#include <unistd.h>
+
 #include <algorithm>
 #include <memory>
 
@@ -23,8 +25,46 @@ struct Parsed {
   std::vector<std::string> parts;  // --part
   std::string child;               // --child: the hidden child mode
   std::string child_out;           // --child-out
+  bool predict = false;            // --predict
+  std::string prediction;          // --prediction
   Selection selection;
 };
+
+// --predict: which prediction the selection runs (the part --part names, else the first
+// prediction's part, selected alone), and whether there is a way to get the student's answer.
+template <class Options, class Run>
+void select_prediction(const Lesson<Options, Run>& lesson, Parsed<Options>& p, bool stdin_is_terminal) {
+  const std::string ids = [&] {
+    std::string out;
+    for (const auto& pr : lesson.predictions) out += (out.empty() ? "" : ", ") + pr.part;
+    return out;
+  }();
+  if (!p.prediction.empty() && !p.predict)
+    throw UsageError("--prediction " + p.prediction + " is the answer to --predict; accepted: --predict --prediction "
+                     "VALUE");
+  if (!p.predict) return;
+  if (p.selection.bench)
+    throw UsageError("--predict asks about one part, and --bench runs the sweep; accepted: --predict without --bench");
+  std::optional<std::size_t> which;
+  if (p.parts.empty()) which = 0;
+  else if (p.parts.size() == 1)
+    for (std::size_t i = 0; i < lesson.predictions.size(); ++i)
+      if (lesson.predictions[i].part == p.parts.front()) which = i;
+  if (!which)
+    throw UsageError("--predict with --part " + (p.parts.empty() ? std::string() : p.parts.front()) +
+                     (p.parts.size() > 1 ? ",..." : "") + ": " + lesson.id + " asks for a prediction about one of " +
+                     ids + "; accepted: --predict alone, or with one of those parts");
+  const Prediction& pr = lesson.predictions[*which];
+  if (!p.prediction.empty() && !choice_of(pr, p.prediction))
+    throw UsageError("--prediction " + p.prediction + ": not an answer to the question of part " + pr.part +
+                     "; accepted: one of " + choices_text(pr));
+  if (p.prediction.empty() && !stdin_is_terminal)
+    throw UsageError("--predict asks for your prediction on the terminal, and stdin is not one; accepted: "
+                     "--prediction VALUE, one of " + choices_text(pr) + " (the question: " + pr.question + ")");
+  p.selection.ids = {pr.part};
+  p.selection.predict = which;
+  p.selection.prediction = p.prediction.empty() ? std::string() : *choice_of(pr, p.prediction);
+}
 
 template <class Options, class Run>
 std::vector<PartRule> rules(const Lesson<Options, Run>& lesson) {
@@ -45,7 +85,7 @@ inline std::vector<std::string> given_options(const CLI::App& sub) {
   for (const CLI::Option* o : sub.get_options()) {
     if (o->count() == 0 || o->get_group().empty() || o->get_lnames().empty()) continue;
     const std::string name = "--" + o->get_lnames().front();
-    if (name != "--part" && name != "--help") out.push_back(name);
+    if (name != "--part" && name != "--help" && name != "--predict" && name != "--prediction") out.push_back(name);
   }
   return out;
 }
@@ -72,6 +112,9 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
 template <class Options, class Run>
 report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
   if (!p.child.empty()) return run_child(lesson, p, ctx);
+  // The student predicts before anything runs.
+  std::string prediction = p.selection.prediction;
+  if (p.selection.predict && prediction.empty()) prediction = ask_prediction(lesson.predictions[*p.selection.predict]);
   Run run(p.options, ctx, p.selection);
   report::Report r;
   r.command = lesson.id;
@@ -94,6 +137,10 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     } catch (const WaivedError& e) {
       r.waived.push_back({part.id, e.what()});
     }
+  }
+  if (p.selection.predict && r.sections.size() > 1) {
+    const Prediction& pr = lesson.predictions[*p.selection.predict];
+    r.sections.push_back(prediction_section(pr, prediction, pr.truth(r.sections.back())));
   }
   if (lesson.finish) lesson.finish(run, r);
   // The setup section alone means every part asked for was waived: the run exits 77.
@@ -123,6 +170,13 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp
     sub.add_option("--child-out", parsed->child_out)->group("");
   }
+  if (!lesson.predictions.empty()) {
+    std::string about;
+    for (const auto& pr : lesson.predictions) about += (about.empty() ? "" : ", ") + pr.part;
+    sub.add_flag("--predict", parsed->predict,
+                 "Predict the outcome before the run, then see it scored (parts " + about + "; asked on the terminal)");
+    sub.add_option("--prediction", parsed->prediction, "Your prediction, for --predict without a terminal");
+  }
   sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(), lesson.bench ? lesson.bench->summary : ""));
 
   const CLI::App* app = &sub;
@@ -135,6 +189,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     parsed->selection.child = !parsed->child.empty();
     parsed->selection.child_out = parsed->child_out;
     if (parsed->selection.child) return;  // a child runs what its parent asked for
+    detail::select_prediction(lesson, *parsed, isatty(STDIN_FILENO) != 0);
     if (const auto e = applicability_error(detail::rules(lesson), detail::bench_rule(lesson), parsed->selection,
                                            detail::given_options(*app)))
       throw UsageError(*e);

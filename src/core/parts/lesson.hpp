@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/parts/prediction.hpp"
 #include "core/report/report.hpp"
 #include "core/run_context.hpp"
 
@@ -43,6 +44,10 @@ struct Selection {
   bool by_user = false;  // --part was given
   bool bench = false;    // --bench runs the lesson's sweep instead of its parts
   bool child = false;    // a hidden child mode (--child): no part runs, so Run must start no child
+  // --predict: the prediction of the one part that runs (its index in the lesson's predictions),
+  // and the student's answer when --prediction gave it (else it is asked for on the terminal).
+  std::optional<std::size_t> predict;
+  std::string prediction;
   // A child mode's answer file (--child-out). A child that cannot return its answer (a kernel that
   // never ends: every CUDA call, a destructor's too, would wait for it) writes it here itself with
   // parts::write_child_answer and ends the process.
@@ -103,6 +108,8 @@ struct Lesson {
   std::function<void(Run&, report::Report&)> finish;
   std::optional<Bench<Run>> bench;
   std::vector<Child<Run>> children;
+  // `--predict`: the parts whose outcome the student predicts before the run (core/parts/prediction.hpp).
+  std::vector<Prediction> predictions;
 };
 
 }  // namespace cudasync::parts

@@ -8,6 +8,7 @@
 #include "core/course/exercise_texts.hpp"
 #include "core/course/report_read.hpp"
 #include "core/report/text_format.hpp"
+#include "techniques/cg_reduce/cg_reduce_kernel_exercise.hpp"
 
 namespace cudasync::cg_reduce {
 
@@ -83,7 +84,9 @@ Exercise tree_steps() {
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
       course::lesson_course(kLesson, {"--part", "shared,two-pass", "--n", "1048576"},
-                            {grid_blocks(), closer_sum(), chain_length(), same_bits(), tree_steps()});
+                            {grid_blocks(), closer_sum(), chain_length(), same_bits(), tree_steps(),
+                             course::kernel_exercise(kLesson, 6, "block-sum-kernel", "block_sum.cu",
+                                                     run_block_sum_exercise)});
   return c;
 }
 

@@ -244,6 +244,7 @@ const parts::Lesson<Options, Run>& lesson() {
       parts::Bench<Run>{"GB/s of every rung by size (--sizes), beside cub::DeviceReduce::Sum",
                         {"--dtype", "--sizes", "--block"},
                         bench_sweep},
+      {},
       {}};
   return table;
 }

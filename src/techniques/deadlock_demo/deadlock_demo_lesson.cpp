@@ -132,7 +132,8 @@ const parts::Lesson<Options, Run>& lesson() {
       {},
       std::nullopt,
       {{"divergent-syncthreads", [](Run& r) { return barrier_child(r, false); }},
-       {"syncwarp-mask", [](Run& r) { return barrier_child(r, true); }}}};
+       {"syncwarp-mask", [](Run& r) { return barrier_child(r, true); }}},
+      predictions()};
   return table;
 }
 

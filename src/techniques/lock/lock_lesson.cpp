@@ -261,7 +261,8 @@ const parts::Lesson<Options, Run>& lesson() {
       setup,
       {},
       parts::Bench<Run>{"every lock at contention levels from 1 x 1 to 132 x 128 threads, ns per update", {}, bench},
-      {{"copy", copy_child}}};
+      {{"copy", copy_child}},
+      predictions()};
   return table;
 }
 

@@ -63,6 +63,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (lock_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // ---- names -------------------------------------------------------------------------------------
 const char* variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"

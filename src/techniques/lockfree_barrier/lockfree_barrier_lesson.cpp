@@ -242,7 +242,8 @@ const parts::Lesson<Options, Run>& lesson() {
                         "L2 round trip",
                         {"--threads", "--deadline-ms"},
                         bench_sections},
-      {}};
+      {},
+      predictions()};
   return table;
 }
 

@@ -94,6 +94,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (lockfree_barrier_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // "8 per SM x 132 SMs; assumed: an H100, no GPU here"
 std::string per_sm_text(const Coresidency& c);

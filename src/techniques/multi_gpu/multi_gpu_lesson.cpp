@@ -226,7 +226,8 @@ const parts::Lesson<Options, Run>& lesson() {
                         "GPUs; with fewer every cell says why it was not run)",
                         {"--devices"},
                         bench_sections},
-      {}};
+      {},
+      predictions()};
   return table;
 }
 

@@ -73,6 +73,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (multi_gpu_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // ---- the parts (multi_gpu_<part>.cpp) -------------------------------------------------------------
 report::Section host_flag_part(Run& run);

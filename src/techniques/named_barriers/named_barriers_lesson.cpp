@@ -224,7 +224,8 @@ const parts::Lesson<Options, Run>& lesson() {
       setup,
       {},
       std::nullopt,
-      {{"misuse", misuse_child}}};
+      {{"misuse", misuse_child}},
+      predictions()};
   return table;
 }
 

@@ -65,6 +65,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (named_barriers_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // The parts, one file each (named_barriers_<part>.cpp).
 report::Section bar_sync_part(Run& run);

@@ -139,7 +139,8 @@ const parts::Lesson<Options, Run>& lesson() {
       setup,
       {},
       std::nullopt,
-      {{"last-block-divergent", last_block_divergent_child}}};
+      {{"last-block-divergent", last_block_divergent_child}},
+      predictions()};
   return table;
 }
 

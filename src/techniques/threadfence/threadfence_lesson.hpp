@@ -34,6 +34,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (threadfence_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // ---- the parts (threadfence_<part>.cpp) -----------------------------------------------------------
 report::Section litmus_part(Run& run);

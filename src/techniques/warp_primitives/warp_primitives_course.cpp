@@ -8,6 +8,7 @@
 #include "core/course/answer_format.hpp"
 #include "core/course/exercise_texts.hpp"
 #include "core/course/report_read.hpp"
+#include "techniques/warp_primitives/warp_primitives_kernel_exercise.hpp"
 
 namespace cudasync::warp_primitives {
 
@@ -123,7 +124,8 @@ const course::LessonCourse& course() {
   static const course::LessonCourse c = course::lesson_course(
       kLesson, {"--part", "shfl-xor,ballot", "--width", "8", "--lane-mask", "3"},
       {shfl_src_lane(), shfl_xor_lane(), shfl_xor_segment(), shfl_down_undefined(), racy_syncwarp(), down_sum_lanes(),
-       down_lane_31(), xor_sum_lanes(), ballot_mask()});
+       down_lane_31(), xor_sum_lanes(), ballot_mask(),
+       course::kernel_exercise(kLesson, 10, "warp-sum-kernel", "warp_sum.cu", run_warp_sum_exercise)});
   return c;
 }
 

@@ -157,7 +157,8 @@ const parts::Lesson<Options, Run>& lesson() {
       setup,
       {},
       std::nullopt,
-      {}};
+      {},
+      predictions()};
   return table;
 }
 

@@ -51,6 +51,8 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
+// --predict: the parts whose outcome a student predicts before the run (warp_primitives_prediction.cpp).
+std::vector<parts::Prediction> predictions();
 
 // The parts, one file each (warp_primitives_<file>.cpp).
 report::Section shuffle_part(Run& run, ShuffleOp op);           // shuffles

@@ -1,0 +1,182 @@
+#include "core/course/student_kernel.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/child_process.hpp"
+#include "core/errors.hpp"
+#include "core/parts/child.hpp"
+
+namespace cudasync::course {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxStudentFile = 256 * 1024;
+constexpr int kMaxThreads = 1 << 16;  // the harnesses launch a few hundred; a request above is not ours
+
+const char* status_name(StudentKernelResult::Status s) {
+  switch (s) {
+    case StudentKernelResult::Status::ran: return "ran";
+    case StudentKernelResult::Status::compile_error: return "compile-error";
+    case StudentKernelResult::Status::timeout: return "timeout";
+    case StudentKernelResult::Status::failed: return "failed";
+  }
+  return "failed";
+}
+
+// A file name as a #line directive can hold it: no quote, backslash or line break.
+std::string line_name(const std::string& file) {
+  std::string base = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
+  std::string out;
+  for (char c : base) out += (c == '"' || c == '\\' || c == '\n' || c == '\r') ? '_' : c;
+  return out.empty() ? std::string("kernel.cu") : out;
+}
+
+}  // namespace
+
+std::string program_source(const std::string& file, const std::string& student, const std::string& harness) {
+  std::string s = "#line 1 \"" + line_name(file) + "\"\n" + student;
+  if (!s.empty() && s.back() != '\n') s += '\n';
+  return s + "#line 1 \"" + kHarnessName + "\"\n" + harness;
+}
+
+std::string read_student_file(const std::string& path) {
+  struct stat st {};
+  if (path.empty()) throw UsageError("--kernel needs a file; accepted: the path of your .cu file");
+  if (stat(path.c_str(), &st) != 0)
+    throw UsageError("--kernel " + path + ": no such file; accepted: the path of a readable .cu file");
+  if (!S_ISREG(st.st_mode))
+    throw UsageError("--kernel " + path + ": not a regular file; accepted: the path of a readable .cu file");
+  if (static_cast<std::size_t>(st.st_size) > kMaxStudentFile)
+    throw UsageError("--kernel " + path + ": " + std::to_string(st.st_size) +
+                     " bytes, more than a __device__ function needs; accepted: a file of at most 256 KiB");
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream text;
+  text << f.rdbuf();
+  if (!f.good() && !f.eof()) throw UsageError("--kernel " + path + ": cannot be read; accepted: a readable file");
+  const std::string s = text.str();
+  if (s.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw UsageError("--kernel " + path + ": the file is empty; accepted: a file with your __device__ function");
+  if (s.find('\0') != std::string::npos)
+    throw UsageError("--kernel " + path + ": not a text file; accepted: CUDA C++ source");
+  return s;
+}
+
+std::string request_text(const StudentKernel& k) {
+  return json{{"file", k.file}, {"source", k.source}, {"grid", k.grid}, {"block", k.block}, {"in", k.in}}.dump();
+}
+
+StudentKernel parse_request(const std::string& text) {
+  StudentKernel k;
+  try {
+    const json j = json::parse(text);
+    k.file = j.at("file").get<std::string>();
+    k.source = j.at("source").get<std::string>();
+    k.grid = j.at("grid").get<int>();
+    k.block = j.at("block").get<int>();
+    k.in = j.at("in").get<std::vector<std::int32_t>>();
+  } catch (const json::exception& e) {
+    throw UsageError(std::string("--kernel-request: not a request cudasync wrote (") + e.what() +
+                     "); accepted: the file the parent process writes");
+  }
+  const long long threads = static_cast<long long>(k.grid) * k.block;
+  if (k.grid < 1 || k.block < 1 || k.block > 1024 || threads > kMaxThreads ||
+      static_cast<long long>(k.in.size()) != threads)
+    throw UsageError("--kernel-request: grid " + std::to_string(k.grid) + " x block " + std::to_string(k.block) +
+                     " with " + std::to_string(k.in.size()) + " inputs; accepted: one input per thread, blocks of "
+                     "1..1024 threads, at most " + std::to_string(kMaxThreads) + " threads");
+  return k;
+}
+
+std::string answer_text(const StudentKernelResult& r) {
+  return json{{"status", status_name(r.status)}, {"log", r.log}, {"out", r.out}}.dump(-1, ' ', false,
+                                                                                       json::error_handler_t::replace);
+}
+
+StudentKernelResult parse_answer(const std::string& text) {
+  StudentKernelResult r;
+  try {
+    const json j = json::parse(text);
+    const std::string s = j.at("status").get<std::string>();
+    r.log = j.at("log").get<std::string>();
+    r.out = j.at("out").get<std::vector<std::int32_t>>();
+    for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compile_error,
+                    StudentKernelResult::Status::timeout, StudentKernelResult::Status::failed})
+      if (s == status_name(st)) r.status = st;
+  } catch (const json::exception& e) {
+    r = StudentKernelResult{};
+    r.log = std::string("the child's answer could not be read (") + e.what() + ")";
+  }
+  return r;
+}
+
+StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
+                                       std::chrono::milliseconds deadline) {
+  if (!ctx.gpu || !ctx.device)
+    throw WaivedError("this exercise compiles your function and runs it on a GPU, and this run has none (the "
+                      "reference model cannot run your code); run it where cudasync doctor finds a GPU");
+  if (const std::string why = nvrtc_missing(); !why.empty())
+    throw WaivedError("this exercise compiles your function at run time with NVRTC, which cannot be loaded here: " +
+                      why + " (cudasync doctor says what to install)");
+  const std::string request = make_temp_file("kernel", "request");
+  {
+    std::ofstream f(request);
+    f << request_text(k);
+  }
+  ChildResult c;
+  {
+    ChildProcess child(self_executable(), parts::child_args(ctx, "exercise", "kernel", {"--kernel-request", request}),
+                       deadline, "kernel");
+    c = child.finish();
+  }
+  std::remove(request.c_str());
+  StudentKernelResult r;
+  if (c.status == ChildResult::Status::timeout) {
+    r.status = StudentKernelResult::Status::timeout;
+    r.log = "the kernel did not return within " + std::to_string(deadline.count()) +
+            " ms, compile time included: the child process running it was ended";
+    return r;
+  }
+  if (c.status != ChildResult::Status::exited || c.exit_code != 0 || c.output.empty()) {
+    r.status = StudentKernelResult::Status::failed;
+    r.log = "the child process running the kernel ended with " + c.describe();
+    return r;
+  }
+  return parse_answer(c.output);
+}
+
+std::string student_kernel_child(const RunContext& ctx, const std::string& request_path) {
+  std::ifstream f(request_path);
+  if (!f) throw UsageError("--kernel-request " + request_path + ": cannot be read; accepted: the file the parent writes");
+  std::ostringstream text;
+  text << f.rdbuf();
+  const StudentKernel k = parse_request(text.str());
+  StudentKernelResult r;
+  if (!ctx.gpu || !ctx.device) {
+    r.log = "no GPU in the child";
+    return answer_text(r);
+  }
+  const std::string arch = "sm_" + std::to_string(ctx.device->compute_capability());
+  const NvrtcOutput compiled = nvrtc_compile(k.source, k.file, arch);
+  if (!compiled.ok) {
+    r.status = StudentKernelResult::Status::compile_error;
+    r.log = compiled.log;
+    return answer_text(r);
+  }
+  try {
+    r.out = gpu_run_cubin(compiled.cubin, k.grid, k.block, k.in, ctx.device->index);
+    r.status = StudentKernelResult::Status::ran;
+  } catch (const std::exception& e) {
+    r.status = StudentKernelResult::Status::failed;
+    r.log = e.what();
+  }
+  return answer_text(r);
+}
+
+}  // namespace cudasync::course

@@ -1,0 +1,89 @@
+#pragma once
+// A student's __device__ function, compiled at run time with NVRTC and run on the GPU: the engine of
+// the "write your own kernel" exercises (core/course/kernel_exercise.hpp). The lesson gives the
+// harness, a __global__ function that calls the student's function; the tool compiles the two as one
+// program whose first lines are the student's file, so the compiler's messages keep the student's
+// file name and line numbers:
+//
+//   #line 1 "my_warp_sum.cu"
+//   <the student's file>
+//   #line 1 "cudasync-harness"
+//   extern "C" __global__ void cudasync_exercise(const int* in, int* out) { ... }
+//
+// The kernel runs in a child process (this binary: `cudasync exercise --child kernel ...`) under a
+// host-side deadline: a function that never returns (a spin, a __syncthreads() that not every
+// thread reaches) cannot stop the GPU in the process the student is waiting on; the parent ends the
+// child and says so, as deadlock-demo does with its hung kernels.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/gpu_entry.hpp"
+#include "core/run_context.hpp"
+
+namespace cudasync::course {
+
+inline constexpr const char* kHarnessName = "cudasync-harness";
+inline constexpr const char* kHarnessEntry = "cudasync_exercise";
+
+// What the child is asked to do: compile `source` and launch its kHarnessEntry as
+// <<<grid, block>>>(in, out), with one int in and one int out per thread.
+struct StudentKernel {
+  std::string file;    // the student's file name as typed: the name in the compiler's messages
+  std::string source;  // the whole program (program_source below)
+  int grid = 1;
+  int block = 32;
+  std::vector<std::int32_t> in;  // grid x block values
+};
+
+struct StudentKernelResult {
+  enum class Status {
+    ran,            // `out` holds what every thread returned
+    compile_error,  // `log` holds the compiler's messages
+    timeout,        // the kernel did not return before the deadline: the child was ended
+    failed,         // the launch or the child failed: `log` says how (an illegal address, a trap...)
+  };
+  Status status = Status::failed;
+  std::string log;
+  std::vector<std::int32_t> out;
+};
+
+// The program NVRTC compiles: the student's text under its own name, then the harness.
+std::string program_source(const std::string& file, const std::string& student, const std::string& harness);
+
+// The student's file, read whole. Throws UsageError naming --kernel when it cannot be read, is
+// empty, is not text, or is larger than 256 KiB (a __device__ function is a few lines).
+std::string read_student_file(const std::string& path);
+
+// Parent side: runs `k` in a child process on the run's GPU, ended after `deadline`. Throws
+// WaivedError (exit 77) without a GPU or without NVRTC, with the reason.
+StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
+                                       std::chrono::milliseconds deadline);
+
+// Child side (`cudasync exercise --child kernel --kernel-request FILE --child-out OUT`): reads the
+// request, compiles and runs it on the run's GPU, and returns the answer the parent reads.
+std::string student_kernel_child(const RunContext& ctx, const std::string& request_path);
+
+// The request and the answer as text (JSON), for the two sides and the tests.
+std::string request_text(const StudentKernel& k);
+StudentKernel parse_request(const std::string& text);  // UsageError for a malformed request
+std::string answer_text(const StudentKernelResult& r);
+StudentKernelResult parse_answer(const std::string& text);  // Status::failed for a malformed answer
+
+// NVRTC, loaded with dlopen (the binary does not link it): compiles `source` for `arch` ("sm_90").
+struct NvrtcOutput {
+  bool ok = false;
+  std::string log;    // the compiler's messages
+  std::string cubin;  // the machine code, when ok
+};
+// Empty when NVRTC can be loaded, else why not ("libnvrtc.so.13 cannot be loaded: ...").
+CUDASYNC_GPU_ENTRY(std::string, nvrtc_missing, ())
+CUDASYNC_GPU_ENTRY(NvrtcOutput, nvrtc_compile, (const std::string& source, const std::string& name,
+                                                const std::string& arch))
+// Loads `cubin` on GPU `device`, launches kHarnessEntry<<<grid, block>>>(in, out) and returns out.
+// Throws CudaError when the launch fails (a trap, an illegal address).
+CUDASYNC_GPU_ENTRY(std::vector<std::int32_t>, gpu_run_cubin, (const std::string& cubin, int grid, int block,
+                                                              const std::vector<std::int32_t>& in, int device))
+
+}  // namespace cudasync::course

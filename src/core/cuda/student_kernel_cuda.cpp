@@ -1,0 +1,148 @@
+// The GPU half of core/course/student_kernel.hpp: NVRTC loaded with dlopen (the binary links only
+// the C++ runtime, tests/package), the machine code loaded and launched through the runtime's
+// library API (cudaLibraryLoadData, cudaLibraryGetKernel: CUDA 12.0 and later), so no driver API
+// call is needed either.
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#include <string>
+#include <vector>
+
+#include "core/course/student_kernel.hpp"
+#include "core/cuda/check.hpp"
+#include "core/cuda/device_buffer.hpp"
+
+#ifndef CUDASYNC_NVRTC_FALLBACK
+#define CUDASYNC_NVRTC_FALLBACK ""
+#endif
+#ifndef CUDASYNC_CUDA_INCLUDE_DIR
+#define CUDASYNC_CUDA_INCLUDE_DIR ""
+#endif
+
+namespace cudasync::course {
+
+namespace {
+
+// NVRTC's entry points, resolved once.
+struct Nvrtc {
+  decltype(&nvrtcCreateProgram) create = nullptr;
+  decltype(&nvrtcCompileProgram) compile = nullptr;
+  decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
+  decltype(&nvrtcGetProgramLog) log = nullptr;
+  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
+  decltype(&nvrtcGetCUBIN) cubin = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+  decltype(&nvrtcGetErrorString) error_string = nullptr;
+  std::string missing;  // why it could not be loaded; empty when it could
+};
+
+template <typename F>
+void resolve(void* lib, const char* name, F& f, std::string& missing) {
+  f = reinterpret_cast<F>(dlsym(lib, name));
+  if (f == nullptr && missing.empty()) missing = std::string("no symbol ") + name + " in libnvrtc";
+}
+
+const Nvrtc& nvrtc() {
+  static const Nvrtc n = [] {
+    Nvrtc r;
+    const std::string soname = "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000);
+    void* lib = nullptr;
+    std::string tried;
+    for (const std::string& name : {soname, std::string("libnvrtc.so"), std::string(CUDASYNC_NVRTC_FALLBACK)}) {
+      if (name.empty()) continue;
+      if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+      tried += (tried.empty() ? "" : ", ") + name;
+    }
+    if (lib == nullptr) {
+      r.missing = soname + " cannot be loaded (tried " + tried + ")";
+      return r;
+    }
+    resolve(lib, "nvrtcCreateProgram", r.create, r.missing);
+    resolve(lib, "nvrtcCompileProgram", r.compile, r.missing);
+    resolve(lib, "nvrtcGetProgramLogSize", r.log_size, r.missing);
+    resolve(lib, "nvrtcGetProgramLog", r.log, r.missing);
+    resolve(lib, "nvrtcGetCUBINSize", r.cubin_size, r.missing);
+    resolve(lib, "nvrtcGetCUBIN", r.cubin, r.missing);
+    resolve(lib, "nvrtcDestroyProgram", r.destroy, r.missing);
+    resolve(lib, "nvrtcGetErrorString", r.error_string, r.missing);
+    return r;
+  }();
+  return n;
+}
+
+std::string program_log(const Nvrtc& n, nvrtcProgram p) {
+  std::size_t size = 0;
+  if (n.log_size(p, &size) != NVRTC_SUCCESS || size <= 1) return "";
+  std::string log(size, '\0');
+  if (n.log(p, log.data()) != NVRTC_SUCCESS) return "";
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+std::string nvrtc_missing() { return nvrtc().missing; }
+
+NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, const std::string& arch) {
+  const Nvrtc& n = nvrtc();
+  NvrtcOutput out;
+  if (!n.missing.empty()) {
+    out.log = n.missing;
+    return out;
+  }
+  nvrtcProgram p = nullptr;
+  if (const nvrtcResult e = n.create(&p, source.c_str(), name.c_str(), 0, nullptr, nullptr); e != NVRTC_SUCCESS) {
+    out.log = std::string("nvrtcCreateProgram: ") + n.error_string(e);
+    return out;
+  }
+  // Cooperative groups and cuda:: headers come from the toolkit the binary was built with, where
+  // it is still there; the intrinsics (__shfl_xor_sync...) are built into NVRTC.
+  std::vector<std::string> options{"--gpu-architecture=" + arch, "-std=c++17"};
+  if (std::string(CUDASYNC_CUDA_INCLUDE_DIR).size() > 0) options.push_back("-I" CUDASYNC_CUDA_INCLUDE_DIR);
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
+  const nvrtcResult compiled = n.compile(p, static_cast<int>(argv.size()), argv.data());
+  out.log = program_log(n, p);
+  if (compiled == NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    if (n.cubin_size(p, &size) == NVRTC_SUCCESS && size > 0) {
+      out.cubin.assign(size, '\0');
+      out.ok = n.cubin(p, out.cubin.data()) == NVRTC_SUCCESS;
+    }
+    if (!out.ok) out.log += (out.log.empty() ? "" : "\n") + std::string("NVRTC gave no machine code for ") + arch;
+  } else if (out.log.empty()) {
+    out.log = std::string("nvrtcCompileProgram: ") + n.error_string(compiled);
+  }
+  n.destroy(&p);
+  return out;
+}
+
+std::vector<std::int32_t> gpu_run_cubin(const std::string& cubin, int grid, int block,
+                                        const std::vector<std::int32_t>& in, int device) {
+  CUDA_CHECK(cudaSetDevice(device));
+  cudaLibrary_t lib = nullptr;
+  CUDA_CHECK(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  std::vector<std::int32_t> out(in.size(), 0);
+  try {
+    cudaKernel_t kernel = nullptr;
+    CUDA_CHECK(cudaLibraryGetKernel(&kernel, lib, kHarnessEntry));
+    cuda::DeviceBuffer<std::int32_t> d_in(in.size()), d_out(in.size());
+    d_in.upload(in);
+    d_out.fill_bytes(0);
+    const std::int32_t* in_ptr = d_in.get();
+    std::int32_t* out_ptr = d_out.get();
+    void* args[] = {&in_ptr, &out_ptr};
+    CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(grid)),
+                                dim3(static_cast<unsigned>(block)), args, 0, nullptr));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    out = d_out.download();
+  } catch (...) {
+    CUDA_CHECK_NOTHROW(cudaLibraryUnload(lib));
+    throw;
+  }
+  CUDA_CHECK(cudaLibraryUnload(lib));
+  return out;
+}
+
+}  // namespace cudasync::course

@@ -1,0 +1,64 @@
+#pragma once
+// Predict, then run (`cudasync <lesson> --predict`): for a part where intuition fails, the tool
+// asks the student what the hardware will do before it runs, then scores the prediction beside
+// what this GPU did and what the reference model says. A lesson declares its predictions in its
+// table (core/parts/lesson.hpp), one per part at most:
+//
+//   parts::Prediction{"litmus",
+//                     "... will this GPU show the weak outcome at least once?",
+//                     {"yes", "no"},
+//                     [](const report::Section& s) { return parts::Truth{gpu_answer, model_answer, detail}; }}
+//
+// The prediction comes from the terminal (a prompt on stderr, a line on stdin) or from
+// `--prediction VALUE` for scripts. Without a terminal and without --prediction the run stops
+// before it starts: a usage error (exit 2) that says so, never a wait.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/report/report.hpp"
+
+namespace cudasync::parts {
+
+// What the run says the answer is, in the prediction's own words ("yes", "no").
+struct Truth {
+  std::optional<std::string> gpu;    // what this GPU did; nullopt on the model
+  std::optional<std::string> model;  // what the reference model says; nullopt where it cannot say
+  std::string detail;                // the counts or verdicts behind them
+};
+
+struct Prediction {
+  std::string part;                  // the part it runs
+  std::string question;              // asked before the run; names what the run's options set
+  std::vector<std::string> choices;  // the accepted answers, lower-case
+  std::function<Truth(const report::Section&)> truth;  // reads the part's section
+};
+
+// `given` as one of the choices (case and surrounding blanks ignored), or nullopt.
+std::optional<std::string> choice_of(const Prediction& p, const std::string& given);
+// "yes, no"
+std::string choices_text(const Prediction& p);
+
+// Asks on the terminal: the question and the choices on stderr, one line from stdin (at most 200
+// bytes read), three tries. Throws UsageError when stdin ends or no try is one of the choices.
+std::string ask_prediction(const Prediction& p);
+
+// The section that scores it (id "prediction"): the question, the prediction, this GPU's answer
+// and the model's, and the score against the GPU where there is one, else against the model.
+report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t);
+
+// The truth of "will the weak outcome show at least once?" for a table whose first row's column
+// "verdict" says what the model allows and, on a GPU, whether it was seen ("allowed, seen",
+// "forbidden, not seen"; on the model "allowed" or "forbidden (...)"), as the litmus tables do.
+// The model answers "yes" for an allowed outcome: it may show; whether it does is the hardware's.
+Truth weak_outcome_truth(const report::Section& s, const std::string& table_id);
+
+// Reading a part's section by id, for a truth: nullptr when absent.
+const report::Table* find_table(const report::Section& s, const std::string& id);
+const report::Check* find_check(const report::Section& s, const std::string& id);
+const report::Value* find_fact(const report::Section& s, const std::string& id);
+// A cell as text ("" for a number, Undefined or NeedsGpu).
+std::string text_of(const report::Value& v);
+
+}  // namespace cudasync::parts

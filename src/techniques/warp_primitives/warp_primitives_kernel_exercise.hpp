@@ -1,0 +1,27 @@
+#pragma once
+// warp-primitives' "write your own kernel" exercise: the student's `__device__ int warp_sum(int v)`
+// (starter: lessons/warp-primitives/warp_sum.cu), called by every lane of two full warps, must return
+// its warp's sum in every lane. The tool compiles it with NVRTC, runs it on the GPU and says lane by
+// lane where it is wrong (core/course/student_kernel.hpp).
+#include <cstdint>
+#include <vector>
+
+#include "core/course/kernel_exercise.hpp"
+
+namespace cudasync::warp_primitives {
+
+inline constexpr int kWarpSumThreads = 64;  // two warps: a lane that reads across warps shows
+
+// The harness NVRTC compiles after the student's file.
+extern const char* const kWarpSumHarness;
+
+// One value per thread, 0..99, from --seed.
+std::vector<std::int32_t> warp_sum_inputs(std::uint64_t seed);
+
+// Every lane's value against its warp's sum: the verdict and the table of wrong lanes.
+course::KernelOutcome judge_warp_sum(const std::vector<std::int32_t>& in, const std::vector<std::int32_t>& out);
+
+// The exercise's KernelRun: read the file, compile and run it in a child process, judge.
+course::KernelOutcome run_warp_sum_exercise(const course::KernelRequest& request);
+
+}  // namespace cudasync::warp_primitives

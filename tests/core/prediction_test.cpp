@@ -1,0 +1,58 @@
+// Predict, then run: the answer read from the terminal or --prediction, the truth read from a part's
+// section, and the score against the GPU where there is one, else against the model.
+#include <gtest/gtest.h>
+
+#include "core/parts/prediction.hpp"
+
+namespace cudasync::parts {
+namespace {
+
+Prediction yes_no() { return {"litmus", "will it show?", {"yes", "no"}, {}}; }
+
+report::Section litmus_section(const std::string& verdict) {
+  report::Section s("litmus", "litmus");
+  report::Table t("outcomes", "outcomes");
+  t.column("test", "test").column("verdict", "verdict");
+  t.row({{"test", std::string("mp")}, {"verdict", verdict}});
+  s.add(std::move(t));
+  return s;
+}
+
+TEST(Prediction, AChoiceIsReadWhateverItsCaseAndBlanks) {
+  EXPECT_EQ(choice_of(yes_no(), "  YES \n"), std::optional<std::string>("yes"));
+  EXPECT_EQ(choice_of(yes_no(), "maybe"), std::nullopt);
+  EXPECT_EQ(choices_text(yes_no()), "yes, no");
+}
+
+TEST(Prediction, TheWeakOutcomeIsReadFromTheVerdictColumn) {
+  const Truth model_only = weak_outcome_truth(litmus_section("allowed"), "outcomes");
+  EXPECT_EQ(model_only.model, std::optional<std::string>("yes"));
+  EXPECT_EQ(model_only.gpu, std::nullopt);
+  const Truth forbidden = weak_outcome_truth(litmus_section("forbidden (fence.sc.gpu on both sides)"), "outcomes");
+  EXPECT_EQ(forbidden.model, std::optional<std::string>("no"));
+  const Truth seen = weak_outcome_truth(litmus_section("allowed, seen"), "outcomes");
+  EXPECT_EQ(seen.gpu, std::optional<std::string>("yes"));
+  const Truth not_seen = weak_outcome_truth(litmus_section("allowed, not seen"), "outcomes");
+  EXPECT_EQ(not_seen.gpu, std::optional<std::string>("no"));
+  EXPECT_EQ(not_seen.model, std::optional<std::string>("yes"));
+  const Truth finding = weak_outcome_truth(litmus_section("FORBIDDEN, SEEN"), "outcomes");
+  EXPECT_EQ(finding.gpu, std::optional<std::string>("yes"));
+  EXPECT_EQ(finding.model, std::optional<std::string>("no"));
+  EXPECT_EQ(weak_outcome_truth(litmus_section("x"), "no-such-table").model, std::nullopt);
+}
+
+std::string score_of(const report::Section& s) {
+  for (const auto& f : s.facts)
+    if (f.id == "score") return std::get<std::string>(f.value);
+  return "";
+}
+
+TEST(Prediction, TheScoreIsAgainstTheGpuWhenThereIsOneElseTheModel) {
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "no", Truth{std::string("no"), std::string("yes"), ""})), "right");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::string("no"), std::string("yes"), ""})), "wrong");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::string("yes"), ""})), "right");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::nullopt, ""})), "no score");
+}
+
+}  // namespace
+}  // namespace cudasync::parts
