@@ -15,6 +15,7 @@
 #include "commands/bench_results.hpp"
 #include "core/backend.hpp"
 #include "core/child_process.hpp"
+#include "core/cli/usage_message.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/nvidia_driver.hpp"
@@ -118,7 +119,11 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
-  const std::vector<std::string> lessons = o.lessons.empty() ? all_lessons(ctx) : o.lessons;
+  std::vector<std::string> lessons = o.lessons.empty() ? all_lessons(ctx) : o.lessons;
+  for (std::size_t i = 1; i < lessons.size(); ++i)  // --lesson lock --lesson lock runs lock once
+    if (std::find(lessons.begin(), lessons.begin() + static_cast<std::ptrdiff_t>(i), lessons[i]) !=
+        lessons.begin() + static_cast<std::ptrdiff_t>(i))
+      lessons.erase(lessons.begin() + static_cast<std::ptrdiff_t>(i--));
   const GpuProbe& probe = *ctx.probe;
   const BackendChoice choice = choose_backend(ctx.backend_request, ctx.device_request, probe);
 
@@ -143,12 +148,19 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
   if (!o.out.empty()) {
     const std::string stem = o.out + "/" + results_file_stem(choice.gpu ? choice.device->name : "");
     paths = {stem + ".md", stem + ".json"};
-    for (const auto& p : paths)
-      if (std::filesystem::exists(p) && !o.force)
-        throw UsageError("--out: " + p + " exists; --force overwrites it, or give another --out directory");
     std::error_code ec;
+    for (const auto& p : paths) {
+      const bool exists = std::filesystem::exists(p, ec);
+      if (ec && ec != std::errc::no_such_file_or_directory)
+        throw UsageError("--out " + cli::shown_value(o.out) + ": cannot use it (" + ec.message() +
+                         "); accepted: a directory that can be written");
+      if (exists && !o.force)
+        throw UsageError("--out: " + p + " exists; accepted: --force to overwrite it, or another --out directory");
+    }
     std::filesystem::create_directories(o.out, ec);
-    if (ec) throw UsageError("--out " + o.out + ": cannot create the directory (" + ec.message() + ")");
+    if (ec)
+      throw UsageError("--out " + cli::shown_value(o.out) + ": cannot create the directory (" + ec.message() +
+                       "); accepted: a directory that can be written");
   }
   if (!choice.gpu)
     log::info("bench: no GPU (" + choice.reason + "): the lessons run on the reference model and every figure needs a GPU");

@@ -202,6 +202,14 @@ TEST(BenchCli, AnUnknownLessonIsAUsageError) {
   EXPECT_NE(r.err.find("warp-primitives"), std::string::npos) << "names the lessons: " << r.err;
 }
 
+TEST(BenchCli, ALessonNamedTwiceRunsOnceAndAnUnusableOutSaysWhy) {
+  const auto twice = test::run_cli("bench --lesson warp-primitives --lesson warp-primitives --backend model --json");
+  EXPECT_EQ(twice.exit_code, 0) << test::shown(twice);
+  const auto too_long = test::run_cli("bench --backend model --out " + std::string(300, '9'));
+  EXPECT_EQ(too_long.exit_code, 2) << test::shown(too_long);
+  EXPECT_NE(too_long.err.find("accepted: a directory that can be written"), std::string::npos) << too_long.err;
+}
+
 // README's Results section holds what `cudasync bench --out` writes (a model run until the H100 run
 // replaces it): the same "### lesson: benchmark" headings, table heads and techniques, in the same
 // order, as this binary emits; only the figures differ. Regenerate it when a lesson's bench changes.

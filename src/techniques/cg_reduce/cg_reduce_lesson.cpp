@@ -59,10 +59,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   const int blocks = blocks_for(n, o.block);
   if (o.trace_block && *o.trace_block >= blocks)
     return "--trace-block " + std::to_string(*o.trace_block) + " does not exist: " + std::to_string(n) +
-           " elements in blocks of " + std::to_string(o.block) + " make blocks 0.." + std::to_string(blocks - 1);
+           " elements in blocks of " + std::to_string(o.block) + " make blocks 0.." + std::to_string(blocks - 1) +
+           "; accepted: --trace-block 0.." + std::to_string(blocks - 1);
   if (o.trace_warp && *o.trace_warp >= o.block / kWarpSize)
     return "--trace-warp " + std::to_string(*o.trace_warp) + " does not exist: a block of " + std::to_string(o.block) +
-           " threads has warps 0.." + std::to_string(o.block / kWarpSize - 1);
+           " threads has warps 0.." + std::to_string(o.block / kWarpSize - 1) + "; accepted: --trace-warp 0.." +
+           std::to_string(o.block / kWarpSize - 1);
   return std::nullopt;
 }
 

@@ -16,8 +16,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
                                   "asks for the GPU alone; accepted: --model with --backend model, or with "
                                   "--backend auto to see the GPU and the model side by side";
   if (o.sanitize && ctx.backend_request == BackendRequest::model)
-    return "--sanitize runs compute-sanitizer on a GPU kernel, and --backend model runs none; drop --sanitize or "
-           "use --backend gpu";
+    return "--sanitize runs compute-sanitizer on a GPU kernel, and --backend model runs none; accepted: --sanitize "
+           "with --backend gpu or auto, or --backend model without it";
   return std::nullopt;
 }
 

@@ -152,7 +152,8 @@ std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns,
          std::to_string(iterations) + " iterations x the delays (" + std::to_string(per_pass) +
          " ns in all) x 2 placements is " + std::to_string(wait / 1000000) +
          " ms of waiting inside the lock, more than " + std::to_string(kMaxDelayWaitNs / 1000000) +
-         " ms; give fewer --runs, --blocks, --iterations or shorter --delays";
+         " ms; accepted: at most " + std::to_string(kMaxDelayWaitNs / 1000000) +
+         " ms in all: give fewer --runs, --blocks, --iterations or shorter --delays";
 }
 
 Verdict shared_mutex_counts(const SharedMutexRun& r) {

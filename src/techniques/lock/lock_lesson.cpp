@@ -63,7 +63,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
       return "--part stale-reads: 4 variants x " + std::to_string(runs) + " runs x " + grid_text(stale_blocks, 1) +
              " x " + std::to_string(stale_iters) + " iterations is " + std::to_string(total) +
              " lock acquisitions, more than " + std::to_string(kMaxPartAcquisitions) +
-             " (tens of seconds); give fewer --runs, --blocks or --iterations";
+             " (tens of seconds); accepted: at most " + std::to_string(kMaxPartAcquisitions) +
+             " in all: give fewer --runs, --blocks or --iterations";
   }
   if (sel.has("delay-fix")) {
     const int blocks = o.blocks.value_or(kDelayBlocks), delay_iters = iters ? iters : kDelayIters;

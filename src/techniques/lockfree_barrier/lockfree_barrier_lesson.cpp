@@ -64,7 +64,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   if ((sel.bench || sel.any_of({"own", "own-cluster"})) && o.threads % kWarpSize != 0)
     return "--threads " + std::to_string(o.threads) +
            " is not a multiple of 32: the own barriers (own, own-cluster) wait with warp 0's 32 lanes and "
-           "__all_sync(0xffffffff), and cudasync keeps their blocks to whole warps; give a multiple of 32" +
+           "__all_sync(0xffffffff), and cudasync keeps their blocks to whole warps; accepted: a multiple of 32" +
            (sel.bench ? std::string(" (--bench times them at every grid size)")
                       : ", or leave own and own-cluster out with --part");
   if (sel.bench) return std::nullopt;
@@ -78,13 +78,15 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
     if (values > kMaxValues)
       return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " = " +
              std::to_string(values) + " values is more than " + std::to_string(kMaxValues) +
-             " (2^24), the most the model replays; give fewer blocks or threads";
+             " (2^24), the most the model replays; accepted: blocks x threads of at most 2^24";
     if (values * phases > kMaxWork)
       return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " x --phases " +
-             std::to_string(phases) + " is more than 2^28 value updates for the model to replay; give fewer phases";
+             std::to_string(phases) + " is more than 2^28 value updates for the model to replay; accepted: blocks x threads x phases of at "
+                                         "most 2^28: give fewer phases";
   } else if (static_cast<std::int64_t>(kModelSmCount) * 2 * o.threads * phases > kMaxWork) {
     return "--phases " + std::to_string(phases) + " with --threads " + std::to_string(o.threads) +
-           " is more than 2^28 value updates for the model to replay at one block per SM; give fewer phases";
+           " is more than 2^28 value updates for the model to replay at one block per SM; accepted: 132 x 2 x "
+           "threads x phases of at most 2^28: give fewer phases";
   }
   return std::nullopt;
 }

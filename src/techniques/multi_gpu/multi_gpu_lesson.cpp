@@ -69,9 +69,10 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   if (!o.devices.empty()) {
     const std::string given = "--devices " + devices_text(o.devices);
     if (o.devices.size() != 2)
-      return given + ": give two GPUs, e.g. --devices 0,1 (multi-gpu runs on a pair; --device alone picks "
-                     "host-flag's GPU)";
-    if (o.devices[0] == o.devices[1]) return given + ": give two different GPUs, e.g. --devices 0,1";
+      return given + ": multi-gpu runs on a pair of GPUs; accepted: two GPUs, e.g. --devices 0,1 (--device alone "
+                     "picks host-flag's GPU)";
+    if (o.devices[0] == o.devices[1])
+      return given + ": the same GPU twice; accepted: two different GPUs, e.g. --devices 0,1";
   }
   if (o.fence.size() > 2)
     return "--fence " + list_text(o.fence) + ": give one fence for both sides or two (producer,consumer)";
@@ -82,7 +83,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;
   if (sel.has("barrier") && values * o.phases > (std::int64_t{1} << 28))
     return "--blocks " + std::to_string(o.blocks.value_or(kModelSmCount)) + " x --phases " + std::to_string(o.phases) +
-           " is more than 2^28 value updates for the model to replay; give fewer phases or blocks";
+           " is more than 2^28 value updates for the model to replay; accepted: blocks x 2 GPUs x 256 threads x "
+           "phases of at most 2^28: give fewer phases or blocks";
   return std::nullopt;
 }
 

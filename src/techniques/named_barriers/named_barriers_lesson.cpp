@@ -45,6 +45,13 @@ std::vector<MisuseCase> misuse_cases(const Options& o) {
 }
 
 const char* kIdsForm = "two barrier ids 0..15, comma-separated, e.g. 1,2";
+
+// "1,2,3": a list as it was typed.
+std::string joined(const std::vector<int>& v) {
+  std::string out;
+  for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
 const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
 
 // A list option whose every item must be there ("1,,2" is refused, not read as "1,2").
@@ -111,16 +118,19 @@ std::optional<std::string> usage_error(const Options& o) {
   for (int id : o.barrier_ids)
     if (id < 0 || id >= kBarrierCount)
       return "--barrier-ids " + std::to_string(id) + " is outside 0..15: a block has sixteen hardware barriers, "
-             "numbered 0 to 15 (PTX ISA, \"bar, barrier\")";
+             "numbered 0 to 15 (PTX ISA, \"bar, barrier\"); accepted: ids 0..15";
   if (o.barrier_ids.size() != 2)
-    return std::string("--barrier-ids takes ") + kIdsForm + " (the first for group 0, the full barrier, bar.red and "
-           "the misuse part; the second for group 1 and the empty barrier)";
+    return "--barrier-ids " + joined(o.barrier_ids) + ": " + std::to_string(o.barrier_ids.size()) +
+           " ids; accepted: " + kIdsForm + " (the first for group 0, the full barrier, bar.red and the misuse part; "
+           "the second for group 1 and the empty barrier)";
   if (o.barrier_ids[0] == o.barrier_ids[1])
     return "--barrier-ids " + std::to_string(o.barrier_ids[0]) + "," + std::to_string(o.barrier_ids[1]) +
-           ": the two ids must differ; one barrier with two thread counts at once is undefined";
+           ": the two ids must differ; one barrier with two thread counts at once is undefined; accepted: two "
+           "different ids 0..15";
   for (int g : o.groups)
     if (auto e = warp_multiple_error("--groups", g)) return e;
-  if (o.groups.size() != 2) return std::string("--groups takes ") + kGroupsForm;
+  if (o.groups.size() != 2)
+    return "--groups " + joined(o.groups) + ": " + std::to_string(o.groups.size()) + " counts; accepted: " + kGroupsForm;
   if (auto e = block_error("--groups " + std::to_string(o.groups[0]) + "," + std::to_string(o.groups[1]), o.groups[0],
                            o.groups[1], ""))
     return e;
@@ -130,8 +140,8 @@ std::optional<std::string> usage_error(const Options& o) {
                            o.producers, o.consumers, "; producers and consumers share one block"))
     return e;
   if (o.arrive && (*o.arrive % kWarpSize != 0 || *o.arrive < kWarpSize || *o.arrive > kMaxBlockThreads - kWarpSize))
-    return "--arrive " + std::to_string(*o.arrive) + ": the threads that arrive are whole warps, 32..992 (a multiple "
-           "of 32, leaving at least one warp of the block for the rescue)";
+    return "--arrive " + std::to_string(*o.arrive) + ": the threads that arrive are whole warps, leaving at least one "
+           "warp of the block for the rescue; accepted: a multiple of 32 in 32..992";
   for (const MisuseCase& c : misuse_cases(o)) {
     int worst = 0;
     for (CountRule r : {CountRule::round_up, CountRule::round_down}) worst = std::max(worst, predict_misuse(c, r).rescues);

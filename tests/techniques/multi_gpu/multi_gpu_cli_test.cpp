@@ -18,9 +18,9 @@ namespace t = cudasync::test;
 
 TEST(MultiGpuCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
   const t::UsageCase cases[] = {
-      {"multi-gpu --devices 0", {"--devices 0", "give two GPUs", "--devices 0,1"}},
+      {"multi-gpu --devices 0", {"--devices 0", "accepted: two GPUs", "--devices 0,1"}},
       {"multi-gpu --devices 0,0", {"--devices 0,0", "two different GPUs"}},
-      {"multi-gpu --devices 0,1,2", {"--devices 0,1,2", "give two GPUs"}},
+      {"multi-gpu --devices 0,1,2", {"--devices 0,1,2", "accepted: two GPUs"}},
       {"multi-gpu --devices 0,x", {"--devices x", "not a whole number", "0..1023"}},
       {"multi-gpu --devices -1,0", {"--devices -1", "0..1023"}},
       {"multi-gpu --device 0,1", {"--device 0,1", "one GPU index", "--devices A,B"}},
