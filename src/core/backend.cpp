@@ -26,8 +26,8 @@ BackendChoice choose_backend(BackendRequest request, std::optional<int> device, 
                        probe.reason + ")");
     }
     throw UsageError("--device " + std::to_string(*device) + " is out of range: " + std::to_string(count) +
-                     " GPU(s) visible, so use 0.." + std::to_string(count - 1) +
-                     " (numbered after CUDA_VISIBLE_DEVICES)");
+                     " GPU(s) visible (numbered after CUDA_VISIBLE_DEVICES); accepted: 0.." +
+                     std::to_string(count - 1));
   }
   if (count == 0) {
     if (request == BackendRequest::gpu) {
