@@ -34,13 +34,12 @@ std::optional<std::string> find_tool(const std::string& name) {
   return std::nullopt;
 }
 
-// The first of `names` that this process can load.
+// The first of `names` that this process can load. The library stays loaded: unloading it would
+// orphan what its initialisers allocated (libnvrtc's exception pool), which LeakSanitizer then
+// reports as a leak, and doctor's process ends soon anyway.
 std::optional<std::string> loadable(const std::vector<std::string>& names) {
   for (const auto& n : names)
-    if (void* h = dlopen(n.c_str(), RTLD_LAZY | RTLD_LOCAL)) {
-      dlclose(h);
-      return n;
-    }
+    if (dlopen(n.c_str(), RTLD_LAZY | RTLD_LOCAL) != nullptr) return n;
   return std::nullopt;
 }
 

@@ -74,8 +74,9 @@ std::set<std::string> fish_complete(const std::string& line) {
 std::vector<std::string> lessons_of_list() {
   const CliResult r = run_cli("list --json");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);  // a temporary would die before the loop
   std::vector<std::string> out;
-  for (const auto& row : nlohmann::json::parse(r.out)["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"])
+  for (const auto& row : doc["report"]["sections"]["lessons"]["tables"]["lessons"]["rows"])
     out.push_back(row["lesson"]);
   return out;
 }

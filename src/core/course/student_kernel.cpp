@@ -152,6 +152,10 @@ StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKerne
 }
 
 std::string student_kernel_child(const RunContext& ctx, const std::string& request_path) {
+  struct stat st {};
+  // The parent writes one small file: anything else (a device, a directory, gigabytes) is refused unread.
+  if (stat(request_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4 * 1024 * 1024)
+    throw UsageError("--kernel-request " + request_path + ": not a request file; accepted: the file the parent writes");
   std::ifstream f(request_path);
   if (!f) throw UsageError("--kernel-request " + request_path + ": cannot be read; accepted: the file the parent writes");
   std::ostringstream text;
