@@ -119,11 +119,9 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
-  std::vector<std::string> lessons = o.lessons.empty() ? all_lessons(ctx) : o.lessons;
-  for (std::size_t i = 1; i < lessons.size(); ++i)  // --lesson lock --lesson lock runs lock once
-    if (std::find(lessons.begin(), lessons.begin() + static_cast<std::ptrdiff_t>(i), lessons[i]) !=
-        lessons.begin() + static_cast<std::ptrdiff_t>(i))
-      lessons.erase(lessons.begin() + static_cast<std::ptrdiff_t>(i--));
+  std::vector<std::string> lessons;  // --lesson lock --lesson lock runs lock once
+  for (const auto& l : o.lessons.empty() ? all_lessons(ctx) : o.lessons)
+    if (std::find(lessons.begin(), lessons.end(), l) == lessons.end()) lessons.push_back(l);
   const GpuProbe& probe = *ctx.probe;
   const BackendChoice choice = choose_backend(ctx.backend_request, ctx.device_request, probe);
 

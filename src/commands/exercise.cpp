@@ -160,7 +160,8 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
   sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
   sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");
   sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function");
-  sub.add_flag("--starter", o->starter, "A kernel exercise: print its starter file (cudasync exercise LESSON N --starter > FILE)");
+  sub.add_flag("--starter", o->starter,
+               "A kernel exercise: print its starter file (cudasync exercise LESSON N --starter > FILE)");
   // The child process that compiles and runs a student's kernel (hidden: the parent starts it).
   sub.add_option("--child", o->child, "")->check(CLI::IsMember({"kernel"}))->group("");
   sub.add_option("--child-out", o->child_out, "")->group("");

@@ -2,6 +2,7 @@
 // section, and the score against the GPU where there is one, else against the model.
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "core/parts/prediction.hpp"
 
 namespace cudasync::parts {
@@ -52,6 +53,22 @@ TEST(Prediction, TheScoreIsAgainstTheGpuWhenThereIsOneElseTheModel) {
   EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::string("no"), std::string("yes"), ""})), "wrong");
   EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::string("yes"), ""})), "right");
   EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::nullopt, ""})), "no score");
+}
+
+TEST(Prediction, TheChoiceFollowsPredictPartAndTheWayToAnswer) {
+  const std::vector<Prediction> ps{yes_no(), {"scope", "q?", {"yes", "no"}, {}}};
+  EXPECT_FALSE(choose_prediction(ps, "threadfence", {}, false, false, "", false).index);
+  const PredictionChoice first = choose_prediction(ps, "threadfence", {}, false, true, " No", false);
+  EXPECT_EQ(first.index, std::optional<std::size_t>(0));
+  EXPECT_EQ(first.answer, "no");
+  EXPECT_EQ(choose_prediction(ps, "threadfence", {"scope"}, false, true, "", true).index,
+            std::optional<std::size_t>(1));
+  EXPECT_THROW(choose_prediction(ps, "threadfence", {}, false, false, "yes", true), UsageError);
+  EXPECT_THROW(choose_prediction(ps, "threadfence", {}, true, true, "yes", true), UsageError);
+  EXPECT_THROW(choose_prediction(ps, "threadfence", {"ptx"}, false, true, "yes", true), UsageError);
+  EXPECT_THROW(choose_prediction(ps, "threadfence", {}, false, true, "maybe", true), UsageError);
+  EXPECT_THROW(choose_prediction(ps, "threadfence", {}, false, true, "", false), UsageError);
+  EXPECT_EQ(prediction_parts(ps), "litmus, scope");
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 #include "core/cli/log_sink.hpp"
 
 #include <spdlog/sinks/base_sink.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <mutex>
 
+#include "core/cli/terminal.hpp"
 #include "core/report/text_width.hpp"
 
 namespace cudasync::cli {
@@ -15,17 +15,11 @@ namespace {
 
 constexpr std::string_view kPrefix = "cudasync: ";
 
-// Columns of the terminal on stderr; 0 when stderr is not a terminal (no wrapping).
-std::size_t stderr_width() {
-  winsize ws{};
-  if (isatty(STDERR_FILENO) && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
-  return 0;
-}
-
 class StderrSink final : public spdlog::sinks::base_sink<std::mutex> {
  protected:
   void sink_it_(const spdlog::details::log_msg& msg) override {
-    const auto lines = log_lines(std::string_view(msg.payload.data(), msg.payload.size()), stderr_width());
+    const auto lines = log_lines(std::string_view(msg.payload.data(), msg.payload.size()),
+                                 static_cast<std::size_t>(terminal_columns(STDERR_FILENO)));
     for (const auto& l : lines) std::fprintf(stderr, "%s\n", l.c_str());
   }
   void flush_() override { std::fflush(stderr); }

@@ -8,9 +8,13 @@
 
 namespace cudasync::cli {
 
-int terminal_width() {
+int terminal_columns(int fd) {
   winsize ws{};
-  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+  return isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40 ? ws.ws_col : 0;
+}
+
+int terminal_width() {
+  if (const int columns = terminal_columns(STDOUT_FILENO)) return columns;
   if (const char* c = std::getenv("COLUMNS")) {
     try {
       const int n = std::stoi(c);

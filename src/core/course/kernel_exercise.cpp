@@ -1,6 +1,7 @@
 #include "core/course/kernel_exercise.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -15,8 +16,9 @@ std::map<std::string, KernelRun>& registry() {
   return runs;
 }
 
-constexpr std::size_t kMaxMessageLines = 40;  // A student's kernel: compile, CUDA start-up and the run together; past it the child is ended.
-constexpr std::chrono::milliseconds kKernelDeadline{15000};  // a compile log past this is cut, and says so
+constexpr std::size_t kMaxMessageLines = 40;  // a compile log past this is cut, and says so
+// A student's kernel: compile, CUDA start-up and the run together; past it the child is ended.
+constexpr std::chrono::milliseconds kKernelDeadline{15000};
 
 // The compiler's messages, one row per line: the student's file name and line numbers as NVRTC
 // printed them (the program's first lines are the student's file).
@@ -43,7 +45,7 @@ report::Table messages_table(const std::string& log) {
 std::string first_error(const std::string& log, const std::string& file) {
   std::istringstream in(log);
   std::string line, first;
-  const std::string base = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
+  const std::string base = std::filesystem::path(file).filename().string();
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     if (first.empty()) first = line;

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -32,9 +33,8 @@ const char* status_name(StudentKernelResult::Status s) {
 
 // A file name as a #line directive can hold it: no quote, backslash or line break.
 std::string line_name(const std::string& file) {
-  std::string base = file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1);
   std::string out;
-  for (char c : base) out += (c == '"' || c == '\\' || c == '\n' || c == '\r') ? '_' : c;
+  for (char c : std::filesystem::path(file).filename().string()) out += (c == '"' || c == '\\' || c == '\n' || c == '\r') ? '_' : c;
   return out.empty() ? std::string("kernel.cu") : out;
 }
 

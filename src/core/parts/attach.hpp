@@ -30,42 +30,6 @@ struct Parsed {
   Selection selection;
 };
 
-// --predict: which prediction the selection runs (the part --part names, else the first
-// prediction's part, selected alone), and whether there is a way to get the student's answer.
-template <class Options, class Run>
-void select_prediction(const Lesson<Options, Run>& lesson, Parsed<Options>& p, bool stdin_is_terminal) {
-  const std::string ids = [&] {
-    std::string out;
-    for (const auto& pr : lesson.predictions) out += (out.empty() ? "" : ", ") + pr.part;
-    return out;
-  }();
-  if (!p.prediction.empty() && !p.predict)
-    throw UsageError("--prediction " + p.prediction + " is the answer to --predict; accepted: --predict --prediction "
-                     "VALUE");
-  if (!p.predict) return;
-  if (p.selection.bench)
-    throw UsageError("--predict asks about one part, and --bench runs the sweep; accepted: --predict without --bench");
-  std::optional<std::size_t> which;
-  if (p.parts.empty()) which = 0;
-  else if (p.parts.size() == 1)
-    for (std::size_t i = 0; i < lesson.predictions.size(); ++i)
-      if (lesson.predictions[i].part == p.parts.front()) which = i;
-  if (!which)
-    throw UsageError("--predict with --part " + (p.parts.empty() ? std::string() : p.parts.front()) +
-                     (p.parts.size() > 1 ? ",..." : "") + ": " + lesson.id + " asks for a prediction about one of " +
-                     ids + "; accepted: --predict alone, or with one of those parts");
-  const Prediction& pr = lesson.predictions[*which];
-  if (!p.prediction.empty() && !choice_of(pr, p.prediction))
-    throw UsageError("--prediction " + p.prediction + ": not an answer to the question of part " + pr.part +
-                     "; accepted: one of " + choices_text(pr));
-  if (p.prediction.empty() && !stdin_is_terminal)
-    throw UsageError("--predict asks for your prediction on the terminal, and stdin is not one; accepted: "
-                     "--prediction VALUE, one of " + choices_text(pr) + " (the question: " + pr.question + ")");
-  p.selection.ids = {pr.part};
-  p.selection.predict = which;
-  p.selection.prediction = p.prediction.empty() ? std::string() : *choice_of(pr, p.prediction);
-}
-
 template <class Options, class Run>
 std::vector<PartRule> rules(const Lesson<Options, Run>& lesson) {
   std::vector<PartRule> out;
@@ -171,10 +135,9 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     sub.add_option("--child-out", parsed->child_out)->group("");
   }
   if (!lesson.predictions.empty()) {
-    std::string about;
-    for (const auto& pr : lesson.predictions) about += (about.empty() ? "" : ", ") + pr.part;
     sub.add_flag("--predict", parsed->predict,
-                 "Predict the outcome before the run, then see it scored (parts " + about + "; asked on the terminal)");
+                 "Predict the outcome before the run, then see it scored (parts " +
+                     prediction_parts(lesson.predictions) + "; asked on the terminal)");
     sub.add_option("--prediction", parsed->prediction, "Your prediction, for --predict without a terminal");
   }
   sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(), lesson.bench ? lesson.bench->summary : ""));
@@ -189,7 +152,14 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     parsed->selection.child = !parsed->child.empty();
     parsed->selection.child_out = parsed->child_out;
     if (parsed->selection.child) return;  // a child runs what its parent asked for
-    detail::select_prediction(lesson, *parsed, isatty(STDIN_FILENO) != 0);
+    const PredictionChoice predict =
+        choose_prediction(lesson.predictions, lesson.id, parsed->parts, parsed->selection.bench, parsed->predict,
+                          parsed->prediction, isatty(STDIN_FILENO) != 0);
+    if (predict.index) {
+      parsed->selection.ids = {lesson.predictions[*predict.index].part};
+      parsed->selection.predict = predict.index;
+      parsed->selection.prediction = predict.answer;
+    }
     if (const auto e = applicability_error(detail::rules(lesson), detail::bench_rule(lesson), parsed->selection,
                                            detail::given_options(*app)))
       throw UsageError(*e);

@@ -51,6 +51,43 @@ std::string choices_text(const Prediction& p) {
   return out;
 }
 
+std::string prediction_parts(const std::vector<Prediction>& predictions) {
+  std::string out;
+  for (const auto& pr : predictions) out += (out.empty() ? "" : ", ") + pr.part;
+  return out;
+}
+
+PredictionChoice choose_prediction(const std::vector<Prediction>& predictions, const std::string& lesson,
+                                   const std::vector<std::string>& parts, bool bench, bool predict,
+                                   const std::string& given, bool stdin_is_terminal) {
+  if (!given.empty() && !predict)
+    throw UsageError("--prediction " + given + " is the answer to --predict; accepted: --predict --prediction VALUE");
+  if (!predict) return {};
+  if (bench)
+    throw UsageError("--predict asks about one part, and --bench runs the sweep; accepted: --predict without --bench");
+  PredictionChoice c;
+  if (parts.empty()) c.index = 0;
+  else if (parts.size() == 1)
+    for (std::size_t i = 0; i < predictions.size(); ++i)
+      if (predictions[i].part == parts.front()) c.index = i;
+  if (!c.index || *c.index >= predictions.size())
+    throw UsageError("--predict with --part " + (parts.empty() ? std::string() : parts.front()) +
+                     (parts.size() > 1 ? ",..." : "") + ": " + lesson + " asks for a prediction about one of " +
+                     prediction_parts(predictions) + "; accepted: --predict alone, or with one of those parts");
+  const Prediction& pr = predictions[*c.index];
+  if (!given.empty()) {
+    const auto answer = choice_of(pr, given);
+    if (!answer)
+      throw UsageError("--prediction " + given + ": not an answer to the question of part " + pr.part +
+                       "; accepted: one of " + choices_text(pr));
+    c.answer = *answer;
+  } else if (!stdin_is_terminal) {
+    throw UsageError("--predict asks for your prediction on the terminal, and stdin is not one; accepted: "
+                     "--prediction VALUE, one of " + choices_text(pr) + " (the question: " + pr.question + ")");
+  }
+  return c;
+}
+
 std::string ask_prediction(const Prediction& p) {
   std::cerr << "predict: " << p.question << "\n";
   for (int i = 0; i < kTries; ++i) {

@@ -35,6 +35,20 @@ struct Prediction {
   std::function<Truth(const report::Section&)> truth;  // reads the part's section
 };
 
+// What --predict and --prediction select: the prediction (nullopt without --predict) and the answer
+// given on the command line ("" when it is to be asked on the terminal).
+struct PredictionChoice {
+  std::optional<std::size_t> index;
+  std::string answer;
+};
+// `parts` is --part as given. Throws UsageError for --prediction without --predict, --predict with
+// --bench or with parts that ask nothing, an answer that is not a choice, or no answer and no terminal.
+PredictionChoice choose_prediction(const std::vector<Prediction>& predictions, const std::string& lesson,
+                                   const std::vector<std::string>& parts, bool bench, bool predict,
+                                   const std::string& given, bool stdin_is_terminal);
+// "litmus, scope": the parts that ask.
+std::string prediction_parts(const std::vector<Prediction>& predictions);
+
 // `given` as one of the choices (case and surrounding blanks ignored), or nullopt.
 std::optional<std::string> choice_of(const Prediction& p, const std::string& given);
 // "yes, no"

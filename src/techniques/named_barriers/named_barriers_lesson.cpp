@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/number_list.hpp"
 #include "core/parts/child.hpp"
 
 #include "techniques/named_barriers/named_barriers_model.hpp"
@@ -45,13 +46,6 @@ std::vector<MisuseCase> misuse_cases(const Options& o) {
 }
 
 const char* kIdsForm = "two barrier ids 0..15, comma-separated, e.g. 1,2";
-
-// "1,2,3": a list as it was typed.
-std::string joined(const std::vector<int>& v) {
-  std::string out;
-  for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
-  return out;
-}
 const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
 
 // A list option whose every item must be there ("1,,2" is refused, not read as "1,2").
@@ -120,7 +114,7 @@ std::optional<std::string> usage_error(const Options& o) {
       return "--barrier-ids " + std::to_string(id) + " is outside 0..15: a block has sixteen hardware barriers, "
              "numbered 0 to 15 (PTX ISA, \"bar, barrier\"); accepted: ids 0..15";
   if (o.barrier_ids.size() != 2)
-    return "--barrier-ids " + joined(o.barrier_ids) + ": " + std::to_string(o.barrier_ids.size()) +
+    return "--barrier-ids " + join_numbers(o.barrier_ids) + ": " + std::to_string(o.barrier_ids.size()) +
            " ids; accepted: " + kIdsForm + " (the first for group 0, the full barrier, bar.red and the misuse part; "
            "the second for group 1 and the empty barrier)";
   if (o.barrier_ids[0] == o.barrier_ids[1])
@@ -130,7 +124,7 @@ std::optional<std::string> usage_error(const Options& o) {
   for (int g : o.groups)
     if (auto e = warp_multiple_error("--groups", g)) return e;
   if (o.groups.size() != 2)
-    return "--groups " + joined(o.groups) + ": " + std::to_string(o.groups.size()) + " counts; accepted: " + kGroupsForm;
+    return "--groups " + join_numbers(o.groups) + ": " + std::to_string(o.groups.size()) + " counts; accepted: " + kGroupsForm;
   if (auto e = block_error("--groups " + std::to_string(o.groups[0]) + "," + std::to_string(o.groups[1]), o.groups[0],
                            o.groups[1], ""))
     return e;
