@@ -39,7 +39,7 @@ CliResult run_on_tty(const std::string& env, const std::string& args) {
   return run_shell(env + " script -qec \"" + quoted_binary() + " " + args + "\" /dev/null </dev/null");
 }
 
-struct UsageCase {
+struct RefusedArgs {
   const char* args;
   std::vector<const char*> err_has;  // the bad input, and what would be accepted
 };
@@ -91,7 +91,7 @@ TEST(CliExitCodes, ModelRunShowsFansTable) {
 // ---------------------------------------------------------------- exit 2
 
 TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
-  const UsageCase cases[] = {
+  const RefusedArgs cases[] = {
       {"warp-primitives --width 5", {"--width", "5", "2", "4", "8", "16", "32"}},
       {"warp-primitives --delta 8 --width 8", {"--delta 8", "--width 8", "0..7"}},
       {"warp-primitives --mask 0xffff0000 --threads 16", {"0xffff0000", "16", "0-15"}},

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -19,7 +21,7 @@
 namespace cudasync::test {
 namespace {
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using cudasync::test::contains;
 
 // `args` run on a 80x24 terminal, with CUDASYNC_PAGER writing what it is given to a file; returns
 // what the pager got ("" when it was not run) and fills `screen` with what reached the terminal.

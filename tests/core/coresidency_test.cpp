@@ -2,6 +2,8 @@
 // where they come from, and why such a grid would deadlock.
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include <string>
 
 #include "core/coresidency.hpp"
@@ -9,7 +11,7 @@
 namespace cudasync {
 namespace {
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using cudasync::test::contains;
 
 Coresidency h100_at_256() {
   Coresidency c;

@@ -2,6 +2,8 @@
 // pictures draw what the numbers say, and the page stays self-contained.
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include <sstream>
 #include <string>
 
@@ -14,11 +16,7 @@ using I = std::int64_t;
 
 namespace {
 
-std::size_t count(const std::string& hay, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
+using cudasync::test::occurrences;
 
 }  // namespace
 
@@ -33,19 +31,19 @@ TEST(HtmlRenderer, PicturesDrawWhatTheNumbersSay) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
   // timeline: two released blocks have a bar, one never released, one never arrived.
-  EXPECT_EQ(count(html, "class=\"wait\""), 2u);
-  EXPECT_EQ(count(html, "class=\"never\""), 1u);
+  EXPECT_EQ(occurrences(html, "class=\"wait\""), 2u);
+  EXPECT_EQ(occurrences(html, "class=\"never\""), 1u);
   EXPECT_NE(html.find("never arrived"), std::string::npos);
   EXPECT_NE(html.find("last arrival"), std::string::npos);
   // outcomes: counts drawn as bars, the forbidden one red.
-  EXPECT_EQ(count(html, "class=\"bar forbidden\""), 1u);
-  EXPECT_EQ(count(html, "class=\"bar allowed\""), 1u);
+  EXPECT_EQ(occurrences(html, "class=\"bar forbidden\""), 1u);
+  EXPECT_EQ(occurrences(html, "class=\"bar allowed\""), 1u);
   // bars: the baseline's bars grey, a missing value in words, the measurement as a bar.
-  EXPECT_EQ(count(html, "class=\"bar base\""), 2u);
+  EXPECT_EQ(occurrences(html, "class=\"bar base\""), 2u);
   EXPECT_NE(html.find("needs a GPU"), std::string::npos);
   EXPECT_NE(html.find("aria-label=\"measurements\""), std::string::npos);
   // every table is there as a table too
-  EXPECT_EQ(count(html, "<table>"), 4u);
+  EXPECT_EQ(occurrences(html, "<table>"), 4u);
 }
 
 TEST(HtmlRenderer, APictureNamingNoColumnIsAProgrammingError) {

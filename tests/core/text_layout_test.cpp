@@ -9,17 +9,13 @@
 #include "core/report/markdown_text.hpp"
 #include "core/report/text_table.hpp"
 #include "core/report/text_width.hpp"
+#include "support/cli_expect.hpp"
 
 namespace report = cudasync::report;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using cudasync::test::lines_of;
 
 std::size_t widest(const std::vector<std::string>& lines) {
   std::size_t w = 0;

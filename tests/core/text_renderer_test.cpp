@@ -26,13 +26,7 @@ std::string render(const report::Report& r, int width, bool color) {
   return out.str();
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
+using cudasync::test::lines_of;
 
 std::vector<std::string> words_of(const std::string& line) {
   std::vector<std::string> words;
@@ -44,11 +38,7 @@ std::vector<std::string> words_of(const std::string& line) {
 
 bool has_escape(const std::string& s) { return s.find('\x1b') != std::string::npos; }
 
-std::size_t count(const std::string& hay, const std::string& needle) {
-  std::size_t n = 0;
-  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
+using cudasync::test::occurrences;
 
 // One section with a 32-lane table across the page: lane, a value of three digits, and an
 // undefined cell in lanes 24-31 (marked inactive).
@@ -202,9 +192,9 @@ TEST(TextRenderer, MarkRowAndLegendOnlyWhenMarksExist) {
   EXPECT_EQ(m[4], "k");   // lane 3 kept its own value
   EXPECT_EQ(m[25], "x");  // lane 24 inactive
   // One legend line per kind of mark present, once each.
-  EXPECT_EQ(count(marked, "x  lane did not take part"), 1u);
-  EXPECT_EQ(count(marked, "k  source lane outside the lane's segment"), 1u);
-  EXPECT_EQ(count(marked, "the GPU and the reference model disagree"), 0u);
+  EXPECT_EQ(occurrences(marked, "x  lane did not take part"), 1u);
+  EXPECT_EQ(occurrences(marked, "k  source lane outside the lane's segment"), 1u);
+  EXPECT_EQ(occurrences(marked, "the GPU and the reference model disagree"), 0u);
 }
 
 TEST(TextRenderer, RowsTableMarkColumn) {

@@ -11,6 +11,10 @@
 namespace cudasync::test {
 
 bool contains(const std::string& hay, const std::string& needle);
+// How many times `needle` occurs in `hay`, overlapping ones counted ("aaa", "aa" -> 2).
+std::size_t occurrences(const std::string& hay, const std::string& needle);
+// The lines of `text`, without their newlines ("a\nb\n" -> {"a", "b"}).
+std::vector<std::string> lines_of(const std::string& text);
 // The columns a line takes on a terminal: a three- or four-byte UTF-8 character (CJK) two, others one.
 std::size_t display_columns(const std::string& line);
 // A run as a failure message shows it: exit code, the start of stdout, all of stderr.

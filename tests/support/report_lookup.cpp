@@ -16,4 +16,8 @@ const report::Check* find_check(const report::Section& s, std::string_view id) {
 const report::Fact* find_fact(const report::Section& s, std::string_view id) { return by_id(s.facts, id); }
 const report::Table* find_table(const report::Section& s, std::string_view id) { return by_id(s.tables, id); }
 
+std::size_t failed_count(const report::Section& s) {
+  return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
+}
+
 }  // namespace cudasync::test

@@ -12,5 +12,7 @@ namespace cudasync::test {
 const report::Check* find_check(const report::Section& s, std::string_view id);
 const report::Fact* find_fact(const report::Section& s, std::string_view id);
 const report::Table* find_table(const report::Section& s, std::string_view id);
+// How many of the section's checks failed.
+std::size_t failed_count(const report::Section& s);
 
 }  // namespace cudasync::test

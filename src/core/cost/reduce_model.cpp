@@ -10,7 +10,7 @@ constexpr int kSecondPassBlock = 1024;  // the two-pass rungs' <<<1, 1024>>>
 constexpr int kOnePassBlock = 512;      // the one-pass kernel's block
 constexpr int kTreeSteps = 5;           // __syncthreads() in a block's tree down to one warp (1024 -> 32)
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 std::string named(const Need& n) { return n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")"); }
 
@@ -74,7 +74,7 @@ Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const Primitives
   const auto per_block = [&](const Need& probe, int blocks) { return (p.ns(probe.key) - launch_1) / blocks; };
   const auto second_pass = [&](std::int64_t partials, int block) {
     const Need l = prim::rt_load(), y = prim::sync(block);
-    const std::int64_t loads = ceil_div(partials, block);
+    const std::int64_t loads = ceil_div64(partials, block);
     out.add("finish", "adding the partial sums",
             static_cast<double>(loads) * p.ns(l.key) + kTreeSteps * p.ns(y.key),
             std::to_string(loads) + " x rt-load + " + std::to_string(kTreeSteps) + " x sync(" + std::to_string(block) + ")");
@@ -83,7 +83,7 @@ Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const Primitives
     case ReduceDesign::atomic: {
       const Need e = prim::empty_blocks(kDispatchBlocks, s.block);
       const Need a = prim::atomic_blocks(kAtomicProbeBlocks, s.block, s.elem_bytes == 8);
-      const std::int64_t blocks = ceil_div(s.n, s.block);
+      const std::int64_t blocks = ceil_div64(s.n, s.block);
       const double each = nan_max(per_block(e, kDispatchBlocks), per_block(a, kAtomicProbeBlocks));
       out.add("atomics", "same-address atomics beyond the bytes", excess(static_cast<double>(blocks) * each - bytes),
               "max(0, " + std::to_string(blocks) + " blocks x max(per block of " + named(e) + ", of " + named(a) +

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/report/md4c_library.hpp"
+#include "core/report/ansi.hpp"
 #include "core/report/text_table.hpp"
 #include "core/report/text_width.hpp"
 
@@ -14,11 +15,11 @@ namespace cudasync::report {
 
 namespace {
 
-const char* kReset = "\x1b[0m";
-const char* kBoldStyle = "\x1b[1m";
-const char* kItalicStyle = "\x1b[3m";
-const char* kCodeStyle = "\x1b[36m";      // cyan
-const char* kHeadingStyle = "\x1b[1;4m";  // h1, h2: bold, underlined
+using ansi::kReset;
+constexpr const char* kBoldStyle = ansi::kBold;
+constexpr const char* kItalicStyle = ansi::kItalic;
+constexpr const char* kCodeStyle = ansi::kCyan;
+constexpr const char* kHeadingStyle = ansi::kBoldUnderline;  // h1, h2
 
 // A soft line break (\x02 here) joins two lines of a paragraph: a space between words, nothing
 // between two wide (CJK) characters, as a browser does: "封\n装" is "封装", not "封 装".

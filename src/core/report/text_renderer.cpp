@@ -7,6 +7,7 @@
 
 #include "core/report/markdown_text.hpp"
 #include "core/report/text_format.hpp"
+#include "core/report/ansi.hpp"
 #include "core/report/text_table.hpp"
 #include "core/report/text_width.hpp"
 
@@ -14,8 +15,8 @@ namespace cudasync::report {
 
 namespace {
 
-const char* kReset = "\x1b[0m";
-const char* kBold = "\x1b[1m";
+using ansi::kBold;
+using ansi::kReset;
 const char* kNeedsGpuToken = "(gpu)";  // a table cell only a GPU can fill
 
 const char* mark_color(RowMark m) {

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <optional>
 
+#include "core/report/ansi.hpp"
 #include "core/report/text_width.hpp"
 
 namespace cudasync::report {
@@ -13,7 +14,7 @@ namespace {
 constexpr std::size_t kGap = 2;       // spaces between columns
 constexpr std::size_t kMinText = 16;  // a text column wraps no narrower (unless it is narrower)
 constexpr std::size_t kMaxWord = 30;  // a longer word is broken rather than widen its column
-const char* kReset = "\x1b[0m";
+using ansi::kReset;
 
 struct Widths {
   std::vector<std::size_t> natural, minimum;

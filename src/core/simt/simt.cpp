@@ -10,7 +10,8 @@
 namespace cudasync::simt {
 namespace detail {
 
-namespace {
+// The engine's own types, in detail rather than an anonymous namespace: Engine (declared in the
+// header) holds them, and a type with internal linkage may not be a member of one with external.
 
 struct Entry {
   int pc;
@@ -42,9 +43,7 @@ struct KeyHash {
   std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.a ^ (k.b << 1)); }
 };
 
-std::uint32_t full_mask(int lanes) { return lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u); }
-
-}  // namespace
+static std::uint32_t full_mask(int lanes) { return lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1u); }
 
 class Engine {
  public:

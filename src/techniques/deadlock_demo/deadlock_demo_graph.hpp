@@ -27,6 +27,8 @@ struct Range {
 using Describe = std::function<std::string(int, const Record&)>;
 std::vector<Range> fold(const std::vector<Record>& records, const Describe& describe);
 
+// A count as text ("1056"), for the sentences that quote one.
+inline std::string number_text(long long v) { return std::to_string(v); }
 // "blocks 0-1055", "block 7", "lanes 0-31"; `noun` is the singular ("block", "lane", "thread").
 std::string span_text(int first, int last, const std::string& noun);
 // "blocks 0-1055 spun on the counter at 1056/2112"

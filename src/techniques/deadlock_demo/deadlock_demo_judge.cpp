@@ -6,12 +6,6 @@
 
 namespace cudasync::deadlock_demo {
 
-namespace {
-
-std::string n(long long v) { return std::to_string(v); }
-
-}  // namespace
-
 Verdict stuck_agreement(const std::vector<Record>& gpu, const std::vector<Record>& model, const Describe& describe,
                         const std::string& noun) {
   const auto g = fold(gpu, describe), m = fold(model, describe);
@@ -31,8 +25,8 @@ Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, in
   }
   const std::string last = last_end >= 0 ? report::fixed(static_cast<double>(last_end) / 1e6, 3) + " ms" : "-";
   return {missing == 0 && gave > 0 && timed_out,
-          n(gave) + " " + noun + (gave == 1 ? "" : "s") + " gave up; the last at " + last + " (deadline " +
-              n(deadline_ms) + " ms)" + (missing ? "; " + n(missing) + " recorded nothing" : "")};
+          number_text(gave) + " " + noun + (gave == 1 ? "" : "s") + " gave up; the last at " + last + " (deadline " +
+              number_text(deadline_ms) + " ms)" + (missing ? "; " + number_text(missing) + " recorded nothing" : "")};
 }
 
 Verdict completed(const GridRun& run) {
@@ -44,7 +38,7 @@ Verdict cooperative_refused(const CoopRun& c) {
     return r.state == static_cast<int>(State::never_started);
   });
   return {!c.launched && c.error_code == 720 && nothing_ran,
-          c.error_name + " (" + n(c.error_code) + ") after " + report::fixed(c.host_ms, 3) + " ms; " +
+          c.error_name + " (" + number_text(c.error_code) + ") after " + report::fixed(c.host_ms, 3) + " ms; " +
               (nothing_ran ? "no block ran" : "a block ran")};
 }
 
@@ -54,7 +48,7 @@ Verdict cooperative_completed(const CoopRun& c) {
 
 std::string cooperative_outcome(const CoopRun& c) {
   if (c.launched) return "ran: " + (c.run.completed ? c.run.result : std::string(kGaveUpAtDeadline));
-  return c.error_name + " (" + n(c.error_code) + "): " + c.error_text;
+  return c.error_name + " (" + number_text(c.error_code) + "): " + c.error_text;
 }
 
 Verdict model_cycle(const ScenarioModel& m) {
@@ -64,12 +58,12 @@ Verdict model_cycle(const ScenarioModel& m) {
 
 Verdict lock_count_exact(const LaneRun& run) {
   return {!run.timed_out && run.count == run.expected,
-          "counter " + n(run.count) + " of " + n(run.expected) + (run.timed_out ? std::string("; ") + kLaneGaveUpAtDeadline : "")};
+          "counter " + number_text(run.count) + " of " + number_text(run.expected) + (run.timed_out ? std::string("; ") + kLaneGaveUpAtDeadline : "")};
 }
 
 Verdict fix_counts_exact(const LockOrderRun& run) {
   return {run.count_a == run.expected && run.count_b == run.expected,
-          n(run.count_a) + ", " + n(run.count_b) + " of " + n(run.expected)};
+          number_text(run.count_a) + ", " + number_text(run.count_b) + " of " + number_text(run.expected)};
 }
 
 int tickets_in_order(const std::vector<int>& tickets) {

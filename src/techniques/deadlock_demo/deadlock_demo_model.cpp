@@ -11,8 +11,6 @@ constexpr int kTraceLanes = 4;
 constexpr int kTraceRows = 12;
 
 std::string blocks_text(int first, int last) { return span_text(first, last, "block"); }
-std::string n(long long v) { return std::to_string(v); }
-
 Record rec(State s, int on = -1, long long seen = 0) {
   Record r;
   r.start_ns = 0;
@@ -37,7 +35,7 @@ Describe describe_as(std::string finished, std::function<std::string(const Recor
 }
 
 std::string parked_or(const Record& r, const std::string& spun) {
-  return r.on < 0 ? "waited at the reconvergence point (pc " + n(r.seen) + ")" : spun;
+  return r.on < 0 ? "waited at the reconvergence point (pc " + number_text(r.seen) + ")" : spun;
 }
 
 }  // namespace
@@ -50,56 +48,56 @@ Coresidency model_coresidency() {
 
 Describe barrier_describe(int blocks) {
   return describe_as("passed the barrier",
-                     [blocks](const Record& r) { return "spun on the counter at " + n(r.seen) + "/" + n(blocks); });
+                     [blocks](const Record& r) { return "spun on the counter at " + number_text(r.seen) + "/" + number_text(blocks); });
 }
 
 ScenarioModel grid_barrier_model(int blocks, const Coresidency& c) {
   ScenarioModel m;
   const int limit = c.limit();
   const int first = std::min(blocks, limit);
-  m.steps.push_back({"block scheduler", "starts " + blocks_text(0, first - 1) + ": " + n(limit) +
+  m.steps.push_back({"block scheduler", "starts " + blocks_text(0, first - 1) + ": " + number_text(limit) +
                                             " fit at once (" + c.text() + ")"});
-  m.steps.push_back({blocks_text(0, first - 1), "each add 1 to the counter: " + n(first) + "/" + n(blocks)});
+  m.steps.push_back({blocks_text(0, first - 1), "each add 1 to the counter: " + number_text(first) + "/" + number_text(blocks)});
   if (blocks <= limit) {
-    m.steps.push_back({blocks_text(0, blocks - 1), "see " + n(blocks) + "/" + n(blocks) + " and pass the barrier"});
+    m.steps.push_back({blocks_text(0, blocks - 1), "see " + number_text(blocks) + "/" + number_text(blocks) + " and pass the barrier"});
     m.records.assign(static_cast<std::size_t>(blocks), rec(State::finished, 0, blocks));
   } else {
     m.deadlock = true;
     const std::string resident = blocks_text(0, limit - 1), waiting = blocks_text(limit, blocks - 1);
-    m.steps.push_back({resident, "spin until the counter reaches " + n(blocks) + ", each holding its SM slot"});
+    m.steps.push_back({resident, "spin until the counter reaches " + number_text(blocks) + ", each holding its SM slot"});
     m.steps.push_back({waiting, "wait for an SM slot; none is freed, since no resident block can finish"});
     m.steps.push_back({"deadlock", "neither side can move; without a deadline the kernel would never end"});
     m.steps.push_back({"the deadline", resident + " give up and exit; " + waiting +
                                            " then start, see the deadline has passed, and return"});
     const int a = m.graph.add_node(resident + " (resident, spinning)");
     const int b = m.graph.add_node(waiting + " (no slot)");
-    m.graph.add_edge(a, b, "the counter: " + n(limit) + " of " + n(blocks) + " arrived, the rest are theirs to add");
-    m.graph.add_edge(b, a, "an SM slot: all " + n(limit) + " are held by spinning blocks");
-    m.waits = {resident + " wait for " + waiting + ": the counter (" + n(limit) + "/" + n(blocks) + ")",
+    m.graph.add_edge(a, b, "the counter: " + number_text(limit) + " of " + number_text(blocks) + " arrived, the rest are theirs to add");
+    m.graph.add_edge(b, a, "an SM slot: all " + number_text(limit) + " are held by spinning blocks");
+    m.waits = {resident + " wait for " + waiting + ": the counter (" + number_text(limit) + "/" + number_text(blocks) + ")",
                waiting + " wait for " + resident + ": an SM slot"};
     m.records.assign(static_cast<std::size_t>(limit), rec(State::gave_up, 0, limit));
     m.records.resize(static_cast<std::size_t>(blocks), rec(State::late, 0));
   }
   m.fix_steps = {
-      {"fix 1: size the grid", "cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs = " + n(limit) +
-                                   " blocks: all start at once, the counter reaches " + n(limit) + "/" + n(limit) +
+      {"fix 1: size the grid", "cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs = " + number_text(limit) +
+                                   " blocks: all start at once, the counter reaches " + number_text(limit) + "/" + number_text(limit) +
                                    ", all pass"},
       {"fix 2: cooperative launch",
-       blocks <= limit ? "cudaLaunchCooperativeKernel with " + n(blocks) + " blocks: they fit, it runs and completes"
-                       : "cudaLaunchCooperativeKernel with " + n(blocks) +
+       blocks <= limit ? "cudaLaunchCooperativeKernel with " + number_text(blocks) + " blocks: they fit, it runs and completes"
+                       : "cudaLaunchCooperativeKernel with " + number_text(blocks) +
                              " blocks: the runtime checks co-residency first and returns "
                              "cudaErrorCooperativeLaunchTooLarge (720); nothing runs, nothing hangs"},
   };
   m.fix_completes = true;
-  m.fix_result = n(limit) + " blocks pass the barrier; each reads its neighbour's value: sum " +
-                 n(static_cast<long long>(limit) * (limit + 1) / 2) + " = N(N+1)/2";
+  m.fix_result = number_text(limit) + " blocks pass the barrier; each reads its neighbour's value: sum " +
+                 number_text(static_cast<long long>(limit) * (limit + 1) / 2) + " = N(N+1)/2";
   return m;
 }
 
 // ---- producer-before-consumer -----------------------------------------------------------------------
 
 Describe chain_describe() {
-  return describe_as("finished", [](const Record& r) { return "spun on the next block's flag (saw " + n(r.seen) + ")"; });
+  return describe_as("finished", [](const Record& r) { return "spun on the next block's flag (saw " + number_text(r.seen) + ")"; });
 }
 
 ScenarioModel chain_model(int blocks, const Coresidency& c) {
@@ -116,19 +114,19 @@ ScenarioModel chain_model(int blocks, const Coresidency& c) {
   } else {
     m.deadlock = true;
     const std::string resident = blocks_text(0, limit - 1), waiting = blocks_text(limit, blocks - 1);
-    m.steps.push_back({resident, "each spins on the flag of the block after it; block " + n(limit - 1) +
-                                     " waits for block " + n(limit) + ", which has not started"});
-    m.steps.push_back({waiting, "wait for an SM slot; block " + n(blocks - 1) +
+    m.steps.push_back({resident, "each spins on the flag of the block after it; block " + number_text(limit - 1) +
+                                     " waits for block " + number_text(limit) + ", which has not started"});
+    m.steps.push_back({waiting, "wait for an SM slot; block " + number_text(blocks - 1) +
                                     ", the producer whose flag starts the chain, is among them"});
     m.steps.push_back({"deadlock", "no resident block can finish, so no slot is freed"});
     m.steps.push_back({"the deadline", resident + " give up and exit; " + waiting +
                                            " start after the deadline and return"});
     const int a = m.graph.add_node(resident + " (resident, spinning)");
     const int b = m.graph.add_node(waiting + " (no slot)");
-    m.graph.add_edge(a, b, "the next block's flag: block " + n(limit - 1) + " needs block " + n(limit) +
+    m.graph.add_edge(a, b, "the next block's flag: block " + number_text(limit - 1) + " needs block " + number_text(limit) +
                                "'s, each block below it the one above");
-    m.graph.add_edge(b, a, "an SM slot: all " + n(limit) + " are held by spinning blocks");
-    m.waits = {resident + " wait for " + waiting + ": the chain of flags starts at block " + n(blocks - 1),
+    m.graph.add_edge(b, a, "an SM slot: all " + number_text(limit) + " are held by spinning blocks");
+    m.waits = {resident + " wait for " + waiting + ": the chain of flags starts at block " + number_text(blocks - 1),
                waiting + " wait for " + resident + ": an SM slot"};
     for (int b2 = 0; b2 < limit; ++b2) m.records.push_back(rec(State::gave_up, b2 + 1, 0));
     for (int b2 = limit; b2 < blocks; ++b2) m.records.push_back(rec(State::late, b2 + 1 < blocks ? b2 + 1 : -1));
@@ -151,13 +149,13 @@ ScenarioModel chain_model(int blocks, const Coresidency& c) {
 
 Describe spinlock_describe() {
   return describe_as("finished", [](const Record& r) {
-    return parked_or(r, "gave up on the lock (held by lane " + n(r.seen - 1) + ")");
+    return parked_or(r, "gave up on the lock (held by lane " + number_text(r.seen - 1) + ")");
   });
 }
 
 Describe ring_describe() {
   return describe_as("finished",
-                     [](const Record& r) { return parked_or(r, "spun on the next lane's flag (saw " + n(r.seen) + ")"); });
+                     [](const Record& r) { return parked_or(r, "spun on the next lane's flag (saw " + number_text(r.seen) + ")"); });
 }
 
 WarpModel warp_model(const std::vector<simt::Scheduling>& traces) {
@@ -176,7 +174,7 @@ WarpModel warp_model(const std::vector<simt::Scheduling>& traces) {
 
 Describe lock_order_describe() {
   return describe_as("finished", [](const Record& r) {
-    return std::string("gave up waiting on lock ") + (r.on == 0 ? "A" : "B") + " (held by block " + n(r.seen - 1) + ")";
+    return std::string("gave up waiting on lock ") + (r.on == 0 ? "A" : "B") + " (held by block " + number_text(r.seen - 1) + ")";
   });
 }
 
@@ -204,7 +202,7 @@ LockOrderModel lock_order_model() {
       {"block 1", "takes A, then B, and so on, turn by turn"},
   };
   m.fix_completes = lo.fixed.completed();
-  m.fix_result = "the model's two blocks, 2 rounds each: count " + n(lo.fixed.word("count")) + " of 4";
+  m.fix_result = "the model's two blocks, 2 rounds each: count " + number_text(lo.fixed.word("count")) + " of 4";
   return lo;
 }
 
@@ -218,7 +216,7 @@ ScenarioModel barrier_model(bool syncwarp, int present, BarrierVariant variant) 
         {in, "reach the if branch's __syncthreads()"},
         {out, "reach the else branch's __syncthreads(): another instruction for the same barrier 0"},
         {"as specified", "undefined: the condition differs across the block. If the hardware counts every arrival "
-                         "at barrier 0, wherever it comes from, all " + n(kSyncBlockThreads) + " have arrived and all leave"},
+                         "at barrier 0, wherever it comes from, all " + number_text(kSyncBlockThreads) + " have arrived and all leave"},
     };
     for (int t = 0; t < kSyncBlockThreads; ++t)
       m.records.push_back(t < present ? rec(State::finished, -1, 1) : rec(State::finished, -1, 7));
@@ -234,18 +232,18 @@ ScenarioModel barrier_model(bool syncwarp, int present, BarrierVariant variant) 
   const std::string rescue = syncwarp ? call : "barrier.sync 0 (the unaligned form)";
   const std::string in = span_text(0, present - 1, noun), out = span_text(present, threads - 1, noun);
   m.steps = {
-      {in, "reach " + call + ": " + n(present) + " of the " + n(threads) + " it waits for"},
+      {in, "reach " + call + ": " + number_text(present) + " of the " + number_text(threads) + " it waits for"},
       {out, "wait for a flag that " + in + " set after the barrier"},
       {"deadlock", "as the barrier is specified (it completes when every " + noun + " it names has arrived), "
                    "neither side can move"},
       {"the deadline (cudasync's rescue)", out + " give up and call " + rescue + " themselves, at another call "
-                                             "site: " + n(threads) + " of " + n(threads) + ", the barrier completes"},
+                                             "site: " + number_text(threads) + " of " + number_text(threads) + ", the barrier completes"},
   };
   const int a = m.graph.add_node(in + " (at the barrier)");
   const int b = m.graph.add_node(out + " (spinning)");
-  m.graph.add_edge(a, b, "the barrier: " + n(present) + " of " + n(threads) + " arrived");
+  m.graph.add_edge(a, b, "the barrier: " + number_text(present) + " of " + number_text(threads) + " arrived");
   m.graph.add_edge(b, a, "the flag, set after the barrier (read 0)");
-  m.waits = {in + " wait for " + out + ": " + call + " (" + n(present) + "/" + n(threads) + ")",
+  m.waits = {in + " wait for " + out + ": " + call + " (" + number_text(present) + "/" + number_text(threads) + ")",
              out + " wait for " + in + ": the flag they set after it"};
   for (int t = 0; t < threads; ++t) m.records.push_back(t < present ? rec(State::finished, -1, 1) : rec(State::gave_up));
   m.fix_steps = {{"the fix", "call " + call + " where every " + noun + " it names reaches it (outside the "

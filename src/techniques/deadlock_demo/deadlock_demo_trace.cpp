@@ -11,8 +11,6 @@ using I = std::int64_t;
 
 namespace {
 
-std::string n(long long v) { return std::to_string(v); }
-
 std::vector<int> bits(std::uint32_t mask) {
   std::vector<int> out;
   for (int k = 0; k < 32; ++k)
@@ -26,19 +24,19 @@ std::string verdict(const ModelRun& r) {
   const simt::Result& res = r.result;
   if (res.completed()) {
     const long long count = res.word("counter");
-    return "completes in " + n(res.steps) + " steps" +
-           (count >= 0 ? ", counter " + n(count) + " of " + n(res.machine.lanes()) : "");
+    return "completes in " + number_text(res.steps) + " steps" +
+           (count >= 0 ? ", counter " + number_text(count) + " of " + number_text(res.machine.lanes()) : "");
   }
   if (res.deadlock())
-    return "deadlock: the state after step " + n(res.steps) + " is the state " +
-           (res.repeat_from == 0 ? std::string("it started in") : "after step " + n(res.repeat_from));
-  return "undecided after " + n(res.steps) + " steps";
+    return "deadlock: the state after step " + number_text(res.steps) + " is the state " +
+           (res.repeat_from == 0 ? std::string("it started in") : "after step " + number_text(res.repeat_from));
+  return "undecided after " + number_text(res.steps) + " steps";
 }
 
 std::string event_text(const ModelRun& r, const simt::Event& e) {
   switch (e.kind) {
     case simt::Event::Kind::exited: return "exited";
-    case simt::Event::Kind::parked: return "waits at " + n(e.pc);
+    case simt::Event::Kind::parked: return "waits at " + number_text(e.pc);
     case simt::Event::Kind::at_sync: return "waits at __syncwarp";
     case simt::Event::Kind::ran: break;
   }
@@ -47,12 +45,12 @@ std::string event_text(const ModelRun& r, const simt::Event& e) {
   const std::string word = e.word >= 0 ? m.words[static_cast<std::size_t>(e.word)].name : "";
   switch (in.op) {
     case simt::Op::cas:
-      return "CAS " + word + ": " + n(e.read) +
-             (e.read == 0 ? ", takes it" : " (held by " + r.noun + " " + n(e.read - 1) + ")");
-    case simt::Op::load: return "reads " + word + " = " + n(e.read);
+      return "CAS " + word + ": " + number_text(e.read) +
+             (e.read == 0 ? ", takes it" : " (held by " + r.noun + " " + number_text(e.read - 1) + ")");
+    case simt::Op::load: return "reads " + word + " = " + number_text(e.read);
     case simt::Op::store:
-    case simt::Op::add: return word + " = " + n(e.wrote);
-    case simt::Op::exch: return e.wrote == 0 ? "releases " + word : word + " = " + n(e.wrote);
+    case simt::Op::add: return word + " = " + number_text(e.wrote);
+    case simt::Op::exch: return e.wrote == 0 ? "releases " + word : word + " = " + number_text(e.wrote);
     case simt::Op::loop: return e.taken ? "next round" : "done";
     case simt::Op::branch:
       if (e.taken) return in.target <= e.pc ? "spins" : "jumps";
@@ -79,7 +77,7 @@ std::string memory_text(const ModelRun& r, const std::vector<long long>& memory)
     const auto& v = families[fam];
     std::string item = fam + " ";
     const std::size_t shown = v.size() == 1 ? 1 : std::min(v.size(), traced);
-    for (std::size_t i = 0; i < shown; ++i) item += (i ? "," : "") + n(v[i]);
+    for (std::size_t i = 0; i < shown; ++i) item += (i ? "," : "") + number_text(v[i]);
     if (shown < v.size()) item += ",...";
     s += (s.empty() ? "" : ", ") + item;
   }
@@ -89,12 +87,12 @@ std::string memory_text(const ModelRun& r, const std::vector<long long>& memory)
 std::string row_note(const ModelRun& r, const simt::Row& row) {
   std::string note;
   for (const simt::Split& sp : row.splits)
-    note += (note.empty() ? "" : "; ") + lanes_text(r.noun, bits(sp.taken)) + " go to " + n(sp.target) + ", " +
-            lanes_text(r.noun, bits(sp.fall)) + " to " + n(sp.next) + "; they meet again at " + n(sp.reconverge);
+    note += (note.empty() ? "" : "; ") + lanes_text(r.noun, bits(sp.taken)) + " go to " + number_text(sp.target) + ", " +
+            lanes_text(r.noun, bits(sp.fall)) + " to " + number_text(sp.next) + "; they meet again at " + number_text(sp.reconverge);
   if (row.repeats >= 0)
     note += std::string(note.empty() ? "" : "; ") +
             (row.repeats == 0 ? std::string("the same state as at the start")
-                              : "the same state as after step " + n(row.repeats)) +
+                              : "the same state as after step " + number_text(row.repeats)) +
             ": it repeats forever";
   if (row.stuck) note += std::string(note.empty() ? "" : "; ") + "nobody can move";
   return note;
@@ -111,22 +109,22 @@ Table trace_table(const ModelRun& r, const std::string& id, const std::string& t
   const simt::Result& res = r.result;
   Table t(id, title);
   t.column("step", "step");
-  for (int lane : res.traced) t.column(r.noun + "-" + n(lane), r.noun + " " + n(lane));
+  for (int lane : res.traced) t.column(r.noun + "-" + number_text(lane), r.noun + " " + number_text(lane));
   t.column("memory", "memory").column("note", "note");
   for (const auto& row : res.trace) {
     std::vector<std::pair<std::string, Value>> cells{{"step", static_cast<I>(row.step)}};
     for (std::size_t k = 0; k < row.lanes.size(); ++k) {
       const std::string text = event_text(r, row.lanes[k]);
-      cells.emplace_back(r.noun + "-" + n(res.traced[k]), text.empty() ? Value{report::Undefined{}} : Value{text});
+      cells.emplace_back(r.noun + "-" + number_text(res.traced[k]), text.empty() ? Value{report::Undefined{}} : Value{text});
     }
     cells.emplace_back("memory", memory_text(r, row.memory));
     cells.emplace_back("note", row_note(r, row));
     t.row(cells);
   }
   std::vector<std::string> lanes;
-  for (int lane : res.traced) lanes.push_back(r.noun + "-" + n(lane));
+  for (int lane : res.traced) lanes.push_back(r.noun + "-" + number_text(lane));
   t.picture = report::grid_picture("step", lanes);  // --html draws it
-  if (res.rows_not_shown > 0) t.legend.push_back("... " + n(res.rows_not_shown) + " more steps, not shown; " + verdict(r));
+  if (res.rows_not_shown > 0) t.legend.push_back("... " + number_text(res.rows_not_shown) + " more steps, not shown; " + verdict(r));
   if (res.machine.scheduling == simt::Scheduling::lockstep)
     t.legend.push_back("waits at N: the warp is not running this lane; it resumes at pc N when the warp reconverges");
   return t;

@@ -14,7 +14,6 @@ namespace cudasync::lock {
 namespace {
 
 constexpr int kBenchReps = 9;               // per lock and contention level
-constexpr long long kBenchUpdates = 16384;  // updates per launch (iterations adjust)
 
 std::size_t cell(const BenchPart& p, std::size_t lock, std::size_t config) { return lock * p.configs.size() + config; }
 

@@ -12,7 +12,6 @@ namespace cudasync::lock {
 
 namespace {
 
-constexpr long long kBenchUpdates = 16384;
 // The CAS lock runs beside it for its time per handoff, as many iterations as give about
 // kBenchUpdates handoffs, and only up to 132 x 128 threads (at about 20 us per contended handoff
 // there, more threads would take seconds per launch).

@@ -14,7 +14,7 @@ namespace {
 using I = std::int64_t;
 
 bool is_delay(Variant v) { return v == Variant::delay_after || v == Variant::delay_before; }
-bool is_fix(Variant v) { return v == Variant::fenced || v == Variant::acq_rel; }
+bool is_fence_fix(Variant v) { return v == Variant::fenced || v == Variant::acq_rel; }
 
 std::string row_name(const DelayRow& r) {
   if (r.variant == Variant::delay_after) return "delay " + delay_text(r.delay_ns) + " after the increment";
@@ -58,10 +58,10 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
     std::vector<std::pair<std::string, report::Value>> cells{{"variant", row_name(row)},
                                                              {"model-count", static_cast<I>(row.model.count)},
                                                              {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fix(row.variant), false);
+    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fence_fix(row.variant), false);
     t.row(cells, mark);
     if (is_delay(row.variant)) delayed.push_back({row.delay_ns, row.gpu});
-    if (is_fix(row.variant)) fixes.push_back(row.gpu);
+    if (is_fence_fix(row.variant)) fixes.push_back(row.gpu);
   }
   t.legend.push_back("gpu: lost updates over every run, their share, ns per handoff (median of the runs)");
   t.legend.push_back("model: the counter after 2 blocks x 2 acquisitions, and its loads that returned an old value;");
@@ -81,7 +81,7 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
       model_loses = model_loses && row.model.stale_reads > 0 && row.model.count < row.model.expected;
       if (delayed_model.empty()) delayed_model = model_outcome_text(row.model);
     }
-    if (!is_fix(row.variant)) continue;
+    if (!is_fence_fix(row.variant)) continue;
     s.check("model-" + fix_id(row.variant), std::string("reference model: ") + variant_name(row.variant) + " loses nothing",
             row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
     if (gpu_run) {

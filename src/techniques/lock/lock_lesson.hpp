@@ -28,6 +28,8 @@ inline constexpr int kDelayBlocks = 132, kDelayIters = 20, kDelayRuns = 2;
 inline const std::vector<int> kDefaultDelaysNs = {1000, 10000};  // 1 us and 10 us
 inline constexpr int kSharedBlocks = 128, kSharedIters = 10;  // the blog's GtThrCntKernel<<<128, 1>>>
 inline constexpr int kMaxRuns = 100;
+// Lock handoffs per launch in --bench (each lock's iterations adjust to its thread count).
+inline constexpr long long kBenchUpdates = 16384;
 inline constexpr int kTimedReps = 5;   // launches timed per part in a plain run
 inline constexpr int kTraceLanes = 4;  // lanes (or blocks) in a model trace
 inline constexpr int kTraceRows = 40;

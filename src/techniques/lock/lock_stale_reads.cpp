@@ -13,7 +13,7 @@ namespace {
 
 using I = std::int64_t;
 
-bool is_fix(Variant v) { return v == Variant::book_atomic_add || v == Variant::fenced || v == Variant::acq_rel; }
+bool is_stale_read_fix(Variant v) { return v == Variant::book_atomic_add || v == Variant::fenced || v == Variant::acq_rel; }
 
 const char* variant_id(Variant v) {
   switch (v) {
@@ -74,7 +74,7 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
         {"variant", std::string(variant_name(row.variant))},
         {"model-count", static_cast<I>(row.model.count)},
         {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fix(row.variant), true);
+    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_stale_read_fix(row.variant), true);
     if (!p.arch.empty())
       cells.emplace_back("compiled", row.compiled.empty() ? std::string("none") : distinct_instructions(row.compiled));
     t.row(cells, mark);
@@ -94,7 +94,7 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
            "the store that follows writes that old value + 1 over the newer one");
   for (const auto& row : p.rows) {
     const std::string id = variant_id(row.variant);
-    if (is_fix(row.variant)) {
+    if (is_stale_read_fix(row.variant)) {
       s.check("model-" + id, std::string("reference model: ") + variant_name(row.variant) + " loses nothing",
               row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
       if (gpu_run) {

@@ -15,7 +15,7 @@ namespace {
 using I = std::int64_t;
 using report::Format;
 
-constexpr int kReps = 5, kIterations = 5;
+constexpr int kAllReduceReps = 5, kIterations = 5;
 constexpr int kShown = 4;  // elements of the model's sum shown
 
 }  // namespace
@@ -99,7 +99,7 @@ report::Section all_reduce_part(Run& run) {
       throw WaivedError("all-reduce: nccl: " + results[0].waived + "; peer: " + results[1].waived);
     for (auto& r : results)
       if (r.waived.empty())
-        r.run = gpu_all_reduce(r.method, run.dev[0], run.dev[1], elements, run.ctx.seed, kReps, kIterations,
+        r.run = gpu_all_reduce(r.method, run.dev[0], run.dev[1], elements, run.ctx.seed, kAllReduceReps, kIterations,
                                run.budget_ns(), nccl);
   }
   return all_reduce_section(elements, run.ctx.seed, results, run.ctx.gpu);

@@ -13,7 +13,7 @@ namespace {
 using I = std::int64_t;
 using report::Format;
 
-constexpr int kReps = 5, kK1 = 20, kK2 = 120;  // barriers per timed run, as a difference
+constexpr int kBarrierReps = 5, kK1 = 20, kK2 = 120;  // barriers per timed run, as a difference
 constexpr int kSchedules = 1000, kSimBlocks = 3, kSimBarriers = 3;
 
 const char* how(Method m) {
@@ -154,7 +154,7 @@ report::Section barrier_part(Run& run) {
       if (r.waived.empty()) {
         r.run = gpu_barrier_run(r.method, run.dev[0], run.dev[1], run.barrier,
                                 start_values(run.barrier, run.ctx.seed), nccl);
-        const BarrierTiming t = gpu_barrier_ns(r.method, run.dev[0], run.dev[1], run.barrier, kReps, kK1, kK2, nccl);
+        const BarrierTiming t = gpu_barrier_ns(r.method, run.dev[0], run.dev[1], run.barrier, kBarrierReps, kK1, kK2, nccl);
         r.ns = t.ns;
         r.timing_deadline_hit = t.deadline_hit;
       }

@@ -8,7 +8,7 @@
 namespace cudasync::deadlock_demo {
 namespace {
 
-Record rec(State s, long long end_ns = -1, int on = 0, long long seen = 0) {
+Record timed_record(State s, long long end_ns = -1, int on = 0, long long seen = 0) {
   Record r;
   r.start_ns = 0;
   r.end_ns = end_ns;
@@ -20,14 +20,14 @@ Record rec(State s, long long end_ns = -1, int on = 0, long long seen = 0) {
 
 TEST(DeadlockDemoJudge, TheStuckSetAgreesRangeByRangeOrSaysBoth) {
   const Describe d = barrier_describe(4);
-  const std::vector<Record> model = {rec(State::gave_up, -1, 0, 2), rec(State::gave_up, -1, 0, 2), rec(State::late),
-                                     rec(State::late)};
+  const std::vector<Record> model = {timed_record(State::gave_up, -1, 0, 2), timed_record(State::gave_up, -1, 0, 2), timed_record(State::late),
+                                     timed_record(State::late)};
   std::vector<Record> gpu = model;
   gpu[0].end_ns = 50'000'100;  // times differ run to run and do not count
   const Verdict same = stuck_agreement(gpu, model, d, "block");
   EXPECT_TRUE(same.passed);
   EXPECT_EQ(same.detail, "blocks 0-1 spun on the counter at 2/4; blocks 2-3 started after the deadline");
-  gpu[2] = rec(State::gave_up, -1, 0, 3);
+  gpu[2] = timed_record(State::gave_up, -1, 0, 3);
   const Verdict differ = stuck_agreement(gpu, model, d, "block");
   EXPECT_FALSE(differ.passed);
   EXPECT_EQ(differ.detail.rfind("GPU: blocks 0-1 spun", 0), 0u) << differ.detail;
@@ -35,18 +35,18 @@ TEST(DeadlockDemoJudge, TheStuckSetAgreesRangeByRangeOrSaysBoth) {
 }
 
 TEST(DeadlockDemoJudge, ADeadlockEndedAtItsDeadlineOnlyIfEveryoneSaidWhereItWas) {
-  const std::vector<Record> rs = {rec(State::gave_up, 50'012'000), rec(State::gave_up, 50'001'000),
-                                  rec(State::late, 50'020'000)};
+  const std::vector<Record> rs = {timed_record(State::gave_up, 50'012'000), timed_record(State::gave_up, 50'001'000),
+                                  timed_record(State::late, 50'020'000)};
   const Verdict ok = ended_at_deadline(rs, true, 50, "block");
   EXPECT_TRUE(ok.passed);
   EXPECT_EQ(ok.detail, "2 blocks gave up; the last at 50.012 ms (deadline 50 ms)");
   EXPECT_FALSE(ended_at_deadline(rs, false, 50, "block").passed) << "the kernel's timed-out flag was not set";
   std::vector<Record> missing = rs;
-  missing.push_back(rec(State::never_started));
+  missing.push_back(timed_record(State::never_started));
   const Verdict m = ended_at_deadline(missing, true, 50, "block");
   EXPECT_FALSE(m.passed);
   EXPECT_EQ(m.detail, "2 blocks gave up; the last at 50.012 ms (deadline 50 ms); 1 recorded nothing");
-  const Verdict none = ended_at_deadline({rec(State::finished)}, true, 50, "lane");
+  const Verdict none = ended_at_deadline({timed_record(State::finished)}, true, 50, "lane");
   EXPECT_FALSE(none.passed) << "nobody gave up: no deadlock ended";
   EXPECT_EQ(none.detail, "0 lanes gave up; the last at - (deadline 50 ms)");
 }
@@ -91,13 +91,13 @@ TEST(DeadlockDemoJudge, ACooperativeLaunchOfATooLargeGridIsRefusedAndRunsNothing
   c.error_name = "cudaErrorCooperativeLaunchTooLarge";
   c.error_text = "too many blocks in cooperative launch";
   c.host_ms = 0.02;
-  c.run.records.assign(3, rec(State::never_started));
+  c.run.records.assign(3, timed_record(State::never_started));
   const Verdict v = cooperative_refused(c);
   EXPECT_TRUE(v.passed);
   EXPECT_EQ(v.detail, "cudaErrorCooperativeLaunchTooLarge (720) after 0.020 ms; no block ran");
   EXPECT_EQ(cooperative_outcome(c), "cudaErrorCooperativeLaunchTooLarge (720): too many blocks in cooperative launch");
   EXPECT_FALSE(cooperative_completed(c).passed);
-  c.run.records[1] = rec(State::finished);
+  c.run.records[1] = timed_record(State::finished);
   EXPECT_FALSE(cooperative_refused(c).passed) << "a block ran";
   CoopRun fits;
   fits.launched = true;

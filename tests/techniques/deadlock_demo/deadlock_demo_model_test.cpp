@@ -24,7 +24,7 @@ Coresidency small_gpu(int per_sm, int sms) {
   return c;
 }
 
-Record rec(State s, int on = -1, long long seen = 0) {
+Record stuck_record(State s, int on = -1, long long seen = 0) {
   Record r;
   r.state = static_cast<int>(s);
   r.on = on;
@@ -52,8 +52,8 @@ TEST(DeadlockDemoGraph, FindsACycleAndOnlyACycle) {
 }
 
 TEST(DeadlockDemoGraph, RecordsFoldIntoRanges) {
-  std::vector<Record> rs = {rec(State::gave_up, 0, 5), rec(State::gave_up, 0, 5), rec(State::gave_up, 0, 4),
-                            rec(State::late), rec(State::late), rec(State::never_started)};
+  std::vector<Record> rs = {stuck_record(State::gave_up, 0, 5), stuck_record(State::gave_up, 0, 5), stuck_record(State::gave_up, 0, 4),
+                            stuck_record(State::late), stuck_record(State::late), stuck_record(State::never_started)};
   const auto ranges = fold(rs, barrier_describe(6));
   ASSERT_EQ(ranges.size(), 4u);
   EXPECT_EQ(range_text(ranges[0], "block"), "blocks 0-1 spun on the counter at 5/6");

@@ -2,20 +2,18 @@
 // lockstep expectation (a warp of one lane cannot deadlock), the combining ratio, the limits.
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include "techniques/lock/lock_judge.hpp"
 #include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lock/lock_runs.hpp"
 
 namespace cudasync::lock {
 namespace {
 
-LockRun exact_run(long long n, double ms) {
-  LockRun r;
-  r.expected = r.count = r.completed = n;
-  r.ms = ms;
-  return r;
-}
+using test_runs::exact_run;
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using cudasync::test::contains;
 
 TEST(LockJudge, RunsExactNamesTheFirstLaunchThatIsNot) {
   LockRun stuck = exact_run(13200, 5.0);

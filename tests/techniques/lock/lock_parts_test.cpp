@@ -2,21 +2,19 @@
 // answer must fail a check (found by id) and say where; without a GPU nothing is a number.
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include <algorithm>
 
 #include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lock/lock_runs.hpp"
 
 namespace cudasync::lock {
 namespace {
 
-LockRun exact_run(long long n, double ms) {
-  LockRun r;
-  r.expected = r.count = r.completed = n;
-  r.ms = ms;
-  return r;
-}
+using test_runs::exact_run;
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using cudasync::test::contains;
 
 const report::Check* check(const report::Section& s, const std::string& id) {
   for (const auto& c : s.checks)

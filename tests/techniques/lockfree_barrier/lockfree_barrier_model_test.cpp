@@ -2,6 +2,8 @@
 // and the step simulation (completion, the deadlock past co-residency, the seed's two bugs).
 #include <gtest/gtest.h>
 
+#include "support/cli_expect.hpp"
+
 #include <numeric>
 #include <string>
 
@@ -11,7 +13,7 @@
 namespace cudasync::lockfree_barrier {
 namespace {
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+using cudasync::test::contains;
 
 TEST(LockfreeBarrierModel, ValuesFollowTheNeighbourRule) {
   // 3 blocks of 2 threads, 1 phase, by hand: out[b][t] = mix(in[b][t], in[b+1][t], in[b-1][t+1], 1).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "support/report_lookup.hpp"
 #include "techniques/named_barriers/named_barriers_judge.hpp"
 #include "techniques/named_barriers/named_barriers_lesson.hpp"
 
@@ -24,9 +25,7 @@ std::int64_t int_at(const report::Table& t, std::size_t row, const std::string& 
   EXPECT_NE(v, nullptr) << t.id << " row " << row << " " << key << " is not an integer";
   return v ? *v : -1;
 }
-std::size_t failed(const report::Section& s) {
-  return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
-}
+using test::failed_count;
 
 // ---- producer / consumer ---------------------------------------------------------------------------
 
@@ -77,7 +76,7 @@ TEST(NamedBarriersJudge, ProducerConsumerRightResultPasses) {
   report::Section s("producer-consumer", "t");
   add_rounds(s, spec, r);
   add_pc_timing(s, spec, r, true, {"a", "b", "c"});
-  EXPECT_EQ(failed(s), 0u);
+  EXPECT_EQ(failed_count(s), 0u);
   EXPECT_TRUE(check(s, "gpu-agrees")->passed);
   const auto trace = std::find_if(s.tables.begin(), s.tables.end(), [](const auto& table) { return table.id == "trace"; });
   ASSERT_NE(trace, s.tables.end());
@@ -284,7 +283,7 @@ TEST(NamedBarriersJudge, MisuseSectionShowsTheOutcomes) {
       outcome(seen({48, 64}, {0, 20000}, {20040, 20030}, {})),
       outcome(seen({128, 64}, {0, 20000}, {4020100, 4020090}, {2020000, 4020050}))};
   const report::Section s = misuse_section(cases, 1, got, true);
-  EXPECT_EQ(failed(s), 0u);
+  EXPECT_EQ(failed_count(s), 0u);
   EXPECT_TRUE(check(s, "case-1-gpu-agrees")->passed);
   EXPECT_NE(check(s, "case-1-gpu-agrees")->title.find("bar.sync 1, 128"), std::string::npos);
   bool noted = false;
@@ -362,7 +361,7 @@ TEST(NamedBarriersJudge, TheEarlyStampSectionChecksOnlyTheGuardedStamps) {
   EXPECT_TRUE(check(s, "gpu-agrees-syncthreads")->passed);
   EXPECT_FALSE(check(s, "gpu-agrees-named")->passed);
   EXPECT_EQ(check(s, "gpu-agrees-named")->detail, "4 of 4 guarded stamps early; rounds 0, 1");
-  EXPECT_EQ(failed(s), 1u) << "an early naive stamp is a finding, not a failure";
+  EXPECT_EQ(failed_count(s), 1u) << "an early naive stamp is a finding, not a failure";
   const report::Table& t = s.tables.front();
   EXPECT_EQ(int_at(t, 0, "naive"), -850);
   EXPECT_EQ(int_at(t, 0, "naive-before"), 4);

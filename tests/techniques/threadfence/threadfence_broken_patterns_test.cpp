@@ -16,9 +16,7 @@ using test::find_check;
 using test::find_fact;
 using test::find_table;
 
-std::size_t failed(const report::Section& s) {
-  return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
-}
+using test::failed_count;
 
 // A GPU run that did exactly what the model says for the fetch order `seq`.
 RaceRun run_as_modelled(const RaceSpec& spec, RaceVariant v, const std::vector<std::vector<std::int32_t>>& seq) {
@@ -124,7 +122,7 @@ TEST(ThreadfenceWorkQueueRace, TheSectionFailsOnlyTheBarrierLoopThatMisfiles) {
   runs[0].gpu = run_as_modelled(spec, RaceVariant::no_barrier, race_schedule(spec, RaceVariant::no_barrier));
   runs[1].gpu = run_as_modelled(spec, RaceVariant::barrier, race_schedule(spec, RaceVariant::barrier));
   report::Section s = work_queue_race_section(spec, runs, true);
-  EXPECT_EQ(failed(s), 0u) << "the race's losses are allowed: no check demands or forbids them";
+  EXPECT_EQ(failed_count(s), 0u) << "the race's losses are allowed: no check demands or forbids them";
   ASSERT_NE(find_check(s, "barrier-each-share-once"), nullptr);
   EXPECT_EQ(find_check(s, "no-barrier-each-share-once"), nullptr);
   EXPECT_GT(std::get<std::int64_t>(find_table(s, "variants")->cell(0, "lost")), 0);
@@ -183,7 +181,7 @@ TEST(ThreadfenceLastBlockPartial, RunsAreJudgedAgainstThePredictionAndAHangIsRep
   runs[1].gpu = none;
   runs[2].gpu = hung;
   report::Section s = last_block_partial_section(spec, runs, true);
-  EXPECT_EQ(failed(s), 0u);
+  EXPECT_EQ(failed_count(s), 0u);
   EXPECT_NE(find_fact(s, "gpu-thread-zero-only"), nullptr);
   EXPECT_EQ(find_check(s, "thread-zero-only-as-predicted"), nullptr) << "undefined: nothing to agree with";
   runs[1].gpu = right;  // a sum written although no block can draw the last ticket
@@ -220,9 +218,9 @@ TEST(ThreadfenceHostObserver, TheCheckFailsOnlyOnAForbiddenStaleReadOrAWaitThatG
     runs[i].gpu->rounds = 2000;
   }
   report::Section s = host_observer_section(spec, runs, true);
-  EXPECT_EQ(failed(s), 0u) << "zero stale reads in every row is a possible result";
+  EXPECT_EQ(failed_count(s), 0u) << "zero stale reads in every row is a possible result";
   runs[1].gpu->stale = 3;  // allowed with __threadfence()
-  EXPECT_EQ(failed(host_observer_section(spec, runs, true)), 0u);
+  EXPECT_EQ(failed_count(host_observer_section(spec, runs, true)), 0u);
   runs[2].gpu->stale = 1;  // forbidden with __threadfence_system()
   s = host_observer_section(spec, runs, true);
   EXPECT_FALSE(find_check(s, "no-forbidden-outcome")->passed);

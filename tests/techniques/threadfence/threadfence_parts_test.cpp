@@ -16,9 +16,7 @@ using test::find_check;
 using test::find_fact;
 using test::find_table;
 
-std::size_t failed(const report::Section& s) {
-  return static_cast<std::size_t>(std::count_if(s.checks.begin(), s.checks.end(), [](const auto& c) { return !c.passed; }));
-}
+using test::failed_count;
 bool any_note(const report::Section& s, const std::string& part) {
   return std::any_of(s.notes.begin(), s.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
 }
@@ -26,7 +24,7 @@ bool has_column(const report::Table& t, const std::string& key) {
   return std::any_of(t.columns.begin(), t.columns.end(), [&](const report::Column& c) { return c.key == key; });
 }
 
-LitmusCounts counts(std::uint64_t c00, std::uint64_t c01, std::uint64_t c10, std::uint64_t c11, std::uint64_t timed_out = 0) {
+LitmusCounts run_counts(std::uint64_t c00, std::uint64_t c01, std::uint64_t c10, std::uint64_t c11, std::uint64_t timed_out = 0) {
   LitmusCounts c;
   c.outcome[0] = c00;
   c.outcome[1] = c01;
@@ -52,11 +50,11 @@ LitmusRow row(Test t, Fence f, const LitmusCounts& c) {
 }
 
 TEST(ThreadfenceParts, AllowedWeakOutcomesSeenPass) {
-  const std::vector<LitmusRow> rows = {row(T::mp, Fence::none, counts(0, 0, 150000, 120336)),
-                                       row(T::mp, Fence::device, counts(0, 0, 0, 270336)),
-                                       row(T::sb, Fence::none, counts(5, 1000, 1000, 268331))};
+  const std::vector<LitmusRow> rows = {row(T::mp, Fence::none, run_counts(0, 0, 150000, 120336)),
+                                       row(T::mp, Fence::device, run_counts(0, 0, 0, 270336)),
+                                       row(T::sb, Fence::none, run_counts(5, 1000, 1000, 268331))};
   const report::Section s = litmus_section(rows, true);
-  EXPECT_EQ(failed(s), 0u);
+  EXPECT_EQ(failed_count(s), 0u);
   ASSERT_NE(find_check(s, "no-forbidden-outcome"), nullptr);
   ASSERT_NE(find_check(s, "no-wait-timed-out"), nullptr);
   const report::Table& t = *find_table(s, "outcomes");
@@ -72,10 +70,10 @@ TEST(ThreadfenceParts, AllowedWeakOutcomesSeenPass) {
 }
 
 TEST(ThreadfenceParts, AForbiddenOutcomeSeenIsAFindingAndFails) {
-  const std::vector<LitmusRow> rows = {row(T::mp, Fence::none, counts(0, 0, 10, 90)),
-                                       row(T::sb, Fence::device, counts(3, 50, 50, 897))};
+  const std::vector<LitmusRow> rows = {row(T::mp, Fence::none, run_counts(0, 0, 10, 90)),
+                                       row(T::sb, Fence::device, run_counts(3, 50, 50, 897))};
   const report::Section s = litmus_section(rows, true);
-  EXPECT_EQ(failed(s), 1u);
+  EXPECT_EQ(failed_count(s), 1u);
   const report::Check* c = find_check(s, "no-forbidden-outcome");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
@@ -86,18 +84,18 @@ TEST(ThreadfenceParts, AForbiddenOutcomeSeenIsAFindingAndFails) {
 }
 
 TEST(ThreadfenceParts, AnUnexpectedTimeoutFailsAndAnExpectedOneDoesNot) {
-  const report::Section bad = litmus_section({row(T::mp, Fence::none, counts(0, 0, 10, 80, 10))}, true);
+  const report::Section bad = litmus_section({row(T::mp, Fence::none, run_counts(0, 0, 10, 80, 10))}, true);
   const report::Check* c = find_check(bad, "no-wait-timed-out");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed);
   EXPECT_NE(c->detail.find("10 of 100"), std::string::npos) << c->detail;
 
-  LitmusRow plain_wait = row(T::mp, Fence::none, counts(0, 0, 0, 20, 80));
+  LitmusRow plain_wait = row(T::mp, Fence::none, run_counts(0, 0, 0, 20, 80));
   plain_wait.spec.weak_wait = true;
   plain_wait.timeouts_expected = true;
   plain_wait.label = "mp, plain-load wait";
-  const report::Section ok = volatile_section({plain_wait, row(T::sb, Fence::device, counts(0, 5, 5, 90))}, true);
-  EXPECT_EQ(failed(ok), 0u);
+  const report::Section ok = volatile_section({plain_wait, row(T::sb, Fence::device, run_counts(0, 5, 5, 90))}, true);
+  EXPECT_EQ(failed_count(ok), 0u);
   EXPECT_EQ(std::get<std::string>(find_table(ok, "outcomes")->cell(0, "verdict")), "80 of 100 waits gave up");
 }
 
@@ -136,12 +134,12 @@ TEST(ThreadfenceParts, TheDefaultRowsAreTheMatrix) {
 }
 
 TEST(ThreadfenceParts, ScopeRowsSayWhereTheSidesRan) {
-  LitmusRow same = row(T::mp, Fence::none, counts(0, 0, 0, 100));
+  LitmusRow same = row(T::mp, Fence::none, run_counts(0, 0, 0, 100));
   same.spec.placement = Placement::same_block;
   same.gpu->pairs_same_sm = same.gpu->pairs_checked;
-  LitmusRow two = row(T::mp, Fence::block, counts(0, 0, 40, 60));
+  LitmusRow two = row(T::mp, Fence::block, run_counts(0, 0, 40, 60));
   const report::Section s = scope_section({same, two}, true);
-  EXPECT_EQ(failed(s), 0u) << "block fences in two blocks: the stale read is allowed";
+  EXPECT_EQ(failed_count(s), 0u) << "block fences in two blocks: the stale read is allowed";
   ASSERT_NE(find_fact(s, "pairs-same-sm-one-block"), nullptr);
   EXPECT_EQ(std::get<std::int64_t>(find_fact(s, "pairs-same-sm-one-block")->value), 135168);
   EXPECT_EQ(find_fact(s, "pairs-same-sm-one-block")->format, report::Format::count);
@@ -164,14 +162,14 @@ TEST(ThreadfenceParts, LastBlockJudgesTheCorrectGuardsOnly) {
                                         {LastBlockVariant::no_fence, lb_run(10, 99, 3)},
                                         {LastBlockVariant::other_writer, lb_run(10, 99, 0)}};
   const report::Section good = last_block_section(spec, 99, runs, true);
-  EXPECT_EQ(failed(good), 0u) << "a broken guard that went wrong is the lesson, not a failure";
+  EXPECT_EQ(failed_count(good), 0u) << "a broken guard that went wrong is the lesson, not a failure";
   EXPECT_EQ(good.checks.size(), 4u);
   EXPECT_TRUE(any_note(good, "3 wrong of 10"));
   EXPECT_EQ(std::get<std::int64_t>(find_table(good, "guards")->cell(2, "wrong")), 3);
   runs[1].gpu->result[4] = 98;
   runs[0].gpu->counter[2] = 1;
   const report::Section bad = last_block_section(spec, 99, runs, true);
-  EXPECT_EQ(failed(bad), 2u);
+  EXPECT_EQ(failed_count(bad), 2u);
   EXPECT_FALSE(find_check(bad, "shared-flag-sum")->passed);
   EXPECT_FALSE(find_check(bad, "syncthreads-or-counter-reset")->passed);
   EXPECT_EQ(bad.tables.front().rows[1].mark, report::RowMark::mismatch);
@@ -202,14 +200,14 @@ TEST(ThreadfenceParts, WorkQueueChecksEveryItemOnce) {
   };
   QueueOutcome got{make(static_schedule(spec.cost_units, 2)), make(queue_schedule(spec.cost_units, 2))};
   const report::Section ok = work_queue_section(spec, got, true);
-  EXPECT_EQ(failed(ok), 0u);
+  EXPECT_EQ(failed_count(ok), 0u);
   EXPECT_DOUBLE_EQ(std::get<double>(find_fact(ok, "slowest-a-priori-gpu")->value), 6000.0);
   EXPECT_DOUBLE_EQ(std::get<double>(find_table(ok, "blocks")->cell(1, "queue")), 3000.0);
   got.queue->times_processed[2] = 2;
   got.queue->checksum += item_checksum(2);
   got.a_priori->processed_by[0] = 1;
   const report::Section bad = work_queue_section(spec, got, true);
-  EXPECT_EQ(failed(bad), 2u);
+  EXPECT_EQ(failed_count(bad), 2u);
   EXPECT_FALSE(find_check(bad, "queue-each-item-once")->passed);
   EXPECT_FALSE(find_check(bad, "a-priori-assignment")->passed);
   EXPECT_TRUE(find_check(bad, "a-priori-each-item-once")->passed);
@@ -247,7 +245,7 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   KernelListing l = parse_kernel_listing(rec);
   l.available = true;
   const report::Section s = ptx_section(l, "sm_90");
-  EXPECT_EQ(failed(s), 0u);
+  EXPECT_EQ(failed_count(s), 0u);
   EXPECT_EQ(s.checks.size(), 13u);
   ASSERT_EQ(s.tables.size(), 2u);
   EXPECT_EQ(std::get<std::string>(find_table(s, "ptx")->cell(7, "ptx")), "fence.sc.gpu; st.relaxed.gpu.b32 [%rd1],%r1");
@@ -260,7 +258,7 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   KernelListing l2 = parse_kernel_listing(other);
   l2.available = true;
   const report::Section s2 = ptx_section(l2, "sm_90");
-  EXPECT_EQ(failed(s2), 1u);
+  EXPECT_EQ(failed_count(s2), 1u);
   EXPECT_FALSE(find_check(s2, "membar-gl-is-fence-sc-gpu")->passed);
   KernelListing none;
   none.reason = "built without CUDA";
