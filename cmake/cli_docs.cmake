@@ -15,5 +15,13 @@ function(cudasync_cli_docs binary_target)
     DEPENDS ${binary_target} cudasync_clidocs
     COMMENT "Generating the man page and the shell completions from cudasync --cli-spec"
     VERBATIM)
-  add_custom_target(cudasync_cli_docs ALL DEPENDS ${outputs})
+  # Installed compressed, as Debian policy asks of man pages (12.1): gzip -9n, no name or time in
+  # the header, so that the same page gives the same bytes.
+  find_program(CUDASYNC_GZIP gzip REQUIRED)
+  add_custom_command(OUTPUT "${dir}/cudasync.1.gz"
+    COMMAND "${CUDASYNC_GZIP}" -9nkf "${dir}/cudasync.1"
+    DEPENDS "${dir}/cudasync.1"
+    COMMENT "Compressing the man page"
+    VERBATIM)
+  add_custom_target(cudasync_cli_docs ALL DEPENDS ${outputs} "${dir}/cudasync.1.gz")
 endfunction()

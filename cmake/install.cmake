@@ -1,6 +1,6 @@
 # What `cmake --install` (and the .deb, cmake/package.cmake) puts where, by GNUInstallDirs:
 #   bin/cudasync
-#   share/man/man1/cudasync.1                              generated (cmake/cli_docs.cmake)
+#   share/man/man1/cudasync.1.gz                           generated (cmake/cli_docs.cmake), gzip -9n
 #   share/bash-completion/completions/cudasync             generated; bash-completion looks there
 #   share/zsh/vendor-completions/_cudasync  (prefix /usr)  generated; Debian's zsh fpath
 #   share/zsh/site-functions/_cudasync      (other prefixes, e.g. /usr/local)
@@ -16,7 +16,7 @@ set(CUDASYNC_ZSH_COMPLETION_DIR "" CACHE STRING
 
 install(TARGETS cudasync RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-install(FILES "${CUDASYNC_CLI_DOCS_DIR}/cudasync.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+install(FILES "${CUDASYNC_CLI_DOCS_DIR}/cudasync.1.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 install(FILES "${CUDASYNC_CLI_DOCS_DIR}/cudasync.bash" DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions"
         RENAME cudasync)
 install(FILES "${CUDASYNC_CLI_DOCS_DIR}/cudasync.fish" DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/fish/vendor_completions.d")

@@ -34,6 +34,11 @@ const KernelListingData& kernel_listing_data() {
   if(CUDASYNC_NVDISASM)
     get_filename_component(tool_dir "${CUDASYNC_NVDISASM}" DIRECTORY)
   endif()
+  if(NOT CUDASYNC_CUOBJDUMP OR NOT CUDASYNC_NVDISASM)
+    message(WARNING "cudasync: cuobjdump or nvdisasm was not found beside nvcc: this build has no PTX/SASS "
+                    "listing of its kernels (the listing parts say so at run time). Install the toolkit's "
+                    "cuda-cuobjdump and cuda-nvdisasm, or put them on PATH, and configure again.")
+  endif()
   message(STATUS "cudasync: kernel listing with cuobjdump '${tool}' (nvdisasm in '${tool_dir}')")
   add_custom_command(
     OUTPUT "${arg_OUT}"

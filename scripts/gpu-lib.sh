@@ -27,6 +27,7 @@ gpu_begin() {
 gpu_build() {
   local preset=${1:-gpu} start
   start=$(date +%s)
+  scripts/setup.sh --gpu >"$OUT/setup.log" 2>&1 || { tail -20 "$OUT/setup.log"; echo "SETUP FAILED"; exit 1; }
   # shellcheck disable=SC2086
   if ! { cmake --preset "$preset" -DCUDASYNC_WERROR=ON ${CUDASYNC_CMAKE_ARGS:-} && cmake --build "build/$preset" -j "$(nproc)"; } \
       >"$OUT/build.log" 2>&1; then

@@ -122,7 +122,7 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
   std::vector<std::string> lessons;  // --lesson lock --lesson lock runs lock once
   for (const auto& l : o.lessons.empty() ? all_lessons(ctx) : o.lessons)
     if (std::find(lessons.begin(), lessons.end(), l) == lessons.end()) lessons.push_back(l);
-  const GpuProbe& probe = *ctx.probe;
+  const GpuProbe& probe = ctx.gpus();
   const BackendChoice choice = choose_backend(ctx.backend_request, ctx.device_request, probe);
 
   BenchRun run;

@@ -10,7 +10,7 @@ using I = std::int64_t;
 
 report::Report run_devices(const RunContext& ctx) {
   using report::Format;
-  const GpuProbe& p = *ctx.probe;
+  const GpuProbe& p = ctx.gpus();
   report::Report r;
   r.command = "devices";
   r.title = "cudasync: GPUs visible to this process";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "commands/doctor_report.hpp"
+#include "core/course/student_kernel.hpp"
 #include "core/errors.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/nvidia_driver.hpp"
@@ -50,15 +51,22 @@ DoctorFacts gather(const RunContext& ctx) {
   f.cuda_architectures = kCudaArchitectures;
   f.driver_found = libcuda_loadable();
   f.driver_release = driver_release();
-  f.probe = *ctx.probe;
+  f.probe = ctx.gpus();
   const KernelListing& listing = kernel_listing();
   f.listing_embedded = listing.available;
   f.listing_reason = listing.reason;
   f.cuobjdump = find_tool("cuobjdump");
   f.nvdisasm = find_tool("nvdisasm");
   f.compute_sanitizer = find_tool("compute-sanitizer");
-  const int major = f.probe.runtime_version > 0 ? f.probe.runtime_version / 1000 : 13;
-  f.nvrtc = loadable({"libnvrtc.so." + std::to_string(major), "libnvrtc.so"});
+  // NVRTC as the kernel exercises load it (core/course/student_kernel.hpp): the same names, the
+  // toolkit's own copy last. A model-only binary compiles no kernel, so it looks for none.
+  if (f.cuda_built_in) {
+    const std::string toolkit = kCudaToolkitVersion;
+    f.nvrtc_missing = course::nvrtc_missing();
+    if (f.nvrtc_missing.empty()) f.nvrtc = "libnvrtc.so." + toolkit.substr(0, toolkit.find('.'));
+  } else {
+    f.nvrtc_missing = "not used: a model-only binary compiles no kernel";
+  }
   // NCCL as multi-gpu loads it (its soname, then the file CMake found), else the usual names.
   std::vector<std::string> nccl_names;
   for (const char* n : {kNcclSoname, kNcclLibrary})
@@ -68,7 +76,10 @@ DoctorFacts gather(const RunContext& ctx) {
   f.nccl_built_in = kNcclBuiltIn;
   f.md4c = report::md4c_parse() != nullptr && report::md4c_html() != nullptr;
   for (const auto& c : ctx.commands)
-    if (c.is_lesson) f.lessons.push_back(c.name);
+    if (c.is_lesson) {
+      f.lessons.push_back(c.name);
+      if (!c.kernel_exercises.empty()) f.kernel_exercises.emplace_back(c.name, c.kernel_exercises);
+    }
   return f;
 }
 

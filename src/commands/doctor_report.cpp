@@ -75,17 +75,30 @@ std::string architectures_text(const std::string& list) {
   return join(sass, ", ") + (ptx.empty() ? "" : (sass.empty() ? "" : ", ") + join(ptx, ", ") + " PTX");
 }
 
-bool has_lesson(const DoctorFacts& f, const std::string& id) {
-  return std::find(f.lessons.begin(), f.lessons.end(), id) != f.lessons.end();
+// "exercise 10 (a kernel you write, compiled with NVRTC)"; "exercises 6 and 7 (...)".
+std::string kernel_exercises_text(const std::vector<int>& numbers) {
+  std::vector<std::string> ns;
+  for (const int n : numbers) ns.push_back(std::to_string(n));
+  std::string list = ns.size() == 1 ? ns.front() : join({ns.begin(), ns.end() - 1}, ", ") + " and " + ns.back();
+  return std::string(ns.size() == 1 ? "exercise " : "exercises ") + list + " (a kernel you write, compiled with NVRTC)";
+}
+
+// The needs of a lesson: the table's rows, and NVRTC for each lesson with kernel exercises.
+std::vector<std::pair<Need, std::string>> needs_of(const DoctorFacts& f, const std::string& lesson) {
+  std::vector<std::pair<Need, std::string>> out;
+  for (const auto& n : kLessonNeeds)
+    if (lesson == n.lesson) out.emplace_back(n.need, n.what);
+  for (const auto& [id, numbers] : f.kernel_exercises)
+    if (id == lesson && !numbers.empty()) out.emplace_back(Need::nvrtc, kernel_exercises_text(numbers));
+  return out;
 }
 
 // "cg-reduce, lockfree-barrier": the lessons of this build that use a piece; "-" for none.
 std::string used_by(const DoctorFacts& f, Need need) {
   std::vector<std::string> uses;
-  for (const auto& n : kLessonNeeds)
-    if (n.need == need && has_lesson(f, n.lesson) &&
-        std::find(uses.begin(), uses.end(), n.lesson) == uses.end())
-      uses.push_back(n.lesson);
+  for (const auto& lesson : f.lessons)
+    for (const auto& n : needs_of(f, lesson))
+      if (n.first == need && std::find(uses.begin(), uses.end(), lesson) == uses.end()) uses.push_back(lesson);
   return uses.empty() ? "-" : join(uses, ", ");
 }
 
@@ -106,6 +119,20 @@ std::string toolkit_package(const DoctorFacts& f, const std::string& component) 
   v = v.substr(0, dot2);
   std::replace(v.begin(), v.end(), '.', '-');
   return "cuda-" + component + "-" + v + " (NVIDIA's CUDA repository) or the CUDA toolkit, with its bin/ on PATH";
+}
+
+// "13" of toolkit "13.0.88" (the minimum toolkit where the binary says none).
+std::string major_of(const DoctorFacts& f) {
+  const std::string v = f.toolkit_version.empty() ? kMinimumToolkit : f.toolkit_version;
+  return v.substr(0, v.find('.'));
+}
+
+// NVRTC's package: NVIDIA's CUDA repository (and Ubuntu's multiverse) name it cuda-nvrtc-<major>-<minor>.
+std::string nvrtc_package(const DoctorFacts& f) {
+  std::string v = f.toolkit_version.empty() ? kMinimumToolkit : f.toolkit_version;
+  v = v.substr(0, v.find('.', v.find('.') + 1));
+  std::replace(v.begin(), v.end(), '.', '-');
+  return "cuda-nvrtc-" + v + " (NVIDIA's CUDA repository; any cuda-nvrtc-" + major_of(f) + "-x gives the library)";
 }
 
 enum class State { ok, missing, needs_gpu };
@@ -198,8 +225,10 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
   tool("nvdisasm", "nvdisasm", f.nvdisasm, by_hand, toolkit_package(f, "nvdisasm"));
   tool("compute-sanitizer", "compute-sanitizer", f.compute_sanitizer, used_by(f, Need::sanitizer),
        toolkit_package(f, "sanitizer"));
-  tool("nvrtc", "NVRTC (run-time compilation)", f.nvrtc, used_by(f, Need::nvrtc),
-       toolkit_package(f, "nvrtc") + " (libnvrtc.so)");
+  Piece nvrtc{"nvrtc", "NVRTC (run-time compilation)", f.nvrtc.has_value(), "", used_by(f, Need::nvrtc), ""};
+  nvrtc.here = f.nvrtc ? *f.nvrtc : f.nvrtc_missing.empty() ? std::string("not found") : f.nvrtc_missing;
+  if (!f.nvrtc && f.cuda_built_in) nvrtc.install = nvrtc_package(f) + " (libnvrtc.so." + major_of(f) + ")";
+  out.push_back(nvrtc);
 
   Piece md4c{"md4c", "md4c (explain renders Markdown)", f.md4c, "", "explain", ""};
   md4c.here = f.md4c ? "libmd4c.so.0, libmd4c-html.so.0" : "not found: explain shows the Markdown as written";
@@ -227,10 +256,9 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
 std::string lesson_lacks(const DoctorFacts& f, const std::string& lesson, const std::vector<Piece>& ps) {
   const DeviceInfo* gpu = first_gpu(f);
   std::vector<std::string> lacks;
-  for (const auto& n : kLessonNeeds) {
-    if (lesson != n.lesson) continue;
+  for (const auto& [need, what] : needs_of(f, lesson)) {
     const char* id = nullptr;
-    switch (n.need) {
+    switch (need) {
       case Need::cc80: id = "compute-8-0"; break;
       case Need::cooperative_launch: id = "cooperative-launch"; break;
       case Need::clusters: id = "clusters"; break;
@@ -240,9 +268,9 @@ std::string lesson_lacks(const DoctorFacts& f, const std::string& lesson, const 
       case Need::multi_gpu: id = "multi-gpu"; break;
     }
     const auto piece = std::find_if(ps.begin(), ps.end(), [&](const Piece& p) { return p.id == id; });
-    const bool gpu_piece = n.need == Need::cc80 || n.need == Need::cooperative_launch || n.need == Need::clusters;
+    const bool gpu_piece = need == Need::cc80 || need == Need::cooperative_launch || need == Need::clusters;
     if (gpu_piece && !gpu) continue;  // on the model these are "needs a GPU" like every timing
-    if (piece != ps.end() && !piece->ok) lacks.push_back(piece->title + " for " + n.what);
+    if (piece != ps.end() && !piece->ok) lacks.push_back(piece->title + " for " + what);
   }
   return lacks.empty() ? "nothing" : join(lacks, "; ");
 }

@@ -5,6 +5,7 @@
 // Tests feed it made-up machines (no driver, an old driver, an H100, a model-only build).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/device_info.hpp"
@@ -26,9 +27,12 @@ struct DoctorFacts {
   std::string listing_reason;      // why not
   std::optional<std::string> cuobjdump, nvdisasm, compute_sanitizer;  // where each was found
   std::optional<std::string> nvrtc, nccl;                             // the library that loaded
+  std::string nvrtc_missing;       // why NVRTC is not here ("libnvrtc.so.13 cannot be loaded (tried ...)")
   bool nccl_built_in = false;      // multi-gpu's NCCL rows are in this build (nccl.h found; loaded with dlopen)
   bool md4c = false;                 // libmd4c.so.0 and libmd4c-html.so.0 load (explain renders)
   std::vector<std::string> lessons;  // this build's lessons, in course order
+  // Each lesson's write-your-own-kernel exercises (by number): compiled at run time with NVRTC.
+  std::vector<std::pair<std::string, std::vector<int>>> kernel_exercises;
 };
 
 // The code this build carries for a GPU of `compute_capability` (90 for 9.0), from CMake's

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
 #include "core/parts/child.hpp"
+#include "core/version.hpp"
 
 namespace cudasync::commands {
 
@@ -30,6 +31,17 @@ struct ExerciseOptions {
   // The hidden child mode that runs a student's kernel (core/course/student_kernel.hpp).
   std::string child, child_out, kernel_request;
 };
+
+// Why this machine cannot run a kernel exercise's compiler, or "" when it can: a model-only
+// binary has none, and NVRTC is loaded at run time (libnvrtc.so.<major>).
+std::string kernel_exercises_blocked() {
+  if (!kCudaBuiltIn) return "this cudasync was built without CUDA, so it has no NVRTC";
+  const std::string missing = course::nvrtc_missing();
+  if (missing.empty()) return "";
+  const std::string toolkit = kCudaToolkitVersion;
+  const std::string major = toolkit.substr(0, toolkit.find('.'));
+  return missing + "; install cuda-nvrtc-" + major + "-x (NVIDIA's CUDA repository), see cudasync doctor";
+}
 
 std::string status_of(const course::Progress& p, const std::string& lesson, const course::Exercise& e) {
   const course::ExerciseRecord* r = p.find(lesson, e.id);
@@ -56,13 +68,17 @@ report::Report listing(const course::CourseLesson& l, const std::string& lang) {
               " N ANSWER checks yours against what the lesson computes now, on the GPU where there is one.");
   report::Table t("exercises", "exercises");
   t.column("number", "#").column("status", "status").column("question", "question");
+  bool has_kernel = false;
+  for (const auto& e : l.course->exercises) has_kernel = has_kernel || e.kind == course::Kind::kernel;
+  const std::string blocked = has_kernel ? kernel_exercises_blocked() : "";
   for (const auto& e : l.course->exercises) {
     std::string q = e.question.in(lang);
-    if (e.kind == course::Kind::kernel) q = "[kernel] " + q;
+    if (e.kind == course::Kind::kernel) q = (blocked.empty() ? "[kernel] " : "[kernel, unavailable here] ") + q;
     else if (e.needs_gpu) q = "[GPU] " + q;
     t.row({{"number", static_cast<std::int64_t>(e.number)}, {"status", status_of(progress, name, e)}, {"question", q}});
   }
   t.legend.push_back("status: solved (answered right once), tried, or - (not yet)");
+  if (!blocked.empty()) t.legend.push_back("unavailable here: a kernel exercise needs NVRTC: " + blocked);
   s.add(std::move(t));
   s.fact("solved", "solved", static_cast<std::int64_t>(course::solved_in(l, progress)), Format::count,
          "of " + std::to_string(l.course->exercises.size()));
@@ -83,6 +99,9 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
     s.fact("starter", "starter file", "lessons/" + name + "/" + e.starter, Format::plain,
            "cudasync exercise " + name + " " + n + " --starter prints it");
     s.fact("needs-gpu", "needs a GPU", std::string("yes"), Format::plain, "and NVRTC (cudasync doctor)");
+    const std::string blocked = kernel_exercises_blocked();
+    s.fact("nvrtc", "NVRTC here", blocked.empty() ? std::string("yes") : std::string("no"), Format::plain,
+           blocked.empty() ? "compiles your file" : blocked);
     s.note("write the function in a copy of the starter file, then: cudasync exercise " + name + " " + n +
            " --kernel FILE");
   } else {

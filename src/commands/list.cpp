@@ -13,7 +13,7 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
   r.command = "list";
   r.title = "cudasync: the course";
   report::Section s("lessons", "lessons");
-  const GpuProbe& probe = *ctx.probe;
+  const GpuProbe& probe = ctx.gpus();
   std::string where;
   if (!probe.devices.empty()) {
     const auto& d = probe.devices.front();

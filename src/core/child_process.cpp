@@ -61,7 +61,7 @@ std::string ChildResult::describe() const {
 }
 
 ChildProcess::ChildProcess(const std::string& exe, std::vector<std::string> args, std::chrono::milliseconds timeout,
-                           const std::string& tag)
+                           const std::string& tag, const std::vector<std::string>& env)
     : timeout_(timeout) {
   out_path_ = make_temp_file(tag, "out");
   err_path_ = make_temp_file(tag, "err");
@@ -77,7 +77,19 @@ ChildProcess::ChildProcess(const std::string& exe, std::vector<std::string> args
   posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_TRUNC, 0);
   start_ = std::chrono::steady_clock::now();
-  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  // This process's environment, each NAME in `env` replaced by its entry there.
+  std::vector<std::string> entries(env);
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& given : env) replaced = replaced || given.substr(0, given.find('=')) == name;
+    if (!replaced) entries.push_back(entry);
+  }
+  std::vector<char*> envp;
+  for (auto& e : entries) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     pid_ = -1;

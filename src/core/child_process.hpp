@@ -46,8 +46,9 @@ class ChildProcess {
   // Starts `exe args...` with stdin and stdout on /dev/null and stderr into a temporary file. The
   // timeout counts from now. `tag` names the temporary files (/tmp/cudasync_<tag>_out_XXXXXX).
   // Throws std::runtime_error if the process cannot be started.
+  // `env`: "NAME=value" entries that replace or add to this process's environment for the child.
   ChildProcess(const std::string& exe, std::vector<std::string> args, std::chrono::milliseconds timeout,
-               const std::string& tag);
+               const std::string& tag, const std::vector<std::string>& env = {});
   ~ChildProcess();  // kills a child that finish() never waited for, and removes the files
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

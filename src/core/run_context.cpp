@@ -2,6 +2,12 @@
 
 namespace cudasync {
 
+const GpuProbe& RunContext::gpus() const {
+  if (probe != nullptr) return *probe;
+  if (!probed_->has_value()) *probed_ = probe_gpus();
+  return **probed_;
+}
+
 std::string RunContext::device_text() const {
   if (!gpu || !device) return "";
   const DeviceInfo& d = *device;

@@ -2,6 +2,7 @@
 // What a command's run receives: the chosen backend and the options every command shares. Plain
 // data, so lessons need neither CLI11 nor CUDA to read it, and never read the command line.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct CommandSummary {
   std::string summary;
   bool is_lesson = false;
   std::vector<PartSummary> parts;
+  std::vector<int> kernel_exercises;  // the numbers of its write-your-own-kernel exercises (NVRTC)
 };
 
 // --max-memory's default: 1 GiB of host memory per run.
@@ -39,12 +41,20 @@ struct RunContext {
   bool bench = false;                  // --bench: measure more (or run the lesson's sweep)
   bool color = false;                  // the text goes to a terminal in colour
   std::uint64_t max_memory = kDefaultMaxMemory;  // --max-memory: the host bytes a run may take (core/memory_budget.hpp)
-  const GpuProbe* probe = nullptr;     // for list / devices
+  const GpuProbe* probe = nullptr;     // a probe made already (the run's, or a test's); else gpus() makes one
   std::vector<CommandSummary> commands;  // the main table, for list
+
+  // The GPUs this process sees: `probe` when set, else asked of the CUDA runtime on the first call
+  // and kept (copies of this context share it). Only what needs it calls it, so `explain`, `sources`
+  // or a lesson under --backend model never start the CUDA driver (hundreds of ms on a GPU machine).
+  const GpuProbe& gpus() const;
 
   int compute_capability() const { return device ? device->compute_capability() : 0; }
   // "GPU 0, NVIDIA H100 80GB HBM3, 132 SMs, cc 9.0"; "" without a GPU.
   std::string device_text() const;
+
+ private:
+  std::shared_ptr<std::optional<GpuProbe>> probed_ = std::make_shared<std::optional<GpuProbe>>();
 };
 
 }  // namespace cudasync

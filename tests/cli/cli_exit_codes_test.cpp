@@ -15,6 +15,7 @@
 #include "core/device_info.hpp"
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
 #include "support/run_cli.hpp"
 
 using cudasync::test::CliResult;
@@ -107,7 +108,6 @@ TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
       {"warp-primitives --device first", {"--device first", "not a whole number", "0..1023"}},
       {"explain no-such-lesson", {"no-such-lesson", "warp-primitives"}},
       {"explain warp-primitives --lang fr", {"--lang", "fr", "en", "zh"}},
-      {"--json=/nonexistent-dir/x.json warp-primitives", {"/nonexistent-dir/x.json", "writable", "--json"}},
   };
   for (const auto& c : cases) {
     const CliResult r = run_cli(c.args);
@@ -118,6 +118,14 @@ TEST(CliExitCodes, UsageErrorsExit2AndSayWhatIsAccepted) {
     // A usage error prints no report on stdout.
     EXPECT_FALSE(contains(r.out, "== ")) << "cudasync " << c.args << "\n" << shown(r);
   }
+  // A --json file in a folder that is not there (inside this test's own: never a path another
+  // process on the machine could create).
+  const cudasync::test::TempDir scratch;
+  const std::string missing = scratch.path + "/missing/x.json";
+  const CliResult unwritable = run_cli("--json=" + missing + " warp-primitives");
+  EXPECT_EQ(unwritable.exit_code, 2) << shown(unwritable);
+  for (const std::string& part : {missing, std::string("writable"), std::string("--json")})
+    EXPECT_TRUE(contains(unwritable.err, part)) << part << "\n" << shown(unwritable);
 }
 
 TEST(CliExitCodes, UnknownSubcommandExits2AndNamesIt) {
@@ -185,11 +193,22 @@ TEST(CliExitCodes, VersionSaysWhetherCudaIsBuiltIn) {
   }
 }
 
+TEST(CliExitCodes, VersionSaysWhatIsLoadedAtRunTimeAndWhatFor) {
+  // NCCL, NVRTC and md4c are dlopen'ed, never linked: --version says so rather than "built in".
+  const CliResult r = run_cli("--version");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_TRUE(contains(r.out, cudasync::kNcclBuiltIn
+                                  ? std::string("NCCL: loaded at run time (built against ") + cudasync::kNcclVersion + ")"
+                                  : std::string("NCCL: not built in")))
+      << shown(r);
+  EXPECT_EQ(contains(r.out, "NVRTC: loaded at run time (libnvrtc.so."), cudasync::kCudaBuiltIn) << shown(r);
+  EXPECT_TRUE(contains(r.out, "md4c: loaded at run time (libmd4c.so.0)")) << shown(r);
+}
+
 TEST(CliExitCodes, VersionAndDevicesSayWhetherNcclIsBuiltIn) {
   const CliResult r = run_cli("--version");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
-  EXPECT_TRUE(contains(r.out, cudasync::kNcclBuiltIn ? std::string("NCCL: built in (") + cudasync::kNcclVersion + ")"
-                                                     : std::string("NCCL: not built in")))
+  EXPECT_TRUE(contains(r.out, cudasync::kNcclBuiltIn ? std::string("NCCL: loaded at run time") : std::string("NCCL: not built in")))
       << shown(r);
   // Without CUDA there is no NCCL build.
   if (!cudasync::kCudaBuiltIn) {

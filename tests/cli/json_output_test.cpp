@@ -23,6 +23,7 @@
 #include "core/version.hpp"
 #include "support/json_schema.hpp"
 #include "support/run_cli.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cudasync::test {
 namespace {
@@ -362,10 +363,12 @@ TEST(JsonOutput, JsonFileHoldsTheErrorDocument) {
 }
 
 TEST(JsonOutput, UnwritableJsonFileIsAUsageError) {
-  const CliResult r = run_cli("warp-primitives --json=/nonexistent-dir/cudasync/out.json");
+  const TempDir scratch;
+  const std::string missing = scratch.path + "/missing/cudasync/out.json";
+  const CliResult r = run_cli("warp-primitives --json=" + missing);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_NE(r.err.find("--json=/nonexistent-dir/cudasync/out.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--json=" + missing), std::string::npos) << r.err;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/course/student_kernel.hpp"
+#include "core/version.hpp"
 #include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cudasync::test;
 
@@ -208,11 +211,9 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise warp-primitives 12", {"accepted: 1..10"}},
            {"exercise warp-primitives 2 --starter", {"--starter", "accepted: --starter with a kernel exercise"}},
            {"exercise warp-primitives --starter", {"--starter needs an exercise", "accepted"}},
-           {"exercise warp-primitives 10 --kernel /no/such/file.cu", {"--kernel /no/such/file.cu", "accepted"}},
            {"exercise warp-primitives 10 --kernel /dev/null", {"--kernel /dev/null", "accepted"}},
            {"check warp-primitives 10 6", {"kernel you write", "accepted: cudasync exercise warp-primitives 10 --kernel"}},
            {"exercise --child kernel", {"--child", "accepted"}},
-           {"exercise --child kernel --child-out /tmp/x --kernel-request /no/such", {"--kernel-request", "accepted"}},
            {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
            {"exercise --answer", {"accepted"}},
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
@@ -220,6 +221,17 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
        }) {
     SCOPED_TRACE(c.args);
     expect_usage_error(c);
+  }
+  // Files that are not there, inside this test's own folder (never a path another process creates).
+  const TempDir scratch;
+  const std::string missing = scratch.path + "/no/such";
+  for (const std::string& args : {"exercise warp-primitives 10 --kernel " + missing + "/file.cu",
+                                  "exercise --child kernel --child-out " + scratch.path + "/out --kernel-request " + missing}) {
+    SCOPED_TRACE(args);
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << shown(r);
+    EXPECT_TRUE(contains(r.err, "accepted")) << shown(r);
+    EXPECT_TRUE(contains(r.err, missing)) << shown(r);
   }
 }
 
@@ -239,6 +251,22 @@ TEST(KernelExercise, TheStarterIsTheFileToCopy) {
   EXPECT_EQ(facts["starter"]["value"], "lessons/warp-primitives/warp_sum.cu");
   EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/warp-primitives/warp_sum.cu").good());
   EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/cg-reduce/block_sum.cu").good());
+}
+
+TEST(KernelExercise, WithoutNvrtcTheListingMarksItUnavailableAndSaysWhatToInstall) {
+  // CUDASYNC_NVRTC names the one library to try: a file that is not there hides NVRTC. A
+  // model-only binary has no NVRTC at all.
+  const TempDir dir;
+  const CliResult r =
+      run_shell("CUDASYNC_NVRTC='" + dir.path + "/libnvrtc.so.13' COLUMNS=200 '" + binary_path() +
+                "' exercise cg-reduce --color never --backend model");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_TRUE(contains(r.out, "[kernel, unavailable here]")) << r.out;
+  EXPECT_TRUE(contains(r.out, cudasync::kCudaBuiltIn ? "install cuda-nvrtc-13-x" : "built without CUDA")) << r.out;
+  const json doc = valid_document("exercise cg-reduce 6 --backend model --json");
+  const auto& nvrtc = doc["report"]["sections"]["exercise"]["facts"]["nvrtc"];
+  const bool here = cudasync::kCudaBuiltIn && cudasync::course::nvrtc_missing().empty();
+  EXPECT_EQ(nvrtc["value"], here ? "yes" : "no") << nvrtc;
 }
 
 TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {

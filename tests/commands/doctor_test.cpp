@@ -164,6 +164,27 @@ TEST(DoctorReport, MultiGpuNeedsTwoGpusAndNcclBuiltInAndLoadable) {
   EXPECT_NE(cell_text(r, "machine", "install", "multi-gpu", 1).find("built with nccl.h"), std::string::npos);
 }
 
+TEST(DoctorReport, WithoutNvrtcTheKernelExercisesAreNamedAsWhatIsLacking) {
+  DoctorFacts f = lab_h100();
+  f.nvrtc.reset();
+  f.nvrtc_missing = "libnvrtc.so.13 cannot be loaded (tried libnvrtc.so.13, libnvrtc.so)";
+  f.kernel_exercises = {{"warp-primitives", {10}}, {"cg-reduce", {6, 7}}};
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_FALSE(piece_ok(r, "nvrtc"));
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "nvrtc", 2), "warp-primitives, cg-reduce");
+  EXPECT_EQ(cell_text(r, "machine", "pieces", "nvrtc", 3), f.nvrtc_missing);
+  EXPECT_NE(cell_text(r, "machine", "install", "nvrtc", 1).find("cuda-nvrtc-13-0"), std::string::npos)
+      << cell_text(r, "machine", "install", "nvrtc", 1);
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "warp-primitives", 2),
+            "NVRTC (run-time compilation) for exercise 10 (a kernel you write, compiled with NVRTC)");
+  EXPECT_NE(cell_text(r, "lessons", "lessons", "cg-reduce", 2).find("exercises 6 and 7 (a kernel you write"),
+            std::string::npos)
+      << cell_text(r, "lessons", "lessons", "cg-reduce", 2);
+  // With NVRTC the same lessons lack nothing of it.
+  f.nvrtc = "libnvrtc.so.13";
+  EXPECT_EQ(cell_text(commands::doctor_report(f), "lessons", "lessons", "warp-primitives", 2), "nothing");
+}
+
 TEST(DoctorReport, TheCodeThisBuildCarriesForEachGpu) {
   EXPECT_EQ(commands::gpu_code_for(90, kDefaultArchs), "sm_90 SASS");
   EXPECT_EQ(commands::gpu_code_for(87, kDefaultArchs), "sm_86 SASS (binary compatible)");

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "core/child_process.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cudasync {
 namespace {
@@ -41,6 +42,19 @@ echo "answer $2 $3" > "$1")");
   EXPECT_EQ(r.output, "answer lock --x\n");
   EXPECT_TRUE(r.err.empty());
   EXPECT_GT(r.seconds, 0.0);
+}
+
+TEST(ChildProcess, TheGivenEnvironmentReplacesOrAddsToThisOnesAndKeepsTheRest) {
+  setenv("CUDASYNC_TEST_KEPT", "kept", 1);
+  setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+  FakeChild fake(R"(echo "$CUDA_VISIBLE_DEVICES $CUDASYNC_TEST_KEPT $CUDASYNC_TEST_ADDED" > "$1")");
+  ChildProcess child(fake.path, {ChildProcess::kOutToken}, 5000ms, "test",
+                     {"CUDA_VISIBLE_DEVICES=GPU-8a2f", "CUDASYNC_TEST_ADDED=added"});
+  const ChildResult r = child.finish();
+  unsetenv("CUDASYNC_TEST_KEPT");
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.output, "GPU-8a2f kept added\n");
 }
 
 TEST(ChildProcess, AChildThatDiesIsDescribedWithItsStderr) {
@@ -81,13 +95,15 @@ TEST(ChildProcess, AChildNeverWaitedForIsKilledByTheDestructor) {
 }
 
 TEST(ChildProcess, AMissingExecutableIsReported) {
+  const test::TempDir scratch;  // a program path nobody else can create
+  const std::string missing = scratch.path + "/missing/cudasync";
   try {
-    ChildProcess child("/nonexistent/cudasync", {}, 2000ms, "test");
+    ChildProcess child(missing, {}, 2000ms, "test");
     const ChildResult r = child.finish();  // a C library that reports exec failures late: exit 127
     EXPECT_EQ(r.status, ChildResult::Status::exited);
     EXPECT_EQ(r.exit_code, 127);
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/cudasync"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
   }
 }
 

@@ -11,6 +11,7 @@
 #include "core/course/student_kernel.hpp"
 #include "core/errors.hpp"
 #include "core/version.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cudasync::course {
 namespace {
@@ -58,7 +59,8 @@ TEST(StudentKernel, ARequestThatIsNotOursIsRefused) {
 
 TEST(StudentKernel, TheStudentsFileIsCheckedFirst) {
   EXPECT_THROW(read_student_file(""), UsageError);
-  EXPECT_THROW(read_student_file("/no/such/file.cu"), UsageError);
+  const cudasync::test::TempDir scratch;
+  EXPECT_THROW(read_student_file(scratch.path + "/no/such/file.cu"), UsageError);
   EXPECT_THROW(read_student_file("/dev/null"), UsageError);  // not a regular file
   const std::string path = testing::TempDir() + "/empty_kernel.cu";
   std::ofstream(path) << "  \n";

@@ -10,6 +10,9 @@
 
 #include <sys/stat.h>
 
+#include <iostream>
+
+#include "core/version.hpp"
 #include "package/package_tree.hpp"
 #include "support/cli_expect.hpp"
 
@@ -142,6 +145,39 @@ TEST(Deb, RecommendsMd4cAndTheDriverThatProvidesLibcudaInACudaBuild) {
   EXPECT_EQ(package_names(deb_field("Depends")).count("libcuda1"), 0u) << "the driver is recommended, not required";
 }
 
+TEST(Deb, RecommendsNvrtcAndSuggestsNcclByTheirPackageNamesInACudaBuild) {
+  // The kernel exercises load libnvrtc.so.<major>, multi-gpu libnccl.so.2, at run time: ldd does not
+  // show them, so the package says so.
+  const CliResult v = run_cli("--version");
+  const std::string recommends = deb_field("Recommends");
+  if (v.out.find("CUDA: built in") == std::string::npos) {
+    EXPECT_EQ(recommends.find("cuda-nvrtc-"), std::string::npos) << "a model-only binary compiles no kernel";
+    return;
+  }
+  EXPECT_NE(recommends.find("cuda-nvrtc-13-"), std::string::npos) << recommends;
+  if (cudasync::kNcclBuiltIn) {
+    EXPECT_TRUE(package_names(deb_field("Suggests")).count("libnccl2")) << deb_field("Suggests");
+  }
+}
+
+TEST(Deb, CarriesItsCopyrightAndACompressedChangelog) {
+  const std::string doc = deb_root() + "/usr/share/doc/cudasync/";
+  EXPECT_EQ(read_file(doc + "copyright").rfind("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/", 0), 0u);
+  const CliResult c = run_shell("zcat " + shell_quoted(doc + "changelog.gz"));
+  EXPECT_EQ(c.exit_code, 0) << shown(c);
+  EXPECT_EQ(c.out.rfind("cudasync (" + deb_field("Version") + ")", 0), 0u) << c.out;
+}
+
+TEST(Deb, LintianFindsNoError) {
+  if (run_shell("command -v lintian >/dev/null").exit_code != 0)
+    GTEST_SKIP() << "lintian is not installed here (scripts/setup.sh --tests installs it)";
+  // Errors fail; warnings are printed for whoever reads the log. Run as root (CI), lintian needs
+  // --allow-root.
+  const CliResult r = run_shell("lintian --allow-root --fail-on error --no-tag-display-limit " + shell_quoted(deb_path()));
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  if (!r.out.empty()) std::cout << "lintian:\n" << r.out;
+}
+
 TEST(Deb, VersionAndDoctorRunFromTheUnpackedRoot) {
   const CliResult v = run_shell(shell_quoted(deb_binary()) + " --version");
   EXPECT_EQ(v.exit_code, 0) << shown(v);
@@ -162,7 +198,7 @@ TEST(Install, TheTreeHoldsEveryPiece) {
   const std::string usr_local = install_tree();  // a prefix other than /usr
   const std::string usr = deb_root() + "/usr";
   for (const std::string& prefix : {usr_local, usr}) {
-    for (const char* piece : {"bin/cudasync", "share/man/man1/cudasync.1", "share/bash-completion/completions/cudasync",
+    for (const char* piece : {"bin/cudasync", "share/man/man1/cudasync.1.gz", "share/bash-completion/completions/cudasync",
                               "share/fish/vendor_completions.d/cudasync.fish", "share/cudasync/schema/report-v2.json",
                               "share/doc/cudasync/README.md", "share/doc/cudasync/LICENSE", "share/doc/cudasync/NOTICE",
                               "share/doc/cudasync/measurements.md"})
@@ -182,13 +218,13 @@ TEST(Install, TheTreeHoldsEveryPiece) {
 TEST(ManPage, ManRendersItWithoutWarnings) {
   if (run_shell("command -v man >/dev/null && command -v groff >/dev/null").exit_code != 0)
     GTEST_SKIP() << "man or groff is not installed here (scripts/setup.sh installs man-db)";
-  const std::string page = deb_root() + "/usr/share/man/man1/cudasync.1";
+  const std::string page = deb_root() + "/usr/share/man/man1/cudasync.1.gz";
   const CliResult r = run_shell("MANWIDTH=100 LC_ALL=C.UTF-8 MANPAGER=cat man -l " + shell_quoted(page));
   EXPECT_EQ(r.exit_code, 0) << shown(r);
   EXPECT_EQ(r.err, "") << "man/troff warnings";
   for (const char* heading : {"NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "LESSONS", "EXIT STATUS"})
     EXPECT_NE(r.out.find(std::string("\n") + heading), std::string::npos) << heading;
-  const CliResult w = run_shell("groff -man -ww -z " + shell_quoted(page));
+  const CliResult w = run_shell("zcat " + shell_quoted(page) + " | groff -man -ww -z");
   EXPECT_EQ(w.err, "") << "groff -ww";
 }
 
@@ -196,7 +232,7 @@ TEST(ManPage, NamesEveryCommandAndOptionOfTheCliDefinition) {
   if (run_shell("command -v man >/dev/null && command -v groff >/dev/null").exit_code != 0)
     GTEST_SKIP() << "man or groff is not installed here (scripts/setup.sh installs man-db)";
   const CliResult r = run_shell("MANWIDTH=200 LC_ALL=C.UTF-8 MANPAGER=cat man -l " +
-                                shell_quoted(deb_root() + "/usr/share/man/man1/cudasync.1"));
+                                shell_quoted(deb_root() + "/usr/share/man/man1/cudasync.1.gz"));
   ASSERT_EQ(r.exit_code, 0) << shown(r);
   const auto spec = cli_spec();
   auto expect_options = [&](const nlohmann::json& options, const std::string& where) {

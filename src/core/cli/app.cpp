@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
@@ -21,6 +22,8 @@
 #include "core/cli/output.hpp"
 #include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
+#include "core/course/exercise.hpp"
+#include "core/visible_gpus.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
 #include "core/version.hpp"
@@ -51,9 +54,17 @@ void setup_logging() {
 
 std::string version_text() {
   std::string s = std::string("cudasync ") + kToolVersion + " (git " + kGitSha + ")\n";
-  if (kCudaBuiltIn) s += std::string("CUDA: built in (toolkit ") + kCudaToolkitVersion + "), GPU and reference-model backends";
-  else s += "CUDA: not built in: model-only binary (the reference model runs every lesson; timings need a GPU build)";
-  s += kNcclBuiltIn ? std::string("\nNCCL: built in (") + kNcclVersion + ")" : std::string("\nNCCL: not built in");
+  if (kCudaBuiltIn) {
+    s += std::string("CUDA: built in (toolkit ") + kCudaToolkitVersion +
+         ", runtime linked statically), GPU and reference-model backends\n";
+    s += "NVRTC: loaded at run time (libnvrtc.so." + std::string(kCudaToolkitVersion).substr(0, std::string(kCudaToolkitVersion).find('.')) +
+         "), for the kernel exercises\n";
+  } else {
+    s += "CUDA: not built in: model-only binary (the reference model runs every lesson; timings need a GPU build)\n";
+  }
+  s += kNcclBuiltIn ? std::string("NCCL: loaded at run time (built against ") + kNcclVersion + "), for multi-gpu\n"
+                    : std::string("NCCL: not built in\n");
+  s += "md4c: loaded at run time (libmd4c.so.0), for explain";
   return s;
 }
 
@@ -62,6 +73,16 @@ const char* kEmptyJsonFile =
 
 bool ctx_color(const GlobalOptions& o) {
   return use_color(o.color, isatty(STDOUT_FILENO) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
+}
+
+// A lesson that runs on one GPU, the default one (--device 0 or none), sees only that GPU: CUDA
+// starts every GPU it can see (core/visible_gpus.hpp), and the GPU this process calls 0 stays its 0.
+// Other devices keep the full view (their numbers are the student's), as do tools, which list GPUs.
+void narrow_visible_gpus(const Command& c, const GlobalOptions& o) {
+  if (c.kind != CommandKind::lesson || c.gpus != 1 || o.backend == BackendRequest::model || o.device.value_or(0) != 0)
+    return;
+  if (const auto entry = visible_device_entry(0, std::getenv("CUDA_VISIBLE_DEVICES")))
+    setenv("CUDA_VISIBLE_DEVICES", entry->c_str(), 1);
 }
 
 int exit_code_of(const report::Report& r) {
@@ -100,7 +121,10 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     attached.push_back({&c, sub, c.attach(*sub)});
     const std::string footer = sub->get_footer();
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
-    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts});
+    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts, {}});
+    if (c.course)
+      for (const auto& e : c.course->exercises)
+        if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);
   }
   add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
 
@@ -196,11 +220,16 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.commands = summaries;
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
-    const GpuProbe probe = probe_gpus();
-    ctx.probe = &probe;
-    meta.driver_version = probe.driver_version;
-    meta.runtime_version = probe.runtime_version;
+    narrow_visible_gpus(*chosen->command, opts);
     if (chosen->command->kind != CommandKind::tool) {  // a lesson, or a course command that runs them
+      // --backend model asks nothing of the CUDA driver: choose_backend needs no probe for it.
+      static const GpuProbe not_probed{};
+      const auto t0 = std::chrono::steady_clock::now();
+      const GpuProbe& probe = opts.backend == BackendRequest::model ? not_probed : ctx.gpus();
+      spdlog::debug("GPU probe: {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::steady_clock::now() - t0).count());
+      meta.driver_version = probe.driver_version;
+      meta.runtime_version = probe.runtime_version;
       const BackendChoice choice = choose_backend(opts.backend, opts.device, probe);
       spdlog::info("{}", choice.reason);
       ctx.gpu = choice.gpu;
@@ -209,7 +238,12 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       meta.backend_used = choice.gpu ? "gpu" : "model";
       meta.backend_reason = choice.reason;
 #if CUDASYNC_HAVE_CUDA
-      if (ctx.gpu) cuda::select_device(ctx.device->index);
+      if (ctx.gpu) {
+        const auto t1 = std::chrono::steady_clock::now();
+        cuda::select_device(ctx.device->index);
+        spdlog::debug("GPU {} selected: {} ms", ctx.device->index,
+                      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t1).count());
+      }
 #endif
     }
     const report::Report r = chosen->attached.run(ctx);

@@ -40,6 +40,7 @@ struct Command {
   CommandKind kind = CommandKind::tool;
   std::function<Attached(CLI::App& sub)> attach;
   std::vector<PartSummary> parts;  // a lesson's parts, in order
+  int gpus = 1;                    // the GPUs a lesson's run uses at most (multi-gpu: 2)
   // A lesson's place in the course (tour, exercises): static data, or nullptr (not in the course).
   const course::LessonCourse* course = nullptr;
 };

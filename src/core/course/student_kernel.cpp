@@ -131,8 +131,8 @@ StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKerne
   }
   ChildResult c;
   {
-    ChildProcess child(self_executable(), parts::child_args(ctx, "exercise", "kernel", {"--kernel-request", request}),
-                       deadline, "kernel");
+    const parts::ChildLaunch l = parts::child_launch(ctx, "exercise", "kernel", {"--kernel-request", request});
+    ChildProcess child(self_executable(), l.args, deadline, "kernel", l.env);
     c = child.finish();
   }
   std::remove(request.c_str());

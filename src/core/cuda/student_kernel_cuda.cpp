@@ -4,6 +4,8 @@
 // call is needed either.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+
+#include <cstdlib>
 #include <nvrtc.h>
 
 #include <string>
@@ -49,7 +51,11 @@ const Nvrtc& nvrtc() {
     const std::string soname = "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000);
     void* lib = nullptr;
     std::string tried;
-    for (const std::string& name : {soname, std::string("libnvrtc.so"), std::string(CUDASYNC_NVRTC_FALLBACK)}) {
+    // CUDASYNC_NVRTC names the one library to load (NVRTC installed somewhere the loader does not
+    // look); otherwise the soname, the unversioned name, and the toolkit's own copy found at build time.
+    std::vector<std::string> names = {soname, "libnvrtc.so", CUDASYNC_NVRTC_FALLBACK};
+    if (const char* given = std::getenv("CUDASYNC_NVRTC"); given != nullptr && *given != '\0') names = {given};
+    for (const std::string& name : names) {
       if (name.empty()) continue;
       if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
       tried += (tried.empty() ? "" : ", ") + name;

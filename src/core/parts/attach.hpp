@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "core/cli/command.hpp"
 #include "core/errors.hpp"
+#include "core/log.hpp"
 #include "core/parts/child.hpp"
 #include "core/parts/lesson.hpp"
 #include "core/parts/selection.hpp"
@@ -79,7 +81,13 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   // The student predicts before anything runs.
   std::string prediction = p.selection.prediction;
   if (p.selection.predict && prediction.empty()) prediction = ask_prediction(lesson.predictions[*p.selection.predict]);
+  using Clock = std::chrono::steady_clock;
+  const auto ms_since = [](Clock::time_point t) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count()) + " ms";
+  };
+  auto t0 = Clock::now();
   Run run(p.options, ctx, p.selection);
+  log::debug(lesson.id + ": set up in " + ms_since(t0));
   report::Report r;
   r.command = lesson.id;
   r.title = lesson.title;
@@ -96,7 +104,9 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   for (const auto& part : lesson.parts) {
     if (!p.selection.has(part.id)) continue;
     try {
+      t0 = Clock::now();
       r.sections.push_back(part.run(run));
+      log::debug(lesson.id + ": part " + part.id + " in " + ms_since(t0));
       if (part.id == "cost") note_if_gpu_shared(ctx, r.sections.back());  // a timing part
     } catch (const WaivedError& e) {
       r.waived.push_back({part.id, e.what()});
@@ -106,7 +116,9 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     const Prediction& pr = lesson.predictions[*p.selection.predict];
     r.sections.push_back(prediction_section(pr, prediction, pr.truth(r.sections.back())));
   }
+  t0 = Clock::now();
   if (lesson.finish) lesson.finish(run, r);
+  log::debug(lesson.id + ": finished in " + ms_since(t0));
   // The setup section alone means every part asked for was waived: the run exits 77.
   if (r.sections.size() == 1 && !r.waived.empty()) r.sections.clear();
   return r;
@@ -178,6 +190,7 @@ cli::Command command(const Lesson<Options, Run>& lesson) {
   c.summary = lesson.summary;
   c.kind = cli::CommandKind::lesson;
   c.parts = summaries(lesson);
+  c.gpus = lesson.gpus;
   c.attach = [&lesson](CLI::App& sub) { return attach(sub, lesson); };
   return c;
 }

@@ -1,8 +1,10 @@
 #include "core/parts/child.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/visible_gpus.hpp"
 
 namespace cudasync::parts {
 
@@ -16,10 +18,22 @@ std::vector<std::string> child_args(const RunContext& ctx, const std::string& le
   return a;
 }
 
+ChildLaunch child_launch(const RunContext& ctx, const std::string& lesson, const std::string& child,
+                         const std::vector<std::string>& args) {
+  ChildLaunch l{child_args(ctx, lesson, child, args), {}};
+  if (!ctx.device) return l;
+  const auto visible = child_visible_devices(ctx.device->index);
+  if (!visible) return l;
+  l.env.push_back(*visible);
+  const auto device = std::find(l.args.begin(), l.args.end(), "--device");
+  if (device != l.args.end() && device + 1 != l.args.end()) *(device + 1) = "0";
+  return l;
+}
+
 std::unique_ptr<ChildProcess> start_child(const RunContext& ctx, const std::string& lesson, const std::string& child,
                                           const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
-  return std::make_unique<ChildProcess>(self_executable(), child_args(ctx, lesson, child, args), timeout,
-                                        lesson + "_" + child);
+  const ChildLaunch l = child_launch(ctx, lesson, child, args);
+  return std::make_unique<ChildProcess>(self_executable(), l.args, timeout, lesson + "_" + child, l.env);
 }
 
 void write_child_answer(const std::string& path, const std::string& answer) {

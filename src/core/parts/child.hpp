@@ -21,7 +21,17 @@ namespace cudasync::parts {
 std::vector<std::string> child_args(const RunContext& ctx, const std::string& lesson, const std::string& child,
                                     const std::vector<std::string>& args);
 
-// Starts this binary with child_args(). Throws std::runtime_error when it cannot be started.
+// A child on one GPU sees only the parent's device, as its device 0 (core/visible_gpus.hpp): the
+// arguments say --device 0 and `env` narrows CUDA_VISIBLE_DEVICES. Where the device cannot be
+// named, `env` is empty and the arguments keep the parent's numbering.
+struct ChildLaunch {
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+};
+ChildLaunch child_launch(const RunContext& ctx, const std::string& lesson, const std::string& child,
+                         const std::vector<std::string>& args);
+
+// Starts this binary with child_launch(). Throws std::runtime_error when it cannot be started.
 std::unique_ptr<ChildProcess> start_child(const RunContext& ctx, const std::string& lesson, const std::string& child,
                                           const std::vector<std::string>& args, std::chrono::milliseconds timeout);
 

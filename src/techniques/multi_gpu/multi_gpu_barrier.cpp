@@ -3,6 +3,7 @@
 // integer, and each stream waiting for the other's event. The model computes the values every
 // method must leave and steps the peer protocol through random interleavings; the GPUs run each
 // method and time one barrier.
+#include "core/log.hpp"
 #include "core/report/text_format.hpp"
 #include "techniques/multi_gpu/multi_gpu_lesson.hpp"
 
@@ -149,6 +150,7 @@ report::Section barrier_part(Run& run) {
     MethodResult r;
     r.method = static_cast<Method>(i);
     if (run.ctx.gpu) {
+      const log::Timed timed(std::string("multi-gpu: barrier by ") + method_key(r.method));
       NcclComms* nccl = nullptr;
       if (r.method == Method::nccl && !(nccl = run.open_nccl())) r.waived = run.nccl_waiver;
       if (r.waived.empty()) {

@@ -89,8 +89,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 }
 
 int sm_count(const RunContext& ctx, int index) {
-  if (ctx.probe)
-    for (const auto& d : ctx.probe->devices)
+  if (ctx.gpu)
+    for (const auto& d : ctx.gpus().devices)
       if (d.index == index) return d.sm_count;
   return kModelSmCount;
 }
@@ -151,7 +151,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     barrier.blocks = o.blocks.value_or(kModelSmCount);
     resident = assumed_coresidency(kBarrierThreads, 32, kH100Limits, "assumed: an H100, no GPU here");
   } else {
-    visible = ctx.probe ? static_cast<int>(ctx.probe->devices.size()) : 1;
+    visible = static_cast<int>(ctx.gpus().devices.size());
     const std::string own = ctx.device_text();
     if (visible < 2) {
       pair_waiver = "this machine has " + std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") +
@@ -177,6 +177,12 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   }
   if (wants_barrier && pair_waiver.empty())
     if (const auto e = coresidency_refusal(barrier.blocks, resident, "--blocks", "")) throw UsageError(*e);
+  // Not under --bench: its timings should not share the machine with NCCL's start.
+  const bool wants_nccl = wants_barrier || selection.has("all-reduce");
+  if (ctx.gpu && !bench && wants_nccl && pair_waiver.empty() && peer_waiver.empty() && nccl_waiver.empty()) {
+    const int a = dev[0], b = dev[1];
+    nccl_opening = std::async(std::launch::async, [a, b] { return gpu_nccl_open(a, b); });
+  }
 }
 
 std::string Run::pair_text() const { return "GPUs " + std::to_string(dev[0]) + " and " + std::to_string(dev[1]); }
@@ -195,7 +201,7 @@ NcclComms* Run::open_nccl() {
   if (!nccl_waiver.empty()) return nullptr;
   if (!nccl) {
     try {
-      nccl = gpu_nccl_open(dev[0], dev[1]);
+      nccl = nccl_opening.valid() ? nccl_opening.get() : gpu_nccl_open(dev[0], dev[1]);
     } catch (const Error& e) {
       nccl_waiver = std::string("NCCL could not start on ") + pair_text() + ": " + e.what();
       return nullptr;
@@ -229,7 +235,8 @@ const parts::Lesson<Options, Run>& lesson() {
                         {"--devices"},
                         bench_sections},
       {},
-      predictions()};
+      predictions(),
+      kGpus};
   return table;
 }
 

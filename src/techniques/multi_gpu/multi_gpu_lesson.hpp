@@ -11,6 +11,7 @@
 // says why, and the run exits 0 (`cudasync bench` collects every lesson's tables). The model
 // backend runs every part's model.
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,9 @@ struct Run {
   BarrierSpec barrier;             // the barrier part's computation
   Coresidency resident;            // what the barrier's kernels may hold at once per GPU
   std::shared_ptr<NcclComms> nccl;
+  // NCCL's communicators take most of a second to open (831 ms on two H100s): a default run opens
+  // them on a thread of their own while host-flag and peer-flag run, and open_nccl() waits for them.
+  std::future<std::shared_ptr<NcclComms>> nccl_opening;
 
   std::uint64_t budget_ns() const { return static_cast<std::uint64_t>(options.deadline_ms) * 1'000'000ull; }
   std::string pair_text() const;   // "GPUs 0 and 1"

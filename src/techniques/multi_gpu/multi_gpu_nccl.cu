@@ -5,6 +5,7 @@
 // (NVLink SHARP, which uses NVLink multicast, stays off) is set by the lesson before the first NCCL
 // call, so that every child process inherits it too.
 #include "core/errors.hpp"
+#include "core/log.hpp"
 #include "techniques/multi_gpu/multi_gpu_cuda.cuh"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
 #include "techniques/multi_gpu/multi_gpu_nccl.cuh"
@@ -102,6 +103,7 @@ struct NcclComms {
 };
 
 std::shared_ptr<NcclComms> gpu_nccl_open(int a, int b) {
+  const log::Timed timed("multi-gpu: NCCL communicators for GPUs " + std::to_string(a) + " and " + std::to_string(b));
   const Nccl& n = nccl_or_waive();
   DeviceGuard keep;
   if (const char* nvls = std::getenv("NCCL_NVLS_ENABLE"); !nvls || std::string(nvls) != "0")

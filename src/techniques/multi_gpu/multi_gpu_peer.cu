@@ -1,4 +1,5 @@
 // Peer access between two GPUs: what the runtime says about the pair, and switching it on.
+#include "core/log.hpp"
 #include "techniques/multi_gpu/multi_gpu_cuda.cuh"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
 
@@ -43,6 +44,7 @@ PeerInfo gpu_peer_info(int a, int b) {
 }
 
 void enable_peer_access(int a, int b) {
+  const log::Timed timed("multi-gpu: peer access between GPUs " + std::to_string(a) + " and " + std::to_string(b));
   DeviceGuard keep;
   CUDA_CHECK(cudaSetDevice(a));
   enable_from_current(b);

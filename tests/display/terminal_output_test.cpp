@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
 
 #include <cstdio>
 #include <map>
@@ -128,9 +129,11 @@ TEST(Exports, FilesBesideTheTextAndOneThingOnStdout) {
   const CliResult both = run_cli("lock --backend model -q --json --html");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_TRUE(contains(both.err, "both ask for stdout")) << both.err;
-  const CliResult unwritable = run_cli("lock --backend model -q --html=/nonexistent/dir/a.html");
+  const TempDir scratch;  // a folder that is not there, inside one of this test's own
+  const std::string missing = scratch.path + "/missing/a.html";
+  const CliResult unwritable = run_cli("lock --backend model -q --html=" + missing);
   EXPECT_EQ(unwritable.exit_code, 2);
-  EXPECT_TRUE(contains(unwritable.err, "--html=/nonexistent/dir/a.html")) << unwritable.err;
+  EXPECT_TRUE(contains(unwritable.err, "--html=" + missing)) << unwritable.err;
   // Two outputs on one file, and an option with '=' but no file, are usage errors; with --json
   // on stdout the error is its document.
   const CliResult one_file = run_cli("lock --backend model -q --csv=x.out --markdown=x.out --json");
