@@ -1,5 +1,7 @@
 #include "commands/course_common.hpp"
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 #include "core/log.hpp"
 
@@ -18,6 +20,23 @@ const course::Exercise& checked_exercise(const course::CourseLesson& lesson, lon
                      ": no such exercise; accepted: " + course::numbers_accepted(*lesson.course) +
                      " (cudasync exercise " + lesson.command->name + " lists them)");
   return *e;
+}
+
+CLI::Validator exercise_lesson(const std::vector<cli::Command>& table) {
+  const std::vector<std::string> with = course::lessons_with_exercises(table);
+  std::vector<std::string> without;
+  for (const auto& l : course::course_of(table))
+    if (l.course->exercises.empty()) without.push_back(l.command->name);
+  std::string ids;
+  for (const auto& x : with) ids += (ids.empty() ? "" : ", ") + x;
+  return CLI::Validator(
+      [with, without, ids](std::string& lesson) -> std::string {
+        const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), lesson) != v.end(); };
+        if (in(with)) return "";
+        if (in(without)) return "this lesson has no exercises the tool checks; accepted: one of " + ids;
+        return "no lesson with exercises; accepted: one of " + ids;
+      },
+      "LESSON", "a lesson with exercises");
 }
 
 course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, const std::string& id) {
@@ -44,7 +63,7 @@ report::Table progress_table(const std::vector<course::CourseLesson>& lessons, c
     std::int64_t attempts = 0;
     std::string next = l.course->exercises.empty() ? "no exercises" : "-";
     for (const auto& e : l.course->exercises) {
-      const course::ExerciseRecord* rec = progress.find(l.command->name, e.id);
+      const course::ExerciseRecord* rec = course::record_of(progress, l.command->name, e);
       if (rec != nullptr) attempts += rec->attempts;
       if (next == "-" && (rec == nullptr || !rec->solved)) next = "exercise " + std::to_string(e.number);
     }

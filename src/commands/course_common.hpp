@@ -23,6 +23,9 @@ void add_lang_option(CLI::App& sub, std::string& lang);
 //   "exercise lock 12: no such exercise; accepted: 1..8"
 const course::Exercise& checked_exercise(const course::CourseLesson& lesson, long long number,
                                          const std::string& command);
+// The check of the LESSON argument of exercise and check: a lesson with exercises. A lesson of the
+// course without any is named as such ("multi-gpu has no exercises; ..."), not as an unknown word.
+CLI::Validator exercise_lesson(const std::vector<cli::Command>& table);
 // The course lesson `id` (CLI11 has checked it is one), with exercises.
 course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, const std::string& id);
 

@@ -44,7 +44,7 @@ std::string kernel_exercises_blocked() {
 }
 
 std::string status_of(const course::Progress& p, const std::string& lesson, const course::Exercise& e) {
-  const course::ExerciseRecord* r = p.find(lesson, e.id);
+  const course::ExerciseRecord* r = course::record_of(p, lesson, e);
   if (r == nullptr) return "-";
   return r->solved ? "solved" : "tried";
 }
@@ -173,8 +173,7 @@ report::Report kernel_child(const ExerciseOptions& o, const RunContext& ctx) {
 
 cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<ExerciseOptions>();
-  const std::vector<std::string> lessons = course::lessons_with_exercises(table);
-  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->check(CLI::IsMember(lessons));
+  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->check(exercise_lesson(table));
   cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)");
   sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
   sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");

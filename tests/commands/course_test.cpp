@@ -276,22 +276,46 @@ TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {
   EXPECT_TRUE(contains(r.err, "runs it on a GPU")) << r.err;
 }
 
-TEST(Explain, NoLongerGivesTheAnswersAwayButPointsToTheExercises) {
+// An exercise renamed in this release keeps the answers recorded under its former id: a progress
+// file from the release before still counts lockfree-barrier 2 as solved.
+TEST(Exercise, AnswersRecordedUnderAFormerIdStillCount) {
+  const TempDir state;
+  std::filesystem::create_directories(state.path + "/cudasync");
+  std::ofstream(state.path + "/cudasync/progress.json")
+      << R"({"format": "cudasync-progress", "version": 1, "lessons": {"lockfree-barrier": {)"
+         R"("xf-lock-seed-outcome": {"solved": true, "last_right": true, "attempts": 1, "last_answer": "deadlocks",)"
+         R"( "when": "2026-01-01T00:00:00Z"}}}})";
+  const CliResult r = run_shell("XDG_STATE_HOME='" + state.path + "' '" + binary_path() +
+                                "' exercise lockfree-barrier --backend model --json");
+  ASSERT_EQ(r.exit_code, 0) << shown(r);
+  const json doc = json::parse(r.out);
+  const json& section = doc["report"]["sections"]["exercises"];
+  EXPECT_EQ(section["facts"]["solved"]["value"], 1) << section;
+  for (const auto& row : section["tables"]["exercises"]["rows"])
+    EXPECT_EQ(row["status"], row["number"] == 2 ? "solved" : "-") << row;
+}
+
+// The answers to the questions for class live in docs/teachers/, which is never installed; the
+// text explain prints holds none, and the old --answers says where they went.
+TEST(Explain, GivesNoAnswersAwayAndSaysWhereTheTeachersAreKept) {
   for (const char* lang : {"en", "zh"}) {
     SCOPED_TRACE(lang);
     const CliResult r = run_cli(std::string("explain warp-primitives --lang ") + lang);
     ASSERT_EQ(r.exit_code, 0) << shown(r);
-    const std::string text = read_file(source_dir() + "/lessons/warp-primitives/" + lang + ".md");
+    const std::string teachers = read_file(source_dir() + "/docs/teachers/warp-primitives." + lang + ".md");
     const std::string heading = std::string(lang) == "zh" ? "\n## 答案\n" : "\n## Answers\n";
-    const std::size_t at = text.rfind(heading);
+    const std::size_t at = teachers.find(heading);
     ASSERT_NE(at, std::string::npos);
-    // The first answer's text, as the file has it, is not printed; the pointer is.
-    const std::string first_answer = text.substr(text.find("\n1. ", at) + 4, 40);
+    const std::string first_answer = teachers.substr(teachers.find("\n1. ", at) + 4, 40);
     EXPECT_FALSE(contains(r.out, first_answer)) << first_answer;
+    EXPECT_FALSE(contains(r.out, heading.substr(1)));
     EXPECT_TRUE(contains(r.out, "cudasync exercise warp-primitives"));
-    const CliResult all = run_cli(std::string("explain warp-primitives --answers --lang ") + lang);
-    EXPECT_TRUE(contains(all.out, first_answer));
+    const CliResult old = run_cli(std::string("explain warp-primitives --answers --lang ") + lang);
+    EXPECT_EQ(old.exit_code, 2) << shown(old);
+    EXPECT_TRUE(contains(old.err, std::string("docs/teachers/warp-primitives.") + lang + ".md")) << old.err;
   }
+  const CliResult help = run_cli("explain --help");
+  EXPECT_FALSE(contains(help.out, "--answers")) << help.out;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/course/course.hpp"
 #include "core/course/exercise_texts.hpp"
 #include "core/course/progress.hpp"
+#include "core/lesson_texts.hpp"
 #include "core/shared_gpu.hpp"
 #include "support/temp_dir.hpp"
 
@@ -187,14 +188,22 @@ TEST(ExerciseTexts, QuestionHintAndWhyByNumberAndId) {
   EXPECT_EQ(course::remember_text(kSampleZh, "zh"), "一件事，分两行。");
 }
 
-TEST(ExerciseTexts, TheWhyIsFilledWithTheComputedValuesAndLeftOutOfTheText) {
+TEST(ExerciseTexts, TheWhyIsFilledWithTheComputedValues) {
   const course::Answer a = course::found("6", {{"src", "6"}});
   EXPECT_EQ(course::filled("lane 5 ^ 3 = lane {src}, which holds {answer}.", a), "lane 5 ^ 3 = lane 6, which holds 6.");
-  const std::string shown = course::without_whys(kSample, "en");
-  EXPECT_EQ(shown.find("*Why:*"), std::string::npos);
-  EXPECT_EQ(shown.find("holds {answer}"), std::string::npos);
-  EXPECT_NE(shown.find("*Hint:* xor it."), std::string::npos);
-  EXPECT_NE(shown.find("### 2. second-one"), std::string::npos);
+}
+
+// The lessons' texts are installed for students: every computed exercise takes its why from the
+// lesson's table of whys, and none is left in a text (lesson_course would refuse it).
+TEST(ExerciseTexts, EveryComputedExerciseHasItsWhyOutsideTheText) {
+  for (const char* lesson : {"warp-primitives", "cg-reduce", "named-barriers", "threadfence", "lock",
+                             "lockfree-barrier", "deadlock-demo"})
+    for (const char* lang : {"en", "zh"}) {
+      SCOPED_TRACE(std::string(lesson) + "/" + lang);
+      const auto text = find_lesson_text(lesson, lang);
+      ASSERT_TRUE(text.has_value());
+      for (const auto& t : course::exercise_texts(*text, lang)) EXPECT_EQ(t.why, "") << t.id;
+    }
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ TEST(TextTable, TextColumnsWrapUnderThemselves) {
   report::TextTable t;
   t.headers = {"barrier", "model"};
   t.right = {false, false};
-  t.rows = {{"xf-lockfree-seed", "deadlock at step 8; block 0 passed barrier 1 before every block had arrived"}};
+  t.rows = {{"xf-lockfree", "deadlock at step 8; block 0 passed barrier 1 before every block had arrived"}};
   t.paint = {""};
   const auto lines = report::layout_table(t, 60);
   EXPECT_LE(widest(lines), 60u) << joined(lines);

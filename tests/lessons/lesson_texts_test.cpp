@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -108,6 +109,142 @@ INSTANTIATE_TEST_SUITE_P(Lessons, CitedLesson, ::testing::ValuesIn(kCited),
                            for (auto& ch : name) ch = ch == '-' ? '_' : ch;
                            return name;
                          });
+
+// The lines of `markdown` outside fenced code blocks, each with its number.
+std::vector<std::pair<int, std::string>> prose_lines(const std::string& markdown) {
+  std::vector<std::pair<int, std::string>> out;
+  std::istringstream in(markdown);
+  bool code = false;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    if (line.rfind("```", 0) == 0) {
+      code = !code;
+      continue;
+    }
+    if (!code) out.emplace_back(n, line);
+  }
+  return out;
+}
+
+// What the package installs for students (cmake/install.cmake: lessons/, every *.md) carries no
+// answer: no why paragraph of an exercise, no answers section, no unfilled template like {answer}.
+// The answers to the questions for class live in docs/teachers/, which is not installed.
+TEST(InstalledTexts, CarryNoAnswerNoWhyAndNoTemplate) {
+  static const std::regex template_name(R"(\{[a-z][a-z0-9_]*\})");
+  int texts = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(source_dir()) / "lessons")) {
+    if (!e.is_regular_file() || e.path().extension() != ".md") continue;
+    ++texts;
+    for (const auto& [n, line] : prose_lines(read_file(e.path().string()))) {
+      const std::string where = e.path().string() + ":" + std::to_string(n) + ": " + line;
+      EXPECT_NE(line.rfind("*Why:*", 0), 0u) << where;
+      EXPECT_NE(line.rfind("*为什么：*", 0), 0u) << where;
+      EXPECT_NE(line, "## Answers") << where;
+      EXPECT_NE(line, "## 答案") << where;
+      EXPECT_FALSE(std::regex_search(line, template_name)) << where;
+    }
+  }
+  EXPECT_EQ(texts, 2 * static_cast<int>(kCourse.size()) + 2) << "every lesson's en.md and zh.md, and the guide's two";
+  for (const std::string& lesson : kCourse)
+    for (const char* lang : {"en", "zh"})
+      EXPECT_TRUE(fs::exists(fs::path(source_dir()) / "docs" / "teachers" / (lesson + "." + lang + ".md")))
+          << lesson << " " << lang << ": the teacher's answers";
+}
+
+// The course table of the teachers' guide (lessons/README.md, README.zh.md) gives each lesson's
+// number of exercises as `cudasync exercise` counts them, and its example tally the course's total.
+TEST(CourseTable, CountsInTheGuideAreTheTools) {
+  const CliResult r = run_cli("exercise --json --backend model");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<std::string, long long> counts;
+  long long total = 0, lessons_with = 0;
+  for (const auto& row : doc["report"]["sections"]["exercises"]["tables"]["lessons"]["rows"]) {
+    const long long n = row["exercises"].get<long long>();
+    counts[row["lesson"].get<std::string>()] = n;
+    total += n;
+    lessons_with += n > 0 ? 1 : 0;
+  }
+  ASSERT_EQ(counts.size(), kCourse.size());
+  static const std::regex row(R"(^\| (\d+) \| `([a-z-]+)` \|.*\| ([^|]+) \|$)");
+  for (const char* guide : {"README.md", "README.zh.md"}) {
+    SCOPED_TRACE(guide);
+    const std::string text = read_file(source_dir() + "/lessons/" + guide);
+    int rows = 0;
+    for (const auto& [n, line] : prose_lines(text)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, row)) continue;
+      ++rows;
+      const std::string lesson = m[2].str(), cell = m[3].str();
+      ASSERT_EQ(counts.count(lesson), 1u) << line;
+      const long long want = counts[lesson];
+      if (want == 0)
+        EXPECT_TRUE(cell == "none" || cell == "无") << line;
+      else
+        EXPECT_EQ(cell, std::to_string(want)) << line;
+    }
+    EXPECT_EQ(rows, static_cast<int>(kCourse.size()));
+    static const std::regex tally(R"((\d+)/(\d+) lessons, (\d+)/(\d+) exercises)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, tally)) << "the guide's example of a tally";
+    EXPECT_EQ(m[2].str(), std::to_string(lessons_with));
+    EXPECT_EQ(m[4].str(), std::to_string(total));
+  }
+}
+
+// The bullets of a text's last section (its sources), each joined onto one line.
+std::vector<std::string> source_bullets(const std::string& markdown) {
+  const std::size_t at = markdown.rfind("\n## ");
+  std::vector<std::string> out;
+  if (at == std::string::npos) return out;
+  std::istringstream in(markdown.substr(at + 1));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("- ", 0) == 0)
+      out.push_back(line.substr(2));
+    else if (line.rfind("  ", 0) == 0 && !out.empty())
+      out.back() += " " + line.substr(2);
+  }
+  return out;
+}
+
+// How a text may name a listed work: by its short citation (the section's title, "Fan, ch. 10"), or
+// by its title, without a leading "NVIDIA " and cut at the first " (", ", " or ": " ("CUDA by
+// Example"); a cut shorter than 10 characters names nothing.
+std::vector<std::string> names_of(const std::string& cite, std::string title) {
+  std::vector<std::string> out = {cite};
+  if (title.rfind("NVIDIA ", 0) == 0) title = title.substr(7);
+  out.push_back(title);
+  for (const char* cut : {" (", ", ", ": "}) {
+    const std::string shorter = title.substr(0, title.find(cut));
+    if (shorter.size() >= 10) out.push_back(shorter);
+  }
+  return out;
+}
+
+// `cudasync sources` lists every work a lesson text cites: each bullet of a text's sources names a
+// work that `cudasync sources` lists (names_of).
+TEST(Sources, EveryWorkATextCitesIsListed) {
+  const CliResult r = run_cli("sources --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> cites;
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& [key, section] : doc["report"]["sections"].items())
+    for (const auto& n : names_of(section["title"].get<std::string>(),
+                                  section["facts"]["title"]["value"].get<std::string>()))
+      cites.push_back(n);
+  ASSERT_FALSE(cites.empty());
+  for (const std::string& lesson : kCourse)
+    for (const char* lang : {"en", "zh"}) {
+      SCOPED_TRACE(lesson + "/" + lang);
+      const auto bullets = source_bullets(text_of(lesson, lang));
+      EXPECT_FALSE(bullets.empty());
+      for (const std::string& b : bullets)
+        EXPECT_TRUE(std::any_of(cites.begin(), cites.end(),
+                                [&](const std::string& c) { return b.find(c) != std::string::npos; }))
+            << "cites a work `cudasync sources` does not list, or not by its short citation: " << b;
+    }
+}
 
 TEST(ReadmeText, NamesNoWorkingNote) { EXPECT_EQ(first_match(read_file(source_dir() + "/README.md")), ""); }
 

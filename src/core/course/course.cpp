@@ -40,10 +40,19 @@ std::string Tally::text() const {
          std::to_string(exercises) + " exercises";
 }
 
+const ExerciseRecord* record_of(const Progress& progress, const std::string& lesson, const Exercise& e) {
+  if (const ExerciseRecord* r = progress.find(lesson, e.id)) return r;
+  for (const auto& id : e.former_ids)
+    if (const ExerciseRecord* r = progress.find(lesson, id)) return r;
+  return nullptr;
+}
+
 int solved_in(const CourseLesson& lesson, const Progress& progress) {
   int n = 0;
-  for (const auto& e : lesson.course->exercises)
-    if (progress.solved(lesson.command->name, e.id)) ++n;
+  for (const auto& e : lesson.course->exercises) {
+    const ExerciseRecord* r = record_of(progress, lesson.command->name, e);
+    if (r != nullptr && r->solved) ++n;
+  }
   return n;
 }
 

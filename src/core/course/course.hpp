@@ -35,6 +35,8 @@ struct Tally {
   std::string text() const;
 };
 Tally tally(const std::vector<CourseLesson>& lessons, const Progress& progress);
+// The student's record of exercise `e` of `lesson`: under its id, else under a former id; or nullptr.
+const ExerciseRecord* record_of(const Progress& progress, const std::string& lesson, const Exercise& e);
 // A lesson's own count: solved of its exercises.
 int solved_in(const CourseLesson& lesson, const Progress& progress);
 

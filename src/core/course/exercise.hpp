@@ -90,6 +90,8 @@ enum class Kind {
 struct Exercise {
   int number = 0;  // 1, 2, ... within the lesson: `cudasync exercise <lesson> N`
   std::string id;  // kebab-case, unique in the lesson and stable: the key in the progress state
+  // Ids this exercise had in earlier releases: answers recorded under them still count (record_of).
+  std::vector<std::string> former_ids;
   Kind kind = Kind::computed;
   Text question;  // the question only (no answer in it)
   Text hint;      // `--hint`: a nudge, not the answer

@@ -1,5 +1,6 @@
 #include "core/course/exercise_texts.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -95,7 +96,8 @@ std::string remember_text(std::string_view markdown, std::string_view lang) {
   return out;
 }
 
-LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows) {
+LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows,
+                           const Whys& whys) {
   LessonCourse c;
   c.tour_args = std::move(tour_args);
   const auto fail = [&](const std::string& what) { throw std::logic_error("course: " + lesson + ": " + what); };
@@ -114,14 +116,25 @@ LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> t
       if (t.number != rows[i].number || t.id != rows[i].id)
         fail(std::string(lang) + ".md's exercise " + std::to_string(t.number) + ". " + t.id + " is the table's " +
              std::to_string(rows[i].number) + ". " + rows[i].id);
-      if (t.question.empty() || t.hint.empty() || (t.why.empty() && rows[i].kind == Kind::computed))
-        fail(std::string(lang) + ".md's exercise " + t.id + " lacks its question, its hint or its why");
+      if (t.question.empty() || t.hint.empty())
+        fail(std::string(lang) + ".md's exercise " + t.id + " lacks its question or its hint");
+      if (!t.why.empty())
+        fail(std::string(lang) + ".md's exercise " + t.id +
+             " has a why paragraph: a student's text carries no answer; it goes to the lesson's whys");
       const bool zh = std::string(lang) == "zh";
       (zh ? rows[i].question.zh : rows[i].question.en) = t.question;
       (zh ? rows[i].hint.zh : rows[i].hint.en) = t.hint;
-      (zh ? rows[i].why.zh : rows[i].why.en) = t.why;
     }
   }
+  for (Exercise& e : rows) {
+    const auto w = whys.find(e.id);
+    if (e.kind == Kind::computed && (w == whys.end() || w->second.en.empty() || w->second.zh.empty()))
+      fail("exercise " + e.id + " has no why in en and zh");
+    if (w != whys.end()) e.why = w->second;
+  }
+  for (const auto& [id, text] : whys)
+    if (std::none_of(rows.begin(), rows.end(), [&](const Exercise& e) { return e.id == id; }))
+      fail("a why for " + id + ", which is no exercise of the lesson");
   c.exercises = std::move(rows);
   return c;
 }
@@ -131,21 +144,6 @@ Answer found(std::string value, std::vector<std::pair<std::string, std::string>>
   a.value = std::move(value);
   a.values = std::move(values);
   return a;
-}
-
-std::string without_whys(std::string_view markdown, std::string_view lang) {
-  const Words w = words_of(lang);
-  std::string out;
-  bool skipping = false;
-  for (const std::string& line : lines_of(markdown)) {
-    if (line.rfind(std::string(w.why), 0) == 0) skipping = true;
-    if (skipping && line.empty()) {
-      skipping = false;
-      continue;  // the blank line after it goes too
-    }
-    if (!skipping) out += line + "\n";
-  }
-  return out;
 }
 
 Exercise computed(int number, std::string id, AnswerFormat format, std::function<Answer(LessonRunner&)> compute) {

@@ -8,12 +8,14 @@
 //
 //   *Hint:* The source lane is ...                (zh: *提示：*)
 //
-//   *Why:* lane 5 ^ 3 = lane {src}, which holds {answer}.   (zh: *为什么：*)
-//
 // and one paragraph starting "**Remember:**" ("**记住：**") holds the sentence the tour ends the
 // lesson's stop with. The C++ row of an exercise (number, id, how its answer is computed) takes its
-// question, hint and why from there, matched by number and id; its compute fills the why's {names}
-// with what the run gave (Answer::values). `cudasync explain` leaves the why out.
+// question and hint from there, matched by number and id. The texts are installed for students, so
+// they hold no answer: the why of a computed exercise ("lane 5 ^ 3 = lane {src}, which holds
+// {answer}.") comes from the lesson's table of whys (src/techniques/<lesson>/<lesson>_exercise_whys.cpp),
+// and its compute fills the {names} with what the run gave (Answer::values). A text that still has
+// a why paragraph ("*Why:*", "*为什么：*") is refused, as is an `{answer}`-like template in it.
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +29,11 @@ struct ExerciseText {
   std::string id;
   std::string question;
   std::string hint;
-  std::string why;
+  std::string why;  // a why paragraph the text should not have: lesson_course refuses it
 };
+
+// How each computed exercise's answer follows, by exercise id, with {names} the compute fills in.
+using Whys = std::map<std::string, Text>;
 
 // The exercises of one lesson text, in its order; empty when it has no such section.
 std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_view lang);
@@ -36,16 +41,15 @@ std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_
 std::string remember_text(std::string_view markdown, std::string_view lang);
 
 // The lesson's course: `rows` with their questions and hints, and the sentence to remember, from the
-// lesson's en and zh texts (embedded in the binary). Throws std::logic_error naming what is missing
-// or does not match (a row without its text, a text without its row, a number beside another id).
-LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows);
+// lesson's en and zh texts (embedded in the binary), and each computed row's why from `whys`. Throws
+// std::logic_error naming what is missing or does not match (a row without its text or its why, a
+// text without its row, a why without its row, a number beside another id, a why left in a text).
+LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows,
+                           const Whys& whys);
 
 // A computed exercise's row: the texts come from the lesson's text (lesson_course above).
 Exercise computed(int number, std::string id, AnswerFormat format, std::function<Answer(LessonRunner&)> compute);
 // What a compute returns: the answer, and the values its why text names.
 Answer found(std::string value, std::vector<std::pair<std::string, std::string>> values = {});
-
-// The lesson text without its exercises' why paragraphs (what `explain` prints).
-std::string without_whys(std::string_view markdown, std::string_view lang);
 
 }  // namespace cudasync::course

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -137,10 +138,20 @@ template <class Options, class Run>
 cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
   auto parsed = std::make_shared<detail::Parsed<Options>>();
   std::vector<std::string> ids;
-  for (const auto& p : lesson.parts) ids.push_back(p.id);
+  std::map<std::string, std::string> former;  // a former part id -> its id now
+  for (const auto& p : lesson.parts) {
+    ids.push_back(p.id);
+    for (const auto& f : p.former_ids) former[f] = p.id;
+  }
   sub.add_option("--part", parsed->parts, part_option_help(summaries(lesson)))
       ->delimiter(',')
-      ->check(CLI::IsMember(ids));
+      ->check(CLI::IsMember(ids))
+      ->transform(CLI::Validator(
+          [former](std::string& id) {
+            if (const auto f = former.find(id); f != former.end()) id = f->second;
+            return std::string();
+          },
+          "", "former part ids"));
   if (lesson.add_options) lesson.add_options(sub, parsed->options);
   if (!lesson.children.empty()) {
     sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp

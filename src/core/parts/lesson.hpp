@@ -69,6 +69,9 @@ struct Part {
   // Returns the part's section. Throws WaivedError (exit 77 if every part waives) when this GPU
   // cannot run it, UsageError for a bad combination only the part can see.
   std::function<report::Section(Run&)> run;
+  // Ids this part had in earlier releases: --part still takes them (for one release), hidden from
+  // the help, and runs this part.
+  std::vector<std::string> former_ids = {};
 };
 
 // What --bench runs instead of the parts, when a lesson has a sweep of its own.

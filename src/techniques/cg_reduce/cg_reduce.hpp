@@ -13,15 +13,15 @@ enum class Dtype : int { f32 = 0, f64 = 1 };
 // One kernel (a row of the ladder). Rungs group them: rung 3 has a shfl_down and a shfl_xor kernel.
 enum class Kernel : int {
   shared_atomic = 0,      // rung 1: shared-memory tree, __syncthreads at every step, atomicAdd
-  syncwarp_atomic,        // rung 2: the same tree, __syncwarp for offsets <= 16 (seed 10.2)
-  shfl_down_atomic,       // rung 3: __shfl_down_sync for offsets <= 16 (seed 10.3.2)
+  syncwarp_atomic,        // rung 2: the same tree, __syncwarp for offsets <= 16 (Fan 10.2)
+  shfl_down_atomic,       // rung 3: __shfl_down_sync for offsets <= 16 (Fan 10.3.2)
   shfl_xor_atomic,        //         __shfl_xor_sync instead
-  tile_shfl_down_atomic,  // rung 4: thread_block_tile<32>::shfl_down (seed 10.4.2)
+  tile_shfl_down_atomic,  // rung 4: thread_block_tile<32>::shfl_down (Fan 10.4.2)
   cg_reduce_atomic,       //         cooperative_groups::reduce on the tile
-  two_pass_seed,          // rung 5: grid-stride in registers, grid 10240, two launches (seed 10.5.1)
+  two_pass_fixed_grid,          // rung 5: grid-stride in registers, grid 10240, two launches (Fan 10.5.1)
   two_pass_occupancy,     //         the same kernel, grid from the occupancy API
   two_pass_vector,        //         float4 / double2 loads, 4 in flight, occupancy grid, warp-first
-  static_buffer,          // rung 6: two_pass_seed with a static __device__ buffer (seed 10.5.2)
+  static_buffer,          // rung 6: two_pass_fixed_grid with a static __device__ buffer (Fan 10.5.2)
   grid_sync,              // rung 7: one cooperative launch, block sums, grid.sync(), block 0 ends
   cub_sum,                // rung 8: cub::DeviceReduce::Sum, the reference for speed
   // --bench's candidate beside the ladder (not a rung): the vector kernel's first pass in blocks of
@@ -36,7 +36,7 @@ inline constexpr int kOnePassBlock = 512;
 // Every kernel in ladder order: the ladder's rows, the bench's rows.
 inline constexpr std::array<Kernel, kKernelCount> kLadder = {
     Kernel::shared_atomic,         Kernel::syncwarp_atomic,  Kernel::shfl_down_atomic, Kernel::shfl_xor_atomic,
-    Kernel::tile_shfl_down_atomic, Kernel::cg_reduce_atomic, Kernel::two_pass_seed,    Kernel::two_pass_occupancy,
+    Kernel::tile_shfl_down_atomic, Kernel::cg_reduce_atomic, Kernel::two_pass_fixed_grid,    Kernel::two_pass_occupancy,
     Kernel::two_pass_vector,       Kernel::static_buffer,    Kernel::grid_sync,        Kernel::cub_sum};
 
 inline constexpr int kSeedGrid = 10240;         // the book's grid_size (10.5.1)
@@ -67,7 +67,7 @@ struct Trace {
   std::vector<T> shared_tree;
   // Rung 3: y of the warp's 32 lanes at the start of the shuffles and after offsets 16 ... 1.
   std::vector<T> shuffle;  // 6 x 32
-  // Rung 5 (seed grid, first launch): y after the grid-stride loop, y = s_y[tid] after the shared
+  // Rung 5 (Fan's grid, first launch): y after the grid-stride loop, y = s_y[tid] after the shared
   // steps, then after offsets 16 ... 1: 7 x 32. Empty when block_index >= the book's grid (10240 blocks).
   std::vector<T> grid_stride;
 };

@@ -19,7 +19,7 @@ constexpr double kLibrarySpeed = 0.98;  // within 2 % of CUB: the library's spee
 
 cost::ReduceDesign design_of(Kernel k) {
   switch (k) {
-    case Kernel::two_pass_seed:
+    case Kernel::two_pass_fixed_grid:
     case Kernel::two_pass_occupancy:
     case Kernel::two_pass_vector:
     case Kernel::static_buffer: return cost::ReduceDesign::two_pass;
@@ -32,7 +32,7 @@ cost::ReduceDesign design_of(Kernel k) {
 
 int grid_of(Kernel k, const Plan& p) {
   switch (k) {
-    case Kernel::two_pass_seed:
+    case Kernel::two_pass_fixed_grid:
     case Kernel::static_buffer: return p.seed_grid;
     case Kernel::two_pass_vector: return p.vector_grid;
     case Kernel::grid_sync: return p.grid_sync_grid;

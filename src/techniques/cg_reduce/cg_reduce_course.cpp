@@ -45,7 +45,7 @@ Exercise closer_sum() {
 Exercise chain_length() {
   return course::computed(3, "two-pass-longest-chain", {AnswerKind::integer, {}}, [](LessonRunner& r) {
     const report::Report rep = r.run(kLesson, {"--part", "two-pass"});
-    const auto d = course::number_after(course::check(rep, "two-pass", "two-pass-seed-error-bound").detail, "d =");
+    const auto d = course::number_after(course::check(rep, "two-pass", "two-pass-fixed-grid-error-bound").detail, "d =");
     return course::found(to_string(d.value_or(-1)));
   });
 }
@@ -86,7 +86,7 @@ const course::LessonCourse& course() {
       course::lesson_course(kLesson, {"--part", "shared,two-pass", "--n", "1048576"},
                             {grid_blocks(), closer_sum(), chain_length(), same_bits(), tree_steps(),
                              course::kernel_exercise(kLesson, 6, "block-sum-kernel", "block_sum.cu",
-                                                     run_block_sum_exercise)});
+                                                     run_block_sum_exercise)}, exercise_whys());
   return c;
 }
 

@@ -34,7 +34,7 @@ CUDASYNC_GPU_ENTRY(double, gpu_sum, (GpuInput& in, Kernel k, const Plan& plan))
 // target included), `reps` times after `warmup`: milliseconds per call.
 CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_time_ms, (GpuInput& in, Kernel k, const Plan& plan, int reps, int warmup))
 // Host wall time of the book's whole reduce() wrapper, result copied back: microseconds per call.
-// two_pass_seed: cudaMalloc + 2 launches + cudaMemcpy + cudaFree (10.5.1); static_buffer:
+// two_pass_fixed_grid: cudaMalloc + 2 launches + cudaMemcpy + cudaFree (10.5.1); static_buffer:
 // cudaGetSymbolAddress + 2 launches + cudaMemcpy (10.5.2).
 CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_wrapper_us, (GpuInput& in, Kernel k, const Plan& plan, int reps))
 // The cost model's "bytes" (core/cost/stream_read.cuh): one plain streaming read of the input per

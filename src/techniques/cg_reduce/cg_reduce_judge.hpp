@@ -37,7 +37,7 @@ struct KernelRun {
   std::optional<Sum> gpu;
   std::optional<Sum> gpu_again;        // a second call, for run-to-run equality
   std::vector<double> ms;              // event time per call
-  std::vector<double> wrapper_us;      // two_pass_seed and static_buffer: the whole reduce()
+  std::vector<double> wrapper_us;      // two_pass_fixed_grid and static_buffer: the whole reduce()
   std::optional<Sum> cub_reduce_plus;  // cub_sum: DeviceReduce::Reduce with cuda::std::plus<>
   std::optional<std::string> waived;   // grid-sync refused: the reason
 };

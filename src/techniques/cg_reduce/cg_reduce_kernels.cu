@@ -23,7 +23,7 @@ using namespace kernels;
 
 namespace {
 
-// ---- rung 6: seed 10.5.2's static buffer: __device__ real static_y[grid_size] -----------------
+// ---- rung 6: Fan 10.5.2's static buffer: __device__ real static_y[grid_size] -----------------
 __device__ float static_y_float[kSeedGrid];
 __device__ double static_y_double[kSeedGrid];
 
@@ -129,7 +129,7 @@ class GpuReduce final : public GpuInput {
         else reduce_tile<T, true><<<blocks, B, smem>>>(x, out.get(), n);
         CUDA_CHECK_LAUNCH();
         break;
-      case Kernel::two_pass_seed:
+      case Kernel::two_pass_fixed_grid:
       case Kernel::two_pass_occupancy:
       case Kernel::static_buffer: {
         const int grid = k == Kernel::two_pass_occupancy ? p.occupancy_grid : p.seed_grid;
@@ -182,7 +182,7 @@ class GpuReduce final : public GpuInput {
 
   const T* result_of(Kernel k, const Plan& p) {
     switch (k) {
-      case Kernel::two_pass_seed: return partials_for(p.seed_grid);
+      case Kernel::two_pass_fixed_grid: return partials_for(p.seed_grid);
       case Kernel::two_pass_occupancy: return partials_for(p.occupancy_grid);
       case Kernel::two_pass_vector: return partials_for(p.vector_grid);
       case Kernel::static_buffer: return static_y_address<T>();

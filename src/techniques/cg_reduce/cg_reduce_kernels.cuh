@@ -79,7 +79,7 @@ __device__ T* load_and_fold_to_warp(const T* d_x, const int N, const Tracer<T>& 
   return s_y;
 }
 
-// ---- rung 2: seed 10.2 reduce_syncwarp (seed: `offset=blockDim.x>1`, `offset>=1`) --------------
+// ---- rung 2: Fan 10.2 reduce_syncwarp (the transcription: `offset=blockDim.x>1`, `offset>=1`) --------------
 template <typename T, bool kTrace>
 __global__ void reduce_syncwarp(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
   const int tid = threadIdx.x;
@@ -93,7 +93,7 @@ __global__ void reduce_syncwarp(const T* d_x, T* d_y, const int N, Tracer<T> tr)
   if (tid == 0) atomicAdd(d_y, s_y[0]);
 }
 
-// ---- rung 3: seed 10.3.2 reduce_shfl, and the same with __shfl_xor_sync -------------------------
+// ---- rung 3: Fan 10.3.2 reduce_shfl, and the same with __shfl_xor_sync -------------------------
 template <typename T, bool kXor, bool kTrace>
 __global__ void reduce_shfl(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
   const int tid = threadIdx.x;
@@ -109,7 +109,7 @@ __global__ void reduce_shfl(const T* d_x, T* d_y, const int N, Tracer<T> tr) {
   if (tid == 0) atomicAdd(d_y, y);
 }
 
-// ---- rung 4: seed 10.4.2 reduce_cp (seed: `g.shfl_down(y.i)`), and cg::reduce ------------------
+// ---- rung 4: Fan 10.4.2 reduce_cp (the transcription: `g.shfl_down(y.i)`), and cg::reduce ------------------
 template <typename T, bool kCgReduce>
 __global__ void reduce_tile(const T* d_x, T* d_y, const int N) {
   int step = 0;
@@ -123,7 +123,7 @@ __global__ void reduce_tile(const T* d_x, T* d_y, const int N) {
   if (threadIdx.x == 0) atomicAdd(d_y, y);
 }
 
-// ---- rung 5: seed 10.5.1 reduce_cp: grid-stride in a register, d_y[bid] instead of atomicAdd ----
+// ---- rung 5: Fan 10.5.1 reduce_cp: grid-stride in a register, d_y[bid] instead of atomicAdd ----
 // Called twice: <<<grid, block>>> into d_y, then <<<1, 1024>>> over d_y in place (one block reads
 // everything before its first __syncthreads and writes d_y[0] after its last, so that is safe).
 template <typename T, bool kTrace>

@@ -212,7 +212,7 @@ ModelResult<T> model_kernel(Kernel k, const std::vector<T>& x, const Plan& p) {
       r.sum = fold_in_order(r.block_sums);
       r.fixed_order = false;
       break;
-    case Kernel::two_pass_seed:
+    case Kernel::two_pass_fixed_grid:
     case Kernel::static_buffer: r.sum = two_pass(d, n, p.seed_grid, p.block); break;
     case Kernel::two_pass_occupancy: r.sum = two_pass(d, n, p.occupancy_grid, p.block); break;
     case Kernel::two_pass_vector: {
@@ -248,7 +248,7 @@ std::int64_t error_depth(Kernel k, std::int64_t n, const Plan& p, Dtype dtype) {
     case Kernel::shfl_xor_atomic:
     case Kernel::tile_shfl_down_atomic:
     case Kernel::cg_reduce_atomic: return lb + (blocks_for(n, p.block) - 1);
-    case Kernel::two_pass_seed:
+    case Kernel::two_pass_fixed_grid:
     case Kernel::static_buffer: return cp(n, p.seed_grid, p.block) + cp(p.seed_grid, 1, kSecondPassBlock);
     case Kernel::two_pass_occupancy: return cp(n, p.occupancy_grid, p.block) + cp(p.occupancy_grid, 1, kSecondPassBlock);
     case Kernel::two_pass_vector: {
@@ -384,7 +384,7 @@ constexpr KernelName kNames[kKernelCount] = {
     {"shared-atomic", "1 shared + __syncthreads"},    {"syncwarp-atomic", "2 shared + __syncwarp"},
     {"shfl-down-atomic", "3 __shfl_down_sync"},        {"shfl-xor-atomic", "3 __shfl_xor_sync"},
     {"tile-shfl-down-atomic", "4 tile.shfl_down"},     {"cg-reduce-atomic", "4 cg::reduce"},
-    {"two-pass-seed", "5 two-pass, grid 10240"},       {"two-pass-occupancy", "5 two-pass, occupancy grid"},
+    {"two-pass-fixed-grid", "5 two-pass, grid 10240"},       {"two-pass-occupancy", "5 two-pass, occupancy grid"},
     {"two-pass-vector", "5 two-pass, vector loads"},   {"static-buffer", "6 static __device__ buffer"},
     {"grid-sync", "7 grid.sync, one launch"},          {"cub-sum", "8 cub::DeviceReduce::Sum"}};
 

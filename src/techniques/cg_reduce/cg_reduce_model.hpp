@@ -45,7 +45,7 @@ std::vector<T> block_tree_sums(const T* x, std::int64_t n, int block);
 template <typename T>
 T fold_in_order(const std::vector<T>& v);
 
-// Rung 5's kernel (seed 10.5.1 reduce_cp) for one launch: thread t = bid * block + tid adds
+// Rung 5's kernel (Fan 10.5.1 reduce_cp) for one launch: thread t = bid * block + tid adds
 // x[t], x[t + S], x[t + 2S] ... (S = grid * block) into y = 0, then one tree per block.
 template <typename T>
 std::vector<T> reduce_cp(const T* x, std::int64_t n, int grid, int block);

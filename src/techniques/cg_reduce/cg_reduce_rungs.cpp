@@ -55,7 +55,7 @@ KernelRun run_kernel(Run& run, Kernel k) {
     r.gpu = sum_in(p.dtype, gpu_sum(*run.gpu, k, p.plan));
     r.gpu_again = sum_in(p.dtype, gpu_sum(*run.gpu, k, p.plan));
     r.ms = gpu_time_ms(*run.gpu, k, p.plan, p.reps, 2);
-    if (k == Kernel::two_pass_seed || k == Kernel::static_buffer) r.wrapper_us = gpu_wrapper_us(*run.gpu, k, p.plan, p.reps);
+    if (k == Kernel::two_pass_fixed_grid || k == Kernel::static_buffer) r.wrapper_us = gpu_wrapper_us(*run.gpu, k, p.plan, p.reps);
     if (k == Kernel::cub_sum) r.cub_reduce_plus = sum_in(p.dtype, gpu_cub_reduce_plus(*run.gpu));
   } catch (const WaivedError& e) {
     r.waived = e.what();
@@ -150,7 +150,7 @@ bool judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
   for (double ms : r.ms) gbs.push_back(gb_per_s(p.n, p.dtype, ms));
   s.add(report::measured(id + "-time", name + ": time per call", Format::ns, scaled(r.ms, 1e6), p.gpu));
   s.add(report::measured(id + "-bandwidth", name + ": bandwidth", Format::gbps, gbs, p.gpu));
-  if (r.kernel == Kernel::two_pass_seed || r.kernel == Kernel::static_buffer)
+  if (r.kernel == Kernel::two_pass_fixed_grid || r.kernel == Kernel::static_buffer)
     s.add(report::measured(id + "-whole-call", name + ": whole reduce() call", Format::ns, scaled(r.wrapper_us, 1e3),
                            p.gpu,
                            r.kernel == Kernel::static_buffer

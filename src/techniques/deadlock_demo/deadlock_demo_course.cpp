@@ -82,7 +82,7 @@ Exercise lock_order() {
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
       course::lesson_course(kLesson, {"--part", "grid-oversubscribed", "--deadline-ms", "20"},
-                            {no_slot(), ring(), divergent_syncthreads(), syncwarp_mask(), lock_order()});
+                            {no_slot(), ring(), divergent_syncthreads(), syncwarp_mask(), lock_order()}, exercise_whys());
   return c;
 }
 

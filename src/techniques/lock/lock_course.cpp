@@ -78,7 +78,7 @@ Exercise handoffs() {
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
       course::lesson_course(kLesson, {"--part", "lock-class", "--iterations", "20"},
-                            {warp_deadlock(), stale_count(), delay(), frees_of_freed(), handoffs()});
+                            {warp_deadlock(), stale_count(), delay(), frees_of_freed(), handoffs()}, exercise_whys());
   return c;
 }
 

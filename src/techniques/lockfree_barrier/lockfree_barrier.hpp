@@ -22,8 +22,8 @@ enum class Barrier : int {
   grid_sync,         // cooperative_groups::this_grid().sync() in a cudaLaunchCooperativeKernel launch
   own,               // cudasync's: red.release on spread counters, thread 0 (or warp 0) polls them
   own_cluster,       // the same arrival; one block per thread-block cluster polls, the cluster barrier releases the rest (sm_90)
-  xf_lock_seed,      // the transcription's lock-based code as written: no fence, `while (g_mutex != goalVal)`
-  xf_lockfree_seed,  // the transcription's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
+  xf_lock_unrepaired,      // the transcription's lock-based code as written: no fence, `while (g_mutex != goalVal)`
+  xf_lockfree_unrepaired,  // the transcription's lock-free code as written: `if (tid_in_blk = 0)`, one slot per thread, block 1
   // Candidates for own that --bench times beside it (not parts: same words and counters as own,
   // another wait), each checked against the model's values at every grid size of the sweep.
   own_stagger,  // K poller threads per block (lane 0 of warps 0..K-1), started apart: the next poll comes sooner
@@ -35,7 +35,7 @@ inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_
 // Software barriers spin inside one kernel: every block must be resident at once.
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
 // The barriers the bench times (the transcription's, as written, are broken).
-constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_seed && b != Barrier::xf_lockfree_seed; }
+constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_unrepaired && b != Barrier::xf_lockfree_unrepaired; }
 // own and its candidates: the same arrival on the same counters.
 constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
 // Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
@@ -54,7 +54,7 @@ inline constexpr int kOwnStride = 64;       // words between two counters of the
 
 // Where each protocol keeps its words in the one zeroed array a launch gets (see words_needed).
 struct WordLayout {
-  int counter = 0;  // xf-lock, xf-lock-seed: g_mutex
+  int counter = 0;  // xf-lock, xf-lock-unrepaired: g_mutex
   int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
   int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
   int out = 0;      //                     Arrayout[0..N-1]

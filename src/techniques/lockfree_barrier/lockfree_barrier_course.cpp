@@ -1,6 +1,6 @@
 // lockfree-barrier's exercises: every answer is read from a run of the lesson (its step-by-step
-// model, the occupancy of this GPU or of the model's assumed one), never stored. Their words are in
-// lessons/lockfree-barrier/.
+// model, the occupancy of this GPU or of the model's assumed one), never stored. Their questions and
+// hints are in lessons/lockfree-barrier/, their whys in lockfree_barrier_exercise_whys.cpp.
 #include "techniques/lockfree_barrier/lockfree_barrier_course.hpp"
 
 #include <string>
@@ -16,6 +16,12 @@ using course::AnswerKind, course::Exercise, course::LessonRunner;
 
 const char* kLesson = "lockfree-barrier";
 
+// An exercise renamed in this release, with the id its answers were recorded under before.
+Exercise former(const char* old_id, Exercise e) {
+  e.former_ids = {old_id};
+  return e;
+}
+
 // The model's account of one part run on 8 blocks and 5 phases: its simulation, or its words.
 std::string model_says(LessonRunner& r, const char* part, const char* fact) {
   const report::Report rep = r.run(kLesson, {"--part", part, "--blocks", "8", "--phases", "5"});
@@ -29,18 +35,18 @@ Exercise mutex_value() {
   });
 }
 
-Exercise seed_lock() {
-  return course::computed(2, "xf-lock-seed-outcome", {AnswerKind::choice, {"completes", "deadlocks"}}, [](LessonRunner& r) {
-    const std::string sim = model_says(r, "xf-lock-seed", "model-sim");
+Exercise unrepaired_lock() {
+  return former("xf-lock-seed-outcome", course::computed(2, "xf-lock-unrepaired-outcome", {AnswerKind::choice, {"completes", "deadlocks"}}, [](LessonRunner& r) {
+    const std::string sim = model_says(r, "xf-lock-unrepaired", "model-sim");
     return course::found(sim.find("deadlock") != std::string::npos ? "deadlocks" : "completes", {{"sim", sim}});
-  });
+  }));
 }
 
-Exercise seed_lockfree() {
-  return course::computed(3, "xf-lockfree-seed-passes-early", {AnswerKind::choice, {"yes", "no"}}, [](LessonRunner& r) {
-    const std::string sim = model_says(r, "xf-lockfree-seed", "model-sim");
+Exercise unrepaired_lockfree() {
+  return former("xf-lockfree-seed-passes-early", course::computed(3, "xf-lockfree-unrepaired-passes-early", {AnswerKind::choice, {"yes", "no"}}, [](LessonRunner& r) {
+    const std::string sim = model_says(r, "xf-lockfree-unrepaired", "model-sim");
     return course::found(sim.find("passed barrier") != std::string::npos ? "yes" : "no", {{"sim", sim}});
-  });
+  }));
 }
 
 Exercise resident_blocks() {
@@ -55,7 +61,7 @@ Exercise resident_blocks() {
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
       course::lesson_course(kLesson, {"--part", "xf-lock,grid-sync,own", "--phases", "8"},
-                            {mutex_value(), seed_lock(), seed_lockfree(), resident_blocks()});
+                            {mutex_value(), unrepaired_lock(), unrepaired_lockfree(), resident_blocks()}, exercise_whys());
   return c;
 }
 

@@ -37,9 +37,9 @@ std::string words_text(Barrier b, const std::vector<std::uint32_t>& w, int block
   if (w.empty()) return "-";
   switch (b) {
     case Barrier::xf_lock:
-    case Barrier::xf_lock_seed: return "g_mutex " + std::to_string(w[0]);
+    case Barrier::xf_lock_unrepaired: return "g_mutex " + std::to_string(w[0]);
     case Barrier::xf_lockfree:
-    case Barrier::xf_lockfree_seed: {
+    case Barrier::xf_lockfree_unrepaired: {
       const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(static_cast<std::size_t>(blocks), w.size()));
       const auto range = [](auto first, auto last) {
         if (first == last) return std::string("none");

@@ -23,9 +23,9 @@ namespace {
 template <Barrier B>
 __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
   if constexpr (B == Barrier::xf_lock) return xf_lock(a, k);
-  else if constexpr (B == Barrier::xf_lock_seed) return xf_lock_seed(a, k);
+  else if constexpr (B == Barrier::xf_lock_unrepaired) return xf_lock_unrepaired(a, k);
   else if constexpr (B == Barrier::xf_lockfree) return xf_lockfree(a, k);
-  else if constexpr (B == Barrier::xf_lockfree_seed) return xf_lockfree_seed(a, k);
+  else if constexpr (B == Barrier::xf_lockfree_unrepaired) return xf_lockfree_unrepaired(a, k);
   else if constexpr (B == Barrier::own) return own(a, k);
   else if constexpr (B == Barrier::own_cluster) return own_cluster(a, k);
   else if constexpr (B == Barrier::own_stagger) return own_stagger(a, k);
@@ -168,7 +168,7 @@ GpuLimits gpu_limits(int threads, int device) {
   g.software = cuda::coresidency_of(phases_kernel<Barrier::own>, threads, 0, device);
   const int per_sm[] = {
       blocks_per_sm(phases_kernel<Barrier::xf_lock>, threads),      blocks_per_sm(phases_kernel<Barrier::xf_lockfree>, threads),
-      blocks_per_sm(phases_kernel<Barrier::xf_lock_seed>, threads), blocks_per_sm(phases_kernel<Barrier::xf_lockfree_seed>, threads),
+      blocks_per_sm(phases_kernel<Barrier::xf_lock_unrepaired>, threads), blocks_per_sm(phases_kernel<Barrier::xf_lockfree_unrepaired>, threads),
       blocks_per_sm(loop_kernel<Barrier::xf_lock>, threads),        blocks_per_sm(loop_kernel<Barrier::xf_lockfree>, threads),
       blocks_per_sm(loop_kernel<Barrier::own>, threads)};
   for (int n : per_sm) g.software.blocks_per_sm = std::min(g.software.blocks_per_sm, n);
@@ -226,8 +226,8 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
     case Barrier::own_stagger: launch_phases<Barrier::own_stagger>(a, s.blocks, s.threads); break;
     case Barrier::own_paced: launch_phases<Barrier::own_paced>(a, s.blocks, s.threads); break;
     case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
-    case Barrier::xf_lock_seed: launch_phases<Barrier::xf_lock_seed>(a, s.blocks, s.threads); break;
-    case Barrier::xf_lockfree_seed: launch_phases<Barrier::xf_lockfree_seed>(a, s.blocks, s.threads); break;
+    case Barrier::xf_lock_unrepaired: launch_phases<Barrier::xf_lock_unrepaired>(a, s.blocks, s.threads); break;
+    case Barrier::xf_lockfree_unrepaired: launch_phases<Barrier::xf_lockfree_unrepaired>(a, s.blocks, s.threads); break;
     default: break;
   }
   stop.record();

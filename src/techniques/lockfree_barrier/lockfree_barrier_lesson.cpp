@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -154,7 +156,7 @@ void setup(Run& run, report::Section& sec) {
              "step by step; the GPU's results, traces and times need a GPU");
 }
 
-parts::Part<Run> row(Barrier b, const char* summary) {
+parts::Part<Run> row(Barrier b, const char* summary, std::vector<std::string> former_ids = {}) {
   return {barrier_key(b),
           barrier_title(b),
           summary,
@@ -162,7 +164,8 @@ parts::Part<Run> row(Barrier b, const char* summary) {
           false,
           false,
           true,
-          [b](Run& r) { return barrier_part(r, b); }};
+          [b](Run& r) { return barrier_part(r, b); },
+          std::move(former_ids)};
 }
 
 }  // namespace
@@ -233,8 +236,10 @@ const parts::Lesson<Options, Run>& lesson() {
           row(Barrier::grid_sync, "cooperative_groups grid.sync() in a cooperative launch"),
           row(Barrier::own, "red.release arrivals on spread counters, relaxed polls, one acquire"),
           row(Barrier::own_cluster, "own, one poller per thread-block cluster (sm_90)"),
-          row(Barrier::xf_lock_seed, "Xiao & Feng lock-based as widely copied: `!=` deadlocks"),
-          row(Barrier::xf_lockfree_seed, "Xiao & Feng lock-free as widely copied: nobody waits"),
+          row(Barrier::xf_lock_unrepaired, "Xiao & Feng lock-based as published and copied: `!=` deadlocks",
+              {"xf-lock-seed"}),
+          row(Barrier::xf_lockfree_unrepaired, "Xiao & Feng lock-free as widely copied: nobody waits",
+              {"xf-lockfree-seed"}),
       },
       add_options,
       validate,

@@ -20,8 +20,8 @@ const BarrierName kNames[] = {
     {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()"},
     {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)"},
     {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)"},
-    {Barrier::xf_lock_seed, "xf-lock-seed", "Xiao & Feng lock-based, as widely copied (unrepaired)"},
-    {Barrier::xf_lockfree_seed, "xf-lockfree-seed", "Xiao & Feng lock-free, as widely copied (unrepaired)"},
+    {Barrier::xf_lock_unrepaired, "xf-lock-unrepaired", "Xiao & Feng lock-based, as widely copied (unrepaired)"},
+    {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "Xiao & Feng lock-free, as widely copied (unrepaired)"},
     {Barrier::own_stagger, "own-stagger", "own, K pollers per block started apart (a bench candidate)"},
     {Barrier::own_paced, "own-paced", "own, polls paced by the arrivals still missing (a bench candidate)"},
 };
@@ -49,7 +49,7 @@ std::optional<Barrier> barrier_from_key(const std::string& key) {
 const std::vector<Barrier>& all_barriers() {
   static const std::vector<Barrier> v = {Barrier::relaunch,     Barrier::graph,       Barrier::xf_lock,
                                          Barrier::xf_lockfree,  Barrier::grid_sync,   Barrier::own,
-                                         Barrier::own_cluster,  Barrier::xf_lock_seed, Barrier::xf_lockfree_seed};
+                                         Barrier::own_cluster,  Barrier::xf_lock_unrepaired, Barrier::xf_lockfree_unrepaired};
   return v;
 }
 
@@ -119,9 +119,9 @@ std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int ow
   const auto N = static_cast<std::uint32_t>(blocks);
   switch (b) {
     case Barrier::xf_lock:
-    case Barrier::xf_lock_seed: return {k * N};
+    case Barrier::xf_lock_unrepaired: return {k * N};
     case Barrier::xf_lockfree:
-    case Barrier::xf_lockfree_seed: return std::vector<std::uint32_t>(2 * static_cast<std::size_t>(blocks), k);
+    case Barrier::xf_lockfree_unrepaired: return std::vector<std::uint32_t>(2 * static_cast<std::size_t>(blocks), k);
     case Barrier::own:
     case Barrier::own_cluster: {
       std::vector<std::uint32_t> w;

@@ -67,7 +67,7 @@ const char* how_it_works(Barrier b) {
              "arrival, and barrier.cluster.arrive.release compiles to the same MEMBAR.ALL.GPU as a gpu-scope "
              "release. Its co-residency is counted in whole clusters (cudaOccupancyMaxActiveClusters), since a "
              "cluster starts only when all its blocks fit in one GPC.";
-    case Barrier::xf_lock_seed:
+    case Barrier::xf_lock_unrepaired:
       return "Xiao & Feng's lock-based barrier as a widely copied transcription has it: thread 0 runs "
              "atomicAdd((int*)&g_mutex, 1) and `while (g_mutex != goalVal)`, then __syncthreads(). Three bugs: "
              "(1) no __syncthreads() before the atomicAdd, so thread 0 announces its block while other warps may "
@@ -75,7 +75,7 @@ const char* how_it_works(Barrier b) {
              "says so (and the L1 cache may serve a stale copy); (3) `!=`: a block that is released and reaches "
              "the next barrier first adds 1 before a slower block has looked, and the slower block then never "
              "sees goalVal: a deadlock, which the deadline turns into a report.";
-    case Barrier::xf_lockfree_seed:
+    case Barrier::xf_lockfree_unrepaired:
       return "Xiao & Feng's lock-free barrier as a widely copied transcription has it. `if (tid_in_blk = 0)` "
              "assigns 0 and tests it, so no thread ever waits for Arrayout: every block except the master runs "
              "straight on. The master (block 1, as written; a grid of one block has none) checks "

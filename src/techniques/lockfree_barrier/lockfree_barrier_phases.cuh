@@ -104,9 +104,9 @@ inline std::vector<std::uint32_t> protocol_words(Barrier b, const std::vector<u3
   const WordLayout L = word_layout(blocks);
   switch (b) {
     case Barrier::xf_lock:
-    case Barrier::xf_lock_seed: return {w[static_cast<std::size_t>(L.counter)]};
+    case Barrier::xf_lock_unrepaired: return {w[static_cast<std::size_t>(L.counter)]};
     case Barrier::xf_lockfree:
-    case Barrier::xf_lockfree_seed: return {w.begin() + L.in, w.begin() + L.in + 2 * blocks};
+    case Barrier::xf_lockfree_unrepaired: return {w.begin() + L.in, w.begin() + L.in + 2 * blocks};
     case Barrier::own:
     case Barrier::own_stagger:
     case Barrier::own_paced:

@@ -4,8 +4,8 @@
 namespace cudasync::lockfree_barrier {
 
 std::vector<parts::Prediction> predictions() {
-  return {{"xf-lock-seed",
-           "Xiao & Feng's lock-based barrier as a widely shared transcription writes it (xf-lock-seed): does "
+  return {{"xf-lock-unrepaired",
+           "Xiao & Feng's lock-based barrier as a widely shared transcription writes it (xf-lock-unrepaired): does "
            "every block pass every barrier, with the right values at the end?",
            {"yes", "no"},
            [](const report::Section& s) {

@@ -69,7 +69,7 @@ __device__ inline int xf_lock(const PhaseArgs& a, int k) {
 // ---- the transcription's lock-based code, as written --------------------------------------------------------
 // `while (g_mutex != goalVal)`: a block that is released and reaches the next barrier first adds 1
 // before a slower block has looked, and the slower one then never sees goalVal. No fence either.
-__device__ inline int xf_lock_seed(const PhaseArgs& a, int k) {
+__device__ inline int xf_lock_unrepaired(const PhaseArgs& a, int k) {
   u32* g_mutex = a.words;
   const int tid_in_block = threadIdx.x * blockDim.y + threadIdx.y;
   int r = kPassed;
@@ -115,7 +115,7 @@ __device__ inline int xf_lockfree(const PhaseArgs& a, int k) {
 }
 
 // ---- the transcription's lock-free code, as written ---------------------------------------------------------
-__device__ inline int xf_lockfree_seed(const PhaseArgs& a, int k) {
+__device__ inline int xf_lockfree_unrepaired(const PhaseArgs& a, int k) {
   const WordLayout L = word_layout(static_cast<int>(gridDim.x));
   u32* Arrayin = a.words + L.in;
   u32* Arrayout = a.words + L.out;

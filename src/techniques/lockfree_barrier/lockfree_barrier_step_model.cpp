@@ -49,19 +49,19 @@ struct Sim {
   std::string group_event;
   int group_barrier = 0;
 
-  bool lockfree() const { return spec.barrier == Barrier::xf_lockfree || spec.barrier == Barrier::xf_lockfree_seed; }
-  bool seed_lockfree() const { return spec.barrier == Barrier::xf_lockfree_seed; }
+  bool lockfree() const { return spec.barrier == Barrier::xf_lockfree || spec.barrier == Barrier::xf_lockfree_unrepaired; }
+  bool unrepaired_lockfree() const { return spec.barrier == Barrier::xf_lockfree_unrepaired; }
   bool clustered() const { return spec.barrier == Barrier::own_cluster; }
   bool leader(int b) const { return b % cs == 0; }  // rank 0 of its cluster
-  int master() const { return seed_lockfree() ? 1 : 0; }
+  int master() const { return unrepaired_lockfree() ? 1 : 0; }
   std::uint32_t goal(int kk) const { return static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(N); }
 
   std::string state() const {
     switch (spec.barrier) {
       case Barrier::xf_lock:
-      case Barrier::xf_lock_seed: return "g_mutex " + std::to_string(counter);
+      case Barrier::xf_lock_unrepaired: return "g_mutex " + std::to_string(counter);
       case Barrier::xf_lockfree:
-      case Barrier::xf_lockfree_seed: return "Arrayin " + array_text(in) + " | Arrayout " + array_text(out);
+      case Barrier::xf_lockfree_unrepaired: return "Arrayin " + array_text(in) + " | Arrayout " + array_text(out);
       case Barrier::grid_sync: return "counter " + report::format_value(static_cast<std::int64_t>(counter), report::Format::hex32);
       case Barrier::own: return (own.size() == 1 ? "counter " : "counters ") + array_text(own);
       case Barrier::own_cluster: {
@@ -106,14 +106,14 @@ struct Sim {
         why = "g_mutex " + std::to_string(counter) + (counter >= goal(kk) ? " >= " : " < ") + "goalVal " +
               std::to_string(goal(kk));
         return counter >= goal(kk);
-      case Barrier::xf_lock_seed:
+      case Barrier::xf_lock_unrepaired:
         why = "g_mutex " + std::to_string(counter) + (counter == goal(kk) ? " == " : " != ") + "goalVal " +
               std::to_string(goal(kk));
         return counter == goal(kk);
       case Barrier::xf_lockfree:
         why = "Arrayout[b] " + std::string(out[i] == static_cast<std::uint32_t>(kk) ? "== " : "!= ") + std::to_string(kk);
         return out[i] == static_cast<std::uint32_t>(kk);
-      case Barrier::xf_lockfree_seed:
+      case Barrier::xf_lockfree_unrepaired:
         why = "`if (tid_in_blk = 0)` is false: no thread waits for Arrayout";
         return true;
       case Barrier::grid_sync: {
@@ -139,9 +139,9 @@ struct Sim {
   std::string arrive_text(int b, int kk) const {
     switch (spec.barrier) {
       case Barrier::xf_lock:
-      case Barrier::xf_lock_seed: return "atomicAdd(&g_mutex, 1)";
+      case Barrier::xf_lock_unrepaired: return "atomicAdd(&g_mutex, 1)";
       case Barrier::xf_lockfree:
-      case Barrier::xf_lockfree_seed: return "Arrayin[b] = " + std::to_string(kk);
+      case Barrier::xf_lockfree_unrepaired: return "Arrayin[b] = " + std::to_string(kk);
       case Barrier::grid_sync: return b == 0 ? "atomicAdd(&counter, 0x80000000 - (N-1))" : "atomicAdd(&counter, 1)";
       case Barrier::own:
       case Barrier::own_cluster:
@@ -154,9 +154,9 @@ struct Sim {
     const auto i = static_cast<std::size_t>(b);
     switch (spec.barrier) {
       case Barrier::xf_lock:
-      case Barrier::xf_lock_seed: ++counter; break;
+      case Barrier::xf_lock_unrepaired: ++counter; break;
       case Barrier::xf_lockfree:
-      case Barrier::xf_lockfree_seed: in[i] = static_cast<std::uint32_t>(kk); break;
+      case Barrier::xf_lockfree_unrepaired: in[i] = static_cast<std::uint32_t>(kk); break;
       case Barrier::grid_sync:
         old[i] = counter;
         counter += b == 0 ? 0x80000000u - static_cast<std::uint32_t>(N - 1) : 1u;
@@ -167,7 +167,7 @@ struct Sim {
     }
   }
 
-  int master_slots() const { return seed_lockfree() ? std::min(N, spec.threads) : N; }
+  int master_slots() const { return unrepaired_lockfree() ? std::min(N, spec.threads) : N; }
 
   // Pure: whether the lock-free master sees every slot it checks at kk.
   bool master_ready(int kk, std::string& why) const {

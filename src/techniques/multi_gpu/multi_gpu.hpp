@@ -1,7 +1,8 @@
 #pragma once
 // multi-gpu: how one GPU knows another has finished writing. A flag handed from one GPU to another
 // (and from a GPU to a host thread) under each fence, a barrier across two GPUs built on
-// system-scope atomics in peer memory beside NCCL's and the streams', and an all-reduce of a large
+// device-scope counters and system-scope release stores into the peer's flag (no atomic crosses
+// the link) beside NCCL's and the streams', and an all-reduce of a large
 // array, NCCL against the hand-made one. This header holds the plain types both backends use and
 // the arithmetic the kernels and the model share; nvcc compiles it too, so it includes only the
 // standard library.

@@ -1,6 +1,6 @@
 // Part barrier: one computation of many phases across two GPUs, a barrier between each two phases,
-// built three ways: cudasync's own on system-scope atomics in peer memory, NCCL's all-reduce of one
-// integer, and each stream waiting for the other's event. The model computes the values every
+// built three ways: cudasync's own (device-scope counters, system-scope release stores into the
+// peer's flag), NCCL's all-reduce of one integer, and each stream waiting for the other's event. The model computes the values every
 // method must leave and steps the peer protocol through random interleavings; the GPUs run each
 // method and time one barrier.
 #include "core/log.hpp"

@@ -8,7 +8,7 @@ namespace cudasync::multi_gpu {
 
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
-      course::lesson_course("multi-gpu", {"--part", "host-flag", "--iterations", "200"}, {});
+      course::lesson_course("multi-gpu", {"--part", "host-flag", "--iterations", "200"}, {}, {});
   return c;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What every multi-gpu .cu file shares: memory owned by one GPU whatever GPU is current, a stream
 // per GPU, peer access switched on, the current device put back, and on the device the accesses of
-// the flag protocol and the barrier across GPUs built on system-scope atomics in peer memory.
+// the flag protocol and the barrier across GPUs (device-scope counters, system-scope release stores
+// into the peer's flag).
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 

@@ -221,7 +221,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"peer-flag", "GPU to GPU", "data and a flag stored into the other GPU's memory, per fence on each side",
            {"--fence", "--iterations", "--devices"}, false, false, true, peer_flag_part},
           {"barrier", "barrier across GPUs",
-           "system-scope atomics in peer memory, beside NCCL's all-reduce and cudaStreamWaitEvent",
+           "local counters, a system-scope release store into the peer's flag; beside NCCL and events",
            {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
           {"all-reduce", "all-reduce", "a large array summed across two GPUs: NCCL against the peer barrier",
            {"--devices", "--mib"}, false, false, true, all_reduce_part},

@@ -55,7 +55,7 @@ Exercise producer_phases() {
 
 const course::LessonCourse& course() {
   static const course::LessonCourse c = course::lesson_course(
-      kLesson, {"--part", "bar-sync,bar-red"}, {syncthreads_count(), groups_wait(), third_warp(), producer_phases()});
+      kLesson, {"--part", "bar-sync,bar-red"}, {syncthreads_count(), groups_wait(), third_warp(), producer_phases()}, exercise_whys());
   return c;
 }
 

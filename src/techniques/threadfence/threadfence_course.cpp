@@ -96,7 +96,7 @@ Exercise work_queue() {
 const course::LessonCourse& course() {
   static const course::LessonCourse c = course::lesson_course(
       kLesson, {"--part", "litmus", "--test", "mp", "--iterations", "10000"},
-      {block_fence_two_blocks(), block_fence_one_block(), sb_release_acquire(), lb_device(), host_fence(), work_queue()});
+      {block_fence_two_blocks(), block_fence_one_block(), sb_release_acquire(), lb_device(), host_fence(), work_queue()}, exercise_whys());
   return c;
 }
 

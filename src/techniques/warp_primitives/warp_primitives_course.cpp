@@ -125,7 +125,7 @@ const course::LessonCourse& course() {
       kLesson, {"--part", "shfl-xor,ballot", "--width", "8", "--lane-mask", "3"},
       {shfl_src_lane(), shfl_xor_lane(), shfl_xor_segment(), shfl_down_undefined(), racy_syncwarp(), down_sum_lanes(),
        down_lane_31(), xor_sum_lanes(), ballot_mask(),
-       course::kernel_exercise(kLesson, 10, "warp-sum-kernel", "warp_sum.cu", run_warp_sum_exercise)});
+       course::kernel_exercise(kLesson, 10, "warp-sum-kernel", "warp_sum.cu", run_warp_sum_exercise)}, exercise_whys());
   return c;
 }
 

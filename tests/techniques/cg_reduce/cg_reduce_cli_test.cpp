@@ -81,7 +81,7 @@ TEST(CgReduceCli, ModelRunShowsEveryRungTheLadderAndWhatNeedsAGpu) {
                                                         "static", "grid-sync", "cub", "ladder"}));
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
   const auto& sections = doc["report"]["sections"];
-  EXPECT_TRUE(sections["two-pass"]["checks"]["two-pass-seed-error-bound"]["passed"].get<bool>());
+  EXPECT_TRUE(sections["two-pass"]["checks"]["two-pass-fixed-grid-error-bound"]["passed"].get<bool>());
   EXPECT_TRUE(sections["shared"]["measurements"]["shared-atomic-time"]["needs_gpu"].get<bool>());
   EXPECT_EQ(sections["ladder"]["tables"]["ladder"]["rows"].size(), 12u);
   EXPECT_EQ(sections["setup"]["facts"]["n"]["value"], 100000);
@@ -182,16 +182,16 @@ TEST(CgReduceSections, AGpuSumOneBitOffTheModelFails) {
   const Problem p = gpu_problem();
   const float model = 500.0f;
   const float off = std::nextafter(model, 1000.0f);
-  const auto good = rung_section("two-pass", {fixed_run(Kernel::two_pass_seed, model, model)}, p);
-  const auto* c = find_check(good, "two-pass-seed-gpu-agrees");
+  const auto good = rung_section("two-pass", {fixed_run(Kernel::two_pass_fixed_grid, model, model)}, p);
+  const auto* c = find_check(good, "two-pass-fixed-grid-gpu-agrees");
   ASSERT_NE(c, nullptr);
   EXPECT_TRUE(c->passed);
-  const auto bad = rung_section("two-pass", {fixed_run(Kernel::two_pass_seed, model, off)}, p);
-  c = find_check(bad, "two-pass-seed-gpu-agrees");
+  const auto bad = rung_section("two-pass", {fixed_run(Kernel::two_pass_fixed_grid, model, off)}, p);
+  c = find_check(bad, "two-pass-fixed-grid-gpu-agrees");
   ASSERT_NE(c, nullptr);
   EXPECT_FALSE(c->passed) << c->detail;
   EXPECT_EQ(bad.tables[0].rows[0].mark, report::RowMark::mismatch);
-  const auto ladder = ladder_section({fixed_run(Kernel::two_pass_seed, model, off)}, p);
+  const auto ladder = ladder_section({fixed_run(Kernel::two_pass_fixed_grid, model, off)}, p);
   EXPECT_EQ(ladder.tables[0].rows[0].mark, report::RowMark::mismatch);
   EXPECT_EQ(std::get<std::string>(ladder.tables[0].cell(0, "model")), "MISMATCH");
   // Every id in the sections is kebab-case and unique (the JSON renderer relies on it).

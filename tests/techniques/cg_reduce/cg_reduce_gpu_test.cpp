@@ -49,7 +49,7 @@ Plan gpu_plan(int block) {
   return p;
 }
 
-constexpr Kernel kFixed[] = {Kernel::two_pass_seed, Kernel::two_pass_occupancy, Kernel::two_pass_vector,
+constexpr Kernel kFixed[] = {Kernel::two_pass_fixed_grid, Kernel::two_pass_occupancy, Kernel::two_pass_vector,
                              Kernel::static_buffer, Kernel::grid_sync};
 constexpr Kernel kAtomic[] = {Kernel::shared_atomic,         Kernel::syncwarp_atomic,  Kernel::shfl_down_atomic,
                               Kernel::shfl_xor_atomic,       Kernel::tile_shfl_down_atomic,
@@ -222,7 +222,7 @@ TEST(CgReduceGpu, CliGpuRunPassesEveryCheckAndItsJsonValidates) {
   // The default run: every fixed-order rung agrees with the model bit for bit, by id.
   const auto doc = test::valid_document("cg-reduce --backend gpu --n 1000000 --json", 0);
   const auto& sections = doc["report"]["sections"];
-  for (const char* id : {"two-pass-seed", "two-pass-occupancy", "two-pass-vector"})
+  for (const char* id : {"two-pass-fixed-grid", "two-pass-occupancy", "two-pass-vector"})
     EXPECT_TRUE(sections["two-pass"]["checks"][std::string(id) + "-gpu-agrees"]["passed"].get<bool>()) << id;
   EXPECT_TRUE(sections["static"]["checks"]["static-buffer-gpu-agrees"]["passed"].get<bool>());
   EXPECT_TRUE(sections["grid-sync"]["checks"]["grid-sync-gpu-agrees"]["passed"].get<bool>());

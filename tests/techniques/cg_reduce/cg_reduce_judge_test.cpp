@@ -44,9 +44,9 @@ TEST(CgReduceJudge, TheAtomicOrderBoundCoversTheDifference) {
 TEST(CgReduceJudge, HighamsBoundAndCubsTolerance) {
   // 7 additions in float: gamma_7 = 7u / (1 - 7u), u = 2^-24.
   const double g7 = gamma_bound(7, std::ldexp(1.0, -24));
-  EXPECT_TRUE(error_bound(Kernel::two_pass_seed, Dtype::f32, 100.0 * (1 + g7 / 2), 100.0, 7).passed);
-  EXPECT_FALSE(error_bound(Kernel::two_pass_seed, Dtype::f32, 100.0 * (1 + 2 * g7), 100.0, 7).passed);
-  EXPECT_EQ(error_bound_title(Kernel::two_pass_seed, Dtype::f32), "relative error within gamma_d");
+  EXPECT_TRUE(error_bound(Kernel::two_pass_fixed_grid, Dtype::f32, 100.0 * (1 + g7 / 2), 100.0, 7).passed);
+  EXPECT_FALSE(error_bound(Kernel::two_pass_fixed_grid, Dtype::f32, 100.0 * (1 + 2 * g7), 100.0, 7).passed);
+  EXPECT_EQ(error_bound_title(Kernel::two_pass_fixed_grid, Dtype::f32), "relative error within gamma_d");
   // CUB: 1e-5 in float, whatever the depth.
   EXPECT_TRUE(error_bound(Kernel::cub_sum, Dtype::f32, 100.0009, 100.0, 0).passed);
   EXPECT_FALSE(error_bound(Kernel::cub_sum, Dtype::f32, 100.002, 100.0, 0).passed);
@@ -57,7 +57,7 @@ TEST(CgReduceJudge, HighamsBoundAndCubsTolerance) {
 
 TEST(CgReduceJudge, TheLadderWordSaysHowTheGpuAgreed) {
   KernelRun r;
-  r.kernel = Kernel::two_pass_seed;
+  r.kernel = Kernel::two_pass_fixed_grid;
   r.model = sum_of(500.0f);
   bool agrees = false;
   EXPECT_FALSE(agreement_word(r, agrees).has_value()) << "no GPU sum, no word";
@@ -78,9 +78,9 @@ TEST(CgReduceJudge, TheLadderWordSaysHowTheGpuAgreed) {
 
 TEST(CgReduceJudge, ABenchRowFailsAtTheFirstSizeOutOfBound) {
   const std::vector<BenchSum> good{{"2^20", 100.0, 100.0, 10}, {"2^22", 100.0000001, 100.0, 10}};
-  EXPECT_TRUE(every_size_in_bound(Kernel::two_pass_seed, Dtype::f32, good).passed);
+  EXPECT_TRUE(every_size_in_bound(Kernel::two_pass_fixed_grid, Dtype::f32, good).passed);
   const std::vector<BenchSum> bad{{"2^20", 100.0, 100.0, 10}, {"2^22", 101.0, 100.0, 10}};
-  const Verdict v = every_size_in_bound(Kernel::two_pass_seed, Dtype::f32, bad);
+  const Verdict v = every_size_in_bound(Kernel::two_pass_fixed_grid, Dtype::f32, bad);
   EXPECT_FALSE(v.passed);
   EXPECT_NE(v.detail.find("2^22"), std::string::npos) << v.detail;
 }

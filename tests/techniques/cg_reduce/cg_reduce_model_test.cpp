@@ -196,15 +196,15 @@ TEST(CgReduceModel, ModelKernelsFollowTheirOrders) {
   const auto atomic = model_kernel(Kernel::shfl_down_atomic, x, p);
   EXPECT_FALSE(atomic.fixed_order);
   EXPECT_EQ(atomic.block_sums, block_tree_sums(x.data(), 5000, 64));
-  EXPECT_EQ(model_kernel(Kernel::two_pass_seed, x, p).sum, two_pass(x.data(), 5000, kSeedGrid, 64));
-  EXPECT_EQ(model_kernel(Kernel::static_buffer, x, p).sum, model_kernel(Kernel::two_pass_seed, x, p).sum);
+  EXPECT_EQ(model_kernel(Kernel::two_pass_fixed_grid, x, p).sum, two_pass(x.data(), 5000, kSeedGrid, 64));
+  EXPECT_EQ(model_kernel(Kernel::static_buffer, x, p).sum, model_kernel(Kernel::two_pass_fixed_grid, x, p).sum);
   EXPECT_EQ(model_kernel(Kernel::two_pass_occupancy, x, p).sum, two_pass(x.data(), 5000, 3, 64));
   EXPECT_EQ(model_kernel(Kernel::grid_sync, x, p).sum, grid_sync_sum(x.data(), 5000, 7, 64));
   EXPECT_TRUE(model_kernel(Kernel::grid_sync, x, p).fixed_order);
   EXPECT_FALSE(model_kernel(Kernel::cub_sum, x, p).available);
   // Every order stays within its bound of the exact sum.
   const double ref = exact_sum(x);
-  for (Kernel k : {Kernel::shared_atomic, Kernel::two_pass_seed, Kernel::two_pass_occupancy, Kernel::two_pass_vector,
+  for (Kernel k : {Kernel::shared_atomic, Kernel::two_pass_fixed_grid, Kernel::two_pass_occupancy, Kernel::two_pass_vector,
                    Kernel::grid_sync}) {
     const double got = model_kernel(k, x, p).sum;
     EXPECT_LE(std::fabs(got - ref) / ref, gamma_bound(error_depth(k, 5000, p, Dtype::f32), unit_roundoff(Dtype::f32)))

@@ -24,7 +24,7 @@ using test::UsageCase;
 using test::valid_document;
 
 const std::vector<std::string> kParts = {"relaunch", "graph",       "xf-lock",      "xf-lockfree",     "grid-sync",
-                                         "own",      "own-cluster", "xf-lock-seed", "xf-lockfree-seed"};
+                                         "own",      "own-cluster", "xf-lock-unrepaired", "xf-lockfree-unrepaired"};
 
 std::vector<std::string> section_ids(const nlohmann::ordered_json& doc) {
   std::vector<std::string> ids;
@@ -57,7 +57,7 @@ TEST(LockfreeBarrierCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"lockfree-barrier --backend model --bench --phases 4", {"--phases", "--bench"}},
       {"lockfree-barrier --backend model --bench --allow-unsafe", {"--allow-unsafe", "--bench"}},
       {"lockfree-barrier --backend model --bench --threads 48", {"--threads 48", "multiple of 32", "--bench"}},
-      {"lockfree-barrier --backend model --bench --part xf-lock-seed", {"--part xf-lock-seed", "--bench"}},
+      {"lockfree-barrier --backend model --bench --part xf-lock-unrepaired", {"--part xf-lock-unrepaired", "--bench"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
@@ -88,8 +88,8 @@ TEST(LockfreeBarrierCli, ModelRunShowsEveryBarrierAndWhatNeedsAGpu) {
   // Every correct barrier's model passes; the seed's code is reported, not checked.
   for (const char* id : {"relaunch", "graph", "xf-lock", "xf-lockfree", "grid-sync", "own", "own-cluster"})
     EXPECT_TRUE(sections[id]["checks"]["model-passes"]["passed"].get<bool>()) << id;
-  EXPECT_TRUE(sections["xf-lock-seed"]["checks"].empty());
-  EXPECT_TRUE(contains(sections["xf-lockfree-seed"]["facts"]["model-sim"]["value"].get<std::string>(),
+  EXPECT_TRUE(sections["xf-lock-unrepaired"]["checks"].empty());
+  EXPECT_TRUE(contains(sections["xf-lockfree-unrepaired"]["facts"]["model-sim"]["value"].get<std::string>(),
                        "block 0 passed barrier 1 before every block had arrived"));
   EXPECT_TRUE(sections["own"]["measurements"]["time-per-barrier"]["needs_gpu"].get<bool>());
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
@@ -113,8 +113,8 @@ TEST(LockfreeBarrierCli, OnePartHasNoSummary) {
 }
 
 TEST(LockfreeBarrierCli, SmallGridsPrintTheStepTable) {
-  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --part xf-lock-seed --json", 0);
-  const auto& section = doc["report"]["sections"]["xf-lock-seed"];
+  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --part xf-lock-unrepaired --json", 0);
+  const auto& section = doc["report"]["sections"]["xf-lock-unrepaired"];
   const auto& rows = section["tables"]["steps"]["rows"];
   ASSERT_FALSE(rows.empty());
   EXPECT_TRUE(contains(rows.back()["event"].get<std::string>(), "deadlock")) << rows.back().dump();
@@ -196,4 +196,15 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
 }
 
 }  // namespace
+// The parts renamed in this release (xf-lock-seed, xf-lockfree-seed) still run under their old ids
+// for one release, as the same section; the help names only the new ones.
+TEST(LockfreeBarrierCli, FormerPartIdsRunTheRenamedPartsAndAreHidden) {
+  const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --part xf-lock-seed,xf-lockfree-seed --json", 0);
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "xf-lock-unrepaired", "xf-lockfree-unrepaired"}));
+  const auto help = run_cli("lockfree-barrier --help");
+  EXPECT_EQ(help.exit_code, 0) << shown(help);
+  EXPECT_NE(help.out.find("xf-lock-unrepaired"), std::string::npos);
+  EXPECT_EQ(help.out.find("xf-lock-seed"), std::string::npos) << help.out;
+}
+
 }  // namespace cudasync::lockfree_barrier

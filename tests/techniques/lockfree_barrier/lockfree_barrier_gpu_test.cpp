@@ -125,7 +125,7 @@ TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived
   const auto x0 = initial_values(blocks, 256, 1);
   GpuSpec s = spec_for(blocks, 256, 4, lim);
   s.deadline_ns = 50'000'000ull;  // 50 ms
-  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::own, Barrier::xf_lock_seed}) {
+  for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::own, Barrier::xf_lock_unrepaired}) {
     SCOPED_TRACE(barrier_key(b));
     const auto t0 = std::chrono::steady_clock::now();
     const GpuRun g = gpu_run(b, s, x0);
@@ -186,7 +186,7 @@ TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
     const auto x0 = initial_values(blocks, 256, 3);
     GpuSpec s = spec_for(blocks, 256, 16, lim);
     s.deadline_ns = 50'000'000ull;
-    for (Barrier b : {Barrier::xf_lock_seed, Barrier::xf_lockfree_seed}) {
+    for (Barrier b : {Barrier::xf_lock_unrepaired, Barrier::xf_lockfree_unrepaired}) {
       SCOPED_TRACE(std::string(barrier_key(b)) + ", " + std::to_string(blocks) + " blocks");
       const auto t0 = std::chrono::steady_clock::now();
       const GpuRun g = gpu_run(b, s, x0);

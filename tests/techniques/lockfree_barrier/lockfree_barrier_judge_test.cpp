@@ -51,7 +51,7 @@ TEST(LockfreeBarrierJudge, WordsText) {
   EXPECT_EQ(words_text(Barrier::xf_lock, {1980}, 132), "g_mutex 1980");
   EXPECT_EQ(words_text(Barrier::xf_lockfree, final_words(Barrier::xf_lockfree, 3, 16, 1), 3),
             "Arrayin all 15, Arrayout all 15");
-  EXPECT_EQ(words_text(Barrier::xf_lockfree_seed, {1, 2, 3, 0, 0, 4}, 3), "Arrayin 1..3, Arrayout 0..4");
+  EXPECT_EQ(words_text(Barrier::xf_lockfree_unrepaired, {1, 2, 3, 0, 0, 4}, 3), "Arrayin 1..3, Arrayout 0..4");
   EXPECT_EQ(words_text(Barrier::own, {990, 990}, 1056), "counters 990 990");
   EXPECT_EQ(words_text(Barrier::own_cluster, {60}, 4), "counter 60");
   EXPECT_EQ(words_text(Barrier::own, std::vector<std::uint32_t>(9, 1), 9), "counters 1 1 1 1 1 1 1 1 ...");

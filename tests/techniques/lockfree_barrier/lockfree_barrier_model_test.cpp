@@ -229,7 +229,7 @@ TEST(LockfreeBarrierSim, RelaunchRunsInWavesPastCoresidency) {
 TEST(LockfreeBarrierSim, SeedLockDeadlocksWhenABlockRunsAhead) {
   // `while (g_mutex != goalVal)`: block 0 passes barrier 1 and adds 1 for barrier 2 before the
   // others look, and they never see goalVal.
-  const SimResult r = simulate(spec(Barrier::xf_lock_seed, 4, 8, 3));
+  const SimResult r = simulate(spec(Barrier::xf_lock_unrepaired, 4, 8, 3));
   EXPECT_TRUE(r.deadlock);
   EXPECT_EQ(r.spinning, (std::vector<int>{0, 1, 2, 3}));
   EXPECT_TRUE(r.waiting.empty());
@@ -240,15 +240,15 @@ TEST(LockfreeBarrierSim, SeedLockDeadlocksWhenABlockRunsAhead) {
   // The repaired one (`>=`) passes the same schedule.
   EXPECT_TRUE(simulate(spec(Barrier::xf_lock, 4, 8, 3)).completed);
   // With one barrier there is no next barrier to run ahead to.
-  EXPECT_TRUE(simulate(spec(Barrier::xf_lock_seed, 4, 8, 1)).completed);
+  EXPECT_TRUE(simulate(spec(Barrier::xf_lock_unrepaired, 4, 8, 1)).completed);
 }
 
 TEST(LockfreeBarrierSim, SeedLockfreeLetsBlocksThroughEarly) {
-  const SimResult r = simulate(spec(Barrier::xf_lockfree_seed, 4, 8, 3));
+  const SimResult r = simulate(spec(Barrier::xf_lockfree_unrepaired, 4, 8, 3));
   EXPECT_EQ(r.early_barrier, 1);
   EXPECT_EQ(r.early_block, 0);
   // One slot per thread: with more blocks than threads the master checks slots 0..threads-1 only.
-  SimSpec s = spec(Barrier::xf_lockfree_seed, 6, 8, 1);
+  SimSpec s = spec(Barrier::xf_lockfree_unrepaired, 6, 8, 1);
   s.threads = 4;
   const SimResult few = simulate(s);
   bool unchecked = false;

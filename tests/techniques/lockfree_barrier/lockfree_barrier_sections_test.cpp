@@ -91,7 +91,7 @@ TEST(LockfreeBarrierSections, SeedRunsAreReportedNotChecked) {
   const Fixture f(4, 3);
   auto wrong = f.run.want;
   for (std::size_t i = 0; i < 10; ++i) wrong[i] += 1;
-  const auto sec = barrier_section(f.result(Barrier::xf_lockfree_seed, wrong), f.run);
+  const auto sec = barrier_section(f.result(Barrier::xf_lockfree_unrepaired, wrong), f.run);
   EXPECT_TRUE(sec.checks.empty());
   const auto* fact = find_fact(sec, "gpu-wrong-values");
   ASSERT_NE(fact, nullptr);
