@@ -1,6 +1,9 @@
 // The rung parts (shared, syncwarp, shfl, cg, two-pass, static, grid-sync, cub): each runs its
 // kernels on the model (and the GPU), leaves the results in the run for the ladder, and shows
 // them with their checks: bits against the model, the atomic-order bound, two runs, Higham's bound.
+#include <algorithm>
+#include <vector>
+
 #include "core/errors.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
@@ -159,6 +162,58 @@ bool judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
   return agrees;
 }
 
+// Fan 10.5.1 ("提高线程利用率"): in the shared tree of a block of `block` threads, step k (offset
+// block / 2^k) keeps `offset` of the block's threads working. At 128: 64, 32, ..., 1 of 128 over 7
+// steps, 1/7 of the threads on average ((1/2 + 1/4 + ... + 1/128) / 7 = 0.142).
+report::Table thread_use_table(int block) {
+  report::Table t("thread-use", "the shared tree of one block: threads working at each step (model)");
+  t.column("step", "step", Format::count).column("offset", "offset", Format::count);
+  t.column("working", "threads working", Format::count).column("share", "share of the block", Format::ratio);
+  int step = 0;
+  for (int offset = block / 2; offset >= 1; offset /= 2)
+    t.row({{"step", std::int64_t{++step}}, {"offset", std::int64_t{offset}}, {"working", std::int64_t{offset}},
+           {"share", static_cast<double>(offset) / block}});
+  t.legend.push_back("the loads before the tree keep every thread working: rung 5 has each thread add many "
+                     "elements first, in a register, so the tree's share of the work shrinks (Fan 10.5.1)");
+  return t;
+}
+
+double tree_thread_use(int block) {
+  double sum = 0;
+  int steps = 0;
+  for (int offset = block / 2; offset >= 1; offset /= 2, ++steps) sum += static_cast<double>(offset) / block;
+  return steps == 0 ? 1.0 : sum / steps;
+}
+
+// The 32-byte sectors one warp-wide load touches when lane t reads element t * stride + i (stride
+// in elements of `bytes` each): 1 apart (Fan's grid-stride loop, coalesced) or k apart (a thread
+// given k adjacent elements). Lane 0 reads element 0: 32 lanes x 4 bytes 1 apart touch 4 sectors.
+std::int64_t sectors_per_warp_load(std::int64_t stride, int bytes) {
+  std::vector<std::int64_t> sectors;
+  for (std::int64_t lane = 0; lane < kWarpSize; ++lane) {
+    const std::int64_t s = lane * stride * bytes / 32;
+    if (std::find(sectors.begin(), sectors.end(), s) == sectors.end()) sectors.push_back(s);
+  }
+  return static_cast<std::int64_t>(sectors.size());
+}
+
+report::Table access_table(const Problem& p) {
+  const int bytes = static_cast<int>(type_bytes(p.dtype));
+  const std::int64_t threads = static_cast<std::int64_t>(p.plan.seed_grid) * p.plan.block;
+  const std::int64_t k = std::max<std::int64_t>(1, (p.n + threads - 1) / threads);
+  report::Table t("access", "one warp-wide load of rung 5's first pass: who reads which element (model)");
+  t.column("layout", "each thread reads").column("apart", "lanes apart, elements", Format::count);
+  t.column("sectors", "32-byte sectors per warp load", Format::count);
+  t.row({{"layout", std::string("n, n + stride, ... (Fan's grid-stride loop)")}, {"apart", std::int64_t{1}},
+         {"sectors", sectors_per_warp_load(1, bytes)}});
+  t.row({{"layout", std::string(std::to_string(k) + " adjacent elements, t*k .. t*k+k-1")}, {"apart", k},
+         {"sectors", sectors_per_warp_load(k, bytes)}});
+  t.legend.push_back("stride = grid x block = " + std::to_string(threads) + " threads; k = n / stride rounded up. "
+                     "Adjacent lanes must read adjacent elements: never give one thread adjacent elements "
+                     "(Fan 10.5.1)");
+  return t;
+}
+
 }  // namespace
 
 report::Section rung_section(const std::string& rung, const std::vector<KernelRun>& runs, const Problem& p) {
@@ -209,6 +264,18 @@ report::Section rung_part(Run& run, const std::string& rung) {
   for (const KernelRun& r : mine)
     if (r.waived) throw WaivedError(*r.waived);
   report::Section s = rung_section(rung, mine, run.problem);
+  if (rung == "shared") {
+    s.add(thread_use_table(run.options.block));
+    s.fact("tree-thread-use", "threads working in the tree, on average over its steps (model)",
+           tree_thread_use(run.options.block), Format::ratio, "Fan 10.5.1: about 1/7 at a block of 128");
+  }
+  if (rung == "two-pass") s.add(access_table(run.problem));
+  if (rung == "grid-sync")
+    s.fact("grid-valid", "this_grid().is_valid()",
+           std::string("true in a cooperative launch, as rung 7's; with <<<grid, block>>> it is false, and "
+                       "grid.sync() then calls _CG_ABORT(), __trap() outside a debug build: the kernel traps, it "
+                       "does not hang"),
+           Format::plain, "cooperative_groups.h and details/info.h, CUDA 13.0");
   const Plan assumed = default_plan(run.options.block);
   if (rung == "grid-sync" && !run.ctx.gpu && run.options.grid && assumed.grid_sync_grid < *run.options.grid)
     s.note("--grid " + std::to_string(*run.options.grid) + " is more blocks than an H100 holds at once (" +

@@ -37,8 +37,9 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
       "enough. The lost update comes from a plain load served by this SM's L1, which still holds the line this "
       "block wrote in its last critical section. A delay is a loop on the clock: it reads no memory, orders "
       "nothing, and does not drop the line. The next load reads the same old value, however long the block "
-      "waited. Only what the fixes add changes that: a fence or an acquire, which drops the L1 (CCTL.IVALL in the "
-      "SASS, part 3's table), or an atomic, which reads in L2.");
+      "waited. Only what the fixes add changes that: a fence or an acquire, which on the GPUs measured drops the "
+      "L1 (CCTL.IVALL in the SASS, part 3's table; inferred from the listing, not documented), or an atomic, "
+      "which reads in L2.");
   s.paragraph(
       "Each row runs " + (p.runs == 1 ? std::string("once") : std::to_string(p.runs) + " times") + " as " +
       grid_text(p.spec.blocks, 1) + " x " + std::to_string(p.spec.iters) +

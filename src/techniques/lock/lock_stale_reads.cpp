@@ -57,7 +57,8 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
       "Each variant runs " + (p.runs == 1 ? std::string("once") : std::to_string(p.runs) + " times") + " as " +
       grid_text(p.spec.blocks, 1) + " x " + std::to_string(p.spec.iters) +
       " acquisitions; lost updates = expected count - final count. The delay is part 4. The fixes: atomicAdd does "
-      "the update in L2; __threadfence() compiles to a fence that also drops this SM's L1 (CCTL.IVALL in the "
+      "the update in L2; __threadfence() compiles to a fence followed by CCTL.IVALL in the SASS, read here as "
+      "dropping this SM's L1 (an inference from the listing and the measurements: NVIDIA does not document "
       "SASS); the third is the modern one the blog does not have, cuda::atomic_ref with acquire when taking the "
       "lock (the atomic, then CCTL.IVALL: no fence) and release when giving it back (a fence, then the store).");
   report::Table t("variants", "lost updates per variant");
@@ -83,8 +84,9 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
                      "returned an old value");
   if (!p.arch.empty())
     t.legend.push_back("this build's SASS, each instruction once with how often it appears: MEMBAR: a fence; "
-                       "ERRBAR: waits for the earlier accesses to be acknowledged; CCTL.IVALL: invalidates this "
-                       "SM's L1 (what makes the next load go to L2); none: no fence, no invalidation");
+                       "ERRBAR: waits for the earlier accesses to be acknowledged; CCTL.IVALL: read as invalidating "
+                       "this SM's L1 (what makes the next load go to L2; inferred, not documented); none: no "
+                       "fence, no invalidation");
   s.add(std::move(t));
   s.add(program_table(Protocol::book));
   s.add(trace_table(p.trace, "trace",

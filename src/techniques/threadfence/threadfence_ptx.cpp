@@ -72,8 +72,9 @@ void add_probes(report::Section& s, const KernelListing& listing, const std::str
   ptx.legend.push_back("atomic_thread_fence at device scope");
   ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer");
   sass.legend.push_back("MEMBAR.SC / .ALL: the fence; ERRBAR: waits for the earlier accesses");
-  sass.legend.push_back("to be acknowledged; CCTL.IVALL: invalidates the SM's L1, so later");
-  sass.legend.push_back("plain loads miss it and read from L2; .STRONG.GPU / .STRONG.SYS: a");
+  sass.legend.push_back("to be acknowledged; CCTL.IVALL: read as invalidating the SM's L1, so");
+  sass.legend.push_back("later plain loads read from L2 (inferred from the listing and the");
+  sass.legend.push_back("measurements: SASS is not documented); .STRONG.GPU / .STRONG.SYS: a");
   sass.legend.push_back("relaxed or volatile access at that scope (plain ones are not listed)");
   s.add(std::move(ptx));
   if (!arch.empty()) {

@@ -11,8 +11,10 @@ report::Section volatile_section(const std::vector<LitmusRow>& rows, bool gpu_ru
   s.paragraph(
       "The lock-based barrier of Xiao & Feng 2010 spins on a volatile g_mutex. volatile makes the compiler emit every access as an actual load or store "
       "(CUDA C++ Programming Guide, \"Volatile Qualifier\"); in PTX that is ld.volatile / st.volatile, which the "
-      "memory model treats as relaxed accesses at system scope: never served stale from a cache, but not ordered "
-      "with the thread's other accesses either. Only a fence, or a release/acquire access, orders.");
+      "memory model treats as relaxed accesses at system scope, not ordered with the thread's other accesses. "
+      "The model has no caches; that a volatile load is never served by a stale L1 line is what the listing "
+      "(LDG.E.STRONG.SYS) and the measurements of the GPUs tested suggest, not a documented rule. Only a fence, "
+      "or a release/acquire access, orders.");
   s.paragraph(
       "First row: the consumer waits for the flag with plain loads (ld.global). Nothing obliges a weak load to "
       "ever see another SM's store, and a line in the SM's L1 can keep answering 0: the wait may end only at its "

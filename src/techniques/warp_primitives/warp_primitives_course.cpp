@@ -118,6 +118,19 @@ Exercise ballot_mask() {
   });
 }
 
+Exercise bounds_check_warps() {
+  return course::computed(11, "bounds-check-diverging-warps", {AnswerKind::integer, {}}, [](LessonRunner& r) {
+    const report::Report rep = r.run(kLesson, {"--part", "divergence"});
+    const report::Table& t = course::table(rep, "divergence", "bounds-check");
+    for (std::size_t i = 0; i < t.rows.size(); ++i)
+      if (course::as_int(t.cell(i, "n")) == 1000001)
+        return course::found(to_string(course::as_int(t.cell(i, "diverging"))),
+                             {{"warps", to_string(course::as_int(t.cell(i, "warps")))},
+                              {"idle", to_string(course::as_int(t.cell(i, "idle")))}});
+    return course::found("?");
+  });
+}
+
 }  // namespace
 
 const course::LessonCourse& course() {
@@ -125,7 +138,9 @@ const course::LessonCourse& course() {
       kLesson, {"--part", "shfl-xor,ballot", "--width", "8", "--lane-mask", "3"},
       {shfl_src_lane(), shfl_xor_lane(), shfl_xor_segment(), shfl_down_undefined(), racy_syncwarp(), down_sum_lanes(),
        down_lane_31(), xor_sum_lanes(), ballot_mask(),
-       course::kernel_exercise(kLesson, 10, "warp-sum-kernel", "warp_sum.cu", run_warp_sum_exercise)}, exercise_whys());
+       course::kernel_exercise(kLesson, 10, "warp-sum-kernel", "warp_sum.cu", run_warp_sum_exercise),
+       bounds_check_warps()},
+      exercise_whys());
   return c;
 }
 

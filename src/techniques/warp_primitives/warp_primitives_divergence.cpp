@@ -35,6 +35,40 @@ Launches launch(SwitchOn on, int reps) {
   return l;
 }
 
+// Fan 10.1: the bounds check `if (n < N)` of a kernel over N elements, n = blockIdx.x * 128 +
+// threadIdx.x. Only the warp that holds both n = N - 1 and n = N diverges; the warps past it skip
+// the body together. N = 1,000,001 in blocks of 128: 7813 blocks, in the last one threads 0-64 pass,
+// so its warp 2 (lane 0 passes, 1-31 do not) is the one warp that diverges, and its warp 3 skips.
+struct BoundsCheck {
+  std::int64_t n = 0, blocks = 0, warps = 0, diverging = 0, idle = 0;
+};
+
+BoundsCheck bounds_check(std::int64_t n, int block) {
+  BoundsCheck b;
+  b.n = n;
+  b.blocks = (n + block - 1) / block;
+  b.warps = b.blocks * (block / kWarpSize);
+  const std::int64_t threads = b.blocks * block;
+  b.diverging = n % kWarpSize != 0 ? 1 : 0;
+  b.idle = (threads - n) / kWarpSize;  // whole warps past N
+  return b;
+}
+
+report::Table bounds_check_table() {
+  report::Table t("bounds-check", "if (n < N) in blocks of 128: the warps that diverge (model)");
+  t.column("n", "N", Format::count).column("blocks", "blocks", Format::count).column("warps", "warps", Format::count);
+  t.column("diverging", "warps that diverge", Format::count).column("idle", "warps that skip the body", Format::count);
+  for (std::int64_t n : {std::int64_t{1000000}, std::int64_t{1000001}, std::int64_t{100000000}}) {
+    const BoundsCheck b = bounds_check(n, kDivergenceThreads);
+    t.row({{"n", b.n}, {"blocks", b.blocks}, {"warps", b.warps}, {"diverging", b.diverging}, {"idle", b.idle}});
+  }
+  t.legend.push_back("only the warp holding n = N - 1 and n = N can diverge, in the last block (Fan 10.1); the "
+                     "other warps pass or skip it together, and leaving it out reads and writes past the arrays");
+  t.legend.push_back("an if with an empty side diverges cheaply: the lanes that skip wait only while the others "
+                     "run the body, one path, not two (Fan 10.1)");
+  return t;
+}
+
 }  // namespace
 
 report::Section divergence_part(Run& run) {
@@ -83,6 +117,9 @@ report::Section divergence_part(Run& run) {
                        "most that may run together, the hardware may run fewer");
   s.add(std::move(l));
 
+  s.add(bounds_check_table());
+  s.fact("pc-registers", "registers each thread's own program counter takes since Volta", I{2}, Format::count,
+         "Fan 10.1: the price of independent thread scheduling, as the book gives it; not measured here");
   s.fact("paths-per-warp-warp-switch", "paths per warp, switch on the warp (model)", I{1});
   s.fact("paths-per-warp-lane-switch", "paths per warp, switch on the lane (model)", I{kDivergenceCases});
   s.add(report::measured("warp-switch-cycles", "switch on the warp", Format::cycles,

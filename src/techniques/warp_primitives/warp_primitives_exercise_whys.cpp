@@ -53,6 +53,13 @@ const course::Whys& exercise_whys() {
       {"ballot-lane-less-5",
        {R"w(Bit n is lane n's predicate: lanes 0-4 have lane < 5, so bits 0-4 are set: {answer}.)w",
         R"w(第 n 位是 lane n 的谓词：lane 0-4 满足 lane < 5，所以第 0-4 位为 1：{answer}。)w"}},
+      {"bounds-check-diverging-warps",
+       {R"w({answer} of the {warps} warps: N = 1,000,001 is not a multiple of 32, so the one warp that holds )w"
+        R"w(n = 1,000,000 and n = 1,000,001 has lanes on both sides of the check. Every warp before it passes )w"
+        R"w(whole, and {idle} after it skips the body whole: neither diverges.)w",
+        R"w(共 {warps} 个线程束中有 {answer} 个：N = 1,000,001 不是 32 的倍数，所以同时包含 n = 1,000,000 和 )w"
+        R"w(n = 1,000,001 的那一个线程束，检查两边都有它的 lane。它之前的线程束整个通过，它之后的 {idle} 个)w"
+        R"w(线程束整个跳过循环体：都不发散。)w"}},
   };
   return whys;
 }
