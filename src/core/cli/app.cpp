@@ -224,10 +224,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     if (chosen->command->kind != CommandKind::tool) {  // a lesson, or a course command that runs them
       // --backend model asks nothing of the CUDA driver: choose_backend needs no probe for it.
       static const GpuProbe not_probed{};
-      const auto t0 = std::chrono::steady_clock::now();
       const GpuProbe& probe = opts.backend == BackendRequest::model ? not_probed : ctx.gpus();
-      spdlog::debug("GPU probe: {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            std::chrono::steady_clock::now() - t0).count());
       meta.driver_version = probe.driver_version;
       meta.runtime_version = probe.runtime_version;
       const BackendChoice choice = choose_backend(opts.backend, opts.device, probe);
