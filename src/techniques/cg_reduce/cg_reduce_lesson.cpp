@@ -137,6 +137,24 @@ void setup(Run& run, report::Section& s) {
            "device memory, not the L2 cache");
 }
 
+// The host bytes of a model run: the input, and beside it the largest working set of the kernels
+// of the selected rungs (one kernel's sums at a time; nullopt past 2^64).
+std::optional<std::uint64_t> model_run_bytes(const Problem& p, const parts::Selection& selection) {
+  const std::size_t elem = type_bytes(p.dtype);
+  std::uint64_t sums = 0;
+  for (Kernel k : kLadder)
+    if (selection.has(rung_of(k))) sums = std::max(sums, model_working_bytes(k, p.n, p.plan, elem));
+  return checked_sum({checked_product({static_cast<std::uint64_t>(p.n), elem}), sums});
+}
+
+// What the estimate follows from: "--n 268435456 --grid 268435456: the input array of floats and the
+// model's sums".
+std::string model_run_named(const Options& o, const Problem& p, const parts::Selection& selection) {
+  std::string named = "--n " + std::to_string(p.n);
+  if (o.grid && selection.has("grid-sync")) named += " --grid " + std::to_string(*o.grid);
+  return named + ": the input array of " + dtype_name(p.dtype) + "s and the model's per-thread and per-block sums";
+}
+
 parts::Part<Run> rung_row(const std::string& id, const char* title, const char* summary, bool needs_gpu = false) {
   std::vector<std::string> reads{"--n", "--block", "--dtype"};
   if (id == "grid-sync") reads.push_back("--grid");
@@ -201,11 +219,9 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   p.gpu = ctx.gpu;
   p.reps = kReps;
   const std::size_t elem = type_bytes(p.dtype);
-  // The input lives on the host either way; on the model it is the whole run's memory, on a GPU the
-  // device's free memory is the tighter bound (check_device_memory).
-  if (!ctx.gpu)
-    require_host_memory(ctx, checked_product({static_cast<std::uint64_t>(p.n), elem}),
-                        "--n " + std::to_string(p.n) + ": the input array of " + dtype_name(p.dtype) + "s");
+  // On the model the host holds the whole run: the input and the sums of the kernel it replays;
+  // on a GPU the device's free memory is the bound (check_device_memory).
+  if (!ctx.gpu) require_host_memory(ctx, model_run_bytes(p, selection), model_run_named(o, p, selection));
   if (ctx.gpu) {
     const std::size_t free_bytes = gpu_free_bytes();
     check_device_memory(p.n, elem, p.plan, free_bytes, ctx, "--n " + std::to_string(p.n));
