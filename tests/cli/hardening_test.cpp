@@ -180,6 +180,44 @@ TEST(Hardening, HelpAndVersionDoNotCombineWithJson) {
   EXPECT_EQ(run_cli("--version").exit_code, 0);
 }
 
+// ---------------------------------------------------------------- "--"
+
+// Found by fuzzing: after "--" the parser read an option where the tool read none, so
+// `lock -- --json=out.json` exited 0 without a document and `lock -- --html=` printed HTML.
+TEST(Hardening, AfterTwoDashesEveryWordIsAnArgumentNeverAnOption) {
+  TempPath out("dashes.json");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"lock --backend model -- --json=" + out.path, "--json=" + out.path},
+      {"lock --backend model -- --html=", "--html="},
+      {"lock --backend model -- --html", "--html"},
+      {"-- lock", "lock"},
+      {"lock -- --help", "--help"},
+      {"lock -- --version", "--version"},
+      {"lock -- --cli-spec", "--cli-spec"},
+      {"lock --backend model -- --backend gpu", "--backend"},
+      {"check warp-primitives 1 --backend model -- -3 --json", "--json"},
+      {"exercise --backend model -- warp-primitives 1 --hint", "--hint"},
+  };
+  for (const auto& [args, word] : cases) {
+    SCOPED_TRACE(args);
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << shown(r);
+    EXPECT_TRUE(contains(r.err, word + ": unexpected after '--'")) << r.err;
+    EXPECT_TRUE(contains(r.err, "accepted:")) << r.err;
+    EXPECT_EQ(r.out, "") << "no report, no help, no definition";
+    EXPECT_FALSE(out.exists());
+  }
+}
+
+TEST(Hardening, AfterTwoDashesAWordMayStartWithADash) {
+  // The answer -3 would read as an option without "--".
+  const CliResult answer = run_cli("check warp-primitives 1 --backend model -- -3");
+  EXPECT_EQ(answer.exit_code, 1) << "-3 is read and judged wrong\n" << shown(answer);
+  EXPECT_TRUE(contains(answer.err, "-3 is not the answer")) << answer.err;
+  EXPECT_EQ(run_cli("exercise --backend model -- warp-primitives 1").exit_code, 0);
+  EXPECT_EQ(run_cli("help -- lock").exit_code, 0);
+}
+
 // ---------------------------------------------------------------- messages
 
 TEST(Hardening, UsageErrorsNameTheOptionTheValueAndWhatIsAccepted) {

@@ -216,6 +216,9 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
            {"exercise --answer", {"accepted"}},
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
+           // Found by fuzzing: an empty value read as none, and the run exited 0.
+           {"exercise warp-primitives 10 --kernel ''", {"--kernel ''", "accepted"}},
+           {"exercise warp-primitives 1 --lang ''", {"--lang ''", "accepted"}},
            {"tour --lang fr", {"accepted"}},
        }) {
     SCOPED_TRACE(c.args);
@@ -239,6 +242,18 @@ TEST(KernelExercise, TheStarterIsTheFileToCopy) {
   EXPECT_EQ(facts["starter"]["value"], "lessons/warp-primitives/warp_sum.cu");
   EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/warp-primitives/warp_sum.cu").good());
   EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/cg-reduce/block_sum.cu").good());
+}
+
+// Found by fuzzing: the note was added to the section after the section had been moved into the
+// report, so it was lost.
+TEST(KernelExercise, AskedForTheAnswerItSaysThereIsNoneToShow) {
+  const json doc = valid_document("exercise warp-primitives 10 --answer --backend model --json");
+  const auto& notes = doc["report"]["sections"]["exercise"]["notes"];
+  bool said = false;
+  for (const auto& n : notes) said = said || contains(n.get<std::string>(), "a kernel exercise has no answer to show");
+  EXPECT_TRUE(said) << notes.dump();
+  const CliResult text = run_cli("exercise warp-primitives 10 --answer --backend model --color never");
+  EXPECT_TRUE(contains(text.out, "no answer to show")) << text.out;
 }
 
 TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {

@@ -102,7 +102,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
     summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts});
   }
-  add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
+  add_cli_spec_flag(app);  // hidden: the man page and completions are generated from it
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
@@ -124,9 +124,20 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     }
     return static_cast<int>(ExitCode::usage);
   };
+  // --help, --version and --cli-spec end the parse early: taken from after "--" they are words
+  // the command has no argument for.
+  const auto from_after_dashes = [&](const char* flag) -> std::optional<std::string> {
+    const auto end_of_options = std::find(args.begin(), args.end(), "--");
+    const bool before = std::any_of(args.begin(), end_of_options, [flag](const std::string& a) {
+      return a == flag || a.rfind(std::string(flag) + "=", 0) == 0 || (std::string(flag) == "--help" && a == "-h");
+    });
+    return before ? std::nullopt : after_dashes_problem(app, args);
+  };
   // --help and --version print text; with --json they would leave no document.
   const auto text_only = [&](const CLI::ParseError& e, const char* what) {
+    if (const auto problem = from_after_dashes(what)) return usage_error(*problem);
     if (json.target.empty() && !json.empty_file) {
+      if (std::string(what) == "--cli-spec") std::cout << cli_spec(app, summaries).dump(2) << '\n';
       const int code = app.exit(e);
       if (const auto lost = stdout_failure(stdout_closed)) {
         std::cerr << "cudasync: error: " << *lost << "\n";
@@ -156,10 +167,13 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   } catch (const CLI::Success& e) {  // --cli-spec printed the definition
     return text_only(e, "--cli-spec");
   } catch (const CLI::ParseError& e) {
-    return usage_error(usage_message(app, e, args));
+    // A word after "--" the command had no argument for may be what CLI11 refused.
+    return usage_error(after_dashes_problem(app, args).value_or(usage_message(app, e, args)));
   }
+  if (const auto problem = after_dashes_problem(app, args)) return usage_error(*problem);
   if (json.empty_file) return usage_error(kEmptyJsonFile);
   if (const auto empty = empty_export_file(args)) return usage_error(*empty);
+  if (const auto empty = empty_value_problem(app)) return usage_error(*empty);
   opts.json_target = json.target;  // the last --json, as the error paths read it
 
   if (opts.quiet) spdlog::set_level(spdlog::level::err);

@@ -125,6 +125,11 @@ CLI::Validator whole_range(std::uint64_t min, std::uint64_t max) {
       std::string(kAcceptsPrefix) + "a whole number " + range);
 }
 
+CLI::Validator non_empty(const std::string& accepted) {
+  return CLI::Validator([](std::string& input) { return input.empty() ? std::string("an empty value") : std::string(); },
+                        "", std::string(kAcceptsPrefix) + accepted);
+}
+
 CLI::Validator size_check(std::uint64_t min) {
   return CLI::Validator(
       [min](std::string& input) -> std::string {

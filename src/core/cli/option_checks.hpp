@@ -35,6 +35,10 @@ std::string size_text(std::uint64_t bytes);
 // form, so the help and --cli-spec read it as a range; its name carries what it accepts in words.
 CLI::Validator whole_range(std::uint64_t min, std::uint64_t max);
 
+// A CLI11 check for a free-form value (a file, a folder): refuses an empty one, which a command
+// could not tell from none given; `accepted` says what the option takes, for usage errors.
+CLI::Validator non_empty(const std::string& accepted);
+
 // A CLI11 check: a size (parse_size) of at least `min` bytes.
 CLI::Validator size_check(std::uint64_t min);
 

@@ -231,7 +231,64 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
   return out;
 }
 
+// The values the command's positionals hold, in the order CLI11 fills them, and whether every
+// positional has all it takes.
+std::vector<std::string> positional_values(const CLI::App& command, bool& full) {
+  std::vector<std::string> values;
+  full = true;
+  for (const CLI::Option* o : command.get_options([](const CLI::Option* x) { return x->get_positional(); })) {
+    values.insert(values.end(), o->results().begin(), o->results().end());
+    if (static_cast<int>(o->count()) < o->get_items_expected_max()) full = false;
+  }
+  return values;
+}
+
+std::string positional_names(const CLI::App& command) {
+  std::string names;
+  for (const CLI::Option* o : command.get_options([](const CLI::Option* x) { return x->get_positional(); }))
+    names += (names.empty() ? "" : " ") + o->get_name();
+  return names;
+}
+
 }  // namespace
+
+std::optional<std::string> after_dashes_problem(const CLI::App& app, const std::vector<std::string>& args) {
+  const auto dashes = std::find(args.begin(), args.end(), "--");
+  if (dashes == args.end()) return std::nullopt;
+  const std::vector<std::string> after(dashes + 1, args.end());
+  const CLI::App& command = *command_of(app);
+  bool full = false;
+  const std::vector<std::string> values = positional_values(command, full);
+  // CLI11 gives the words after "--" to the positionals in order, after those given before it:
+  // the longest start of `after` that ends `values` went there.
+  std::size_t taken = std::min(after.size(), values.size());
+  while (taken > 0 && !std::equal(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(taken),
+                                  values.end() - static_cast<std::ptrdiff_t>(taken)))
+    --taken;
+  if (taken == after.size() || !full) return std::nullopt;  // a positional still open: CLI11 judges the rest
+  const std::string names = positional_names(command);
+  const std::string name = command_line(app);
+  return shown_value(after[taken]) + ": unexpected after '--' in " + name +
+         ": after '--' every word is an argument of the command, never an option or a command; accepted: options "
+         "before '--', and after it " +
+         (names.empty() ? std::string("nothing (") + name + " takes no arguments)"
+                        : "only " + name + "'s arguments (" + names + ")");
+}
+
+std::optional<std::string> empty_value_problem(const CLI::App& app) {
+  const CLI::App* command = command_of(app);
+  for (const CLI::App* a : {command, &app}) {
+    for (const CLI::Option* o : a->get_options()) {
+      if (o->get_positional() || o->get_expected_max() == 0) continue;  // flags; positionals judge their own
+      const auto& results = o->results();
+      if (std::find(results.begin(), results.end(), std::string()) == results.end()) continue;
+      return typed_name(*o) + " '': an empty value; accepted: " + accepted_text(*o) + " (see " + command_line(app) +
+             " --help)";
+    }
+    if (command == &app) break;
+  }
+  return std::nullopt;
+}
 
 bool is_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
