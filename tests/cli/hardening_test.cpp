@@ -238,6 +238,48 @@ TEST(Hardening, UsageErrorsNameTheOptionTheValueAndWhatIsAccepted) {
   for (const auto& c : cases) expect_usage_error(c);
 }
 
+// Found by fuzzing: 44 usage errors of 10,000 never said what is accepted.
+TEST(Hardening, EveryUsageErrorSaysWhatIsAccepted) {
+  const std::string long_fence(400, 'A');
+  const UsageCase cases[] = {
+      {"''", {"''", "no such command", "accepted: warp-primitives"}},
+      {"lock ''", {"''", "unexpected argument", "accepted:"}},
+      {"warp-primitives --mask 0", {"--mask 0", "accepted:"}},
+      {"threadfence --fence device,none", {"--fence device,none", "accepted:"}},
+      {"threadfence --fence none,none,none", {"--fence", "accepted:"}},
+      {"lockfree-barrier --phases 1", {"--phases 1", "2..100000", "accepted:"}},
+      {"lockfree-barrier --blocks 0", {"--blocks 0", "1..65536", "accepted:"}},
+      {"lock --delays , --json", {"--delays ,: no item", "accepted: a whole number 1..1000000"}},
+      {"lock --delays ,", {"--delays", "accepted: a whole number 1..1000000"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << shown(r);
+    for (const char* s : c.err_has) EXPECT_TRUE(contains(r.err, s)) << "stderr lacks '" << s << "'\n" << r.err;
+  }
+  EXPECT_FALSE(contains(run_cli("lockfree-barrier --phases 1").err, "--phases 1: --phases 1")) << "said once";
+  EXPECT_FALSE(contains(run_cli("lock --delays , --json").err, "--delays --json")) << "--json is not --delays' value";
+}
+
+// Found by fuzzing: a value of 400 bytes was quoted in full, and the message was cut before
+// "accepted:". A long value is shortened wherever the message quotes it.
+TEST(Hardening, ALongValueIsShortenedSoThatWhatIsAcceptedStillShows) {
+  const std::string a400(400, 'A'), digits(5000, '9');
+  for (const std::string& args : {"threadfence --fence " + a400, "threadfence --fence device," + a400,
+                                 "threadfence --test " + a400, "warp-primitives --mask " + a400,
+                                 "warp-primitives --predicate lane\\<" + digits, "named-barriers --groups " + digits,
+                                 "cg-reduce --n " + digits, "exercise " + a400, "check lock 1 " + a400,
+                                 a400}) {
+    SCOPED_TRACE(args.substr(0, 40));
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << shown(r);
+    EXPECT_TRUE(contains(r.err, "accepted:")) << r.err;
+    EXPECT_FALSE(contains(r.err, std::string(100, 'A'))) << "the value is shortened: " << r.err.size() << " bytes";
+    EXPECT_FALSE(contains(r.err, std::string(100, '9'))) << "the value is shortened: " << r.err.size() << " bytes";
+  }
+}
+
 TEST(Hardening, HelpStatesTheRangeOfCountsAndTheMemoryBound) {
   const CliResult r = run_cli("--help");
   EXPECT_TRUE(contains(r.out, "--device")) << r.out;

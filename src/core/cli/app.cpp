@@ -112,7 +112,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   // A usage error found before a run: stderr, and with --json the error document.
   const auto usage_error = [&](const std::string& message) {
     if (json.empty_file) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << kEmptyJsonFile << "\n";
+      std::cerr << "cudasync: error: " << message_text(message) << "\ncudasync: error: " << kEmptyJsonFile << "\n";
       return static_cast<int>(ExitCode::usage);
     }
     try {
@@ -120,7 +120,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       out.error("usage", message, static_cast<int>(ExitCode::usage));
       if (const auto lost = out.finish()) std::cerr << "cudasync: error: " << *lost << "\n";
     } catch (const Error& inner) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << inner.what() << "\n";
+      std::cerr << "cudasync: error: " << message_text(message) << "\ncudasync: error: " << message_text(inner.what()) << "\n";
     }
     return static_cast<int>(ExitCode::usage);
   };
@@ -231,12 +231,12 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return finish(exit_code_of(r));
   } catch (const Error& e) {
     if (out) out->error(e);
-    else std::cerr << "cudasync: error: " << printable_text(e.what(), 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(e.what()) << "\n";
     return finish(static_cast<int>(e.code));
   } catch (const std::exception& e) {
     const std::string msg = std::string("internal error: ") + e.what();
     if (out) out->error("internal", msg, static_cast<int>(ExitCode::check_failed));
-    else std::cerr << "cudasync: error: " << printable_text(msg, 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(msg) << "\n";
     return finish(static_cast<int>(ExitCode::check_failed));
   }
 }

@@ -114,7 +114,7 @@ void Output::report(const report::Report& r) {
 void Output::error(const std::string& kind, const std::string& raw_message, int code) {
   // A message may quote what the user typed: control characters and bytes that are not UTF-8
   // become \xHH, on stderr and in the document alike.
-  const std::string message = printable_text(raw_message, 4000);
+  const std::string message = message_text(raw_message);
   std::cerr << "cudasync: error: " << message << "\n";
   if (json_target_.empty()) return;
   write_json(document_text(report::error_document_json(kind, message, code, meta_)));

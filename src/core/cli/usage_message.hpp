@@ -38,6 +38,11 @@ std::string shown_value(std::string_view v);
 // and bytes that are not UTF-8 as \xHH, cut after `limit` characters.
 std::string printable_text(std::string_view v, std::size_t limit = 400);
 
+// A message for stderr and the error document: printable as printable_text makes it, every word
+// longer than 100 bytes (a value the message quotes) cut to its first 64 characters and its
+// length, and when the whole is still longer than `limit`, its "accepted: ..." kept at the end.
+std::string message_text(std::string_view v, std::size_t limit = 4000);
+
 // True when `s` is valid UTF-8.
 bool is_utf8(std::string_view s);
 

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/checked.hpp"
+#include "core/cli/option_checks.hpp"
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
@@ -52,10 +53,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   const std::int64_t n = o.n.value_or(kDefaultN);
   if (n > kTraceMaxN)
     return "--part trace is for problems of at most " + pow2_name(kTraceMaxN) + " elements (the model replays "
-           "every traced kernel beside it); got --n " + std::to_string(n) + ". Give a smaller --n";
+           "every traced kernel beside it); got --n " + std::to_string(n) + "; accepted: --n 1.." +
+           std::to_string(kTraceMaxN) + " with --part trace";
   if (o.block > kTraceMaxBlock)
     return "--part trace prints the shared-memory tree with one row per word: at most --block " +
-           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + ")";
+           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + "); accepted: --block 32.." +
+           std::to_string(kTraceMaxBlock) + " with --part trace";
   const int blocks = blocks_for(n, o.block);
   if (o.trace_block && *o.trace_block >= blocks)
     return "--trace-block " + std::to_string(*o.trace_block) + " does not exist: " + std::to_string(n) +
@@ -70,15 +73,16 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--n", o.n, "Elements to sum, 1.." + std::to_string(kMaxN) + " (default 2^24)")
-      ->check([](const std::string& s) { return n_error(s).value_or(""); });
+      ->check(cli::ranged_check(1, kMaxN, [](const std::string& s) { return n_error(s).value_or(""); }));
   sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, Fan's BLOCK_SIZE)")
-      ->check(block_error);
+      ->check(CLI::Validator(block_error, "{32,64,128,256,512,1024}", "accepts: one of 32, 64, 128, 256, 512, 1024"));
   sub.add_option("--dtype", o.dtype, "float or double (default float; --bench without it runs both)")
       ->check(CLI::IsMember({"float", "double"}));
-  sub.add_option("--trace-block", o.trace_block, "The block the trace part shows (default 0)")
-      ->check(CLI::NonNegativeNumber);
-  sub.add_option("--trace-warp", o.trace_warp, "The warp of that block the trace part shows (default 0)")
-      ->check(CLI::NonNegativeNumber);
+  // The largest trace has kTraceMaxN elements in blocks of 32, and a block of kTraceMaxBlock threads.
+  cli::add_count(sub, "--trace-block", o.trace_block, kTraceMaxN / kWarpSize - 1,
+                 "The block the trace part shows (default 0; fewer where --n and --block make fewer blocks)", 0);
+  cli::add_count(sub, "--trace-warp", o.trace_warp, kTraceMaxBlock / kWarpSize - 1,
+                 "The warp of that block the trace part shows (default 0; fewer in a smaller --block)", 0);
   sub.add_option("--grid", o.grid,
                  "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API; "
                  "a larger grid is refused, and a run of that rung alone exits 77)")

@@ -75,11 +75,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
       return given + ": the same GPU twice; accepted: two different GPUs, e.g. --devices 0,1";
   }
   if (o.fence.size() > 2)
-    return "--fence " + list_text(o.fence) + ": give one fence for both sides or two (producer,consumer)";
+    return "--fence " + list_text(o.fence) + ": " + std::to_string(o.fence.size()) +
+           " fences; accepted: one fence for both sides or two (producer,consumer), e.g. --fence device,none";
   if (o.fence.size() == 2 && sel.has("host-flag"))
     return "--fence " + o.fence[0] + "," + o.fence[1] +
-           " with host-flag: its consumer is a host thread, whose side is always an acquire load; give one fence "
-           "(the GPU's), or leave host-flag out with --part peer-flag";
+           " with host-flag: its consumer is a host thread, whose side is always an acquire load; accepted: one "
+           "fence (the GPU's), or two with host-flag left out (--part peer-flag)";
   const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;
   if (sel.has("barrier") && values * o.phases > (std::int64_t{1} << 28))
     return "--blocks " + std::to_string(o.blocks.value_or(kModelSmCount)) + " x --phases " + std::to_string(o.phases) +
