@@ -269,7 +269,7 @@ cli::Attached attach_bench(CLI::App& sub) {
     const auto lessons = all_lessons(ctx);
     for (const auto& l : o->lessons)
       if (std::find(lessons.begin(), lessons.end(), l) == lessons.end())
-        throw UsageError("--lesson " + l + ": no such lesson; the lessons are " + join(lessons, ", "));
+        throw UsageError("--lesson " + cli::shown_value(l) + ": no such lesson; accepted: " + join(lessons, ", "));
   };
   cli::Runner run = [o](const RunContext& ctx) { return run_bench(*o, ctx); };
   return {run, validate};

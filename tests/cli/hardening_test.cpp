@@ -251,6 +251,8 @@ TEST(Hardening, EveryUsageErrorSaysWhatIsAccepted) {
       {"lockfree-barrier --blocks 0", {"--blocks 0", "1..65536", "accepted:"}},
       {"lock --delays , --json", {"--delays ,: no item", "accepted: a whole number 1..1000000"}},
       {"lock --delays ,", {"--delays", "accepted: a whole number 1..1000000"}},
+      // CLI11 read "--seed=" as no value at all and took the next word, --backend, as the seed.
+      {"lock --seed= --backend model", {"--seed= gives no value", "accepted:", "a whole number 0.."}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args);
@@ -260,6 +262,7 @@ TEST(Hardening, EveryUsageErrorSaysWhatIsAccepted) {
   }
   EXPECT_FALSE(contains(run_cli("lockfree-barrier --phases 1").err, "--phases 1: --phases 1")) << "said once";
   EXPECT_FALSE(contains(run_cli("lock --delays , --json").err, "--delays --json")) << "--json is not --delays' value";
+  EXPECT_FALSE(contains(run_cli("lock --seed= --backend model").err, "--seed --backend")) << "nor --backend --seed's";
 }
 
 // Found by fuzzing: a value of 400 bytes was quoted in full, and the message was cut before

@@ -218,6 +218,7 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
            // Found by fuzzing: an empty value read as none, and the run exited 0.
            {"exercise warp-primitives 10 --kernel ''", {"--kernel ''", "accepted"}},
+           {"exercise warp-primitives 10 --kernel= --backend model", {"--kernel= gives no value", "accepted"}},
            {"exercise warp-primitives 1 --lang ''", {"--lang ''", "accepted"}},
            {"tour --lang fr", {"accepted"}},
        }) {

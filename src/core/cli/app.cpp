@@ -111,8 +111,9 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
   // A usage error found before a run: stderr, and with --json the error document.
   const auto usage_error = [&](const std::string& message) {
-    if (json.empty_file) {
-      std::cerr << "cudasync: error: " << message_text(message) << "\ncudasync: error: " << kEmptyJsonFile << "\n";
+    if (json.empty_file) {  // no document can be written: both errors on stderr
+      std::cerr << "cudasync: error: " << message_text(message) << "\n";
+      if (message != kEmptyJsonFile) std::cerr << "cudasync: error: " << kEmptyJsonFile << "\n";
       return static_cast<int>(ExitCode::usage);
     }
     try {
@@ -153,6 +154,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   const bool spec = std::any_of(args.begin(), end_of_options, [](const std::string& a) {
     return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
   });
+  if (const auto empty = empty_inline_value(app, args)) return usage_error(*empty);
   if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
                        "--cli-spec alone, or --json without it");

@@ -304,6 +304,21 @@ std::optional<std::string> after_dashes_problem(const CLI::App& app, const std::
                         : "only " + name + "'s arguments (" + names + ")");
 }
 
+std::optional<std::string> empty_inline_value(const CLI::App& app, const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (a.size() < 4 || a.rfind("--", 0) != 0 || a.back() != '=' || a.find('=') != a.size() - 1) continue;
+    const std::string name = a.substr(0, a.size() - 1);
+    for (const CLI::App* owner : apps_in_order(app)) {
+      const CLI::Option* o = owner->get_option_no_throw(name);
+      if (o == nullptr || o->get_expected_max() == 0) continue;
+      return a + " gives no value; accepted: " + name + "=VALUE or " + name + " VALUE, the value " + accepted_text(*o) +
+             " (see " + app.get_name() + (owner == &app ? "" : " " + owner->get_name()) + " --help)";
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> empty_value_problem(const CLI::App& app) {
   const CLI::App* command = command_of(app);
   for (const CLI::App* a : {command, &app}) {

@@ -24,6 +24,12 @@ std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::v
 // when every word after "--" went to one. `args` is argv without the program name.
 std::optional<std::string> after_dashes_problem(const CLI::App& app, const std::vector<std::string>& args);
 
+// The usage error for a value option written "--name=" with nothing after the '=' (before "--"):
+// CLI11 2.1 reads it as no value and takes the next word instead ("--seed= --backend model" made
+// "--backend" the seed). nullopt when there is none. Flags with an optional value (--json=,
+// --html=) have their own message.
+std::optional<std::string> empty_inline_value(const CLI::App& app, const std::vector<std::string>& args);
+
 // The usage error for the first option of the program or of the command that was given an empty
 // value (--kernel ''): CLI11 keeps it, and a command reading "" as "not given" would run as if it
 // had not been typed. nullopt when none was.

@@ -202,7 +202,8 @@ void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::s
   if (input + partials > 0.9 * static_cast<double>(free_bytes))
     throw UsageError(what + " needs " + mib(input) + " of device memory for the input and " + mib(partials) +
                      " for the partial sums; GPU " + std::to_string(ctx.device ? ctx.device->index : 0) + " has " +
-                     mib(static_cast<double>(free_bytes)) + " free. Give a smaller --n");
+                     mib(static_cast<double>(free_bytes)) + " free; accepted: a problem whose input and partial sums fit "
+                     "in 90 % of the free memory (a smaller --n, or smaller --sizes for --bench)");
 }
 
 std::vector<int> bench_sizes(std::vector<int> sizes) {

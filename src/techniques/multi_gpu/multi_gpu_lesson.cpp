@@ -162,8 +162,8 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
       for (int d : dev)
         if (d >= visible)
           throw UsageError("--devices " + std::to_string(dev[0]) + "," + std::to_string(dev[1]) + ": there is no GPU " +
-                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs, 0.." +
-                           std::to_string(visible - 1));
+                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs; accepted: "
+                           "two of 0.." + std::to_string(visible - 1));
       peer = gpu_peer_info(dev[0], dev[1]);
       if (!peer->a_to_b || !peer->b_to_a)
         peer_waiver = pair_text() + " cannot reach each other's memory (cudaDeviceCanAccessPeer " +
