@@ -126,7 +126,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       for (const auto& e : c.course->exercises)
         if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);
   }
-  add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
+  add_cli_spec_flag(app);  // hidden: the man page and completions are generated from it
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
@@ -135,8 +135,9 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
   // A usage error found before a run: stderr, and with --json the error document.
   const auto usage_error = [&](const std::string& message) {
-    if (json.empty_file) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << kEmptyJsonFile << "\n";
+    if (json.empty_file) {  // no document can be written: both errors on stderr
+      std::cerr << "cudasync: error: " << message_text(message) << "\n";
+      if (message != kEmptyJsonFile) std::cerr << "cudasync: error: " << kEmptyJsonFile << "\n";
       return static_cast<int>(ExitCode::usage);
     }
     try {
@@ -144,13 +145,24 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       out.error("usage", message, static_cast<int>(ExitCode::usage));
       if (const auto lost = out.finish()) std::cerr << "cudasync: error: " << *lost << "\n";
     } catch (const Error& inner) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << inner.what() << "\n";
+      std::cerr << "cudasync: error: " << message_text(message) << "\ncudasync: error: " << message_text(inner.what()) << "\n";
     }
     return static_cast<int>(ExitCode::usage);
   };
+  // --help, --version and --cli-spec end the parse early: taken from after "--" they are words
+  // the command has no argument for.
+  const auto from_after_dashes = [&](const char* flag) -> std::optional<std::string> {
+    const auto end_of_options = std::find(args.begin(), args.end(), "--");
+    const bool before = std::any_of(args.begin(), end_of_options, [flag](const std::string& a) {
+      return a == flag || a.rfind(std::string(flag) + "=", 0) == 0 || (std::string(flag) == "--help" && a == "-h");
+    });
+    return before ? std::nullopt : after_dashes_problem(app, args);
+  };
   // --help and --version print text; with --json they would leave no document.
   const auto text_only = [&](const CLI::ParseError& e, const char* what) {
+    if (const auto problem = from_after_dashes(what)) return usage_error(*problem);
     if (json.target.empty() && !json.empty_file) {
+      if (std::string(what) == "--cli-spec") std::cout << cli_spec(app, summaries).dump(2) << '\n';
       const int code = app.exit(e);
       if (const auto lost = stdout_failure(stdout_closed)) {
         std::cerr << "cudasync: error: " << *lost << "\n";
@@ -166,6 +178,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   const bool spec = std::any_of(args.begin(), end_of_options, [](const std::string& a) {
     return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
   });
+  if (const auto empty = empty_inline_value(app, args)) return usage_error(*empty);
   if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
                        "--cli-spec alone, or --json without it");
@@ -180,10 +193,13 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   } catch (const CLI::Success& e) {  // --cli-spec printed the definition
     return text_only(e, "--cli-spec");
   } catch (const CLI::ParseError& e) {
-    return usage_error(usage_message(app, e, args));
+    // A word after "--" the command had no argument for may be what CLI11 refused.
+    return usage_error(after_dashes_problem(app, args).value_or(usage_message(app, e, args)));
   }
+  if (const auto problem = after_dashes_problem(app, args)) return usage_error(*problem);
   if (json.empty_file) return usage_error(kEmptyJsonFile);
   if (const auto empty = empty_export_file(args)) return usage_error(*empty);
+  if (const auto empty = empty_value_problem(app)) return usage_error(*empty);
   opts.json_target = json.target;  // the last --json, as the error paths read it
 
   if (opts.quiet) spdlog::set_level(spdlog::level::err);
@@ -248,12 +264,12 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return finish(exit_code_of(r));
   } catch (const Error& e) {
     if (out) out->error(e);
-    else std::cerr << "cudasync: error: " << printable_text(e.what(), 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(e.what()) << "\n";
     return finish(static_cast<int>(e.code));
   } catch (const std::exception& e) {
     const std::string msg = std::string("internal error: ") + e.what();
     if (out) out->error("internal", msg, static_cast<int>(ExitCode::check_failed));
-    else std::cerr << "cudasync: error: " << printable_text(msg, 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(msg) << "\n";
     return finish(static_cast<int>(ExitCode::check_failed));
   }
 }
