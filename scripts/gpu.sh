@@ -29,6 +29,8 @@ limit() {  # limit SECONDS: SECONDS, or what is left before $end if that is less
 }
 summary=()
 note() { summary+=("$*"); echo "== $*"; }
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
@@ -59,7 +61,7 @@ grep -E '\(Failed\)|\*\*\*Failed|\(Timeout\)|\*\*\*Skipped' "$OUT/ctest.log" | h
 
 runs="$OUT/runs.txt"
 : >"$runs"
-lessons=$("$bin" --cli-spec | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"] if c.get("lesson")))')
+lessons=$("$bin" --cli-spec | "$python" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"] if c.get("lesson")))')
 for l in $lessons; do
   { echo; echo "### cudasync $l --backend gpu"; } >>"$runs"
   t0=$(date +%s%N)
@@ -88,8 +90,9 @@ fi
 
 if [ "${GPU_SH_FUZZ:-1}" != 0 ]; then
   t0=$(date +%s)
-  timeout "$(limit 130)" python3 tests/fuzz/fuzz_cli.py --binary "$bin" --schema schema/report-v2.json \
-    --backend gpu --runs "${GPU_SH_FUZZ_RUNS:-300}" --jobs 8 --budget 50 --bench-timeout 60 --memcheck 6 >"$OUT/fuzz.log" 2>&1
+  # The system Python: setup.sh put jsonschema there, so each document is validated too.
+  timeout "$(limit 130)" "$python" tests/fuzz/fuzz_cli.py --binary "$bin" --schema schema/report-v2.json \
+    --backend gpu --runs "${GPU_SH_FUZZ_RUNS:-300}" --jobs 8 --budget 50 --memcheck 6 >"$OUT/fuzz.log" 2>&1
   note "gpu fuzz: exit $?, $(( $(date +%s) - t0 )) s"
   grep -E '^fuzz:' "$OUT/fuzz.log" | tail -6
 fi

@@ -23,6 +23,7 @@
 #include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
 #include "core/course/exercise.hpp"
+#include "core/log.hpp"
 #include "core/visible_gpus.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
@@ -260,7 +261,10 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 #endif
     }
     const report::Report r = chosen->attached.run(ctx);
-    out->report(r);
+    {
+      const log::Timed timed("report written");
+      out->report(r);
+    }
     return finish(exit_code_of(r));
   } catch (const Error& e) {
     if (out) out->error(e);
