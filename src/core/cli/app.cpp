@@ -79,11 +79,14 @@ bool ctx_color(const GlobalOptions& o) {
 // A lesson that runs on one GPU, the default one (--device 0 or none), sees only that GPU: CUDA
 // starts every GPU it can see (core/visible_gpus.hpp), and the GPU this process calls 0 stays its 0.
 // Other devices keep the full view (their numbers are the student's), as do tools, which list GPUs.
-void narrow_visible_gpus(const Command& c, const GlobalOptions& o) {
+// True when it narrowed the view.
+bool narrow_visible_gpus(const Command& c, const GlobalOptions& o) {
   if (c.kind != CommandKind::lesson || c.gpus != 1 || o.backend == BackendRequest::model || o.device.value_or(0) != 0)
-    return;
-  if (const auto entry = visible_device_entry(0, std::getenv("CUDA_VISIBLE_DEVICES")))
-    setenv("CUDA_VISIBLE_DEVICES", entry->c_str(), 1);
+    return false;
+  const auto entry = visible_device_entry(0, std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (!entry) return false;
+  setenv("CUDA_VISIBLE_DEVICES", entry->c_str(), 1);
+  return true;
 }
 
 int exit_code_of(const report::Report& r) {
@@ -237,7 +240,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.commands = summaries;
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
-    narrow_visible_gpus(*chosen->command, opts);
+    const bool narrowed = narrow_visible_gpus(*chosen->command, opts);
     if (chosen->command->kind != CommandKind::tool) {  // a lesson, or a course command that runs them
       // --backend model asks nothing of the CUDA driver: choose_backend needs no probe for it.
       static const GpuProbe not_probed{};
@@ -252,12 +255,17 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       meta.backend_used = choice.gpu ? "gpu" : "model";
       meta.backend_reason = choice.reason;
 #if CUDASYNC_HAVE_CUDA
-      if (ctx.gpu) {
+      // A narrowed run's GPU is the runtime's device 0, its default: the context starts at the first
+      // CUDA call (about 100 ms), after the lesson has started its child processes, which then
+      // start their own CUDA beside it. Any other device is selected now.
+      if (ctx.gpu && !(narrowed && ctx.device->index == 0)) {
         const auto t1 = std::chrono::steady_clock::now();
         cuda::select_device(ctx.device->index);
         spdlog::debug("GPU {} selected: {} ms", ctx.device->index,
                       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t1).count());
       }
+#else
+      (void)narrowed;
 #endif
     }
     const report::Report r = chosen->attached.run(ctx);
