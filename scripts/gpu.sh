@@ -7,11 +7,14 @@
 #   4. each lesson's default run on the GPU (lessons from `cudasync --cli-spec`): exit code, time
 #      and its checks line, and the tour;
 #   5. start-up times (scripts/startup-bench.sh), unless GPU_SH_STARTUP=0;
-#   6. the fuzz test's GPU variant (argvs with --backend gpu, memcheck on a sample), unless
+#   6. every lesson's --bench in one run (cudasync bench --out $OUT/results: the files of
+#      docs/results/), unless GPU_SH_BENCH=0;
+#   7. the fuzz test's GPU variant (argvs with --backend gpu, memcheck on a sample), unless
 #      GPU_SH_FUZZ=0.
 # Each step runs under what is left of TOTAL_S (default 560: the device tool's limit is 600), so
 # the summary always comes back. Logs in $OUT (build.log, ctest.log, runs.txt, startup.md,
-# fuzz.log); the summary is printed last.
+# results/, fuzz.log; setup.log when setup fails): the device tool brings back eight files at
+# most. The summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off, in every child process too
@@ -26,6 +29,8 @@ limit() {  # limit SECONDS: SECONDS, or what is left before $end if that is less
 }
 summary=()
 note() { summary+=("$*"); echo "== $*"; }
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
@@ -36,6 +41,7 @@ if ! scripts/setup.sh --gpu >"$OUT/setup.log" 2>&1; then
   tail -20 "$OUT/setup.log"; note "setup FAILED"; printf '%s\n' SUMMARY "${summary[@]}"; exit 1
 fi
 note "setup --gpu: $(( $(date +%s) - t0 )) s ($(tail -1 "$OUT/setup.log"))"
+rm -f "$OUT/setup.log"
 
 t0=$(date +%s)
 archs=()
@@ -55,7 +61,7 @@ grep -E '\(Failed\)|\*\*\*Failed|\(Timeout\)|\*\*\*Skipped' "$OUT/ctest.log" | h
 
 runs="$OUT/runs.txt"
 : >"$runs"
-lessons=$("$bin" --cli-spec | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"] if c.get("lesson")))')
+lessons=$("$bin" --cli-spec | "$python" -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"] if c.get("lesson")))')
 for l in $lessons; do
   { echo; echo "### cudasync $l --backend gpu"; } >>"$runs"
   t0=$(date +%s%N)
@@ -66,7 +72,7 @@ for l in $lessons; do
 done
 rm -f "$OUT/run.tmp"
 t0=$(date +%s%N)
-timeout "$(limit 60)" "$bin" tour --backend gpu --json >"$OUT/tour.json" 2>/dev/null
+timeout "$(limit 60)" "$bin" tour --backend gpu --json >/tmp/cudasync-tour.json 2>/dev/null
 note "tour --backend gpu --json: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 if [ "${GPU_SH_STARTUP:-1}" != 0 ]; then
@@ -75,10 +81,18 @@ if [ "${GPU_SH_STARTUP:-1}" != 0 ]; then
   note "startup bench: exit $?, $(( $(date +%s) - t0 )) s (startup.md)"
 fi
 
+if [ "${GPU_SH_BENCH:-1}" != 0 ]; then
+  t0=$(date +%s)
+  timeout "$(limit 150)" "$bin" bench --out "$OUT/results" --force >"$OUT/bench.tmp" 2>&1
+  note "bench --out results: exit $?, $(( $(date +%s) - t0 )) s"
+  tail -3 "$OUT/bench.tmp"; rm -f "$OUT/bench.tmp"
+fi
+
 if [ "${GPU_SH_FUZZ:-1}" != 0 ]; then
   t0=$(date +%s)
-  timeout "$(limit 130)" python3 tests/fuzz/fuzz_cli.py --binary "$bin" --schema schema/report-v2.json \
-    --backend gpu --runs 300 --jobs 8 --budget 50 --bench-timeout 60 --memcheck 6 >"$OUT/fuzz.log" 2>&1
+  # The system Python: setup.sh put jsonschema there, so each document is validated too.
+  timeout "$(limit 130)" "$python" tests/fuzz/fuzz_cli.py --binary "$bin" --schema schema/report-v2.json \
+    --backend gpu --runs "${GPU_SH_FUZZ_RUNS:-300}" --jobs 8 --budget 50 --memcheck 6 >"$OUT/fuzz.log" 2>&1
   note "gpu fuzz: exit $?, $(( $(date +%s) - t0 )) s"
   grep -E '^fuzz:' "$OUT/fuzz.log" | tail -6
 fi

@@ -1,5 +1,8 @@
 #include "commands/bench.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -15,6 +18,7 @@
 #include "commands/bench_results.hpp"
 #include "core/backend.hpp"
 #include "core/child_process.hpp"
+#include "core/cli/option_checks.hpp"
 #include "core/cli/usage_message.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
@@ -112,10 +116,73 @@ void run_lesson(const std::string& lesson, const BackendChoice& choice, const Ru
   run.lessons.push_back(std::move(l));
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) throw UsageError("--out: cannot write " + path + " (" + std::strerror(errno) + ")");
+const char* kWritableOut = "accepted: a directory that can be written, with room for the results";
+
+// Why a file could not be written to `fd` (errno), or 0: all of `text`, flushed to the disk (a full
+// disk may say so only then) and closed.
+int write_whole(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      return err;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    const int err = errno;
+    ::close(fd);
+    return err;
+  }
+  return ::close(fd) == 0 ? 0 : errno;
+}
+
+// Creates, writes and removes a file in --out: an immutable folder, /proc/self or a full disk is
+// refused before an hour of benchmarks rather than after it.
+void require_writable(const std::string& out) {
+  std::string probe = out + "/.cudasync-bench-probe-XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  const int err = fd < 0 ? errno : write_whole(fd, "x");
+  if (fd >= 0) ::unlink(probe.c_str());
+  if (err != 0)
+    throw UsageError("--out " + cli::shown_value(out) + ": cannot write a file in it (" + std::strerror(err) + "); " +
+                     kWritableOut);
+}
+
+// Writes each (path, text) to a temporary beside it, then renames them all into place: a write
+// that fails (a full disk) removes the temporaries and leaves an earlier run's files as they were.
+void write_results(const std::string& out, const std::vector<std::pair<std::string, std::string>>& files) {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  std::vector<std::string> written;
+  const auto remove_written = [&] {
+    for (const auto& t : written) ::unlink(t.c_str());
+  };
+  for (const auto& [path, text] : files) {
+    std::string tmp = path + ".XXXXXX";
+    const int fd = ::mkstemp(tmp.data());
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+      written.push_back(tmp);
+      ::fchmod(fd, 0666 & ~mask);  // as a plain new file, not mkstemp's 0600
+      err = write_whole(fd, text);
+    }
+    if (err != 0) {
+      remove_written();
+      throw UsageError("--out " + cli::shown_value(out) + ": writing " + path + " failed (" + std::strerror(err) +
+                       "); no result file was written; " + kWritableOut);
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (std::rename(written[i].c_str(), files[i].first.c_str()) != 0) {
+      const int err = errno;
+      remove_written();
+      throw UsageError("--out " + cli::shown_value(out) + ": cannot replace " + files[i].first + " (" +
+                       std::strerror(err) + "); " + kWritableOut);
+    }
 }
 
 report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
@@ -159,6 +226,7 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
     if (ec)
       throw UsageError("--out " + cli::shown_value(o.out) + ": cannot create the directory (" + ec.message() +
                        "); accepted: a directory that can be written");
+    require_writable(o.out);
   }
   if (!choice.gpu)
     log::info("bench: no GPU (" + choice.reason + "): the lessons run on the reference model and every figure needs a GPU");
@@ -167,10 +235,9 @@ report::Report run_bench(const BenchOptions& o, const RunContext& ctx) {
     log::info("bench: " + lessons[i] + " --bench (" + std::to_string(i + 1) + " of " + std::to_string(lessons.size()) + ")");
     run_lesson(lessons[i], choice, ctx, o, run);
   }
-  if (!paths.empty()) {
-    write_file(paths[0], results_markdown(run));
-    write_file(paths[1], results_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  }
+  if (!paths.empty())
+    write_results(o.out, {{paths[0], results_markdown(run)},
+                          {paths[1], results_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"}});
   return bench_report(run, paths);
 }
 
@@ -188,8 +255,10 @@ cli::Attached attach_bench(CLI::App& sub) {
       sub.add_option("--lesson", o->lessons, "Which lessons, comma-separated (default: every lesson)")->delimiter(',');
   if (!known.empty()) lesson_option->check(CLI::IsMember(known));
   sub.add_option("--out", o->out,
-                 "Directory to write <gpu-name>.md and <gpu-name>.json into (created if missing); without it nothing "
-                 "is written. The repository keeps them in docs/results");
+                 "Directory to write <gpu-name>.md and <gpu-name>.json into (created if missing, and checked for "
+                 "writing before any benchmark runs); without it nothing is written. The repository keeps them in "
+                 "docs/results")
+      ->check(cli::non_empty("a directory that can be written (created if missing)"));
   sub.add_flag("--force", o->force, "Overwrite <gpu-name>.md and .json in --out when they exist");
   sub.add_option("--timeout", o->timeout_s, "Seconds each lesson's --bench may run before it is killed (default 1800)")
       ->check(CLI::Range(1, 86400));
@@ -200,7 +269,7 @@ cli::Attached attach_bench(CLI::App& sub) {
     const auto lessons = all_lessons(ctx);
     for (const auto& l : o->lessons)
       if (std::find(lessons.begin(), lessons.end(), l) == lessons.end())
-        throw UsageError("--lesson " + l + ": no such lesson; the lessons are " + join(lessons, ", "));
+        throw UsageError("--lesson " + cli::shown_value(l) + ": no such lesson; accepted: " + join(lessons, ", "));
   };
   cli::Runner run = [o](const RunContext& ctx) { return run_bench(*o, ctx); };
   return {run, validate};

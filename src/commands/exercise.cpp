@@ -111,14 +111,14 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
   if (!o.hint && !o.answer)
     s.note("cudasync exercise " + name + " " + n + " --hint gives a hint; cudasync check " + name + " " + n +
            " ANSWER checks yours");
+  if (o.answer && e.kind == course::Kind::kernel)
+    s.note("a kernel exercise has no answer to show: the tool runs your function and says where it is wrong");
   r.sections.push_back(std::move(s));
   if (o.hint) {
     report::Section h("hint", "hint");
     h.paragraph(e.hint.in(o.lang));
     r.sections.push_back(std::move(h));
   }
-  if (o.answer && e.kind == course::Kind::kernel)
-    s.note("a kernel exercise has no answer to show: the tool runs your function and says where it is wrong");
   if (o.answer && e.kind == course::Kind::computed) {
     course::InProcessRunner runner(table, ctx);
     const course::Answer a = course::compute_answer(e, runner);
@@ -177,7 +177,8 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
   cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)");
   sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
   sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");
-  sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function");
+  sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function")
+      ->check(cli::non_empty("a file with your __device__ function (a copy of the starter: --starter)"));
   sub.add_flag("--starter", o->starter,
                "A kernel exercise: print its starter file (cudasync exercise LESSON N --starter > FILE)");
   // The child process that compiles and runs a student's kernel (hidden: the parent starts it).

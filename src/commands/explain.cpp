@@ -30,7 +30,9 @@ namespace {
 
 report::Report run_explain(const ExplainOptions& o) {
   const auto text = find_lesson_text(o.lesson, o.lang);
-  if (!text) throw UsageError("explain: no '" + o.lang + "' text for lesson '" + o.lesson + "'");
+  if (!text)
+    throw UsageError("explain: no '" + o.lang + "' text for lesson '" + o.lesson + "'; accepted: --lang en, which "
+                     "every lesson has");
   if (o.answers) throw UsageError(answers_moved(o.lesson, o.lang));
   report::Report r;
   r.command = "explain";

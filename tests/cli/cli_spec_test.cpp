@@ -59,3 +59,51 @@ TEST(CliSpec, TheBinarysSpecMarksLessonsPartsAndHiddenOptions) {
   }
   EXPECT_EQ(lessons, listed) << "the spec's lessons are list's lessons";
 }
+
+namespace {
+
+// The entry of `option` in a help text: its line and the lines under it, up to the next option.
+std::string help_entry(const std::string& help, const std::string& option) {
+  std::string entry;
+  bool in = false;
+  for (const std::string& line : cudasync::test::lines_of(help)) {
+    // An entry starts two spaces in ("  --phases INT..."); the lines under it are indented further.
+    const bool starts_entry = line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ';
+    if (starts_entry) in = line.compare(2, option.size() + 1, option + " ") == 0;
+    if (in) entry += line + "\n";
+  }
+  return entry;
+}
+
+}  // namespace
+
+// Found by fuzzing: several count options had no range in --help or --cli-spec, and their usage
+// errors could not say what was accepted.
+TEST(CliSpec, EveryCountOptionStatesItsRangeInTheSpecAndItsHelp) {
+  const auto spec = nlohmann::json::parse(cudasync::test::run_cli("--cli-spec").out);
+  std::vector<std::pair<std::string, nlohmann::json>> commands{{"", spec}};
+  for (const auto& c : spec["commands"]) commands.emplace_back(c["name"].get<std::string>(), c);
+  int counts = 0;
+  for (const auto& [name, command] : commands) {
+    const std::string help = cudasync::test::run_shell("COLUMNS=1000 '" + cudasync::test::binary_path() + "' " + name +
+                                                       " --help").out;
+    for (const auto& o : command["options"]) {
+      const std::string type = o["type"].get<std::string>();
+      if (o["hidden"].get<bool>() || !o["takes_value"].get<bool>() || (type.rfind("INT", 0) != 0 && type.rfind("UINT", 0) != 0))
+        continue;
+      const std::string option = o["positional"].get<bool>() ? o["name"].get<std::string>()
+                                                             : "--" + o["long"][0].get<std::string>();
+      SCOPED_TRACE(name + " " + option);
+      ++counts;
+      if (o.contains("values")) continue;  // a list of accepted values
+      ASSERT_TRUE(o.contains("range")) << o.dump();
+      if (!o["range"]["max"].is_number_integer()) continue;  // 2^64 - 1, as JSON's double
+      const std::string lo = o["range"]["min"].dump(), hi = o["range"]["max"].dump();
+      const std::string entry = help_entry(help, option);
+      EXPECT_TRUE(entry.find(lo + ".." + hi) != std::string::npos ||
+                  entry.find("[" + lo + " - " + hi + "]") != std::string::npos)
+          << "the help of " << option << " does not give its range " << lo << ".." << hi << ":\n" << entry;
+    }
+  }
+  EXPECT_GT(counts, 30) << "the count options were found";
+}

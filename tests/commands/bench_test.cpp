@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "commands/bench_results.hpp"
 #include "core/report/json_renderer.hpp"
@@ -210,12 +213,68 @@ TEST(BenchCli, ALessonNamedTwiceRunsOnceAndAnUnusableOutSaysWhy) {
   EXPECT_NE(too_long.err.find("accepted: a directory that can be written"), std::string::npos) << too_long.err;
 }
 
-// README's Results section holds what `cudasync bench --out` writes (a model run until the H100 run
-// replaces it): the same "### lesson: benchmark" headings, table heads and techniques, in the same
-// order, as this binary emits; only the figures differ. Regenerate it when a lesson's bench changes.
-TEST(BenchReadme, TheResultsSectionHasTheShapeTheCommandEmits) {
-  const std::string readme = test::read_file(test::source_dir() + "/README.md");
-  ASSERT_NE(readme.find("\n## Results\n"), std::string::npos) << "README has no Results section";
+// Found by fuzzing: an --out that could not be written failed only after every benchmark had run,
+// without saying what is accepted. (RLIMIT_FSIZE 0 makes even the folder's first byte fail, for root
+// too; SIGXFSZ is ignored so that the write reports EFBIG instead of ending the run; stderr goes
+// through a pipe, which the limit does not touch.)
+TEST(BenchCli, AnOutThatCannotBeWrittenIsRefusedBeforeAnyBenchmarkRuns) {
+  const std::string dir = scratch_dir();
+  const auto r = test::run_shell("(trap '' XFSZ; ulimit -f 0; '" + test::binary_path() +
+                                 "' bench --backend model --lesson warp-primitives --out '" + dir +
+                                 "/results' >/dev/null) 2>&1 | cat");
+  EXPECT_EQ(r.exit_code, 2) << test::shown(r);
+  EXPECT_NE(r.out.find("--out"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("accepted: a directory that can be written"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("--bench (1 of 1)"), std::string::npos) << "a benchmark ran first: " << r.out;
+  EXPECT_TRUE(!std::filesystem::exists(dir + "/results") || std::filesystem::is_empty(dir + "/results"))
+      << "the probe is removed";
+  std::filesystem::remove_all(dir);
+}
+
+// A full disk while the results are written: no half file is left, and an earlier run's results
+// (--force) are kept as they were. The disk is a 32 KiB tmpfs in a mount namespace of the test's own
+// (unshare -rm needs no privileges where user namespaces are allowed); the checks run inside it.
+TEST(BenchCli, AFullDiskLeavesNoPartialResultFileAndKeepsTheEarlierOnes) {
+  const std::string dir = scratch_dir();
+  const std::string bench = "'" + test::binary_path() + "' bench --backend model --lesson warp-primitives";
+  const std::string files = "(cd d && sha256sum reference-model.md reference-model.json; ls -A | sort | tr '\\n' ' ')";
+  const auto r = test::run_shell(
+      "cd '" + dir + "' && mkdir d && unshare -rm bash -c \"mount -t tmpfs -o size=32k tmpfs d || exit 99; " + bench +
+      " --out d >/dev/null 2>&1 || exit 98; " + files + " > before; head -c 20480 /dev/zero > d/filler; " + bench +
+      " --force --out d >/dev/null 2>err; echo \\$? > code; " + files + " > after; " +
+      "head -c 32768 /dev/zero > d/filler2; " + bench + " --out d/sub > /dev/null 2> full; echo \\$? >> code\"");
+  if (r.exit_code != 0) {
+    std::filesystem::remove_all(dir);
+    GTEST_SKIP() << "no tmpfs in a mount namespace here (unshare -rm, mount): " << test::shown(r);
+  }
+  const auto codes = test::lines_of(test::read_file(dir + "/code"));
+  ASSERT_EQ(codes.size(), 2u);
+  EXPECT_EQ(codes[0], "2") << test::read_file(dir + "/err");
+  EXPECT_NE(test::read_file(dir + "/err").find("No space left on device"), std::string::npos);
+  EXPECT_NE(test::read_file(dir + "/err").find("accepted:"), std::string::npos);
+  EXPECT_EQ(test::read_file(dir + "/after"),
+            test::read_file(dir + "/before").substr(0, test::read_file(dir + "/before").rfind('\n') + 1) +
+                "filler reference-model.json reference-model.md ")
+      << "the earlier results as they were, and no partial file beside them";
+  // A disk already full is refused before the first benchmark.
+  const std::string full = test::read_file(dir + "/full");
+  EXPECT_EQ(codes[1], "2") << full;
+  EXPECT_NE(full.find("accepted: a directory that can be written"), std::string::npos) << full;
+  EXPECT_EQ(full.find("--bench (1 of 1)"), std::string::npos) << "a benchmark ran first: " << full;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BenchCli, AnEmptyOutIsAUsageError) {
+  const auto r = test::run_cli("bench --backend model --out ''");
+  EXPECT_EQ(r.exit_code, 2) << test::shown(r);
+  EXPECT_NE(r.err.find("--out ''"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("accepted:"), std::string::npos) << r.err;
+}
+
+// docs/results/ holds what `cudasync bench --out` wrote on each GPU (the README links it): the same
+// "### lesson: benchmark" headings, table heads and techniques, in the same order, as this binary
+// emits; only the figures differ. Run the command on the GPU again when a lesson's bench changes.
+TEST(BenchResults, EachGpusFileHasTheShapeTheCommandEmits) {
   const std::string dir = scratch_dir();
   const auto r = test::run_cli("bench --backend model --out '" + dir + "'");
   ASSERT_EQ(r.exit_code, 0) << test::shown(r);
@@ -225,7 +284,14 @@ TEST(BenchReadme, TheResultsSectionHasTheShapeTheCommandEmits) {
   std::filesystem::remove_all(dir);
   const std::string emitted = results_skeleton(md);
   ASSERT_FALSE(emitted.empty()) << md;
-  EXPECT_EQ(results_skeleton(readme), emitted)
-      << "README's Results section no longer has the shape `cudasync bench --out DIR` emits: paste the Results "
-         "section of DIR/<gpu-name>.md into README";
+  std::size_t files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(test::source_dir() + "/docs/results")) {
+    if (f.path().extension() != ".md") continue;
+    ++files;
+    EXPECT_EQ(results_skeleton(test::read_file(f.path().string())), emitted)
+        << f.path() << " no longer has the shape `cudasync bench --out DIR` emits: run it on that GPU again";
+  }
+  EXPECT_GE(files, 1u) << "docs/results/ holds no GPU's results";
+  const std::string readme = test::read_file(test::source_dir() + "/README.md");
+  EXPECT_NE(readme.find("docs/results/"), std::string::npos) << "the README links the results";
 }

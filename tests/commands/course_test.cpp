@@ -217,6 +217,10 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise no-such-lesson", {"no-such-lesson", "accepted"}},
            {"exercise --answer", {"accepted"}},
            {"exercise warp-primitives 1 --kernel /dev/null", {"--kernel", "accepted"}},
+           // Found by fuzzing: an empty value read as none, and the run exited 0.
+           {"exercise warp-primitives 10 --kernel ''", {"--kernel ''", "accepted"}},
+           {"exercise warp-primitives 10 --kernel= --backend model", {"--kernel= gives no value", "accepted"}},
+           {"exercise warp-primitives 1 --lang ''", {"--lang ''", "accepted"}},
            {"tour --lang fr", {"accepted"}},
        }) {
     SCOPED_TRACE(c.args);
@@ -267,6 +271,18 @@ TEST(KernelExercise, WithoutNvrtcTheListingMarksItUnavailableAndSaysWhatToInstal
   const auto& nvrtc = doc["report"]["sections"]["exercise"]["facts"]["nvrtc"];
   const bool here = cudasync::kCudaBuiltIn && cudasync::course::nvrtc_missing().empty();
   EXPECT_EQ(nvrtc["value"], here ? "yes" : "no") << nvrtc;
+}
+
+// Found by fuzzing: the note was added to the section after the section had been moved into the
+// report, so it was lost.
+TEST(KernelExercise, AskedForTheAnswerItSaysThereIsNoneToShow) {
+  const json doc = valid_document("exercise warp-primitives 10 --answer --backend model --json");
+  const auto& notes = doc["report"]["sections"]["exercise"]["notes"];
+  bool said = false;
+  for (const auto& n : notes) said = said || contains(n.get<std::string>(), "a kernel exercise has no answer to show");
+  EXPECT_TRUE(said) << notes.dump();
+  const CliResult text = run_cli("exercise warp-primitives 10 --answer --backend model --color never");
+  EXPECT_TRUE(contains(text.out, "no answer to show")) << text.out;
 }
 
 TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {

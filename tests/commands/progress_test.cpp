@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "support/cli_expect.hpp"
 #include "support/temp_dir.hpp"
@@ -45,6 +47,21 @@ std::string tally(const std::string& state) {
 void write(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream(path) << text;
+}
+
+// The copies of corrupt states set aside beside the state file (progress.json.corrupt-...).
+std::vector<std::string> corrupt_copies(const std::string& state) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(state + "/cudasync"))
+    if (e.path().filename().string().rfind("progress.json.corrupt-", 0) == 0) out.push_back(e.path().string());
+  return out;
+}
+
+std::string newest_corrupt_copy(const std::string& state) {
+  std::string newest;
+  for (const auto& c : corrupt_copies(state))
+    if (newest.empty() || fs::last_write_time(c) > fs::last_write_time(newest)) newest = c;
+  return newest;
 }
 
 TEST(Progress, CheckRecordsItProgressAndListShowItResetClearsIt) {
@@ -119,7 +136,7 @@ TEST(Progress, CorruptStateWarnsStartsAfreshAndKeepsTheOldFile) {
     const CliResult r = run_in(state.path, "check warp-primitives 2 '" + right + "' --backend model");
     EXPECT_EQ(r.exit_code, 0) << shown(r);
     EXPECT_TRUE(contains(r.err, "corrupt"));
-    EXPECT_EQ(read_file(state_file(state.path) + ".corrupt"), corrupt) << "the corrupt state is kept";
+    EXPECT_EQ(read_file(newest_corrupt_copy(state.path)), corrupt) << "the corrupt state is kept";
     const json file = json::parse(read_file(state_file(state.path)));
     EXPECT_TRUE(file["lessons"]["warp-primitives"]["shfl-xor-lane"]["solved"].get<bool>());
     EXPECT_EQ(file["lessons"]["warp-primitives"].size(), 1u) << "a fresh start";
@@ -149,6 +166,57 @@ TEST(Progress, UnwritableOrUnreadableStateWarnsAndTheRunStillCompletes) {
   EXPECT_EQ(folder.exit_code, 0) << shown(folder);
   EXPECT_TRUE(contains(folder.err, "warning")) << folder.err;
   EXPECT_EQ(run_in(other.path, "progress").exit_code, 0);
+}
+
+// Found by fuzzing the state: a field of the wrong type was an internal error in every course
+// command, for good.
+TEST(Progress, AWronglyTypedFieldWarnsInEveryCourseCommandAndTheNextAnswerIsRecorded) {
+  TempDir state;
+  const std::string typed_wrong =
+      "{\"format\":\"cudasync-progress\",\"version\":1,\"lessons\":{\"lock\":{\"x\":{\"solved\":\"yes\"}}}}";
+  write(state_file(state.path), typed_wrong);
+  for (const std::string args : {"", "progress", "list", "exercise", "exercise lock"}) {
+    SCOPED_TRACE(args);
+    const CliResult r = run_in(state.path, args);
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    EXPECT_TRUE(contains(r.err, "corrupt")) << r.err;
+    EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+  }
+  const CliResult check = run_in(state.path, "check warp-primitives 1 12345 --backend model");
+  EXPECT_EQ(check.exit_code, 1) << "the answer's own verdict\n" << shown(check);
+  EXPECT_FALSE(contains(check.err, "internal error")) << check.err;
+  const auto copies = corrupt_copies(state.path);
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(read_file(copies[0]), typed_wrong);
+  EXPECT_EQ(progress_doc(state.path)["report"]["sections"]["progress"]["tables"]["lessons"]["rows"][0]["attempts"], 1)
+      << "the answer is recorded";
+}
+
+// Found by UBSan: one more answer to an exercise answered INT_MAX times overflowed, and progress
+// showed -2,147,483,648 answers.
+TEST(Progress, AnAnswerCountAtItsLargestStaysThere) {
+  TempDir state;
+  write(state_file(state.path),
+        "{\"format\":\"cudasync-progress\",\"version\":1,\"lessons\":{\"warp-primitives\":{\"shfl-src-lane-modulo\":"
+        "{\"solved\":false,\"last_right\":false,\"attempts\":2147483647,\"last_answer\":\"1\",\"when\":\"\"}}}}");
+  const CliResult r = run_in(state.path, "check warp-primitives 1 0 --backend model");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_FALSE(contains(r.err, "runtime error")) << r.err;
+  EXPECT_EQ(json::parse(read_file(state_file(state.path)))["lessons"]["warp-primitives"]["shfl-src-lane-modulo"]
+                ["attempts"], 2147483647);
+  EXPECT_EQ(progress_doc(state.path)["report"]["sections"]["progress"]["tables"]["lessons"]["rows"][0]["attempts"],
+            2147483647);
+}
+
+TEST(Progress, ResetKeepsTheLockFileThatOtherRunsWaitOn) {
+  TempDir state;
+  EXPECT_EQ(run_in(state.path, "check warp-primitives 1 12345 --backend model").exit_code, 1);
+  ASSERT_TRUE(fs::exists(state_file(state.path) + ".lock"));
+  const CliResult r = run_in(state.path, "progress --reset");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  EXPECT_FALSE(fs::exists(state_file(state.path)));
+  EXPECT_TRUE(fs::exists(state_file(state.path) + ".lock"))
+      << "a run blocked on the old lock file would otherwise write beside a reset that took a new one";
 }
 
 TEST(Progress, StateOfANewerCudasyncIsLeftAsItIs) {

@@ -65,6 +65,19 @@ TEST(PagerOnATerminal, NotWithNoPagerNorForJsonNorForShortText) {
   EXPECT_TRUE(contains(r.out, "checks: "));
 }
 
+// Found by fuzzing: PAGER=false on a terminal printed nothing and exited 0.
+TEST(PagerOnATerminal, APagerThatFailsLeavesTheTextToTheTerminal) {
+  for (const std::string env : {"PAGER=false", "CUDASYNC_PAGER=false", "CUDASYNC_PAGER='exit 3'",
+                                "CUDASYNC_PAGER=no-such-pager-here"}) {
+    SCOPED_TRACE(env);
+    const CliResult r = run_shell("script -qec \"stty rows 24 cols 80; env -u CUDASYNC_PAGER -u PAGER " + env + " '" +
+                                  binary_path() + "' lock --backend model; echo exit=\\$?\" /dev/null");
+    EXPECT_TRUE(contains(r.out, "checks: ")) << "the text reached the terminal\n" << r.out.substr(0, 400);
+    EXPECT_TRUE(contains(r.out, "exit=0")) << r.out.substr(r.out.size() > 400 ? r.out.size() - 400 : 0);
+    EXPECT_TRUE(contains(r.out, "pager")) << "stderr says why the text came without it";
+  }
+}
+
 TEST(Help, HelpCommandIsTheCommandsHelp) {
   const CliResult a = run_cli("help lock");
   const CliResult b = run_cli("lock --help");

@@ -13,7 +13,16 @@ and fails on
   - an exit code outside 0, 1, 2, 3, 77,
   - a --json run without exactly one valid document where one is due (the document's exit code
     must be the process's), or a --json run that cannot deliver one exiting 0,
-  - a non-zero exit with nothing on stderr.
+  - a non-zero exit with nothing on stderr,
+  - a usage error (exit 2) that does not say what is accepted.
+
+A share of the runs (--surfaces) fuzz what surrounds the command line, each with its own
+expectation: a hostile progress state (fields of the wrong type, counts past 32 bits, garbage,
+a file over the 16 MiB bound, a FIFO) under a course command, which must neither fail internally
+nor lose the state (it is kept as it was or set aside); two outputs that are one file under two
+names (./x, a symlink, a hard link), refused naming both options without destroying the file; a
+FIFO that no process reads as an output, refused rather than waited on; an option given an empty
+value, refused saying what is accepted.
 
 Every failure prints its argv as a shell command line, to reproduce it. The seed is fixed
 (--seed, default 1); CUDASYNC_FUZZ_SEED overrides it. Exit 0 all good, 1 failures, 77 skipped
@@ -38,6 +47,8 @@ import time
 ALLOWED_EXITS = {0, 1, 2, 3, 77}
 SKIP = 77
 
+# Paths that must not exist are relative ("missing/x"): every run has a fresh folder of its own as
+# its working directory, so no other process on the machine can create them.
 HOSTILE = [
     "", " ", "-1", "-0", "0", "1", "+1", "2147483647", "2147483648", "-2147483649", "4294967296",
     "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616",
@@ -45,7 +56,7 @@ HOSTILE = [
     " 1", "1 ", "01", "1,2", ",", ",,", "=", "-", "--", "'", '"', "\\", "%s%n", "$(id)", "`id`",
     "\t", "\n", "\x1b[31m", "\x7f", "é", "ü½€", "😀", "\u202e", "１２", "\ufeff",
     "\udcff", "x\udcc3", "\udcc0\udcaf",  # bytes that are not UTF-8 (surrogateescape: 0xff, 0xc3, 0xc0 0xaf)
-    "a" * 300, "9" * 5000, "lane<" + "9" * 40, "/dev/full", "/nonexistent/x", ".", "..",
+    "a" * 300, "9" * 5000, "lane<" + "9" * 40, "/dev/full", "missing/x", ".", "..",
 ]
 # For options whose accepted values the spec cannot say (a check written as a lambda).
 COMMON_WORDS = ["0", "1", "2", "3", "7", "16", "31", "32", "33", "64", "96", "128", "1024", "4096", "65536",
@@ -133,7 +144,7 @@ def render_option(o, rng, hostile_share, json_file):
             return [name]
         if r < 0.85:
             return [name + "=" + json_file]
-        return [name + "=" + rng.choice(["", "/dev/full", "/nonexistent/dir/x.json", ".", "x\udcff.json"])]
+        return [name + "=" + rng.choice(["", "/dev/full", "missing/dir/x.json", ".", "x\udcff.json"])]
     if not o.get("takes_value"):
         if rng.random() < 0.03:
             return [name + "=" + rng.choice(["1", "0", "yes", "", "\udcff"])]
@@ -206,6 +217,204 @@ def draw(spec, rng, backend, json_file, force_model):
     return argv
 
 
+# ---------------------------------------------------------------- surfaces beyond the argv
+
+STATE_HEAD = b'{"format":"cudasync-progress","version":1,"lessons":{"warp-primitives":{"shfl-src-lane-modulo":'
+
+
+def record_state(record):
+    return STATE_HEAD + record + b"}}}"
+
+
+# (name, bytes, corrupt): what a progress state file may hold. "corrupt" ones must be set aside,
+# never lost; the others are states cudasync reads (a count at its largest must stay there).
+HOSTILE_STATES = [
+    ("solved-string", record_state(b'{"solved":"yes"}'), True),
+    ("last-right-number", record_state(b'{"last_right":1}'), True),
+    ("answer-null", record_state(b'{"last_answer":null}'), True),
+    ("when-number", record_state(b'{"when":5}'), True),
+    ("attempts-string", record_state(b'{"attempts":"many"}'), True),
+    ("attempts-float", record_state(b'{"attempts":1.5}'), True),
+    ("attempts-1e20", record_state(b'{"attempts":1e20}'), True),
+    ("attempts-negative", record_state(b'{"attempts":-1}'), True),
+    ("attempts-2^31", record_state(b'{"attempts":2147483648}'), True),
+    ("attempts-3e9", record_state(b'{"attempts":3000000000}'), True),
+    ("attempts-2^64", record_state(b'{"attempts":18446744073709551616}'), True),
+    ("attempts-largest", record_state(b'{"solved":false,"last_right":false,"attempts":2147483647,'
+                                      b'"last_answer":"1","when":""}'), False),
+    ("record-array", record_state(b'[]'), True),
+    ("lessons-number", b'{"format":"cudasync-progress","version":1,"lessons":7}', True),
+    ("version-0", b'{"format":"cudasync-progress","version":0,"lessons":{}}', True),
+    ("version-newer", b'{"format":"cudasync-progress","version":99,"lessons":{}}', False),
+    ("not-json", b"{not json", True),
+    ("empty", b"", True),
+    ("not-utf8", b"\xff\xfe garbage", True),
+    ("nested", b"[" * 100000 + b"]" * 100000, True),
+    ("random", None, True),  # bytes drawn from the run's seed
+    ("over-the-bound", "sparse", True),  # 16 MiB + 1 byte, sparse
+    ("fifo", "fifo", False),
+    ("folder", "folder", False),
+]
+OUTPUT_OPTIONS = ["--json", "--html", "--markdown", "--csv"]
+# Names of one file: "report" itself, then spelled another way, a symlink and a hard link.
+ALIASES = ["./report", "sub/../report", "link", "hard"]
+CHEAP_COMMANDS = [["list"], ["devices"], ["warp-primitives", "--part", "ballot", "--backend", "model"],
+                  ["explain", "lock"]]
+TEMPORARY = re.compile(r"^progress\.json\.[A-Za-z0-9]{6}$")
+
+
+class Surface:
+    """One run beyond the argv: prepare() sets its folder up, inspect() says what went wrong."""
+
+    def __init__(self, kind, argv, **facts):
+        self.kind = kind
+        self.argv = argv
+        self.facts = facts
+
+    def state_dir(self, workdir):
+        return os.path.join(workdir, "state", "cudasync")
+
+    def prepare(self, workdir):
+        if self.kind == "state":
+            d = self.state_dir(workdir)
+            os.makedirs(d)
+            path = os.path.join(d, "progress.json")
+            text = self.facts["text"]
+            if text == "fifo":
+                os.mkfifo(path)
+            elif text == "folder":
+                os.makedirs(path)
+            elif text == "sparse":
+                with open(path, "wb") as f:
+                    f.write(STATE_HEAD)
+                    f.truncate((16 << 20) + 1)
+            else:
+                with open(path, "wb") as f:
+                    f.write(text)
+        elif self.kind == "alias":
+            with open(os.path.join(workdir, "report"), "wb") as f:
+                f.write(b"an earlier report")
+            os.symlink("report", os.path.join(workdir, "link"))
+            os.link(os.path.join(workdir, "report"), os.path.join(workdir, "hard"))
+            os.makedirs(os.path.join(workdir, "sub"))
+        elif self.kind == "fifo":
+            os.mkfifo(os.path.join(workdir, "f"))
+
+    def env(self, workdir, env):
+        if self.kind != "state":
+            return env
+        return dict(env, XDG_STATE_HOME=os.path.join(workdir, "state"))
+
+    def inspect(self, workdir, r):
+        """Problems with run `r` (exit code, stderr) given what this surface expects."""
+        if r["timed_out"] or r["code"] < 0:
+            return []  # already a failure of its own
+        out = []
+        err = r["err"]
+        if self.kind == "state":
+            if b"internal error" in err:
+                out.append("state %s: internal error" % self.facts["name"])
+            out += self.state_kept(workdir, r)
+        elif self.kind == "alias":
+            a, b = self.facts["options"]
+            if r["code"] != 2:
+                out.append("outputs %s and %s are one file, yet exit %d" % (a, b, r["code"]))
+            for o in (a, b):
+                if os.fsencode(o.split("=")[0]) not in err:
+                    out.append("outputs that are one file: stderr does not name %s" % o)
+            report = os.path.join(workdir, "report")
+            with open(report, "rb") as f:
+                text = f.read()
+            if not any(o.startswith("--json=") for o in (a, b)) and text != b"an earlier report":
+                out.append("outputs that are one file: the file was changed (%d bytes)" % len(text))
+        elif self.kind == "fifo":
+            if r["code"] != 2:
+                out.append("a FIFO without a reader as %s, yet exit %d" % (self.facts["option"], r["code"]))
+        elif self.kind == "empty":
+            if r["code"] != 2:
+                out.append("%s with an empty value, yet exit %d" % (self.facts["option"], r["code"]))
+            elif os.fsencode(self.facts["option"]) not in err:
+                out.append("%s with an empty value: stderr does not name it" % self.facts["option"])
+        return out
+
+    def state_kept(self, workdir, r):
+        d = self.state_dir(workdir)
+        text = self.facts["text"]
+        if text in ("fifo", "folder") or not os.path.isdir(d):
+            return []
+        names = os.listdir(d)
+        left = [n for n in names if TEMPORARY.match(n)]
+        out = ["state %s: temporaries left behind: %s" % (self.facts["name"], left)] if left else []
+        if "--reset" in self.argv:
+            return out
+        kept = [os.path.join(d, n) for n in names if n == "progress.json" or n.startswith("progress.json.corrupt-")]
+        if self.facts["corrupt"]:
+            if text == "sparse":
+                found = any(os.path.getsize(k) == (16 << 20) + 1 for k in kept)
+            else:
+                found = False
+                for k in kept:
+                    with open(k, "rb") as f:
+                        found = found or f.read() == text
+            if not found:
+                out.append("state %s: the corrupt state was lost (neither kept nor set aside)" % self.facts["name"])
+        elif self.facts["name"] == "attempts-largest" and r["code"] in (0, 1):
+            try:
+                with open(os.path.join(d, "progress.json"), "rb") as f:
+                    doc = json.loads(f.read())
+                attempts = doc["lessons"]["warp-primitives"]["shfl-src-lane-modulo"]["attempts"]
+            except (OSError, ValueError, KeyError, TypeError):
+                attempts = None
+            if attempts != 2147483647:
+                out.append("state attempts-largest: attempts became %r" % (attempts,))
+        return out
+
+
+def command_named(spec, name):
+    return next((c for c in spec.commands if c["name"] == name), None)
+
+
+def positional_values(command, name):
+    for o in (command or {}).get("options", []):
+        if o.get("positional") and o.get("name") == name:
+            return o.get("values") or []
+    return []
+
+
+def draw_surface(spec, rng):
+    """One run of a surface beyond the argv, with what it must give."""
+    kind = rng.choice(["state", "state", "alias", "fifo", "empty"])
+    if kind == "state":
+        name, text, corrupt = rng.choice(HOSTILE_STATES)
+        if text is None:
+            text = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        lessons = positional_values(command_named(spec, "check"), "lesson") or ["warp-primitives"]
+        lesson = rng.choice(lessons)
+        argv = rng.choice([["progress"], ["list"], [], ["exercise"], ["exercise", lesson],
+                           ["check", lesson, "1", rng.choice(COMMON_WORDS)],
+                           ["check", "warp-primitives", "1", "0"], ["progress", "--reset"]])
+        if rng.random() < 0.3:
+            argv = argv + ["--json"]
+        return Surface("state", argv + ["--backend", "model"], name=name, text=text, corrupt=corrupt)
+    if kind == "alias":
+        first, second = rng.sample(OUTPUT_OPTIONS, 2)
+        names = rng.sample(["report"] + ALIASES, 2)
+        options = [first + "=" + names[0], second + "=" + names[1]]
+        return Surface("alias", rng.choice(CHEAP_COMMANDS) + options, options=options)
+    if kind == "fifo":
+        option = rng.choice(OUTPUT_OPTIONS)
+        return Surface("fifo", rng.choice(CHEAP_COMMANDS) + [option + "=f"], option=option)
+    # Commands without a required argument: its absence would be the error, not the empty value.
+    command = rng.choice([c for c in spec.commands
+                          if not any(o.get("positional") and o.get("required") for o in c["options"])])
+    options = [o for o in command["options"] + spec.globals
+               if names_of(o) and o.get("takes_value") and not o.get("optional_value") and not o.get("hidden")]
+    o = rng.choice(options)
+    name = "--" + o["long"][0] if o.get("long") else names_of(o)[0]
+    empty = [name + "="] if name.startswith("--") and rng.random() < 0.5 else [name, ""]
+    return Surface("empty", [command["name"], "--backend", "model"] + empty, option=name)
+
+
 def json_target(argv):
     """What the binary must do with --json: None, "-", a file name, or "" (--json= : no file).
     The last --json wins; nothing after "--" counts."""
@@ -233,8 +442,11 @@ class Limits:
             resource.setrlimit(resource.RLIMIT_AS, (self.memory, self.memory))
 
 
-def run_one(binary, argv, workdir, timeout, limits, env, wrapper):
+def run_one(binary, argv, workdir, timeout, limits, env, wrapper, surface=None):
     os.makedirs(workdir, exist_ok=True)
+    if surface:
+        surface.prepare(workdir)
+        env = surface.env(workdir, env)
     cmd = [os.fsencode(x) for x in wrapper] + [os.fsencode(binary)] + [os_arg(a) for a in argv]
     started = time.monotonic()
     p = subprocess.Popen(cmd, cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -259,9 +471,12 @@ def run_one(binary, argv, workdir, timeout, limits, env, wrapper):
                     files[target] = f.read()
         except OSError:
             pass
+    r = {"code": p.returncode, "out": out, "err": err, "timed_out": timed_out,
+         "seconds": time.monotonic() - started, "file": files.get(target),
+         "undeliverable": surface is not None and surface.kind == "fifo"}
+    r["surface"] = surface.inspect(workdir, r) if surface else []
     shutil.rmtree(workdir, ignore_errors=True)
-    return {"code": p.returncode, "out": out, "err": err, "timed_out": timed_out,
-            "seconds": time.monotonic() - started, "file": files.get(target)}
+    return r
 
 
 SANITIZER_MARKS = re.compile(rb"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|"
@@ -328,12 +543,16 @@ class Checker:
             out.append("sanitizer report")
         if code != 0 and not r["err"].strip() and not r["timed_out"]:
             out.append("non-zero exit with an empty stderr")
+        if code == 2 and b"accepted" not in r["err"]:
+            out.append("a usage error that does not say what is accepted")
+        out += r.get("surface", [])
         if r["timed_out"] or code < 0:
             return out
         target = json_target(argv)
         if target is None:
             return out
-        deliverable = target not in ("", "/dev/full", "/nonexistent/dir/x.json", "/nonexistent/x", ".", "..")
+        deliverable = target not in ("", "/dev/full", "missing/dir/x.json", "missing/x", ".", "..") and \
+            not r.get("undeliverable")
         if deliverable:
             text = r["out"] if target == "-" else r["file"]
             why = self.document_problem(text or b"", code, index)
@@ -362,6 +581,8 @@ def main():
     ap.add_argument("--memcheck", type=int, default=0,
                     help="GPU: run this many of the argvs under compute-sanitizer --tool memcheck too")
     ap.add_argument("--show", type=int, default=20, help="failures printed in full")
+    ap.add_argument("--surfaces", type=float, default=0.08,
+                    help="share of the runs that fuzz the progress state, output files, FIFOs and empty values")
     args = ap.parse_args()
     seed = int(os.environ.get("CUDASYNC_FUZZ_SEED", args.seed))
     binary = os.path.abspath(args.binary)
@@ -400,7 +621,16 @@ def main():
     rng = random.Random(seed)
     # Without a GPU a few runs keep the backend they drew (auto is the model then); with one, every
     # run of the model variant stays on the model, under the memory limit.
-    argvs = [draw(spec, rng, args.backend, "out%d.json" % i, have_gpu) for i in range(args.runs)]
+    # A share of the runs, in place of argvs (the run time stays the same), fuzz what surrounds the
+    # command line; on the GPU variant every run stays on the GPU, so none do.
+    surfaces = [None] * args.runs
+    argvs = []
+    for i in range(args.runs):
+        if args.backend == "model" and rng.random() < args.surfaces:
+            surfaces[i] = draw_surface(spec, rng)
+            argvs.append(surfaces[i].argv)
+        else:
+            argvs.append(draw(spec, rng, args.backend, "out%d.json" % i, have_gpu))
     checker = Checker(args.schema, args.validate_every)
     limits = Limits(args.memory_mb, args.sanitized)
     root = tempfile.mkdtemp(prefix="cudasync_fuzz_")
@@ -418,7 +648,8 @@ def main():
     def task(i):
         if time.monotonic() - started > args.budget:
             return i, None
-        return i, run_one(binary, argvs[i], os.path.join(root, str(i)), timeout_for(argvs[i]), limits, env, [])
+        return i, run_one(binary, argvs[i], os.path.join(root, str(i)), timeout_for(argvs[i]), limits, env, [],
+                          surfaces[i])
 
     print("fuzz: seed %d (CUDASYNC_FUZZ_SEED to change), %d argvs, %d jobs, %s backend, timeout %.0f s, "
           "memory %s%s" % (seed, len(argvs), args.jobs, args.backend, args.timeout,
@@ -432,7 +663,8 @@ def main():
     elapsed = time.monotonic() - started
 
     failures = []
-    counts = {"signal": 0, "timeout": 0, "exit": 0, "document": 0, "stderr": 0, "sanitizer": 0}
+    counts = {"signal": 0, "timeout": 0, "exit": 0, "document": 0, "stderr": 0, "sanitizer": 0, "unclear": 0,
+              "surface": 0}
     exits = {}
     internal = {}  # "internal error" messages (exit 1): a bug, or memory a lesson did not budget
     check_failures = []  # the other exit 1 runs: a failed check (on a GPU, worth a look), with its [FAIL] line
@@ -465,13 +697,19 @@ def main():
         for p in ps:
             key = ("timeout" if p == "timeout" else "signal" if p.startswith("signal") else
                    "exit" if p.startswith("exit code") else "sanitizer" if p.startswith("sanitizer") else
+                   "unclear" if p.startswith("a usage error") else
+                   "surface" if p in r.get("surface", []) else
                    "stderr" if "stderr" in p else "document")
             counts[key] += 1
         if ps:
-            failures.append((argv, ps, r))
+            failures.append((argv, ps, r, surfaces[i]))
 
-    for argv, ps, r in failures[:args.show]:
+    for argv, ps, r, surface in failures[:args.show]:
         print("\nFAIL: %s" % "; ".join(ps))
+        if surface:
+            facts = {k: (v if not isinstance(v, bytes) else v[:120]) for k, v in surface.facts.items()}
+            print("  surface: %s %s (set up in the run's folder; the state under XDG_STATE_HOME=./state)" % (
+                surface.kind, facts))
         print("  reproduce: %s %s" % (shlex.quote(binary), shell_line(argv)))
         print("  exit %s after %.1f s; stderr (last 600 bytes):\n    %s" % (
             r["code"], r["seconds"], r["err"][-600:].decode("utf-8", "replace").replace("\n", "\n    ")))
@@ -502,15 +740,22 @@ def main():
             memchecked += 1
             if r["code"] == 99 or r["timed_out"] or r["code"] < 0:
                 memcheck_errors += 1
-                failures.append((argvs[i], ["compute-sanitizer memcheck"], r))
+                failures.append((argvs[i], ["compute-sanitizer memcheck"], r, None))
                 print("\nFAIL (memcheck, exit %s): compute-sanitizer --tool memcheck %s %s\n    %s" % (
                     r["code"], shlex.quote(binary), shell_line(argvs[i]), r["err"][-1200:].decode("utf-8", "replace")))
 
     print("\nfuzz: seed %d: %d runs in %.1f s (%d skipped for the %.0f s budget), %d with --json; "
-          "signals %d, timeouts %d, bad exit codes %d, document problems %d, empty stderr %d, sanitizer reports %d"
+          "signals %d, timeouts %d, bad exit codes %d, document problems %d, empty stderr %d, sanitizer reports %d, "
+          "usage errors without 'accepted' %d"
           % (seed, ran, elapsed, skipped, args.budget, sum(1 for a in argvs if json_target(a) is not None),
              counts["signal"], counts["timeout"], counts["exit"], counts["document"], counts["stderr"],
-             counts["sanitizer"]))
+             counts["sanitizer"], counts["unclear"]))
+    kinds = {}
+    for surface, r in zip(surfaces, results):
+        if surface and r is not None:
+            kinds[surface.kind] = kinds.get(surface.kind, 0) + 1
+    print("fuzz: surfaces beyond the argv %s (progress states, outputs that are one file, FIFOs without a reader, "
+          "empty values); problems %d" % (dict(sorted(kinds.items())), counts["surface"]))
     print("fuzz: exit codes %s; %d reports validated against the schema; slowest run %.2f s: %s" % (
         dict(sorted(exits.items())), checker.validated, slowest[0],
         shell_line(slowest[1]) if slowest[1] else "-"))

@@ -23,6 +23,7 @@
 #include "core/cli/terminal.hpp"
 #include "core/cli/usage_message.hpp"
 #include "core/course/exercise.hpp"
+#include "core/log.hpp"
 #include "core/visible_gpus.hpp"
 #include "core/errors.hpp"
 #include "core/report/json_renderer.hpp"
@@ -78,11 +79,14 @@ bool ctx_color(const GlobalOptions& o) {
 // A lesson that runs on one GPU, the default one (--device 0 or none), sees only that GPU: CUDA
 // starts every GPU it can see (core/visible_gpus.hpp), and the GPU this process calls 0 stays its 0.
 // Other devices keep the full view (their numbers are the student's), as do tools, which list GPUs.
-void narrow_visible_gpus(const Command& c, const GlobalOptions& o) {
+// True when it narrowed the view.
+bool narrow_visible_gpus(const Command& c, const GlobalOptions& o) {
   if (c.kind != CommandKind::lesson || c.gpus != 1 || o.backend == BackendRequest::model || o.device.value_or(0) != 0)
-    return;
-  if (const auto entry = visible_device_entry(0, std::getenv("CUDA_VISIBLE_DEVICES")))
-    setenv("CUDA_VISIBLE_DEVICES", entry->c_str(), 1);
+    return false;
+  const auto entry = visible_device_entry(0, std::getenv("CUDA_VISIBLE_DEVICES"));
+  if (!entry) return false;
+  setenv("CUDA_VISIBLE_DEVICES", entry->c_str(), 1);
+  return true;
 }
 
 int exit_code_of(const report::Report& r) {
@@ -126,7 +130,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       for (const auto& e : c.course->exercises)
         if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);
   }
-  add_cli_spec_flag(app, summaries);  // hidden: the man page and completions are generated from it
+  add_cli_spec_flag(app);  // hidden: the man page and completions are generated from it
 
   report::RunMeta meta;
   for (int i = 0; i < argc; ++i) meta.argv.emplace_back(argv[i]);
@@ -135,8 +139,9 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
 
   // A usage error found before a run: stderr, and with --json the error document.
   const auto usage_error = [&](const std::string& message) {
-    if (json.empty_file) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << kEmptyJsonFile << "\n";
+    if (json.empty_file) {  // no document can be written: both errors on stderr
+      std::cerr << "cudasync: error: " << message_text(message) << "\n";
+      if (message != kEmptyJsonFile) std::cerr << "cudasync: error: " << kEmptyJsonFile << "\n";
       return static_cast<int>(ExitCode::usage);
     }
     try {
@@ -144,13 +149,24 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       out.error("usage", message, static_cast<int>(ExitCode::usage));
       if (const auto lost = out.finish()) std::cerr << "cudasync: error: " << *lost << "\n";
     } catch (const Error& inner) {
-      std::cerr << "cudasync: error: " << message << "\ncudasync: error: " << inner.what() << "\n";
+      std::cerr << "cudasync: error: " << message_text(message) << "\ncudasync: error: " << message_text(inner.what()) << "\n";
     }
     return static_cast<int>(ExitCode::usage);
   };
+  // --help, --version and --cli-spec end the parse early: taken from after "--" they are words
+  // the command has no argument for.
+  const auto from_after_dashes = [&](const char* flag) -> std::optional<std::string> {
+    const auto end_of_options = std::find(args.begin(), args.end(), "--");
+    const bool before = std::any_of(args.begin(), end_of_options, [flag](const std::string& a) {
+      return a == flag || a.rfind(std::string(flag) + "=", 0) == 0 || (std::string(flag) == "--help" && a == "-h");
+    });
+    return before ? std::nullopt : after_dashes_problem(app, args);
+  };
   // --help and --version print text; with --json they would leave no document.
   const auto text_only = [&](const CLI::ParseError& e, const char* what) {
+    if (const auto problem = from_after_dashes(what)) return usage_error(*problem);
     if (json.target.empty() && !json.empty_file) {
+      if (std::string(what) == "--cli-spec") std::cout << cli_spec(app, summaries).dump(2) << '\n';
       const int code = app.exit(e);
       if (const auto lost = stdout_failure(stdout_closed)) {
         std::cerr << "cudasync: error: " << *lost << "\n";
@@ -166,6 +182,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   const bool spec = std::any_of(args.begin(), end_of_options, [](const std::string& a) {
     return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
   });
+  if (const auto empty = empty_inline_value(app, args)) return usage_error(*empty);
   if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
                        "--cli-spec alone, or --json without it");
@@ -180,10 +197,13 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   } catch (const CLI::Success& e) {  // --cli-spec printed the definition
     return text_only(e, "--cli-spec");
   } catch (const CLI::ParseError& e) {
-    return usage_error(usage_message(app, e, args));
+    // A word after "--" the command had no argument for may be what CLI11 refused.
+    return usage_error(after_dashes_problem(app, args).value_or(usage_message(app, e, args)));
   }
+  if (const auto problem = after_dashes_problem(app, args)) return usage_error(*problem);
   if (json.empty_file) return usage_error(kEmptyJsonFile);
   if (const auto empty = empty_export_file(args)) return usage_error(*empty);
+  if (const auto empty = empty_value_problem(app)) return usage_error(*empty);
   opts.json_target = json.target;  // the last --json, as the error paths read it
 
   if (opts.quiet) spdlog::set_level(spdlog::level::err);
@@ -220,14 +240,11 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.commands = summaries;
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
-    narrow_visible_gpus(*chosen->command, opts);
+    const bool narrowed = narrow_visible_gpus(*chosen->command, opts);
     if (chosen->command->kind != CommandKind::tool) {  // a lesson, or a course command that runs them
       // --backend model asks nothing of the CUDA driver: choose_backend needs no probe for it.
       static const GpuProbe not_probed{};
-      const auto t0 = std::chrono::steady_clock::now();
       const GpuProbe& probe = opts.backend == BackendRequest::model ? not_probed : ctx.gpus();
-      spdlog::debug("GPU probe: {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            std::chrono::steady_clock::now() - t0).count());
       meta.driver_version = probe.driver_version;
       meta.runtime_version = probe.runtime_version;
       const BackendChoice choice = choose_backend(opts.backend, opts.device, probe);
@@ -238,25 +255,33 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
       meta.backend_used = choice.gpu ? "gpu" : "model";
       meta.backend_reason = choice.reason;
 #if CUDASYNC_HAVE_CUDA
-      if (ctx.gpu) {
+      // A narrowed run's GPU is the runtime's device 0, its default: the context starts at the first
+      // CUDA call (about 100 ms), after the lesson has started its child processes, which then
+      // start their own CUDA beside it. Any other device is selected now.
+      if (ctx.gpu && !(narrowed && ctx.device->index == 0)) {
         const auto t1 = std::chrono::steady_clock::now();
         cuda::select_device(ctx.device->index);
         spdlog::debug("GPU {} selected: {} ms", ctx.device->index,
                       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t1).count());
       }
+#else
+      (void)narrowed;
 #endif
     }
     const report::Report r = chosen->attached.run(ctx);
-    out->report(r);
+    {
+      const log::Timed timed("report written");
+      out->report(r);
+    }
     return finish(exit_code_of(r));
   } catch (const Error& e) {
     if (out) out->error(e);
-    else std::cerr << "cudasync: error: " << printable_text(e.what(), 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(e.what()) << "\n";
     return finish(static_cast<int>(e.code));
   } catch (const std::exception& e) {
     const std::string msg = std::string("internal error: ") + e.what();
     if (out) out->error("internal", msg, static_cast<int>(ExitCode::check_failed));
-    else std::cerr << "cudasync: error: " << printable_text(msg, 4000) << "\n";
+    else std::cerr << "cudasync: error: " << message_text(msg) << "\n";
     return finish(static_cast<int>(ExitCode::check_failed));
   }
 }

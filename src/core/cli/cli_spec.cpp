@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <iostream>
 
 #include "core/version.hpp"
 
@@ -150,14 +149,9 @@ nlohmann::ordered_json cli_spec(const CLI::App& app, const std::vector<CommandSu
   return j;
 }
 
-void add_cli_spec_flag(CLI::App& app, const std::vector<CommandSummary>& commands) {
-  const CLI::App* self = &app;
+void add_cli_spec_flag(CLI::App& app) {
   app.add_flag_callback(
-         "--cli-spec",
-         [self, &commands] {
-           std::cout << cli_spec(*self, commands).dump(2) << '\n';
-           throw CLI::Success();
-         },
+         "--cli-spec", [] { throw CLI::Success(); },
          "Print the command line's definition as JSON (commands, options, accepted values) and exit")
       ->group("");
 }

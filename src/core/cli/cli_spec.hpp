@@ -36,8 +36,10 @@ TypeName parse_type_name(const std::string& type_name);
 // and what their parts are; commands CLI11 knows but `commands` does not name are walked too.
 nlohmann::ordered_json cli_spec(const CLI::App& app, const std::vector<CommandSummary>& commands);
 
-// The hidden --cli-spec flag: prints cli_spec(app, commands) as JSON on stdout and ends the parse
-// with CLI::Success (exit 0). Add it after every command, keep `commands` alive until parse ends.
-void add_cli_spec_flag(CLI::App& app, const std::vector<CommandSummary>& commands);
+// The hidden --cli-spec flag: ends the parse with CLI::Success; the caller then prints
+// cli_spec(app, commands) as JSON on stdout (exit 0). Printing waits for the parse to end, so
+// that a --cli-spec the parse should not have taken (after "--") prints nothing. Add it after
+// every command.
+void add_cli_spec_flag(CLI::App& app);
 
 }  // namespace cudasync::cli

@@ -125,6 +125,20 @@ CLI::Validator whole_range(std::uint64_t min, std::uint64_t max) {
       std::string(kAcceptsPrefix) + "a whole number " + range);
 }
 
+CLI::Validator ranged_check(std::uint64_t min, std::uint64_t max, std::function<std::string(const std::string&)> check,
+                            const std::string& accepted) {
+  const std::string words = accepted.empty() ? "a whole number " + std::to_string(min) + ".." + std::to_string(max)
+                                             : accepted;
+  return CLI::Validator([check](std::string& input) { return check(input); },
+                        "UINT in [" + std::to_string(min) + " - " + std::to_string(max) + "]",
+                        std::string(kAcceptsPrefix) + words);
+}
+
+CLI::Validator non_empty(const std::string& accepted) {
+  return CLI::Validator([](std::string& input) { return input.empty() ? std::string("an empty value") : std::string(); },
+                        "", std::string(kAcceptsPrefix) + accepted);
+}
+
 CLI::Validator size_check(std::uint64_t min) {
   return CLI::Validator(
       [min](std::string& input) -> std::string {

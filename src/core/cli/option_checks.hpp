@@ -9,6 +9,7 @@
 //   // a count that may be 0
 //   cli::add_count(sub, "--delay", o.delay, 1000, "Spin iterations before the store", 0);
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -34,6 +35,16 @@ std::string size_text(std::uint64_t bytes);
 // A CLI11 check: a whole number min..max. Its description ("UINT in [1 - 32]") is CLI11's Range
 // form, so the help and --cli-spec read it as a range; its name carries what it accepts in words.
 CLI::Validator whole_range(std::uint64_t min, std::uint64_t max);
+
+// A CLI11 check for a free-form value (a file, a folder): refuses an empty one, which a command
+// could not tell from none given; `accepted` says what the option takes, for usage errors.
+CLI::Validator non_empty(const std::string& accepted);
+
+// An option's own check of whole numbers (its wording kept) with the range min..max stated where
+// CLI11 shows a check: --help and --cli-spec read "UINT in [min - max]" as the range (of each item,
+// for a list), and usage errors say "accepted: " + `accepted` ("a whole number min..max" when empty).
+CLI::Validator ranged_check(std::uint64_t min, std::uint64_t max, std::function<std::string(const std::string&)> check,
+                            const std::string& accepted = "");
 
 // A CLI11 check: a size (parse_size) of at least `min` bytes.
 CLI::Validator size_check(std::uint64_t min);

@@ -79,19 +79,26 @@ std::optional<std::string> stdout_failure(bool stdout_closed) {
 Output::Output(std::string json_target, bool color, bool stdout_closed, const report::RunMeta& meta)
     : json_target_(std::move(json_target)), color_(color), stdout_closed_(stdout_closed), meta_(meta) {
   if (json_target_.empty() || json_target_ == "-") return;
-  file_ = std::make_unique<std::ofstream>(json_target_, std::ios::binary);
-  if (!*file_) {
-    const int err = errno;
-    file_.reset();
-    throw UsageError("--json=" + shown_value(json_target_) + ": cannot open the file for writing (" +
-                     std::strerror(err) + "); accepted: a writable path, or --json alone for stdout");
-  }
+  file_ = std::make_unique<OutputFile>("--json", json_target_);
 }
 
 void Output::add_exports(const OutputOptions& o) {
   out_opts_ = o;
   if (const auto conflict = output_conflict(o, json_target_)) throw UsageError(*conflict);
   exports_ = std::make_unique<Exports>(o);
+  std::vector<const OutputFile*> files = exports_->files();
+  if (file_) files.insert(files.begin(), file_.get());
+  const std::string on_stdout = json_target_ == "-"             ? std::string("the --json document")
+                                : !exports_->stdout_option().empty() ? exports_->stdout_option() + "'s rendering"
+                                                                     : std::string("the text report");
+  if (const auto aliased = aliased_outputs(files, stdout_closed_ ? FileId{} : stdout_id(), on_stdout)) {
+    exports_->discard();  // the --json file stays: it takes the error document
+    exports_.reset();
+    throw UsageError(*aliased);
+  }
+  // Each output is a file of its own: now they may be emptied, as opening them used to.
+  if (file_) file_->truncate();
+  exports_->truncate();
 }
 
 void Output::report(const report::Report& r) {
@@ -107,7 +114,7 @@ void Output::report(const report::Report& r) {
 void Output::error(const std::string& kind, const std::string& raw_message, int code) {
   // A message may quote what the user typed: control characters and bytes that are not UTF-8
   // become \xHH, on stderr and in the document alike.
-  const std::string message = printable_text(raw_message, 4000);
+  const std::string message = message_text(raw_message);
   std::cerr << "cudasync: error: " << message << "\n";
   if (json_target_.empty()) return;
   write_json(document_text(report::error_document_json(kind, message, code, meta_)));
@@ -128,23 +135,16 @@ void Output::write_json(const std::string& text) {
     std::cout << text << '\n';
     return;
   }
-  errno = 0;
-  *file_ << text << '\n';
-  file_->flush();
-  const int write_err = errno;
-  const bool written = static_cast<bool>(*file_);
-  file_->close();
-  const int close_err = errno;
-  if (written && !file_->fail()) return;
-  const int err = written ? close_err : write_err;
-  failure_ = "--json=" + shown_value(json_target_) + ": writing the document failed (" +
-             (err ? std::strerror(err) : "write error") + "); accepted: a writable path with room for it";
-  struct stat st {};
-  if (stat(json_target_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) std::remove(json_target_.c_str());  // no half document
+  const bool regular = file_->is_regular();
+  const auto failed = file_->write_all(text + "\n");
+  if (!failed) return;
+  failure_ = "--json=" + shown_value(json_target_) + ": writing the document failed (" + *failed +
+             "); accepted: a writable path with room for it";
+  if (regular) std::remove(json_target_.c_str());  // no half document
 }
 
 std::optional<std::string> Output::finish() {
-  if (file_ && file_->is_open()) file_->close();
+  if (file_ && file_->is_open()) file_->discard();  // opened, never written: a run that ended before its report
   std::optional<std::string> out = stdout_failure(stdout_closed_);
   if (out && json_target_ == "-") out = "--json: " + *out;
   if (out && failure_) return *failure_ + "; and " + *out;

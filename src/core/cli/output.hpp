@@ -7,7 +7,6 @@
 //   - every write and the close of the --json file and of stdout are checked (a full disk, a
 //     closed stdout): a lost document is a usage error, exit 2, never a silent exit 0.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,12 +38,13 @@ std::string dump_document(const nlohmann::ordered_json& doc, bool& replaced);
 
 class Output {
  public:
-  // Opens the --json file (throws UsageError when it cannot be opened for writing).
+  // Opens the --json file (throws UsageError when it cannot be opened for writing, or is a FIFO
+  // that no process reads).
   Output(std::string json_target, bool color, bool stdout_closed, const report::RunMeta& meta);
 
   // The renderings beside the document (--html, --markdown, --csv) and --no-pager: opens their
-  // files. Throws UsageError when two outputs ask for stdout or name one file, or a file cannot be
-  // opened; the Output can still deliver the error document.
+  // files. Throws UsageError when two outputs ask for stdout or are one file (core/cli/deliver.hpp),
+  // or a file cannot be opened; the Output can still deliver the error document.
   void add_exports(const OutputOptions& o);
 
   // The text report on stdout, through the pager on a terminal (unless another rendering goes to
@@ -63,7 +63,7 @@ class Output {
   bool color_;
   bool stdout_closed_;
   const report::RunMeta& meta_;
-  std::unique_ptr<std::ofstream> file_;
+  std::unique_ptr<OutputFile> file_;
   OutputOptions out_opts_;
   std::unique_ptr<Exports> exports_;
   std::optional<std::string> failure_;

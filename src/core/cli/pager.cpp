@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+
+#include <spdlog/spdlog.h>
 
 namespace cudasync::cli {
 
@@ -44,6 +47,14 @@ bool write_all(int fd, const std::string& text) {
 }
 
 }  // namespace
+
+std::optional<std::string> pager_failure(int status) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return std::string("could not be run");
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return std::string("was ended by signal ") + strsignal(WTERMSIG(status));
+  return std::string("did not finish");
+}
 
 void print_paged(const std::string& text, const std::optional<std::string>& pager) {
   const auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
@@ -84,7 +95,13 @@ void print_paged(const std::string& text, const std::optional<std::string>& page
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   sigaction(SIGPIPE, &old, nullptr);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) std::cout << text;  // no such pager
+  // A pager that could not run (127), failed or was killed may have shown nothing: the text goes
+  // to the terminal itself rather than being lost (shown twice at worst, never not at all).
+  if (const auto failed = pager_failure(status)) {
+    spdlog::warn("the pager '{}' {}: the text follows without it (--no-pager or CUDASYNC_PAGER=cat skip it)", *pager,
+                 *failed);
+    std::cout << text;
+  }
 }
 
 }  // namespace cudasync::cli

@@ -16,7 +16,12 @@ std::optional<std::string> pager_command(bool stdout_is_tty, bool no_pager, cons
 int terminal_height();
 
 // Writes `text` to stdout, through the pager when `pager` is set and the text has more lines than
-// the terminal. A pager that cannot start (exit 127) leaves the text to stdout.
+// the terminal. A pager that cannot start (exit 127), exits non-zero or is killed leaves the text
+// to stdout, with a warning: output is never lost to a pager (PAGER=false).
 void print_paged(const std::string& text, const std::optional<std::string>& pager);
+
+// Why a pager that ended with wait status `status` may not have shown the text ("exited with
+// status 1"), or nullopt when it exited 0.
+std::optional<std::string> pager_failure(int status);
 
 }  // namespace cudasync::cli

@@ -70,6 +70,11 @@ Escaped escape(std::string_view v, std::size_t limit, bool backslash_quotes) {
 
 std::string cut_note(std::string_view v) { return "... (" + std::to_string(v.size()) + " bytes)"; }
 
+// A word of a message longer than kLongWord bytes (a value quoted in it) shows its first
+// kShownChars characters, as shown_value cuts a value.
+constexpr std::size_t kLongWord = 100;
+constexpr std::size_t kShownChars = 64;
+
 // The name a user types for an option ("--width", "-v", "lesson"), hidden or not (CLI11's
 // get_name() is empty for a hidden option).
 std::string typed_name(const CLI::Option& o) {
@@ -191,13 +196,37 @@ std::string given_value(const CLI::Option& o, const std::string& reason) {
   return all;
 }
 
-std::string extras_message(const CLI::App& app, const std::string& msg) {
+// The words CLI11 found no place for, in the order typed. CLI11 keeps them (an empty one too,
+// which its message shows as nothing at all); its message is read only where it kept none.
+std::vector<std::string> extra_words(const CLI::App& app, const std::string& msg) {
+  std::vector<std::string> extras = app.remaining(true);
+  if (!extras.empty()) return extras;
   const auto colon = msg.find("expected: ");
-  std::vector<std::string> extras;
   std::istringstream in(colon == std::string::npos ? std::string() : msg.substr(colon + 10));
   for (std::string w; in >> w;) extras.push_back(w);
   std::reverse(extras.begin(), extras.end());  // CLI11 2.1 lists them last first
-  if (extras.empty()) return msg;
+  return extras;
+}
+
+// The word typed right after the option's last `name` (or after "name="), if any.
+std::optional<std::string> typed_after(const std::vector<std::string>& args, const std::string& name) {
+  std::optional<std::string> typed;
+  for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] == name && i + 1 < args.size()) typed = args[i + 1];
+    else if (args[i].rfind(name + "=", 0) == 0) typed = args[i].substr(name.size() + 1);
+  }
+  return typed;
+}
+
+// A list option given only its delimiter ("--delays ,") holds no item, and CLI11 then takes the
+// next word, an option, as its value: the value to blame is what was typed.
+bool only_delimiters(const std::string& typed, char delimiter) {
+  return delimiter != '\0' && !typed.empty() && typed.find_first_not_of(delimiter) == std::string::npos;
+}
+
+std::string extras_message(const CLI::App& app, const std::string& msg) {
+  const std::vector<std::string> extras = extra_words(app, msg);
+  if (extras.empty()) return printable_text(msg);
   const CLI::App* command = command_of(app);
   const std::string& first = extras.front();
   std::string out;
@@ -231,7 +260,79 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
   return out;
 }
 
+// The values the command's positionals hold, in the order CLI11 fills them, and whether every
+// positional has all it takes.
+std::vector<std::string> positional_values(const CLI::App& command, bool& full) {
+  std::vector<std::string> values;
+  full = true;
+  for (const CLI::Option* o : command.get_options([](const CLI::Option* x) { return x->get_positional(); })) {
+    values.insert(values.end(), o->results().begin(), o->results().end());
+    if (static_cast<int>(o->count()) < o->get_items_expected_max()) full = false;
+  }
+  return values;
+}
+
+std::string positional_names(const CLI::App& command) {
+  std::string names;
+  for (const CLI::Option* o : command.get_options([](const CLI::Option* x) { return x->get_positional(); }))
+    names += (names.empty() ? "" : " ") + o->get_name();
+  return names;
+}
+
 }  // namespace
+
+std::optional<std::string> after_dashes_problem(const CLI::App& app, const std::vector<std::string>& args) {
+  const auto dashes = std::find(args.begin(), args.end(), "--");
+  if (dashes == args.end()) return std::nullopt;
+  const std::vector<std::string> after(dashes + 1, args.end());
+  const CLI::App& command = *command_of(app);
+  bool full = false;
+  const std::vector<std::string> values = positional_values(command, full);
+  // CLI11 gives the words after "--" to the positionals in order, after those given before it:
+  // the longest start of `after` that ends `values` went there.
+  std::size_t taken = std::min(after.size(), values.size());
+  while (taken > 0 && !std::equal(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(taken),
+                                  values.end() - static_cast<std::ptrdiff_t>(taken)))
+    --taken;
+  if (taken == after.size() || !full) return std::nullopt;  // a positional still open: CLI11 judges the rest
+  const std::string names = positional_names(command);
+  const std::string name = command_line(app);
+  return shown_value(after[taken]) + ": unexpected after '--' in " + name +
+         ": after '--' every word is an argument of the command, never an option or a command; accepted: options "
+         "before '--', and after it " +
+         (names.empty() ? std::string("nothing (") + name + " takes no arguments)"
+                        : "only " + name + "'s arguments (" + names + ")");
+}
+
+std::optional<std::string> empty_inline_value(const CLI::App& app, const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (a.size() < 4 || a.rfind("--", 0) != 0 || a.back() != '=' || a.find('=') != a.size() - 1) continue;
+    const std::string name = a.substr(0, a.size() - 1);
+    for (const CLI::App* owner : apps_in_order(app)) {
+      const CLI::Option* o = owner->get_option_no_throw(name);
+      if (o == nullptr || o->get_expected_max() == 0) continue;
+      return a + " gives no value; accepted: " + name + "=VALUE or " + name + " VALUE, the value " + accepted_text(*o) +
+             " (see " + app.get_name() + (owner == &app ? "" : " " + owner->get_name()) + " --help)";
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> empty_value_problem(const CLI::App& app) {
+  const CLI::App* command = command_of(app);
+  for (const CLI::App* a : {command, &app}) {
+    for (const CLI::Option* o : a->get_options()) {
+      if (o->get_positional() || o->get_expected_max() == 0) continue;  // flags; positionals judge their own
+      const auto& results = o->results();
+      if (std::find(results.begin(), results.end(), std::string()) == results.end()) continue;
+      return typed_name(*o) + " '': an empty value; accepted: " + accepted_text(*o) + " (see " + command_line(app) +
+             " --help)";
+    }
+    if (command == &app) break;
+  }
+  return std::nullopt;
+}
 
 bool is_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
@@ -259,15 +360,43 @@ std::string printable_text(std::string_view v, std::size_t limit) {
   return e.text + (e.cut ? cut_note(v) : "");
 }
 
+std::string message_text(std::string_view v, std::size_t limit) {
+  std::string shortened;
+  std::size_t i = 0;
+  while (i < v.size()) {
+    const std::size_t start = v.find_first_not_of(" \n", i);
+    if (start == std::string_view::npos) {
+      shortened.append(v.substr(i));
+      break;
+    }
+    shortened.append(v.substr(i, start - i));
+    std::size_t end = v.find_first_of(" \n", start);
+    if (end == std::string_view::npos) end = v.size();
+    std::string_view word = v.substr(start, end - start);
+    // The punctuation after a quoted value belongs to the sentence: it stays ("'AAA...';").
+    const std::size_t kept = word.find_last_not_of(";,:.");
+    const std::string_view punctuation = kept == std::string_view::npos ? word.substr(0, 0) : word.substr(kept + 1);
+    word.remove_suffix(punctuation.size());
+    shortened += word.size() > kLongWord ? printable_text(word, kShownChars) : std::string(word);
+    shortened += punctuation;
+    i = end;
+  }
+  const Escaped e = escape(shortened, limit, false);
+  if (!e.cut) return e.text;
+  // Cut: what is accepted, at the end, still shows.
+  const auto accepted = shortened.rfind("accepted:");
+  const std::string tail = accepted == std::string::npos ? std::string() : " ... " + printable_text(shortened.substr(accepted), limit);
+  return e.text + cut_note(shortened) + tail;
+}
+
 std::string shown_value(std::string_view v) {
-  constexpr std::size_t kLimit = 64;
-  const Escaped e = escape(v, kLimit, true);
+  const Escaped e = escape(v, kShownChars, true);
   std::string out;
   if (e.escaped) {
     out = "$'" + e.text + "'";  // as bash reads it back
   } else if (!e.plain || v.empty()) {
     out = "'";
-    for (const char c : escape(v, kLimit, false).text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (const char c : escape(v, kShownChars, false).text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     out += "'";
   } else {
     out = e.text;
@@ -281,16 +410,22 @@ std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::v
   if (dynamic_cast<const CLI::ExtrasError*>(&e)) return extras_message(app, msg) + help;
 
   const Match m = find_option(app, msg, args);
-  if (!m.option) return printable_text(msg) + help;
+  if (!m.option) return message_text(msg, 400) + help;
   const CLI::Option& o = *m.option;
   const std::string name = typed_name(o);
   const std::string accepted = accepted_text(o);
   if (m.required) return command_line(app) + " needs " + name + "; accepted: " + accepted + help;
   if (m.missing_value) return name + " needs a value; accepted: " + accepted + help;
-  const std::string value = given_value(o, m.reason);
-  const std::string reason = plain_reason(m.reason, value);
-  std::string out = name + " " + shown_value(value) + ": " + printable_text(reason);
-  if (reason.find("accepted:") == std::string::npos) out += "; accepted: " + accepted;
+  std::string value = given_value(o, m.reason);
+  std::string reason = plain_reason(m.reason, value);
+  const auto typed = typed_after(args, name);
+  if (typed && only_delimiters(*typed, o.get_delimiter())) {
+    value = *typed;
+    reason = "no item in the list";
+  }
+  const std::string shown_reason = message_text(reason, 400);
+  std::string out = name + " " + shown_value(value) + ": " + shown_reason;
+  if (shown_reason.find("accepted:") == std::string::npos) out += "; accepted: " + accepted;
   return out + help;
 }
 

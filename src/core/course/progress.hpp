@@ -6,10 +6,16 @@
 //
 // The file is versioned JSON ({"format": "cudasync-progress", "version": 1, "lessons": {...}}).
 // Nothing here throws at a student and no run is lost over it: a missing file is a fresh start; an
-// unreadable or corrupt one (or one from a newer cudasync) gives a warning and a fresh start, and a
-// corrupt one is kept beside it as progress.json.corrupt before it is replaced; a state that
-// cannot be written gives a warning and the run still completes. Writes are atomic (a temporary
-// file in the same folder, then rename) under an flock, so two runs at once lose no answer.
+// unreadable or corrupt one (or one from a newer cudasync) gives a warning and a fresh start. A
+// corrupt one (not JSON, a field of the wrong type, a count out of range, larger than
+// kMaxStateBytes) is set aside under a name of its own, progress.json.corrupt-<UTC time>-<pid>,
+// before the next answer replaces it; a state that cannot be written gives a warning and the run
+// still completes. Writes are atomic (a temporary progress.json.XXXXXX in the same folder, then
+// rename) under an flock on progress.json.lock, which --reset takes too, so two runs at once lose
+// no answer. A temporary is removed when SIGINT or SIGTERM ends the run, and one left by a run
+// that could not remove it (SIGKILL, a power cut) is swept by a later answer once it is an hour old.
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +24,11 @@
 namespace cudasync::course {
 
 inline constexpr int kProgressVersion = 1;
+// A state this large is not one cudasync wrote (a whole course takes a few KiB): it is set aside
+// unread rather than read into memory.
+inline constexpr std::uintmax_t kMaxStateBytes = std::uintmax_t{16} << 20;
+// The most answers one exercise counts; further answers leave it there.
+inline constexpr int kMaxAttempts = INT_MAX;
 
 struct ExerciseRecord {
   bool solved = false;      // answered right at least once
@@ -57,7 +68,24 @@ std::string progress_json(const Progress& p);
 // warnings (the state could not be read or saved), never throws.
 std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
                                        bool right, const std::string& answer);
-// Removes the state at `file`. Returns the warning when it cannot.
+// Removes the state at `file`, under the same lock as record_answer (a reset waits for an answer
+// being saved, so that answer cannot bring the old state back). The lock file stays: a run
+// waiting on it holds it. Returns the warning when it cannot.
 std::optional<std::string> reset_progress(const std::string& file);
+
+// While it lives, SIGINT and SIGTERM remove the file at `path` before they end the process as they
+// would have (the handler unlinks it, which is async-signal-safe, and raises the signal again).
+// Only for a signal whose action is the default: an ignored one ends nothing, and another
+// handler is left alone. One at a time per process; the signals' actions are restored after.
+class RemovedOnInterrupt {
+ public:
+  explicit RemovedOnInterrupt(const std::string& path);
+  ~RemovedOnInterrupt();
+  RemovedOnInterrupt(const RemovedOnInterrupt&) = delete;
+  RemovedOnInterrupt& operator=(const RemovedOnInterrupt&) = delete;
+
+ private:
+  bool armed_ = false;
+};
 
 }  // namespace cudasync::course

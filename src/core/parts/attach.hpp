@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -87,7 +88,15 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count()) + " ms";
   };
   auto t0 = Clock::now();
-  Run run(p.options, ctx, p.selection);
+  // Closing a run (its children, buffers, NCCL's communicators) is timed too (-v): "closed in N ms".
+  std::optional<Run> held;
+  held.emplace(p.options, ctx, p.selection);
+  Run& run = *held;
+  const auto close = [&] {
+    const auto t = Clock::now();
+    held.reset();
+    log::debug(lesson.id + ": closed in " + ms_since(t));
+  };
   log::debug(lesson.id + ": set up in " + ms_since(t0));
   report::Report r;
   r.command = lesson.id;
@@ -100,6 +109,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     auto sections = lesson.bench->run(run);
     if (!sections.empty()) note_if_gpu_shared(ctx, sections.front());  // a sweep's timings
     for (auto& s : sections) r.sections.push_back(std::move(s));
+    close();
     return r;
   }
   for (const auto& part : lesson.parts) {
@@ -122,6 +132,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   log::debug(lesson.id + ": finished in " + ms_since(t0));
   // The setup section alone means every part asked for was waived: the run exits 77.
   if (r.sections.size() == 1 && !r.waived.empty()) r.sections.clear();
+  close();
   return r;
 }
 

@@ -40,7 +40,9 @@ void write_child_answer(const std::string& path, const std::string& answer) {
   std::ofstream f(path);
   f << answer;
   f.close();
-  if (!f) throw UsageError("--child-out " + path + ": cannot write the child's answer there");
+  if (!f)
+    throw UsageError("--child-out " + path + ": cannot write the child's answer there; accepted: a file the child "
+                     "process can write (its parent names one)");
 }
 
 }  // namespace cudasync::parts

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/checked.hpp"
+#include "core/cli/option_checks.hpp"
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
@@ -52,10 +53,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   const std::int64_t n = o.n.value_or(kDefaultN);
   if (n > kTraceMaxN)
     return "--part trace is for problems of at most " + pow2_name(kTraceMaxN) + " elements (the model replays "
-           "every traced kernel beside it); got --n " + std::to_string(n) + ". Give a smaller --n";
+           "every traced kernel beside it); got --n " + std::to_string(n) + "; accepted: --n 1.." +
+           std::to_string(kTraceMaxN) + " with --part trace";
   if (o.block > kTraceMaxBlock)
     return "--part trace prints the shared-memory tree with one row per word: at most --block " +
-           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + ")";
+           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + "); accepted: --block 32.." +
+           std::to_string(kTraceMaxBlock) + " with --part trace";
   const int blocks = blocks_for(n, o.block);
   if (o.trace_block && *o.trace_block >= blocks)
     return "--trace-block " + std::to_string(*o.trace_block) + " does not exist: " + std::to_string(n) +
@@ -70,15 +73,16 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 
 void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--n", o.n, "Elements to sum, 1.." + std::to_string(kMaxN) + " (default 2^24)")
-      ->check([](const std::string& s) { return n_error(s).value_or(""); });
+      ->check(cli::ranged_check(1, kMaxN, [](const std::string& s) { return n_error(s).value_or(""); }));
   sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, Fan's BLOCK_SIZE)")
-      ->check(block_error);
+      ->check(CLI::Validator(block_error, "{32,64,128,256,512,1024}", "accepts: one of 32, 64, 128, 256, 512, 1024"));
   sub.add_option("--dtype", o.dtype, "float or double (default float; --bench without it runs both)")
       ->check(CLI::IsMember({"float", "double"}));
-  sub.add_option("--trace-block", o.trace_block, "The block the trace part shows (default 0)")
-      ->check(CLI::NonNegativeNumber);
-  sub.add_option("--trace-warp", o.trace_warp, "The warp of that block the trace part shows (default 0)")
-      ->check(CLI::NonNegativeNumber);
+  // The largest trace has kTraceMaxN elements in blocks of 32, and a block of kTraceMaxBlock threads.
+  cli::add_count(sub, "--trace-block", o.trace_block, kTraceMaxN / kWarpSize - 1,
+                 "The block the trace part shows (default 0; fewer where --n and --block make fewer blocks)", 0);
+  cli::add_count(sub, "--trace-warp", o.trace_warp, kTraceMaxBlock / kWarpSize - 1,
+                 "The warp of that block the trace part shows (default 0; fewer in a smaller --block)", 0);
   sub.add_option("--grid", o.grid,
                  "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API; "
                  "a larger grid is refused, and a run of that rung alone exits 77)")
@@ -137,6 +141,24 @@ void setup(Run& run, report::Section& s) {
            "device memory, not the L2 cache");
 }
 
+// The host bytes of a model run: the input, and beside it the largest working set of the kernels
+// of the selected rungs (one kernel's sums at a time; nullopt past 2^64).
+std::optional<std::uint64_t> model_run_bytes(const Problem& p, const parts::Selection& selection) {
+  const std::size_t elem = type_bytes(p.dtype);
+  std::uint64_t sums = 0;
+  for (Kernel k : kLadder)
+    if (selection.has(rung_of(k))) sums = std::max(sums, model_working_bytes(k, p.n, p.plan, elem));
+  return checked_sum({checked_product({static_cast<std::uint64_t>(p.n), elem}), sums});
+}
+
+// What the estimate follows from: "--n 268435456 --grid 268435456: the input array of floats and the
+// model's sums".
+std::string model_run_named(const Options& o, const Problem& p, const parts::Selection& selection) {
+  std::string named = "--n " + std::to_string(p.n);
+  if (o.grid && selection.has("grid-sync")) named += " --grid " + std::to_string(*o.grid);
+  return named + ": the input array of " + dtype_name(p.dtype) + "s and the model's per-thread and per-block sums";
+}
+
 parts::Part<Run> rung_row(const std::string& id, const char* title, const char* summary, bool needs_gpu = false) {
   std::vector<std::string> reads{"--n", "--block", "--dtype"};
   if (id == "grid-sync") reads.push_back("--grid");
@@ -180,7 +202,8 @@ void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::s
   if (input + partials > 0.9 * static_cast<double>(free_bytes))
     throw UsageError(what + " needs " + mib(input) + " of device memory for the input and " + mib(partials) +
                      " for the partial sums; GPU " + std::to_string(ctx.device ? ctx.device->index : 0) + " has " +
-                     mib(static_cast<double>(free_bytes)) + " free. Give a smaller --n");
+                     mib(static_cast<double>(free_bytes)) + " free; accepted: a problem whose input and partial sums fit "
+                     "in 90 % of the free memory (a smaller --n, or smaller --sizes for --bench)");
 }
 
 std::vector<int> bench_sizes(std::vector<int> sizes) {
@@ -201,11 +224,9 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   p.gpu = ctx.gpu;
   p.reps = kReps;
   const std::size_t elem = type_bytes(p.dtype);
-  // The input lives on the host either way; on the model it is the whole run's memory, on a GPU the
-  // device's free memory is the tighter bound (check_device_memory).
-  if (!ctx.gpu)
-    require_host_memory(ctx, checked_product({static_cast<std::uint64_t>(p.n), elem}),
-                        "--n " + std::to_string(p.n) + ": the input array of " + dtype_name(p.dtype) + "s");
+  // On the model the host holds the whole run: the input and the sums of the kernel it replays;
+  // on a GPU the device's free memory is the bound (check_device_memory).
+  if (!ctx.gpu) require_host_memory(ctx, model_run_bytes(p, selection), model_run_named(o, p, selection));
   if (ctx.gpu) {
     const std::size_t free_bytes = gpu_free_bytes();
     check_device_memory(p.n, elem, p.plan, free_bytes, ctx, "--n " + std::to_string(p.n));

@@ -75,6 +75,9 @@ int rotation_copies(std::int64_t bytes, const RunContext& ctx, std::size_t free_
 void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::size_t free_bytes,
                          const RunContext& ctx, const std::string& what);
 
+// The rung (the part id, "two-pass") that runs kernel k of the ladder.
+const char* rung_of(Kernel k);
+
 // The --bench sizes (log2): --sizes sorted without repeats, or 20 ... 28.
 std::vector<int> bench_sizes(std::vector<int> sizes);
 

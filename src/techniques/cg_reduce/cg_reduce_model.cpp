@@ -234,6 +234,51 @@ ModelResult<T> model_kernel(Kernel k, const std::vector<T>& x, const Plan& p) {
   return r;
 }
 
+namespace {
+
+// Elements a reduce_cp launch allocates: the threads' accumulators, the block sums, the scratch.
+std::int64_t reduce_cp_elements(std::int64_t n, std::int64_t grid, std::int64_t block) {
+  return std::min(grid * block, n) + grid + block;
+}
+
+// Both launches of two_pass: the first's, and the second's over the grid's sums beside them.
+std::int64_t two_pass_elements(std::int64_t n, std::int64_t grid, std::int64_t block) {
+  return reduce_cp_elements(n, grid, block) + reduce_cp_elements(grid, 1, kSecondPassBlock);
+}
+
+// vector_partials: W accumulators per live thread, their sums, then the block sums and scratch.
+std::int64_t vector_elements(std::int64_t n, std::int64_t grid, std::int64_t block, std::int64_t width) {
+  const std::int64_t live = std::min(grid * block, n / width);
+  return width * live + std::max(live, n % width) + grid + block;
+}
+
+}  // namespace
+
+std::uint64_t model_working_bytes(Kernel k, std::int64_t n, const Plan& p, std::size_t elem) {
+  const std::int64_t block = p.block;
+  const std::int64_t width = elem == sizeof(float) ? kVectorWidth<float> : kVectorWidth<double>;
+  // Rungs 1-4 (the first kernels of enum Kernel) keep one tree's sum per block.
+  if (static_cast<int>(k) <= static_cast<int>(Kernel::cg_reduce_atomic))
+    return static_cast<std::uint64_t>(blocks_for(n, p.block) + block) * elem;
+  std::int64_t elements = 0;
+  switch (k) {
+    case Kernel::two_pass_seed:
+    case Kernel::static_buffer: elements = two_pass_elements(n, p.seed_grid, block); break;
+    case Kernel::two_pass_occupancy: elements = two_pass_elements(n, p.occupancy_grid, block); break;
+    case Kernel::two_pass_vector:
+      elements = vector_elements(n, p.vector_grid, block, width) + reduce_cp_elements(p.vector_grid, 1, kSecondPassBlock);
+      break;
+    case Kernel::grid_sync: {
+      const std::int64_t threads = std::min(static_cast<std::int64_t>(p.grid_sync_grid) * block, n);
+      elements = threads + blocks_for(threads, p.block) + 2 * block;  // the block sums, then block 0's
+      break;
+    }
+    case Kernel::one_pass_vector: elements = vector_elements(n, p.one_pass_grid, kOnePassBlock, width) + kOnePassBlock; break;
+    default: break;  // CUB: the model does not replay it
+  }
+  return static_cast<std::uint64_t>(elements) * elem;
+}
+
 std::int64_t error_depth(Kernel k, std::int64_t n, const Plan& p, Dtype dtype) {
   const int lb = log2_of(p.block);
   // One reduce_cp launch: a chain of ceil(n / S) additions per thread (the first onto 0), a tree.

@@ -87,6 +87,12 @@ struct ModelResult {
 template <typename T>
 ModelResult<T> model_kernel(Kernel k, const std::vector<T>& x, const Plan& plan);
 
+// Host bytes model_kernel allocates for kernel k beside the input of n elements of `elem` bytes:
+// per-thread accumulators (min(grid x block, n) of them for a grid-stride kernel, so a --grid as
+// large as n makes them as large as the input), per-block sums and a block's scratch. A run's
+// peak is the input plus the largest of these over the kernels it replays.
+std::uint64_t model_working_bytes(Kernel k, std::int64_t n, const Plan& plan, std::size_t elem);
+
 // The longest chain of additions from an input to the result for kernel k (see gamma_bound).
 // 0 for CUB, whose order is not published.
 std::int64_t error_depth(Kernel k, std::int64_t n, const Plan& plan, Dtype dtype);

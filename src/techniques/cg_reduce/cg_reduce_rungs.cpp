@@ -25,8 +25,13 @@ struct Placed {
 constexpr Placed kPlaced[kKernelCount] = {{"shared", 0},   {"syncwarp", 0}, {"shfl", 0},     {"shfl", 0},
                                           {"cg", 0},       {"cg", 0},       {"two-pass", 1}, {"two-pass", 2},
                                           {"two-pass", 3}, {"static", 1},   {"grid-sync", 4}, {"cub", 5}};
-const char* rung_of(Kernel k) { return kPlaced[static_cast<int>(k)].rung; }
 int order_class(Kernel k) { return kPlaced[static_cast<int>(k)].order_class; }
+
+}  // namespace
+
+const char* rung_of(Kernel k) { return kPlaced[static_cast<int>(k)].rung; }
+
+namespace {
 
 template <typename T>
 KernelRun model_run(Kernel k, const std::vector<T>& x, const Plan& plan) {

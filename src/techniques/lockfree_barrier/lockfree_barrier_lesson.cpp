@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/cli/option_checks.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
@@ -23,18 +24,21 @@ using I = std::int64_t;
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
 const char* kUnsafeEscape = "--allow-unsafe to launch it anyway and watch the deadline end it";
 
-// "--blocks 0: give at least 1", "--blocks 'lots' is not a whole number", "--blocks 70000 is more than 65536".
-std::optional<std::string> int_error(const std::string& option, const std::string& text, long long lo, long long hi,
-                                     const std::string& what) {
+// Why `text` is not a count lo..hi ("" when it is); usage errors put the option and the value
+// before it and what is accepted after it.
+std::string int_error(const std::string& text, long long lo, long long hi) {
   const std::optional<long long> v = whole_number(text);
-  if (!v) return option + " '" + text + "' is not a whole number (" + what + ")";
-  if (*v < lo) return option + " " + text + ": give at least " + std::to_string(lo) + " (" + what + ")";
-  if (*v > hi) return option + " " + text + " is more than " + std::to_string(hi) + ", the most accepted (" + what + ")";
-  return std::nullopt;
+  if (!v) return "not a whole number";
+  if (*v < lo) return "give at least " + std::to_string(lo);
+  if (*v > hi) return "more than " + std::to_string(hi) + ", the most";
+  return "";
 }
 
-CLI::Validator whole_number(const std::string& option, long long lo, long long hi, const std::string& what) {
-  return CLI::Validator([=](const std::string& v) { return int_error(option, v, lo, hi, what).value_or(""); }, "");
+// A count lo..hi, its range in --help and --cli-spec, and `what` it counts in "accepted:".
+CLI::Validator count_check(long long lo, long long hi, const std::string& what) {
+  return cli::ranged_check(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi),
+                           [=](const std::string& v) { return int_error(v, lo, hi); },
+                           "a whole number " + std::to_string(lo) + ".." + std::to_string(hi) + " (" + what + ")");
 }
 
 void add_options(CLI::App& sub, Options& o) {
@@ -42,12 +46,12 @@ void add_options(CLI::App& sub, Options& o) {
                  "Blocks in the grid, 1.." + std::to_string(kMaxBlocks) +
                      " (default: one per SM; 16 with --trace). More than can be resident at once is refused, "
                      "unless --allow-unsafe")
-      ->check(whole_number("--blocks", 1, kMaxBlocks, "blocks in the grid"));
+      ->check(count_check(1, kMaxBlocks, "blocks in the grid"));
   sub.add_option("--threads", o.threads, "Threads per block, 1..1024 (default 256; a multiple of 32 for own)")
-      ->check(whole_number("--threads", 1, 1024, "threads per block, at most 1024 on every GPU"));
+      ->check(count_check(1, 1024, "threads per block, at most 1024 on every GPU"));
   sub.add_option("--phases", o.phases,
                  "Phases of the multi-phase kernel, 2.." + std::to_string(kMaxPhases) + " (default 16: 15 barriers)")
-      ->check(whole_number("--phases", 2, kMaxPhases, "phases, with a barrier between each two"));
+      ->check(count_check(2, kMaxPhases, "phases, with a barrier between each two"));
   sub.add_flag("--trace", o.trace,
                "Per-block arrival and release times of barrier 1 (%globaltimer) as a timeline, and the model's "
                "step table (--blocks at most 64, default 16)");
@@ -57,7 +61,7 @@ void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--deadline-ms", o.deadline_ms,
                  "How long one spinning block waits before it gives up, 1.." + std::to_string(kMaxDeadlineMs) +
                      " ms (default " + std::to_string(kDefaultDeadlineMs) + ")")
-      ->check(whole_number("--deadline-ms", 1, kMaxDeadlineMs, "milliseconds"));
+      ->check(count_check(1, kMaxDeadlineMs, "milliseconds"));
 }
 
 // Combinations CLI11 cannot check one option at a time. --bench's own (--blocks, --phases, --trace
@@ -74,7 +78,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   const int phases = o.phases.value_or(kDefaultPhases);
   if (o.trace && blocks > kTraceMaxBlocks)
     return "--trace draws one row per block: at most --blocks " + std::to_string(kTraceMaxBlocks) + " (got " +
-           std::to_string(blocks) + ")";
+           std::to_string(blocks) + "); accepted: --blocks 1.." + std::to_string(kTraceMaxBlocks) + " with --trace";
   if (blocks > 0) {
     const std::int64_t values = static_cast<std::int64_t>(blocks) * o.threads;
     if (values > kMaxValues)

@@ -75,11 +75,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
       return given + ": the same GPU twice; accepted: two different GPUs, e.g. --devices 0,1";
   }
   if (o.fence.size() > 2)
-    return "--fence " + list_text(o.fence) + ": give one fence for both sides or two (producer,consumer)";
+    return "--fence " + list_text(o.fence) + ": " + std::to_string(o.fence.size()) +
+           " fences; accepted: one fence for both sides or two (producer,consumer), e.g. --fence device,none";
   if (o.fence.size() == 2 && sel.has("host-flag"))
     return "--fence " + o.fence[0] + "," + o.fence[1] +
-           " with host-flag: its consumer is a host thread, whose side is always an acquire load; give one fence "
-           "(the GPU's), or leave host-flag out with --part peer-flag";
+           " with host-flag: its consumer is a host thread, whose side is always an acquire load; accepted: one "
+           "fence (the GPU's), or two with host-flag left out (--part peer-flag)";
   const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;
   if (sel.has("barrier") && values * o.phases > (std::int64_t{1} << 28))
     return "--blocks " + std::to_string(o.blocks.value_or(kModelSmCount)) + " x --phases " + std::to_string(o.phases) +
@@ -161,8 +162,8 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
       for (int d : dev)
         if (d >= visible)
           throw UsageError("--devices " + std::to_string(dev[0]) + "," + std::to_string(dev[1]) + ": there is no GPU " +
-                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs, 0.." +
-                           std::to_string(visible - 1));
+                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs; accepted: "
+                           "two of 0.." + std::to_string(visible - 1));
       peer = gpu_peer_info(dev[0], dev[1]);
       if (!peer->a_to_b || !peer->b_to_a)
         peer_waiver = pair_text() + " cannot reach each other's memory (cudaDeviceCanAccessPeer " +

@@ -92,6 +92,7 @@ struct NcclComms {
   ncclComm_t comm[kGpus] = {nullptr, nullptr};
   int* one[kGpus] = {nullptr, nullptr};  // the barrier's integer on each GPU
   ~NcclComms() {
+    const log::Timed timed("multi-gpu: NCCL communicators closed");
     for (int g = 0; g < kGpus; ++g) {
       if (comm[g]) nccl().destroy(comm[g]);
       if (one[g]) {

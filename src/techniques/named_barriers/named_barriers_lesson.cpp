@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/cli/option_checks.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
 #include "core/parts/child.hpp"
@@ -48,24 +49,43 @@ std::vector<MisuseCase> misuse_cases(const Options& o) {
 const char* kIdsForm = "two barrier ids 0..15, comma-separated, e.g. 1,2";
 const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
 
-// A list option whose every item must be there ("1,,2" is refused, not read as "1,2").
+// A list option whose every item must be there ("1,,2" is refused, not read as "1,2"); each item's
+// range min..max is stated for --help and --cli-spec, and checked with the other options.
 void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out, const std::string& help,
-                  const std::string& accepted) {
+                  const std::string& accepted, int min, int max) {
   sub.add_option_function<std::string>(name, [&out](const std::string& s) { out = *parse_int_list(s); }, help)
       ->type_name("INT,INT")
-      ->check([accepted](const std::string& s) {
-        return parse_int_list(s) ? std::string() : "'" + s + "' is not a list of whole numbers; accepted: " + accepted;
-      });
+      ->check(cli::ranged_check(static_cast<std::uint64_t>(min), static_cast<std::uint64_t>(max),
+                                [accepted](const std::string& s) {
+                                  return parse_int_list(s) ? std::string()
+                                                           : "'" + s + "' is not a list of whole numbers; accepted: " +
+                                                                 accepted;
+                                },
+                                accepted));
+}
+
+// A thread count of whole warps that shares a block with another: 32..992 each, checked with the
+// other options (usage_error), so that the message can name both.
+CLI::Validator warps_of_a_block(const std::string& accepted) {
+  return cli::ranged_check(kWarpSize, kMaxBlockThreads - kWarpSize, [](const std::string&) { return std::string(); },
+                           accepted);
 }
 
 void add_options(CLI::App& sub, Options& o) {
   add_int_list(sub, "--barrier-ids", o.barrier_ids,
                "Two barrier ids 0..15: group 0 / full barrier / bar.red / misuse, and group 1 / empty barrier",
-               kIdsForm);
-  add_int_list(sub, "--groups", o.groups, "bar-sync: threads in group 0 and group 1 (multiples of 32)", kGroupsForm);
+               kIdsForm, 0, 15);
+  add_int_list(sub, "--groups", o.groups,
+               "bar-sync: threads in group 0 and group 1 (multiples of 32, 32..992, at most 1024 together)",
+               kGroupsForm, kWarpSize, kMaxBlockThreads - kWarpSize);
   sub.add_option("--phases", o.phases, "bar-sync: phases each group runs")->check(CLI::Range(1, 8));
-  sub.add_option("--producers", o.producers, "producer-consumer, cuda-barrier: producer threads (a multiple of 32)");
-  sub.add_option("--consumers", o.consumers, "producer-consumer, cuda-barrier: consumer threads (a multiple of 32)");
+  const std::string warps = "a multiple of 32, 32..992, with --producers and --consumers at most 1024 together";
+  sub.add_option("--producers", o.producers,
+                 "producer-consumer, cuda-barrier: producer threads (a multiple of 32, 32..992)")
+      ->check(warps_of_a_block(warps));
+  sub.add_option("--consumers", o.consumers,
+                 "producer-consumer, cuda-barrier: consumer threads (a multiple of 32, 32..992)")
+      ->check(warps_of_a_block(warps));
   sub.add_option("--rounds", o.rounds, "producer-consumer, cuda-barrier: values each producer hands over")
       ->check(CLI::Range(1, 64));
   sub.add_flag("--trace", o.trace, "producer-consumer, cuda-barrier: every warp's arrivals and waits, round by round");
@@ -77,10 +97,10 @@ void add_options(CLI::App& sub, Options& o) {
   sub.add_option("--threads", o.threads, "bar-red: threads in the block")->check(CLI::Range(1, kMaxBlockThreads));
   sub.add_option("--count", o.count, "misuse: the thread count of the bad bar.sync (any 1..1024)")
       ->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--arrive", o.arrive, "misuse: threads that arrive at it (whole warps)")
-      ->check([](const std::string& s) {
+  sub.add_option("--arrive", o.arrive, "misuse: threads that arrive at it (whole warps, 32..992)")
+      ->check(cli::ranged_check(kWarpSize, kMaxBlockThreads - kWarpSize, [](const std::string& s) {
         return s.empty() ? std::string("'' is not a number of threads; accepted: whole warps, 32..992") : std::string();
-      });
+      }, "whole warps, 32..992"));
 }
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/cli/option_checks.hpp"
 #include "core/number_list.hpp"
 
 namespace cudasync::threadfence {
@@ -37,8 +38,8 @@ std::optional<std::string> iterations_error(const std::string& text) {
 // Checks that need more than one option (CLI11 checks each alone).
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
   if (o.fence.size() > 2)
-    return "--fence " + list_text(o.fence) +
-           ": give one fence for both sides or two (side 0,side 1), e.g. --fence device,none";
+    return "--fence " + list_text(o.fence) + ": " + std::to_string(o.fence.size()) +
+           " fences; accepted: one fence for both sides or two (side 0,side 1), e.g. --fence device,none";
   if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
     LitmusSpec corr;
     corr.test = Test::corr;
@@ -47,9 +48,9 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
     if (!meaningful(corr))
       return "--fence " + o.fence[0] + "," + o.fence[1] + " with corr" +
              std::string(o.tests.empty() ? " (every test runs without --test)" : "") +
-             ": side 0 of corr is a single store, and a fence before it has nothing to order. Give corr's reader "
-             "its fence alone (--test corr --fence " + o.fence[1] + ", or none," + o.fence[1] +
-             "), or leave corr out with --test";
+             ": side 0 of corr is a single store, and a fence before it has nothing to order; accepted: corr's "
+             "reader's fence alone (--test corr --fence " + o.fence[1] + ", or none," + o.fence[1] +
+             "), or corr left out with --test";
   }
   return std::nullopt;
 }
@@ -81,7 +82,7 @@ void add_options(CLI::App& sub, Options& o) {
                  "Instances per litmus row (litmus, scope, volatile), 1.." + std::to_string(kMaxIterations) +
                      " (default " + std::to_string(kDefaultIterations) + ", --bench " + std::to_string(kBenchIterations) +
                      "); rounded up to whole rounds of the GPU")
-      ->check([](const std::string& s) { return iterations_error(s).value_or(""); });
+      ->check(cli::ranged_check(1, kMaxIterations, [](const std::string& s) { return iterations_error(s).value_or(""); }));
 }
 
 void setup(Run& run, report::Section& s) {

@@ -2,6 +2,7 @@
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +13,13 @@ namespace {
 using I = std::int64_t;
 
 std::string lanes_text(int threads) { return threads == 1 ? "lane 0" : "lanes 0-" + std::to_string(threads - 1); }
+
+// The mask of every lane that runs: "0x0000ffff" for 16 threads.
+std::string full_mask_text(int threads) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", threads >= 32 ? 0xffffffffu : (1u << threads) - 1u);
+  return buf;
+}
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
   const int delta = o.delta;
@@ -24,7 +32,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
   WarpSetup w{o.threads, *mask};
   if (w.calling() == 0)
     return "--mask " + o.mask + " contains none of the " + std::to_string(o.threads) + " threads that run (" +
-           lanes_text(o.threads) + "): the calling lanes are the mask's lanes, so it must name at least one of them";
+           lanes_text(o.threads) + "): the calling lanes are the mask's lanes; accepted: a mask naming at least one "
+           "of them, e.g. --mask " + full_mask_text(o.threads);
   return std::nullopt;
 }
 

@@ -56,16 +56,40 @@ TEST(CgReduceCli, BadInputExits2WithTheReasonAndWhatIsAccepted) {
       {"cg-reduce --backend model --bench --part trace", {"--part", "--bench"}},
       {"cg-reduce --backend model --bench --grid 5", {"--grid", "--bench"}},
       // The model holds the whole input: above --max-memory (default 1 GiB) it stops before allocating.
-      {"cg-reduce --backend model --n 1073741824", {"--n 1073741824", "4.0 GiB", "--max-memory 4G"}},
+      // The bound covers the model's sums beside the input: 4 GiB of input needs a 5G bound.
+      {"cg-reduce --backend model --n 1073741824", {"--n 1073741824", "4.0 GiB", "--max-memory 5G"}},
       {"cg-reduce --backend model --n 536870912 --dtype double", {"--n 536870912", "doubles", "4.0 GiB"}},
-      {"cg-reduce --backend model --n 1048576 --max-memory 1M", {"--n 1048576", "4.0 MiB", "--max-memory 4M"}},
+      // 2^20 elements: the seed grid's 10240 x 128 threads hold one accumulator per element.
+      {"cg-reduce --backend model --n 1048576 --max-memory 1M", {"--n 1048576", "9.0 MiB", "--max-memory 10M"}},
+      // Found by fuzzing: a --grid as large as --n gives every element a thread, and the model's
+      // per-thread sums are as large as the input (it peaked at 2 GiB under the 1 GiB bound).
+      {"cg-reduce --backend model --n 268435456 --part grid-sync --grid 268435456",
+       {"--n 268435456", "--grid 268435456", "2.0 GiB", "--max-memory 3G", "accepted:"}},
+      {"cg-reduce --backend model --n 1073741824 --part grid-sync --grid 1073741824 --max-memory 4G",
+       {"--grid 1073741824", "8.0 GiB", "--max-memory 9G"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
 
 TEST(CgReduceCli, AModelRunWithinItsMemoryBoundRuns) {
-  const CliResult r = run_cli("cg-reduce --backend model --part shared --n 1048576 --max-memory 4M");
+  // 4 MiB of input, 32 KiB of block sums and a block's scratch.
+  const CliResult r = run_cli("cg-reduce --backend model --part shared --n 1048576 --max-memory 5M");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
+}
+
+TEST(CgReduceMemory, TheGridSyncRungsSumsGrowWithTheGridUpToOneThreadPerElement) {
+  using cg_reduce::Kernel;
+  const std::int64_t n = std::int64_t{1} << 24;
+  cg_reduce::Plan plan = cg_reduce::default_plan(128);
+  const auto small = cg_reduce::model_working_bytes(Kernel::grid_sync, n, plan, sizeof(float));
+  plan.grid_sync_grid = 1 << 17;  // 2^17 blocks of 128: a thread per element
+  const auto large = cg_reduce::model_working_bytes(Kernel::grid_sync, n, plan, sizeof(float));
+  EXPECT_LT(small, static_cast<std::uint64_t>(n) * sizeof(float) / 4);
+  EXPECT_GE(large, static_cast<std::uint64_t>(n) * sizeof(float)) << "one sum per element's thread";
+  EXPECT_GE(cg_reduce::model_working_bytes(Kernel::shared_atomic, n, plan, sizeof(double)),
+            static_cast<std::uint64_t>(n / 128) * sizeof(double))
+      << "one sum per block";
+  EXPECT_EQ(cg_reduce::model_working_bytes(Kernel::cub_sum, n, plan, sizeof(float)), 0u) << "the model runs no CUB";
 }
 
 TEST(CgReduceCli, ModelRunShowsEveryRungTheLadderAndWhatNeedsAGpu) {
