@@ -18,7 +18,7 @@ enum class Kernel : int {
   shfl_xor_atomic,        //         __shfl_xor_sync instead
   tile_shfl_down_atomic,  // rung 4: thread_block_tile<32>::shfl_down (Fan 10.4.2)
   cg_reduce_atomic,       //         cooperative_groups::reduce on the tile
-  two_pass_fixed_grid,          // rung 5: grid-stride in registers, grid 10240, two launches (Fan 10.5.1)
+  two_pass_fixed_grid,    // rung 5: grid-stride in registers, grid 10240, two launches (Fan 10.5.1)
   two_pass_occupancy,     //         the same kernel, grid from the occupancy API
   two_pass_vector,        //         float4 / double2 loads, 4 in flight, occupancy grid, warp-first
   static_buffer,          // rung 6: two_pass_fixed_grid with a static __device__ buffer (Fan 10.5.2)

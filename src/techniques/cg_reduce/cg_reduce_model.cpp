@@ -262,7 +262,7 @@ std::uint64_t model_working_bytes(Kernel k, std::int64_t n, const Plan& p, std::
     return static_cast<std::uint64_t>(blocks_for(n, p.block) + block) * elem;
   std::int64_t elements = 0;
   switch (k) {
-    case Kernel::two_pass_seed:
+    case Kernel::two_pass_fixed_grid:
     case Kernel::static_buffer: elements = two_pass_elements(n, p.seed_grid, block); break;
     case Kernel::two_pass_occupancy: elements = two_pass_elements(n, p.occupancy_grid, block); break;
     case Kernel::two_pass_vector:
