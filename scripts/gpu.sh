@@ -6,9 +6,10 @@
 #      several at once share the GPU, and the tests of co-residency and timing assume they do not;
 #   4. each lesson's default run on the GPU (lessons from `cudasync --cli-spec`): exit code, time
 #      and its checks line, and the tour;
-#   5. start-up times (scripts/startup-bench.sh), unless GPU_SH_STARTUP=0;
-#   6. every lesson's --bench in one run (cudasync bench --out $OUT/results: the files of
+#   5. every lesson's --bench in one run (cudasync bench --out $OUT/results: the files of
 #      docs/results/), unless GPU_SH_BENCH=0;
+#   6. start-up times (scripts/startup-bench.sh, GPU_SH_STARTUP_RUNS runs of each, 5 unless
+#      set), unless GPU_SH_STARTUP=0;
 #   7. the fuzz test's GPU variant (argvs with --backend gpu, memcheck on a sample), unless
 #      GPU_SH_FUZZ=0.
 # Each step runs under what is left of TOTAL_S (default 560: the device tool's limit is 600), so
@@ -75,17 +76,17 @@ t0=$(date +%s%N)
 timeout "$(limit 60)" "$bin" tour --backend gpu --json >/tmp/cudasync-tour.json 2>/dev/null
 note "tour --backend gpu --json: exit $?, $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
-if [ "${GPU_SH_STARTUP:-1}" != 0 ]; then
-  t0=$(date +%s)
-  timeout "$(limit 200)" scripts/startup-bench.sh "$bin" 5 >"$OUT/startup.md" 2>&1
-  note "startup bench: exit $?, $(( $(date +%s) - t0 )) s (startup.md)"
-fi
-
 if [ "${GPU_SH_BENCH:-1}" != 0 ]; then
   t0=$(date +%s)
   timeout "$(limit 150)" "$bin" bench --out "$OUT/results" --force >"$OUT/bench.tmp" 2>&1
   note "bench --out results: exit $?, $(( $(date +%s) - t0 )) s"
   tail -3 "$OUT/bench.tmp"; rm -f "$OUT/bench.tmp"
+fi
+
+if [ "${GPU_SH_STARTUP:-1}" != 0 ]; then
+  t0=$(date +%s)
+  timeout "$(limit 200)" scripts/startup-bench.sh "$bin" "${GPU_SH_STARTUP_RUNS:-5}" >"$OUT/startup.md" 2>&1
+  note "startup bench: exit $?, $(( $(date +%s) - t0 )) s (startup.md)"
 fi
 
 if [ "${GPU_SH_FUZZ:-1}" != 0 ]; then

@@ -23,9 +23,9 @@ const course::Exercise& checked_exercise(const course::CourseLesson& lesson, lon
 }
 
 CLI::Validator exercise_lesson(const std::vector<cli::Command>& table) {
-  const std::vector<std::string> with = course::lessons_with_exercises(table);
+  const std::vector<std::string> with = course::lessons_with_exercises(table, course::TeacherErrors::built_in_instead);
   std::vector<std::string> without;
-  for (const auto& l : course::course_of(table))
+  for (const auto& l : course::course_of(table, course::TeacherErrors::built_in_instead))
     if (l.course->exercises.empty()) without.push_back(l.command->name);
   std::string ids;
   for (const auto& x : with) ids += (ids.empty() ? "" : ", ") + x;

@@ -14,4 +14,10 @@ std::optional<std::string_view> find_lesson_starter(std::string_view lesson, std
   return std::nullopt;
 }
 
+std::optional<std::string_view> find_lesson_manifest(std::string_view lesson) {
+  for (const auto& f : lesson_manifests())
+    if (lesson == f.lesson) return f.text();
+  return std::nullopt;
+}
+
 }  // namespace cudasync

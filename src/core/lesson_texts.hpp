@@ -32,4 +32,9 @@ struct LessonFile {
 const std::vector<LessonFile>& lesson_starters();  // generated
 std::optional<std::string_view> find_lesson_starter(std::string_view lesson, std::string_view name);
 
+// Each lesson's manifest, lessons/<lesson>/lesson.json (core/course/manifest.hpp), embedded the same
+// way; name is "lesson.json".
+const std::vector<LessonFile>& lesson_manifests();  // generated
+std::optional<std::string_view> find_lesson_manifest(std::string_view lesson);
+
 }  // namespace cudasync

@@ -1,19 +1,51 @@
 #include "core/course/course.hpp"
 
+#include <cstdlib>
+#include <map>
+
+#include "core/course/teacher_course.hpp"
 #include "core/errors.hpp"
 
 namespace cudasync::course {
 
-std::vector<CourseLesson> course_of(const std::vector<cli::Command>& table) {
+namespace {
+
+// The lessons' courses with $CUDASYNC_COURSE_DIR's rows, made once per process (the folder is read
+// once: a run sees one course).
+const LessonCourse* with_teacher(const std::vector<cli::Command>& table, const cli::Command& c) {
+  static const char* dir = std::getenv("CUDASYNC_COURSE_DIR");
+  if (dir == nullptr || *dir == '\0') return c.course;
+  static std::map<std::string, LessonCourse> merged;
+  const auto found = merged.find(c.name);
+  if (found != merged.end()) return &found->second;
+  std::vector<std::string> lessons;
+  for (const auto& l : table)
+    if (l.kind == cli::CommandKind::lesson && l.course != nullptr) lessons.push_back(l.name);
+  static const bool checked = (check_teacher_dir(dir, lessons), true);
+  (void)checked;
+  return &merged.emplace(c.name, with_teacher_rows(*c.course, c.name, dir, lessons)).first->second;
+}
+
+}  // namespace
+
+std::vector<CourseLesson> course_of(const std::vector<cli::Command>& table, TeacherErrors errors) {
   std::vector<CourseLesson> out;
-  for (const auto& c : table)
-    if (c.kind == cli::CommandKind::lesson && c.course != nullptr) out.push_back({&c, c.course});
+  for (const auto& c : table) {
+    if (c.kind != cli::CommandKind::lesson || c.course == nullptr) continue;
+    const LessonCourse* course = c.course;
+    try {
+      course = with_teacher(table, c);
+    } catch (const UsageError&) {
+      if (errors == TeacherErrors::thrown) throw;
+    }
+    out.push_back({&c, course});
+  }
   return out;
 }
 
-std::vector<std::string> lessons_with_exercises(const std::vector<cli::Command>& table) {
+std::vector<std::string> lessons_with_exercises(const std::vector<cli::Command>& table, TeacherErrors errors) {
   std::vector<std::string> out;
-  for (const auto& l : course_of(table))
+  for (const auto& l : course_of(table, errors))
     if (!l.course->exercises.empty()) out.push_back(l.command->name);
   return out;
 }

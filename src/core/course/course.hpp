@@ -16,10 +16,18 @@ struct CourseLesson {
   const LessonCourse* course;   // its tour stop and exercises (never null here)
 };
 
-// The lessons of main's table that have a place in the course, in course order (the table's).
-std::vector<CourseLesson> course_of(const std::vector<cli::Command>& table);
+// A teacher's file that is not valid ($CUDASYNC_COURSE_DIR, core/course/teacher_course.hpp): a
+// UsageError (exit 2) when a command runs; while the command line is being built, the lesson's
+// own course in its place (the run that follows says what is wrong).
+enum class TeacherErrors { thrown, built_in_instead };
+
+// The lessons of main's table that have a place in the course, in course order (the table's),
+// each with a teacher's rows where $CUDASYNC_COURSE_DIR has some.
+std::vector<CourseLesson> course_of(const std::vector<cli::Command>& table,
+                                    TeacherErrors errors = TeacherErrors::thrown);
 // The ids of those with at least one exercise.
-std::vector<std::string> lessons_with_exercises(const std::vector<cli::Command>& table);
+std::vector<std::string> lessons_with_exercises(const std::vector<cli::Command>& table,
+                                                TeacherErrors errors = TeacherErrors::thrown);
 // The lesson `id` of the course, or nullopt.
 std::optional<CourseLesson> find_course_lesson(const std::vector<cli::Command>& table, const std::string& id);
 // Exercise `number` of a lesson, or nullptr.

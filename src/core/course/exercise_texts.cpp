@@ -1,9 +1,13 @@
 #include "core/course/exercise_texts.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/course/answer_read.hpp"
+#include "core/course/manifest.hpp"
 #include "core/lesson_texts.hpp"
 
 namespace cudasync::course {
@@ -96,11 +100,42 @@ std::string remember_text(std::string_view markdown, std::string_view lang) {
   return out;
 }
 
-LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows,
-                           const Whys& whys) {
-  LessonCourse c;
-  c.tour_args = std::move(tour_args);
+LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
   const auto fail = [&](const std::string& what) { throw std::logic_error("course: " + lesson + ": " + what); };
+  const auto manifest_text = find_lesson_manifest(lesson);
+  if (!manifest_text) fail("no lessons/" + lesson + "/lesson.json");
+  // The build checked the manifest (tools/manifest_check.cpp); a ManifestError here is a bug.
+  auto manifest = std::make_shared<const Manifest>(
+      parse_manifest(*manifest_text, "lessons/" + lesson + "/lesson.json", ManifestOrigin::built_in));
+  if (manifest->lesson != lesson) fail("lesson.json names the lesson '" + manifest->lesson + "'");
+  LessonCourse c;
+  c.tour_args = manifest->tour;
+  std::vector<Exercise> rows;
+  std::set<std::string> computes_used, kernels_used;
+  for (std::size_t i = 0; i < manifest->exercises.size(); ++i) {
+    const ManifestExercise& m = manifest->exercises[i];
+    Exercise e = m.exercise;
+    if (e.kind == Kind::kernel) {
+      const auto run = code.kernels.find(e.id);
+      if (run == code.kernels.end()) fail("kernel exercise " + e.id + " has no KernelRun in the lesson's code");
+      kernels_used.insert(e.id);
+      Exercise k = kernel_exercise(lesson, e.number, e.id, e.starter, run->second);
+      k.former_ids = e.former_ids;
+      e = std::move(k);
+    } else if (!m.compute.empty()) {
+      const auto compute = code.computes.find(m.compute);
+      if (compute == code.computes.end()) fail("exercise " + e.id + " names compute '" + m.compute + "', which the lesson's code lacks");
+      computes_used.insert(m.compute);
+      e.compute = compute->second;
+    } else {
+      e.compute = [manifest, i, lesson](LessonRunner& r) { return read_answer(manifest->exercises[i], lesson, r); };
+    }
+    rows.push_back(std::move(e));
+  }
+  for (const auto& [name, f] : code.computes)
+    if (computes_used.count(name) == 0) fail("the lesson's code has a compute '" + name + "' no row names");
+  for (const auto& [name, f] : code.kernels)
+    if (kernels_used.count(name) == 0) fail("the lesson's code has a KernelRun '" + name + "' no row names");
   for (const char* lang : {"en", "zh"}) {
     const auto text = find_lesson_text(lesson, lang);
     if (!text) fail(std::string("no ") + lang + " text");
@@ -109,32 +144,23 @@ LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> t
     (std::string(lang) == "zh" ? c.remember.zh : c.remember.en) = sentence;
     const std::vector<ExerciseText> texts = exercise_texts(*text, lang);
     if (texts.size() != rows.size())
-      fail(std::string(lang) + ".md has " + std::to_string(texts.size()) + " exercises, the table " +
+      fail(std::string(lang) + ".md has " + std::to_string(texts.size()) + " exercises, lesson.json " +
            std::to_string(rows.size()));
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const ExerciseText& t = texts[i];
       if (t.number != rows[i].number || t.id != rows[i].id)
-        fail(std::string(lang) + ".md's exercise " + std::to_string(t.number) + ". " + t.id + " is the table's " +
+        fail(std::string(lang) + ".md's exercise " + std::to_string(t.number) + ". " + t.id + " is lesson.json's " +
              std::to_string(rows[i].number) + ". " + rows[i].id);
       if (t.question.empty() || t.hint.empty())
         fail(std::string(lang) + ".md's exercise " + t.id + " lacks its question or its hint");
       if (!t.why.empty())
         fail(std::string(lang) + ".md's exercise " + t.id +
-             " has a why paragraph: a student's text carries no answer; it goes to the lesson's whys");
+             " has a why paragraph: a student's text carries no answer; it goes to lesson.json's row");
       const bool zh = std::string(lang) == "zh";
       (zh ? rows[i].question.zh : rows[i].question.en) = t.question;
       (zh ? rows[i].hint.zh : rows[i].hint.en) = t.hint;
     }
   }
-  for (Exercise& e : rows) {
-    const auto w = whys.find(e.id);
-    if (e.kind == Kind::computed && (w == whys.end() || w->second.en.empty() || w->second.zh.empty()))
-      fail("exercise " + e.id + " has no why in en and zh");
-    if (w != whys.end()) e.why = w->second;
-  }
-  for (const auto& [id, text] : whys)
-    if (std::none_of(rows.begin(), rows.end(), [&](const Exercise& e) { return e.id == id; }))
-      fail("a why for " + id + ", which is no exercise of the lesson");
   c.exercises = std::move(rows);
   return c;
 }
@@ -144,15 +170,6 @@ Answer found(std::string value, std::vector<std::pair<std::string, std::string>>
   a.value = std::move(value);
   a.values = std::move(values);
   return a;
-}
-
-Exercise computed(int number, std::string id, AnswerFormat format, std::function<Answer(LessonRunner&)> compute) {
-  Exercise e;
-  e.number = number;
-  e.id = std::move(id);
-  e.format = std::move(format);
-  e.compute = std::move(compute);
-  return e;
 }
 
 }  // namespace cudasync::course

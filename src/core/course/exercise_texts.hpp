@@ -12,8 +12,8 @@
 // lesson's stop with. The C++ row of an exercise (number, id, how its answer is computed) takes its
 // question and hint from there, matched by number and id. The texts are installed for students, so
 // they hold no answer: the why of a computed exercise ("lane 5 ^ 3 = lane {src}, which holds
-// {answer}.") comes from the lesson's table of whys (src/techniques/<lesson>/<lesson>_exercise_whys.cpp),
-// and its compute fills the {names} with what the run gave (Answer::values). A text that still has
+// {answer}.") is in the row of the lesson's manifest (lessons/<lesson>/lesson.json), and its
+// compute fills the {names} with what the run gave (Answer::values). A text that still has
 // a why paragraph ("*Why:*", "*为什么：*") is refused, as is an `{answer}`-like template in it.
 #include <map>
 #include <string>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/course/exercise.hpp"
+#include "core/course/kernel_exercise.hpp"
 
 namespace cudasync::course {
 
@@ -32,23 +33,25 @@ struct ExerciseText {
   std::string why;  // a why paragraph the text should not have: lesson_course refuses it
 };
 
-// How each computed exercise's answer follows, by exercise id, with {names} the compute fills in.
-using Whys = std::map<std::string, Text>;
-
 // The exercises of one lesson text, in its order; empty when it has no such section.
 std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_view lang);
 // The "**Remember:**" sentence of one lesson text; "" when it has none.
 std::string remember_text(std::string_view markdown, std::string_view lang);
 
-// The lesson's course: `rows` with their questions and hints, and the sentence to remember, from the
-// lesson's en and zh texts (embedded in the binary), and each computed row's why from `whys`. Throws
-// std::logic_error naming what is missing or does not match (a row without its text or its why, a
-// text without its row, a why without its row, a number beside another id, a why left in a text).
-LessonCourse lesson_course(const std::string& lesson, std::vector<std::string> tour_args, std::vector<Exercise> rows,
-                           const Whys& whys);
+// What only a lesson's code gives the rows of its manifest that name it.
+struct LessonCode {
+  std::map<std::string, std::function<Answer(LessonRunner&)>> computes;  // by the row's "compute"
+  std::map<std::string, KernelRun> kernels;                              // by a kernel row's id
+};
 
-// A computed exercise's row: the texts come from the lesson's text (lesson_course above).
-Exercise computed(int number, std::string id, AnswerFormat format, std::function<Answer(LessonRunner&)> compute);
+// The lesson's course, from its manifest (lessons/<lesson>/lesson.json, embedded): the tour's
+// arguments, the rows (a read's compute built from the row, a named one from `code`, their whys),
+// their questions and hints and the sentence to remember from the lesson's en and zh texts. Throws
+// std::logic_error naming what is missing or does not match (a row without its text, a text
+// without its row, a number beside another id, a why left in a text, a compute or kernel `code`
+// lacks, or one it has that no row names).
+LessonCourse lesson_course(const std::string& lesson, const LessonCode& code = {});
+
 // What a compute returns: the answer, and the values its why text names.
 Answer found(std::string value, std::vector<std::pair<std::string, std::string>> values = {});
 

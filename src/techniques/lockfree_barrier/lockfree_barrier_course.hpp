@@ -6,7 +6,5 @@
 namespace cudasync::lockfree_barrier {
 
 const course::LessonCourse& course();
-// How each computed exercise's answer follows (its why), by exercise id, in en and zh.
-const course::Whys& exercise_whys();
 
 }  // namespace cudasync::lockfree_barrier

@@ -1,5 +1,4 @@
-// multi-gpu's tour stop: the GPU-to-host flag, the one part a machine with one GPU runs for real. Its
-// sentence to remember is in lessons/multi-gpu/.
+// multi-gpu's course: its tour stop, from lessons/multi-gpu/lesson.json (it has no exercises yet).
 #include "techniques/multi_gpu/multi_gpu_course.hpp"
 
 #include "core/course/exercise_texts.hpp"
@@ -7,8 +6,7 @@
 namespace cudasync::multi_gpu {
 
 const course::LessonCourse& course() {
-  static const course::LessonCourse c =
-      course::lesson_course("multi-gpu", {"--part", "host-flag", "--iterations", "200"}, {}, {});
+  static const course::LessonCourse c = course::lesson_course("multi-gpu");
   return c;
 }
 

@@ -1,12 +1,11 @@
 #pragma once
-// warp-primitives' place in the course: its tour stop and its exercises (core/course/exercise.hpp).
+// warp-primitives' place in the course: its tour stop and its exercises, from
+// lessons/warp-primitives/lesson.json (core/course/manifest.hpp), and what only its code computes.
 #include "core/course/exercise.hpp"
 #include "core/course/exercise_texts.hpp"
 
 namespace cudasync::warp_primitives {
 
 const course::LessonCourse& course();
-// How each computed exercise's answer follows (its why), by exercise id, in en and zh.
-const course::Whys& exercise_whys();
 
 }  // namespace cudasync::warp_primitives

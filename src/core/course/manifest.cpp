@@ -1,0 +1,300 @@
+#include "core/course/manifest.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/course/answer_format.hpp"
+#include "core/report/report.hpp"
+
+namespace cudasync::course {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The line of `needle` in `text` at or after byte `from` (1-based), or the line of `from`.
+int line_at(std::string_view text, std::size_t from, std::string_view needle = {}) {
+  std::size_t at = from;
+  if (!needle.empty()) {
+    const std::size_t found = text.find(needle, from);
+    if (found != std::string_view::npos) at = found;
+  }
+  at = std::min(at, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
+
+// Reads one file's rows; every message names the file, the line and the key.
+class Reader {
+ public:
+  Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  // Throws "FILE:LINE: KEY: WHAT"; the line is that of KEY's last name at or after byte `from`.
+  [[noreturn]] void fail(std::size_t from, const std::string& key, const std::string& what) const {
+    std::string last = key.substr(key.find_last_of('.') == std::string::npos ? 0 : key.find_last_of('.') + 1);
+    last = last.substr(0, last.find('['));
+    const std::string needle = last.empty() || last == "(top)" ? "" : "\"" + last + "\"";
+    throw ManifestError(file_ + ":" + std::to_string(line_at(text_, from, needle)) + ": " + key + ": " + what);
+  }
+
+  // The byte where row `id` starts: the '{' before its `"id": "ID"` (rows hold no object before
+  // their id).
+  std::size_t row_start(const std::string& id) const {
+    for (const std::string& form : {"\"id\": \"" + id + "\"", "\"id\":\"" + id + "\""}) {
+      const std::size_t at = text_.find(form);
+      if (at == std::string_view::npos) continue;
+      const std::size_t brace = text_.rfind('{', at);
+      return brace == std::string_view::npos ? at : brace;
+    }
+    return 0;
+  }
+
+  void keys(const json& j, std::size_t from, const std::string& where, const std::vector<std::string>& accepted) const {
+    if (!j.is_object()) fail(from, where, "is not an object");
+    for (const auto& [k, v] : j.items())
+      if (std::find(accepted.begin(), accepted.end(), k) == accepted.end())
+        fail(from, where + "." + k, "unknown key '" + k + "'; accepted: " + join(accepted));
+  }
+
+  std::string text(const json& j, std::size_t from, const std::string& key) const {
+    if (!j.is_string() || j.get<std::string>().empty()) fail(from, key, "is not a text");
+    return j.get<std::string>();
+  }
+
+  std::vector<std::string> texts(const json& j, std::size_t from, const std::string& key) const {
+    if (!j.is_array()) fail(from, key, "is not a list of texts");
+    std::vector<std::string> out;
+    for (const auto& v : j) out.push_back(text(v, from, key));
+    return out;
+  }
+
+  Text words(const json& j, std::size_t from, const std::string& key, bool zh_required) const {
+    keys(j, from, key, {"en", "zh"});
+    Text t;
+    if (!j.contains("en")) fail(from, key, "has no 'en' text");
+    t.en = text(j["en"], from, key + ".en");
+    if (j.contains("zh")) t.zh = text(j["zh"], from, key + ".zh");
+    else if (zh_required) fail(from, key, "has no 'zh' text; every sentence is in English and Chinese");
+    return t;
+  }
+
+  // "SECTION/NAME" into its two ids.
+  void ids(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
+    const std::string s = text(j, from, key);
+    const std::size_t slash = s.find('/');
+    if (slash == std::string::npos) fail(from, key, "'" + s + "' is not SECTION/ID");
+    r.section = s.substr(0, slash);
+    r.name = s.substr(slash + 1);
+    if (!report::is_id(r.section) || !report::is_id(r.name))
+      fail(from, key, "'" + s + "' is not SECTION/ID, two kebab-case ids");
+  }
+
+  AnswerRead read(const json& j, std::size_t from, const std::string& key) const {
+    if (!j.is_object()) fail(from, key, "is not a read; accepted: an object with fact, cell, lanes or count");
+    AnswerRead r;
+    int kinds = 0;
+    for (const char* k : {"fact", "cell", "lanes", "count"}) kinds += j.contains(k) ? 1 : 0;
+    if (kinds != 1) fail(from, key, "names " + std::to_string(kinds) + " of fact, cell, lanes, count; one is accepted");
+    if (j.contains("fact")) {
+      keys(j, from, key, {"fact", "result", "has"});
+      r.what = AnswerRead::What::fact;
+      ids(j["fact"], from, key + ".fact", r);
+      if (j.contains("result")) {
+        if (!j["result"].is_boolean()) fail(from, key + ".result", "is not true or false");
+        r.result = j["result"].get<bool>();
+      }
+    } else if (j.contains("cell")) {
+      keys(j, from, key, {"cell", "row", "column", "columns", "gpu_column", "has"});
+      r.what = AnswerRead::What::cell;
+      ids(j["cell"], from, key + ".cell", r);
+      if (!j.contains("row")) fail(from, key, "has no row; accepted: an index, or {\"COLUMN\": VALUE}");
+      row(j["row"], from, key + ".row", r);
+      if (j.contains("column") == j.contains("columns")) fail(from, key, "needs one of column, columns");
+      r.columns = j.contains("column") ? std::vector<std::string>{text(j["column"], from, key + ".column")}
+                                       : texts(j["columns"], from, key + ".columns");
+      if (r.columns.empty()) fail(from, key + ".columns", "is empty");
+      if (j.contains("gpu_column")) {
+        if (r.columns.size() != 1) fail(from, key + ".gpu_column", "goes with one column");
+        r.gpu_column = text(j["gpu_column"], from, key + ".gpu_column");
+      }
+    } else {
+      const bool lanes = j.contains("lanes");
+      keys(j, from, key, lanes ? std::vector<std::string>{"lanes", "key", "marked", "where", "has"}
+                               : std::vector<std::string>{"count", "marked", "where", "has"});
+      r.what = lanes ? AnswerRead::What::lanes : AnswerRead::What::count;
+      ids(j[lanes ? "lanes" : "count"], from, key + (lanes ? ".lanes" : ".count"), r);
+      if (lanes) r.key = text(j.value("key", json()), from, key + ".key");
+      if (j.contains("marked") && j.contains("where")) fail(from, key, "takes marked or where, not both");
+      if (lanes && !j.contains("marked") && !j.contains("where")) fail(from, key, "needs one of marked, where");
+      if (j.contains("marked")) {
+        r.marked = text(j["marked"], from, key + ".marked");
+        static const std::vector<std::string> marks = {"inactive", "kept-own", "undefined-source", "mismatch"};
+        if (std::find(marks.begin(), marks.end(), r.marked) == marks.end())
+          fail(from, key + ".marked", "'" + r.marked + "' is no mark; accepted: " + join(marks));
+      } else if (j.contains("where")) {
+        const json& w = j["where"];
+        if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
+        r.where_column = w.begin().key();
+        r.where = std::make_shared<AnswerRead>(read(w.begin().value(), from, key + ".where." + r.where_column));
+      }
+    }
+    if (j.contains("has")) r.has = text(j["has"], from, key + ".has");
+    return r;
+  }
+
+  void row(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
+    if (j.is_number_unsigned()) {
+      r.row_index = j.get<std::size_t>();
+      return;
+    }
+    if (!j.is_object() || j.size() != 1) fail(from, key, "is not an index or {\"COLUMN\": VALUE}");
+    r.row_column = j.begin().key();
+    const json& v = j.begin().value();
+    if (v.is_number_integer()) r.row_int = v.get<long long>();
+    else if (v.is_string()) r.row_text = v.get<std::string>();
+    else fail(from, key + "." + r.row_column, "is not a whole number or a text");
+  }
+
+  AnswerFormat format(const json& row, std::size_t from, const std::string& key) const {
+    const std::string kind = text(row.value("answer", json()), from, key + ".answer");
+    AnswerFormat f;
+    if (kind == "integer") f.kind = AnswerKind::integer;
+    else if (kind == "mask") f.kind = AnswerKind::mask;
+    else if (kind == "lanes") f.kind = AnswerKind::lanes;
+    else if (kind == "choice") f.kind = AnswerKind::choice;
+    else fail(from, key + ".answer", "'" + kind + "' is no answer kind; accepted: integer, mask, lanes, choice");
+    if (f.kind == AnswerKind::choice) {
+      if (!row.contains("choices")) fail(from, key, "answers a choice and has no choices");
+      f.choices = texts(row["choices"], from, key + ".choices");
+      if (f.choices.size() < 2) fail(from, key + ".choices", "names fewer than two");
+      for (const auto& c : f.choices)
+        if (c.find_first_of(" \t,") != std::string::npos || c != *canonical({AnswerKind::choice, {c}}, c))
+          fail(from, key + ".choices", "'" + c + "' is not one lower-case word");
+    } else if (row.contains("choices")) {
+      fail(from, key + ".choices", "is only for answer \"choice\"");
+    }
+    return f;
+  }
+
+  ManifestExercise exercise(const json& row, std::size_t index, ManifestOrigin origin) const {
+    const std::string key = "exercises[" + std::to_string(index) + "]";
+    if (!row.is_object()) fail(0, key, "is not an object");
+    const std::string id = row.contains("id") && row["id"].is_string() ? row["id"].get<std::string>() : "";
+    const std::size_t from = id.empty() ? 0 : row_start(id);
+    const bool teacher = origin == ManifestOrigin::teacher;
+    std::vector<std::string> accepted = {"id", "former_ids", "answer", "choices", "run", "read", "values", "why",
+                                         "needs_gpu"};
+    if (teacher) {
+      accepted.insert(accepted.end(), {"question", "hint"});
+    } else {
+      accepted.insert(accepted.end(), {"number", "compute", "kernel", "starter"});
+    }
+    keys(row, from, key, accepted);
+    ManifestExercise m;
+    m.line = line_at(text_, from);
+    Exercise& e = m.exercise;
+    e.id = text(row.value("id", json()), from, key + ".id");
+    if (!report::is_id(e.id)) fail(from, key + ".id", "'" + e.id + "' is not a kebab-case id");
+    if (!teacher) {
+      if (!row.contains("number") || !row["number"].is_number_unsigned() || row["number"].get<long long>() < 1)
+        fail(from, key + ".number", "is not a number 1, 2, ...");
+      e.number = row["number"].get<int>();
+    }
+    if (row.contains("former_ids")) e.former_ids = texts(row["former_ids"], from, key + ".former_ids");
+    if (row.contains("needs_gpu")) {
+      if (!row["needs_gpu"].is_boolean()) fail(from, key + ".needs_gpu", "is not true or false");
+      e.needs_gpu = row["needs_gpu"].get<bool>();
+    }
+    if (teacher) {
+      if (!row.contains("question") || !row.contains("hint")) fail(from, key, "needs a question and a hint");
+      e.question = words(row["question"], from, key + ".question", false);
+      e.hint = words(row["hint"], from, key + ".hint", false);
+    }
+    if (row.value("kernel", false)) {
+      for (const char* k : {"answer", "run", "read", "values", "why", "compute"})
+        if (row.contains(k)) fail(from, key + "." + k, "is not for a kernel exercise, which its KernelRun judges");
+      e.kind = Kind::kernel;
+      e.needs_gpu = true;
+      e.starter = text(row.value("starter", json()), from, key + ".starter");
+      return m;
+    }
+    if (row.contains("kernel") && !row["kernel"].is_boolean()) fail(from, key + ".kernel", "is not true or false");
+    if (row.contains("starter")) fail(from, key + ".starter", "is only for a kernel exercise");
+    e.format = format(row, from, key);
+    if (!row.contains("why")) fail(from, key, "has no why: how the answer follows, in en and zh");
+    e.why = words(row["why"], from, key + ".why", !teacher);
+    if (row.contains("compute") == row.contains("read"))
+      fail(from, key, "needs one of read (what answers it, by id) and compute (the lesson code's name)");
+    if (row.contains("compute")) {
+      m.compute = text(row["compute"], from, key + ".compute");
+      for (const char* k : {"run", "values"})
+        if (row.contains(k)) fail(from, key + "." + k, "is not for a row its lesson's code computes");
+      return m;
+    }
+    m.run = texts(row.value("run", json::array()), from, key + ".run");
+    m.read = read(row["read"], from, key + ".read");
+    if (row.contains("values")) {
+      if (!row["values"].is_object()) fail(from, key + ".values", "is not {\"NAME\": READ, ...}");
+      for (const auto& [name, v] : row["values"].items()) {
+        if (name == "answer") fail(from, key + ".values.answer", "is the answer's own name");
+        m.values.emplace_back(name, read(v, from, key + ".values." + name));
+      }
+    }
+    return m;
+  }
+
+ private:
+  std::string_view text_;
+  std::string file_;
+};
+
+}  // namespace
+
+Manifest parse_manifest(std::string_view text, const std::string& file, ManifestOrigin origin,
+                        const std::vector<std::string>& lessons) {
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
+    std::string what = e.what();
+    const std::size_t colon = what.find(": syntax error");
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw ManifestError(file + ":" + std::to_string(line_at(text, at)) + ": not JSON: " + what);
+  }
+  Reader r(text, file);
+  const bool teacher = origin == ManifestOrigin::teacher;
+  r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
+                                : std::vector<std::string>{"lesson", "tour", "exercises"});
+  Manifest m;
+  m.file = file;
+  m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
+  if (!lessons.empty() && std::find(lessons.begin(), lessons.end(), m.lesson) == lessons.end())
+    r.fail(0, "lesson", "'" + m.lesson + "' is no lesson; accepted: " + join(lessons));
+  if (!teacher) m.tour = r.texts(j.value("tour", json()), 0, "tour");
+  if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < j["exercises"].size(); ++i) {
+    ManifestExercise row = r.exercise(j["exercises"][i], i, origin);
+    const std::size_t from = r.row_start(row.exercise.id);
+    if (!seen.insert(row.exercise.id).second)
+      r.fail(from, "exercises[" + std::to_string(i) + "].id", "'" + row.exercise.id + "' is the id of an earlier row");
+    for (const auto& f : row.exercise.former_ids)
+      if (!seen.insert(f).second)
+        r.fail(from, "exercises[" + std::to_string(i) + "].former_ids", "'" + f + "' is already an id of this file");
+    if (!teacher && row.exercise.number != static_cast<int>(i) + 1)
+      r.fail(from, "exercises[" + std::to_string(i) + "].number",
+             std::to_string(row.exercise.number) + " where " + std::to_string(i + 1) + " comes next");
+    m.exercises.push_back(std::move(row));
+  }
+  return m;
+}
+
+}  // namespace cudasync::course

@@ -1,0 +1,94 @@
+#pragma once
+// A lesson's course as data: lessons/<lesson>/lesson.json, embedded in the binary and checked when
+// the build makes it (tools/manifest_check.cpp), and a teacher's own exercises in the same form
+// from $CUDASYNC_COURSE_DIR/<lesson>.json, read at run time. An exercise is a row that names what
+// answers it by id, not a function:
+//
+//   {"number": 2, "id": "shfl-xor-lane", "answer": "integer",
+//    "run": ["--part", "shfl-xor", "--lane-mask", "3", "--width", "8"],
+//    "read": {"cell": "shfl-xor/lanes", "row": {"thread": 5}, "column": "@result"},
+//    "values": {"src": {"cell": "shfl-xor/lanes", "row": {"thread": 5}, "column": "source-lane"}},
+//    "why": {"en": "lane 5 ^ 3 = lane {src}, which holds {answer}.", "zh": "..."}}
+//
+// runs `cudasync warp-primitives --part shfl-xor ...` and answers with thread 5's cell of the
+// section shfl-xor's table lanes, in the GPU's column where the run had a GPU (column "@result"),
+// else the model's. The reads (core/course/answer_read.hpp):
+//   {"fact": "SECTION/FACT"}                      a fact; "result": true reads FACT-gpu or FACT-model
+//   {"cell": "SECTION/TABLE", "row": N | {"COLUMN": VALUE}, "column": "C" | "@result"}
+//   {"cell": ..., "row": ..., "columns": ["C1", "C2"]}      the cells joined by ", "
+//   {"cell": ..., "row": ..., "column": "C", "gpu_column": "G"}  G when the run had a GPU
+//   {"count": "SECTION/TABLE"}                                 how many rows
+//   {"lanes": "SECTION/TABLE", "key": "C", "marked": "MARK"}  C of the rows with that mark
+//   {"lanes": "SECTION/TABLE", "key": "C", "where": {"C2": READ}} C of the rows whose C2 is READ's
+//   {"count": "SECTION/TABLE", "where": {"C2": READ}}          how many such rows
+// and on any of them "has": "WORD": "yes" when the value's space-separated words hold WORD, else "no".
+// A row whose answer only a lesson's code can give names it: "compute": "NAME" (the lesson's
+// LessonCode); a kernel exercise: "kernel": true, "starter": "FILE.cu". Built-in rows take their
+// question and hint from lessons/<lesson>/en.md and zh.md; a teacher's rows carry them:
+// "question": {"en": ..., "zh": ...}, "hint": {...}, and no number (they follow the built-in ones).
+//
+// Plain C++: no CLI11, no CUDA (nlohmann/json only in the .cpp).
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/course/exercise.hpp"
+
+namespace cudasync::course {
+
+// A manifest that is not valid: "lessons/lock/lesson.json:12: exercises[2].read: unknown key
+// 'cel'; accepted: fact, cell, lanes, count".
+struct ManifestError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct AnswerRead {
+  enum class What { fact, cell, lanes, count };
+  What what = What::fact;
+  std::string section, name;  // fact: the fact's id (or its stem); cell/lanes/count: the table's id
+  bool result = false;        // fact: "<name>-gpu" with a GPU, else "<name>-model"
+  // cell: the row, by index or by the first row whose column holds a value (an integer or a text)
+  std::optional<std::size_t> row_index;
+  std::string row_column;
+  std::optional<long long> row_int;
+  std::string row_text;
+  std::vector<std::string> columns;  // cell: one or more ("@result": the run's result column)
+  std::string gpu_column;            // cell: read instead of the column when the run had a GPU
+  std::string key;                   // lanes: the column collected
+  std::string marked;                // lanes/count: rows with this mark (report::to_string(RowMark))
+  std::string where_column;          // lanes/count: rows whose column equals `where`'s value
+  std::shared_ptr<AnswerRead> where;
+  std::optional<std::string> has;  // "yes"/"no": whether the value's words hold this one
+};
+
+struct ManifestExercise {
+  Exercise exercise;                 // number, id, former ids, kind, format, needs_gpu, why (and texts)
+  std::vector<std::string> run;      // the lesson's arguments
+  std::optional<AnswerRead> read;          // the answer, or
+  std::string compute;               // the lesson code's name for it
+  std::vector<std::pair<std::string, AnswerRead>> values;  // the {names} the why fills in
+  int line = 0;                      // where the row starts, for messages
+};
+
+struct Manifest {
+  std::string lesson;
+  std::string file;  // as messages name it: "lessons/lock/lesson.json"
+  std::vector<std::string> tour;
+  std::vector<ManifestExercise> exercises;
+};
+
+enum class ManifestOrigin {
+  built_in,  // lessons/<lesson>/lesson.json: numbered rows, words in the lesson's texts
+  teacher,   // $CUDASYNC_COURSE_DIR/<lesson>.json: no numbers, question and hint in the row
+};
+
+// Parses and validates one manifest; ManifestError names file:line: key: what is wrong, and what is
+// accepted. `lessons` are the ids a teacher's file may name (empty: not checked).
+Manifest parse_manifest(std::string_view text, const std::string& file, ManifestOrigin origin,
+                        const std::vector<std::string>& lessons = {});
+
+}  // namespace cudasync::course

@@ -1,0 +1,46 @@
+// Checks lessons/<lesson>/lesson.json when the build embeds them (src/CMakeLists.txt): a manifest
+// that is not valid fails the build with file:line: key: what is wrong, and what is accepted.
+//
+//   cudasync_manifest_check lessons/lock/lesson.json lessons/threadfence/lesson.json
+//   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
+//
+// Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, and a
+// kernel exercise's starter file is in that folder. Exit 0 when every file is valid, else 1.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/course/manifest.hpp"
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  int bad = 0;
+  for (int i = 1; i < argc; ++i) {
+    const fs::path file = argv[i];
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::cerr << file.string() << ": cannot be read\n";
+      ++bad;
+      continue;
+    }
+    try {
+      const auto m = cudasync::course::parse_manifest(text.str(), file.string(),
+                                                       cudasync::course::ManifestOrigin::built_in);
+      const std::string folder = file.parent_path().filename().string();
+      if (m.lesson != folder)
+        throw cudasync::course::ManifestError(file.string() + ":1: lesson: '" + m.lesson + "' in the folder of " +
+                                              folder + "; accepted: \"" + folder + "\"");
+      for (const auto& row : m.exercises)
+        if (row.exercise.kind == cudasync::course::Kind::kernel && !fs::exists(file.parent_path() / row.exercise.starter))
+          throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(row.line) + ": " + row.exercise.id +
+                                                ".starter: no file " + row.exercise.starter + " beside it");
+    } catch (const cudasync::course::ManifestError& e) {
+      std::cerr << e.what() << "\n";
+      ++bad;
+    }
+  }
+  return bad == 0 ? 0 : 1;
+}

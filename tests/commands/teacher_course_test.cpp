@@ -1,0 +1,116 @@
+// A teacher's own exercises ($CUDASYNC_COURSE_DIR/<lesson>.json, core/course/teacher_course.hpp)
+// through the real binary: they follow the lesson's own, are asked, answered and recorded like
+// them; a bad file is refused with file:line: key and exit 2 and changes nothing built in. And the
+// build's manifest check (tools/manifest_check.cpp) refuses a bad lesson.json the same way.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/cli_expect.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace cudasync::test;
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The lock lesson's stale-reads count, asked again by a teacher, in English only.
+const char* kTeacherLock = R"({
+  "lesson": "lock",
+  "exercises": [
+    {
+      "id": "stale-count-again",
+      "answer": "integer",
+      "question": {"en": "With one run of stale-reads, what count does the book's lock end with?"},
+      "hint": {"en": "Read the variants table."},
+      "run": ["--part", "stale-reads", "--runs", "1"],
+      "read": {"cell": "stale-reads/variants", "row": 0, "column": "model-count"},
+      "why": {"en": "The model ends with {answer}."}
+    }
+  ]
+})";
+
+void write_course_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+CliResult run_with(const std::string& course, const std::string& state, const std::string& args) {
+  return run_shell("cd /tmp && CUDASYNC_COURSE_DIR='" + course + "' XDG_STATE_HOME='" + state + "' '" +
+                   binary_path() + "' " + args);
+}
+
+}  // namespace
+
+TEST(TeacherCourse, ATeachersExerciseFollowsTheLessonsOwnAndIsCheckedAndRecorded) {
+  const TempDir course, state;
+  write_course_file(course.path + "/lock.json", kTeacherLock);
+  const CliResult list = run_with(course.path, state.path, "exercise lock --color never");
+  EXPECT_EQ(list.exit_code, 0) << shown(list);
+  EXPECT_TRUE(contains(list.out, "6  -       With one run of stale-reads")) << list.out;
+  const CliResult asked = run_with(course.path, state.path, "exercise lock 6 --color never");
+  EXPECT_EQ(asked.exit_code, 0) << shown(asked);
+  EXPECT_TRUE(contains(asked.out, "what count does the book's lock end with?")) << asked.out;
+  // The same run the lesson's own exercise 2 reads: the same answer.
+  const auto answer = [&](int n) {
+    const CliResult r = run_with(course.path, state.path,
+                                 "exercise lock " + std::to_string(n) + " --answer --backend model --json");
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    return json::parse(r.out)["report"]["sections"]["answer"]["facts"]["answer"]["value"].get<std::string>();
+  };
+  const std::string right = answer(6);
+  EXPECT_EQ(right, answer(2));
+  const CliResult check = run_with(course.path, state.path, "check lock 6 " + right + " --backend model");
+  EXPECT_EQ(check.exit_code, 0) << shown(check);
+  EXPECT_TRUE(contains(read_file(state.path + "/cudasync/progress.json"), "\"stale-count-again\"")); // by its id
+  // Without the folder the lesson has its own five again.
+  const CliResult own = run_with("", state.path, "exercise lock 6");
+  EXPECT_EQ(own.exit_code, 2) << shown(own);
+  EXPECT_TRUE(contains(own.err, "accepted: 1..5")) << own.err;
+}
+
+TEST(TeacherCourse, ABadFileIsRefusedWithFileLineAndKeyAndExitTwo) {
+  const TempDir state;
+  struct Case {
+    std::string file, text, expected;
+  };
+  std::string bad_kind = kTeacherLock;
+  bad_kind.replace(bad_kind.find("\"integer\""), 9, "\"int\"");
+  std::string own_id = kTeacherLock;
+  own_id.replace(own_id.find("stale-count-again"), 17, "stale-read-count");
+  for (const Case& c : std::vector<Case>{
+           {"lock.json", bad_kind, "lock.json:6: exercises[0].answer: 'int' is no answer kind; accepted: integer"},
+           {"lock.json", own_id, "lock.json:4: exercises[0].id: 'stale-read-count' is the id of lock's own exercise 2"},
+           {"lock.json", "{\"lesson\": \"lock\",", "lock.json:1: not JSON"},
+           {"lok.json", kTeacherLock, "lok.json names no lesson; accepted: warp-primitives"},
+       }) {
+    SCOPED_TRACE(c.expected);
+    const TempDir course;
+    write_course_file(course.path + "/" + c.file, c.text);
+    const CliResult r = run_with(course.path, state.path, "exercise lock");
+    EXPECT_EQ(r.exit_code, 2) << shown(r);
+    EXPECT_TRUE(contains(r.err, "CUDASYNC_COURSE_DIR: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, c.expected)) << r.err;
+  }
+}
+
+TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
+  const TempDir root;
+  std::filesystem::create_directories(root.path + "/lock");
+  const std::string lock = read_file(source_dir() + "/lessons/lock/lesson.json");
+  write_course_file(root.path + "/lock/lesson.json", lock);
+  EXPECT_EQ(run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lock/lesson.json'").exit_code, 0);
+  std::string bad = lock;
+  bad.replace(bad.find("\"number\": 2"), 11, "\"number\": 3");
+  write_course_file(root.path + "/lock/lesson.json", bad);
+  const CliResult r = run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lock/lesson.json'");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.err, "/lock/lesson.json:")) << r.err;
+  EXPECT_TRUE(contains(r.err, ": exercises[1].number: 3 where 2 comes next")) << r.err;
+  // A manifest in the folder of another lesson.
+  std::filesystem::create_directories(root.path + "/lack");
+  write_course_file(root.path + "/lack/lesson.json", lock);
+  const CliResult moved = run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lack/lesson.json'");
+  EXPECT_EQ(moved.exit_code, 1) << shown(moved);
+  EXPECT_TRUE(contains(moved.err, "lesson: 'lock' in the folder of lack")) << moved.err;
+}

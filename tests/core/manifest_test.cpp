@@ -1,0 +1,181 @@
+// The lessons' manifests (core/course/manifest.hpp) and the reads that answer an exercise by id
+// (core/course/answer_read.hpp): every lesson folder has a valid one, a bad one is named by
+// file:line: key with what is accepted, and each read finds what the row names in a report.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/course/answer_read.hpp"
+#include "core/course/manifest.hpp"
+#include "core/lesson_texts.hpp"
+#include "support/run_cli.hpp"
+
+using namespace cudasync;
+using course::ManifestError;
+using course::ManifestOrigin;
+using course::parse_manifest;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The message parse_manifest throws for `text`, or "" when it is valid.
+std::string error_of(const std::string& text, ManifestOrigin origin = ManifestOrigin::built_in) {
+  try {
+    parse_manifest(text, "lessons/x/lesson.json", origin, {"x", "lock"});
+  } catch (const ManifestError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kValid = R"({
+  "lesson": "x",
+  "tour": ["--part", "a"],
+  "exercises": [
+    {
+      "number": 1,
+      "id": "first",
+      "answer": "integer",
+      "run": ["--part", "a"],
+      "read": {"fact": "a/count"},
+      "why": {"en": "It is {answer}.", "zh": "是 {answer}。"}
+    }
+  ]
+})";
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST(Manifest, EveryLessonFolderHasOneAndItIsTheOneTheBinaryEmbeds) {
+  int folders = 0;
+  for (const auto& entry : fs::directory_iterator(test::source_dir() + "/lessons")) {
+    if (!entry.is_directory()) continue;
+    ++folders;
+    const std::string lesson = entry.path().filename().string();
+    const std::string file = entry.path().string() + "/lesson.json";
+    ASSERT_TRUE(fs::exists(file)) << lesson << " has no lesson.json";
+    const auto m = parse_manifest(test::read_file(file), file, ManifestOrigin::built_in);
+    EXPECT_EQ(m.lesson, lesson);
+    const auto embedded = find_lesson_manifest(lesson);
+    ASSERT_TRUE(embedded.has_value()) << lesson;
+    EXPECT_EQ(std::string(*embedded), test::read_file(file)) << lesson;
+  }
+  EXPECT_EQ(static_cast<std::size_t>(folders), lesson_manifests().size());
+}
+
+TEST(Manifest, AValidOneGivesItsRows) {
+  EXPECT_EQ(error_of(kValid), "");
+  const auto m = parse_manifest(kValid, "f", ManifestOrigin::built_in);
+  ASSERT_EQ(m.exercises.size(), 1u);
+  EXPECT_EQ(m.tour, (std::vector<std::string>{"--part", "a"}));
+  EXPECT_EQ(m.exercises[0].exercise.id, "first");
+  EXPECT_EQ(m.exercises[0].line, 5);  // the line of its opening brace
+  EXPECT_EQ(m.exercises[0].exercise.why.zh, "是 {answer}。");
+}
+
+TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
+  struct Case {
+    std::string text, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {with(kValid, "\"answer\": \"integer\"", "\"answer\": \"number\""),
+            "lessons/x/lesson.json:8: exercises[0].answer: 'number' is no answer kind; accepted: integer, mask, "
+            "lanes, choice"},
+           {with(kValid, "\"run\"", "\"rn\""), "lessons/x/lesson.json:9: exercises[0].rn: unknown key 'rn'; accepted:"},
+           {with(kValid, "\"number\": 1", "\"number\": 2"),
+            "lessons/x/lesson.json:6: exercises[0].number: 2 where 1 comes next"},
+           {with(kValid, "{\"fact\": \"a/count\"}", "{\"fact\": \"a/count\", \"cell\": \"a/t\"}"),
+            ":10: exercises[0].read: names 2 of fact, cell, lanes, count; one is accepted"},
+           {with(kValid, "\"a/count\"", "\"count\""), ":10: exercises[0].read.fact: 'count' is not SECTION/ID"},
+           {with(kValid, ", \"zh\": \"是 {answer}。\"", ""),
+            ":11: exercises[0].why: has no 'zh' text; every sentence is in English and Chinese"},
+           {with(kValid, "\"tour\": [", "\"tour\": [,"), "lessons/x/lesson.json:3: not JSON:"},
+           {with(kValid, "{\"fact\": \"a/count\"}", "{\"lanes\": \"a/t\", \"key\": \"lane\", \"marked\": \"red\"}"),
+            "exercises[0].read.marked: 'red' is no mark; accepted: inactive, kept-own, undefined-source, mismatch"},
+       }) {
+    SCOPED_TRACE(c.expected);
+    const std::string got = error_of(c.text);
+    EXPECT_NE(got.find(c.expected), std::string::npos) << got;
+  }
+}
+
+TEST(Manifest, ATeachersRowsHaveNoNumberAndCarryTheirQuestionAndHint) {
+  const std::string teacher = R"({"lesson": "lock", "exercises": [
+    {"id": "mine", "answer": "integer", "question": {"en": "How many?"}, "hint": {"en": "Count."},
+     "run": [], "read": {"fact": "a/count"}, "why": {"en": "{answer}."}}]})";
+  EXPECT_EQ(error_of(teacher, ManifestOrigin::teacher), "");
+  const auto m = parse_manifest(teacher, "t.json", ManifestOrigin::teacher, {"lock"});
+  EXPECT_EQ(m.exercises[0].exercise.question.en, "How many?");
+  EXPECT_EQ(m.exercises[0].exercise.question.in("zh"), "How many?");  // English where no Chinese
+  EXPECT_NE(error_of(with(teacher, "\"id\": \"mine\"", "\"number\": 6, \"id\": \"mine\""), ManifestOrigin::teacher)
+                .find("exercises[0].number: unknown key 'number'"),
+            std::string::npos);
+  EXPECT_NE(error_of(with(teacher, "\"lesson\": \"lock\"", "\"lesson\": \"lok\""), ManifestOrigin::teacher)
+                .find("lesson: 'lok' is no lesson; accepted: x, lock"),
+            std::string::npos);
+  EXPECT_NE(error_of(with(teacher, "\"question\": {\"en\": \"How many?\"}, ", ""), ManifestOrigin::teacher)
+                .find("needs a question and a hint"),
+            std::string::npos);
+}
+
+namespace {
+
+// A report whose section "s" has a fact and a table of four lanes, lane 2 marked undefined-source.
+report::Report lanes_report() {
+  report::Section s("s", "s");
+  s.fact("sum", "sum", std::int64_t{6});
+  s.fact("result-model", "result", std::int64_t{31});
+  s.fact("allowed", "allowed", std::string("00 01 11"));
+  report::Table t("lanes", "lanes");
+  t.column("lane", "lane").column("model", "model").column("gpu", "gpu");
+  t.row({{"lane", 0}, {"model", 6}, {"gpu", 6}});
+  t.row({{"lane", 1}, {"model", 3}, {"gpu", 3}});
+  t.row({{"lane", 2}, {"model", 6}, {"gpu", 6}}, report::RowMark::undefined_src);
+  t.row({{"lane", 3}, {"model", 1}, {"gpu", 2}});
+  s.add(std::move(t));
+  report::Report r;
+  r.sections.push_back(std::move(s));
+  return r;
+}
+
+std::string read(const std::string& json_read, bool gpu = false) {
+  const std::string text = with(kValid, "{\"fact\": \"a/count\"}", json_read);
+  const auto m = parse_manifest(text, "f", ManifestOrigin::built_in);
+  RunContext ctx;
+  ctx.gpu = gpu;
+  return course::read_value(*m.exercises[0].read, lanes_report(), ctx);
+}
+
+}  // namespace
+
+TEST(AnswerRead, EachReadFindsWhatTheRowNamesById) {
+  EXPECT_EQ(read(R"({"fact": "s/sum"})"), "6");
+  EXPECT_EQ(read(R"({"fact": "s/result", "result": true})"), "31");  // the model's: no GPU
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": {"lane": 3}, "column": "@result"})"), "1");
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": {"lane": 3}, "column": "@result"})", true), "2");
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": {"lane": 3}, "column": "model", "gpu_column": "gpu"})", true), "2");
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": 1, "columns": ["lane", "model"]})"), "1, 3");
+  EXPECT_EQ(read(R"({"lanes": "s/lanes", "key": "lane", "marked": "undefined-source"})"), "2");
+  EXPECT_EQ(read(R"({"lanes": "s/lanes", "key": "lane", "where": {"model": {"fact": "s/sum"}}})"), "0,2");
+  EXPECT_EQ(read(R"({"count": "s/lanes", "where": {"model": {"fact": "s/sum"}}})"), "2");
+  EXPECT_EQ(read(R"({"count": "s/lanes"})"), "4");
+  EXPECT_EQ(read(R"({"fact": "s/allowed", "has": "01"})"), "yes");
+  EXPECT_EQ(read(R"({"fact": "s/allowed", "has": "10"})"), "no");
+}
+
+TEST(AnswerRead, WhatARowNamesAndTheReportLacksIsTheRowsBugNamed) {
+  try {
+    read(R"({"cell": "s/lanes", "row": {"lane": 9}, "column": "model"})");
+    FAIL() << "no lane 9";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("lane = 9"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read(R"({"fact": "s/nothing"})"), std::logic_error);
+}
