@@ -142,7 +142,7 @@ class Reader {
         const json& w = j["where"];
         if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
         r.where_column = w.begin().key();
-        r.where = std::make_shared<AnswerRead>(read(w.begin().value(), from, key + ".where." + r.where_column));
+        r.where = std::make_shared<AnswerRead>(read(json(w.begin().value()), from, key + ".where." + r.where_column));
       }
     }
     if (j.contains("has")) r.has = text(j["has"], from, key + ".has");
@@ -156,7 +156,7 @@ class Reader {
     }
     if (!j.is_object() || j.size() != 1) fail(from, key, "is not an index or {\"COLUMN\": VALUE}");
     r.row_column = j.begin().key();
-    const json& v = j.begin().value();
+    const json v = j.begin().value();  // a copy: begin() is a temporary
     if (v.is_number_integer()) r.row_int = v.get<long long>();
     else if (v.is_string()) r.row_text = v.get<std::string>();
     else fail(from, key + "." + r.row_column, "is not a whole number or a text");
