@@ -1,5 +1,5 @@
-// cudasync: one table of commands, lessons in course order. A new lesson is a new folder under
-// techniques/ and one row here (with its place in the course: <lesson>_course.hpp).
+// cudasync: one table of commands: the lessons in course order (core/lesson_registry.hpp, from
+// lessons/*/lesson.json: a new lesson is found there, not listed here), then the tools.
 #include "commands/bench.hpp"
 #include "commands/check.hpp"
 #include "commands/devices.hpp"
@@ -12,39 +12,15 @@
 #include "commands/sources.hpp"
 #include "commands/tour.hpp"
 #include "core/cli/app.hpp"
-#include "core/parts/attach.hpp"
-#include "techniques/cg_reduce/cg_reduce_course.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_course.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
-#include "techniques/lock/lock_course.hpp"
-#include "techniques/lock/lock_lesson.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_course.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
-#include "techniques/multi_gpu/multi_gpu_course.hpp"
-#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
-#include "techniques/named_barriers/named_barriers_course.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
-#include "techniques/threadfence/threadfence_course.hpp"
-#include "techniques/threadfence/threadfence_lesson.hpp"
-#include "techniques/warp_primitives/warp_primitives_course.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "core/lesson_registry.hpp"
 
 int main(int argc, char** argv) {
   using cudasync::cli::CommandKind;
-  namespace parts = cudasync::parts;
   namespace commands = cudasync::commands;
   // The course commands run the lessons of this same table, which outlives them.
   std::vector<cudasync::cli::Command> table;
-  table = {
-      parts::command(cudasync::warp_primitives::lesson(), cudasync::warp_primitives::course()),
-      parts::command(cudasync::cg_reduce::lesson(), cudasync::cg_reduce::course()),
-      parts::command(cudasync::named_barriers::lesson(), cudasync::named_barriers::course()),
-      parts::command(cudasync::threadfence::lesson(), cudasync::threadfence::course()),
-      parts::command(cudasync::lock::lesson(), cudasync::lock::course()),
-      parts::command(cudasync::lockfree_barrier::lesson(), cudasync::lockfree_barrier::course()),
-      parts::command(cudasync::deadlock_demo::lesson(), cudasync::deadlock_demo::course()),
-      parts::command(cudasync::multi_gpu::lesson(), cudasync::multi_gpu::course()),
+  table = cudasync::lesson_commands();
+  table.insert(table.end(), {
       {"list", "the course: lessons in order, their parts, your progress", CommandKind::tool,
        [&table](CLI::App& s) { return commands::attach_list(s, table); }, {}},
       {"tour", "every lesson's short run in course order, with the one thing to remember", CommandKind::course,
@@ -68,6 +44,6 @@ int main(int argc, char** argv) {
       // Last: help's checked argument names the commands attached before it.
       {"help", "a command's options and parts: cudasync help lock (the same as cudasync lock --help)",
        CommandKind::tool, commands::attach_help, {}},
-  };
+  });
   return cudasync::cli::run_app(argc, argv, table);
 }

@@ -4,6 +4,7 @@
 // build's manifest check (tools/manifest_check.cpp) refuses a bad lesson.json the same way.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -113,4 +114,25 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
   const CliResult moved = run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lack/lesson.json'");
   EXPECT_EQ(moved.exit_code, 1) << shown(moved);
   EXPECT_TRUE(contains(moved.err, "lesson: 'lock' in the folder of lack")) << moved.err;
+}
+
+// The lessons are found from lessons/*/lesson.json alone (cmake/lessons.cmake): the command line's
+// lessons are the manifests' lessons, in the order they give.
+TEST(LessonRegistry, TheToolsLessonsAreTheManifestsInTheirOrder) {
+  std::vector<std::pair<int, std::string>> manifests;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/lessons")) {
+    if (!entry.is_directory()) continue;
+    const auto m = json::parse(read_file(entry.path().string() + "/lesson.json"));
+    manifests.emplace_back(m["order"].get<int>(), m["lesson"].get<std::string>());
+  }
+  std::sort(manifests.begin(), manifests.end());
+  std::vector<std::string> expected;
+  for (const auto& [order, id] : manifests) expected.push_back(id);
+  const CliResult spec = run_cli("--cli-spec");
+  ASSERT_EQ(spec.exit_code, 0) << shown(spec);
+  std::vector<std::string> lessons;
+  const json doc = json::parse(spec.out);
+  for (const auto& c : doc["commands"])
+    if (c.value("lesson", false)) lessons.push_back(c["name"].get<std::string>());
+  EXPECT_EQ(lessons, expected);
 }

@@ -32,7 +32,7 @@ std::string error_of(const std::string& text, ManifestOrigin origin = ManifestOr
 }
 
 const char* kValid = R"({
-  "lesson": "x",
+  "lesson": "x", "order": 1,
   "tour": ["--part", "a"],
   "exercises": [
     {

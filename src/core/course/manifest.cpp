@@ -272,13 +272,18 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   Reader r(text, file);
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
-                                : std::vector<std::string>{"lesson", "tour", "exercises"});
+                                : std::vector<std::string>{"lesson", "order", "tour", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
   if (!lessons.empty() && std::find(lessons.begin(), lessons.end(), m.lesson) == lessons.end())
     r.fail(0, "lesson", "'" + m.lesson + "' is no lesson; accepted: " + join(lessons));
-  if (!teacher) m.tour = r.texts(j.value("tour", json()), 0, "tour");
+  if (!teacher) {
+    const json order = j.value("order", json());
+    if (!order.is_number_unsigned() || order.get<long long>() < 1) r.fail(0, "order", "is not the lesson's place in the course, 1, 2, ...");
+    m.order = order.get<int>();
+    m.tour = r.texts(j.value("tour", json()), 0, "tour");
+  }
   if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");
   std::set<std::string> seen;
   for (std::size_t i = 0; i < j["exercises"].size(); ++i) {

@@ -1,6 +1,7 @@
 #pragma once
 // A lesson's course as data: lessons/<lesson>/lesson.json, embedded in the binary and checked when
-// the build makes it (tools/manifest_check.cpp), and a teacher's own exercises in the same form
+// the build makes it (tools/manifest_check.cpp); its "order", the lesson's place in the course, is
+// what the build lists the lessons by (cmake/lessons.cmake), and a teacher's own exercises in the same form
 // from $CUDASYNC_COURSE_DIR/<lesson>.json, read at run time. An exercise is a row that names what
 // answers it by id, not a function:
 //
@@ -77,6 +78,7 @@ struct ManifestExercise {
 struct Manifest {
   std::string lesson;
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
+  int order = 0;     // the lesson's place in the course (built in: 1, 2, ...; cmake/lessons.cmake sorts by it)
   std::vector<std::string> tour;
   std::vector<ManifestExercise> exercises;
 };

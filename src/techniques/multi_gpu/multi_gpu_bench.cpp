@@ -19,7 +19,10 @@ const int kBenchMib[] = {1, 16, 256};
 std::vector<int> grids(const Run& run) {
   const int per_sm = run.barrier.blocks;  // one per SM of the smaller GPU (the barrier part's default)
   if (per_sm <= 1) return {1};
-  return {1, std::min(per_sm, run.resident.limit())};
+  // With fewer than two GPUs nothing measured residency (the cells say why): the table keeps the
+  // barrier part's grid, as the model's has it.
+  const int resident = run.resident.limit();
+  return {1, resident > 0 ? std::min(per_sm, resident) : per_sm};
 }
 
 // Why a row cannot run here, in a few words for the table's legend ("" when it can); the notes
