@@ -79,6 +79,7 @@ DoctorFacts gather(const RunContext& ctx) {
     if (c.is_lesson) {
       f.lessons.push_back(c.name);
       if (!c.kernel_exercises.empty()) f.kernel_exercises.emplace_back(c.name, c.kernel_exercises);
+      for (const auto& [need, part] : c.needs) f.lesson_needs.push_back({c.name, need, part});
     }
   return f;
 }

@@ -1,6 +1,7 @@
 #include "commands/doctor_report.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 #include <sstream>
 
@@ -12,27 +13,19 @@ namespace {
 
 using report::Format;
 
-// What a lesson uses beyond "a GPU", and for what. The lessons' own tables do not declare these
-// (yet): this is doctor's knowledge, kept in this one place. Lessons not in the build are skipped.
+// What a lesson uses beyond "a GPU": its manifest's needs (lessons/<lesson>/lesson.json, by name,
+// DoctorFacts::lesson_needs), and NVRTC for its kernel exercises.
 enum class Need { cc80, cooperative_launch, clusters, listing, sanitizer, nvrtc, multi_gpu };
 
-struct LessonNeed {
-  const char* lesson;
-  Need need;
-  const char* what;  // the part that needs it
-};
-
-const LessonNeed kLessonNeeds[] = {
-    {"warp-primitives", Need::cc80, "__reduce_*_sync (one REDUX instruction, compute capability 8.0+)"},
-    {"warp-primitives", Need::sanitizer, "the racecheck run of the racy __syncwarp loop"},
-    {"cg-reduce", Need::cooperative_launch, "the grid.sync() rung"},
-    {"named-barriers", Need::listing, "the PTX and SASS each barrier compiles to"},
-    {"threadfence", Need::listing, "the PTX and SASS of every fence and atomic"},
-    {"lockfree-barrier", Need::cooperative_launch, "grid.sync() and the co-residency limit"},
-    {"lockfree-barrier", Need::clusters, "the thread-block cluster barriers (sm_90)"},
-    {"deadlock-demo", Need::sanitizer, "--sanitize (compute-sanitizer --tool synccheck)"},
-    {"multi-gpu", Need::multi_gpu, "peer-flag, barrier, all-reduce and --bench (host-flag needs one GPU)"},
-};
+std::optional<Need> need_named(const std::string& name) {
+  if (name == "cc80") return Need::cc80;
+  if (name == "cooperative-launch") return Need::cooperative_launch;
+  if (name == "clusters") return Need::clusters;
+  if (name == "listing") return Need::listing;
+  if (name == "sanitizer") return Need::sanitizer;
+  if (name == "two-gpus") return Need::multi_gpu;
+  return std::nullopt;  // a name the manifest check refuses: never here
+}
 
 struct Arch {
   int cc = 0;
@@ -86,8 +79,9 @@ std::string kernel_exercises_text(const std::vector<int>& numbers) {
 // The needs of a lesson: the table's rows, and NVRTC for each lesson with kernel exercises.
 std::vector<std::pair<Need, std::string>> needs_of(const DoctorFacts& f, const std::string& lesson) {
   std::vector<std::pair<Need, std::string>> out;
-  for (const auto& n : kLessonNeeds)
-    if (lesson == n.lesson) out.emplace_back(n.need, n.what);
+  for (const auto& n : f.lesson_needs)
+    if (lesson == n.lesson)
+      if (const auto need = need_named(n.need)) out.emplace_back(*need, n.part);
   for (const auto& [id, numbers] : f.kernel_exercises)
     if (id == lesson && !numbers.empty()) out.emplace_back(Need::nvrtc, kernel_exercises_text(numbers));
   return out;

@@ -33,6 +33,11 @@ struct DoctorFacts {
   std::vector<std::string> lessons;  // this build's lessons, in course order
   // Each lesson's write-your-own-kernel exercises (by number): compiled at run time with NVRTC.
   std::vector<std::pair<std::string, std::vector<int>>> kernel_exercises;
+  // Each lesson's needs, from its manifest: {"cg-reduce", "cooperative-launch", "the grid.sync() rung"}.
+  struct LessonNeed {
+    std::string lesson, need, part;
+  };
+  std::vector<LessonNeed> lesson_needs;
 };
 
 // The code this build carries for a GPU of `compute_capability` (90 for 9.0), from CMake's

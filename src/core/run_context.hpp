@@ -27,6 +27,7 @@ struct CommandSummary {
   bool is_lesson = false;
   std::vector<PartSummary> parts;
   std::vector<int> kernel_exercises;  // the numbers of its write-your-own-kernel exercises (NVRTC)
+  std::vector<std::pair<std::string, std::string>> needs;  // its manifest's needs: {need, the part}
 };
 
 // --max-memory's default: 1 GiB of host memory per run.

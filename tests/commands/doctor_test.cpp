@@ -34,6 +34,15 @@ DoctorFacts cuda_build() {
   f.probe.built_with_cuda = true;
   f.probe.runtime_version = 13000;
   f.lessons = {"warp-primitives", "cg-reduce", "lockfree-barrier", "deadlock-demo"};
+  // As their manifests give them (lessons/<lesson>/lesson.json).
+  f.lesson_needs = {
+      {"warp-primitives", "cc80", "__reduce_*_sync (one REDUX instruction, compute capability 8.0+)"},
+      {"warp-primitives", "sanitizer", "the racecheck run of the racy __syncwarp loop"},
+      {"cg-reduce", "cooperative-launch", "the grid.sync() rung"},
+      {"lockfree-barrier", "cooperative-launch", "grid.sync() and the co-residency limit"},
+      {"lockfree-barrier", "clusters", "the thread-block cluster barriers (sm_90)"},
+      {"deadlock-demo", "sanitizer", "--sanitize (compute-sanitizer --tool synccheck)"},
+  };
   return f;
 }
 
@@ -141,6 +150,7 @@ TEST(DoctorReport, AnAmpereGpuLacksClustersOnlyWhereALessonUsesThem) {
 TEST(DoctorReport, MultiGpuNeedsTwoGpusAndNcclBuiltInAndLoadable) {
   DoctorFacts f = lab_h100();
   f.lessons.push_back("multi-gpu");
+  f.lesson_needs.push_back({"multi-gpu", "two-gpus", "peer-flag, barrier, all-reduce and --bench"});
   f.nccl = "libnccl.so.2";
   f.nccl_built_in = true;
   // One GPU: the lesson lacks the second one (its host-flag part still runs).

@@ -97,6 +97,9 @@ TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
            {with(kValid, ", \"zh\": \"是 {answer}。\"", ""),
             ":11: exercises[0].why: has no 'zh' text; every sentence is in English and Chinese"},
            {with(kValid, "\"tour\": [", "\"tour\": [,"), "lessons/x/lesson.json:3: not JSON:"},
+           {with(kValid, "\"tour\"", "\"needs\": [{\"need\": \"nvlink\", \"for\": \"x\"}], \"tour\""),
+            "lessons/x/lesson.json:3: needs[0].need: 'nvlink' is no need; accepted: cc80, cooperative-launch, "
+            "clusters, listing, sanitizer, two-gpus"},
            {with(kValid, "{\"fact\": \"a/count\"}", "{\"lanes\": \"a/t\", \"key\": \"lane\", \"marked\": \"red\"}"),
             "exercises[0].read.marked: 'red' is no mark; accepted: inactive, kept-own, undefined-source, mismatch"},
        }) {

@@ -125,10 +125,12 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     attached.push_back({&c, sub, c.attach(*sub)});
     const std::string footer = sub->get_footer();
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
-    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts, {}});
-    if (c.course)
+    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts, {}, {}});
+    if (c.course) {
       for (const auto& e : c.course->exercises)
         if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);
+      summaries.back().needs = c.course->needs;
+    }
   }
   add_cli_spec_flag(app);  // hidden: the man page and completions are generated from it
 

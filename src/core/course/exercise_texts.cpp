@@ -110,6 +110,7 @@ LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
   if (manifest->lesson != lesson) fail("lesson.json names the lesson '" + manifest->lesson + "'");
   LessonCourse c;
   c.tour_args = manifest->tour;
+  c.needs = manifest->needs;
   std::vector<Exercise> rows;
   std::set<std::string> computes_used, kernels_used;
   for (std::size_t i = 0; i < manifest->exercises.size(); ++i) {

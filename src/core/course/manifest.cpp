@@ -272,7 +272,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   Reader r(text, file);
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
-                                : std::vector<std::string>{"lesson", "order", "tour", "exercises"});
+                                : std::vector<std::string>{"lesson", "order", "tour", "needs", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
@@ -283,6 +283,17 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
     if (!order.is_number_unsigned() || order.get<long long>() < 1) r.fail(0, "order", "is not the lesson's place in the course, 1, 2, ...");
     m.order = order.get<int>();
     m.tour = r.texts(j.value("tour", json()), 0, "tour");
+    const json needs = j.value("needs", json::array());
+    if (!needs.is_array()) r.fail(0, "needs", "is not a list of {\"need\": ..., \"for\": ...}");
+    std::vector<std::string> accepted(std::begin(kManifestNeeds), std::end(kManifestNeeds));
+    for (std::size_t i = 0; i < needs.size(); ++i) {
+      const std::string key = "needs[" + std::to_string(i) + "]";
+      r.keys(needs[i], 0, key, {"need", "for"});
+      const std::string need = r.text(needs[i].value("need", json()), 0, key + ".need");
+      if (std::find(accepted.begin(), accepted.end(), need) == accepted.end())
+        r.fail(0, key + ".need", "'" + need + "' is no need; accepted: " + join(accepted));
+      m.needs.emplace_back(need, r.text(needs[i].value("for", json()), 0, key + ".for"));
+    }
   }
   if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");
   std::set<std::string> seen;

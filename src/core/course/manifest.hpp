@@ -27,6 +27,9 @@
 // LessonCode); a kernel exercise: "kernel": true, "starter": "FILE.cu". Built-in rows take their
 // question and hint from lessons/<lesson>/en.md and zh.md; a teacher's rows carry them:
 // "question": {"en": ..., "zh": ...}, "hint": {...}, and no number (they follow the built-in ones).
+// A built-in manifest also gives the lesson's place in the course ("order": 1, 2, ...) and what it
+// uses beyond a GPU ("needs": [{"need": "cooperative-launch", "for": "the grid.sync() rung"}]),
+// which `cudasync doctor` reports.
 //
 // Plain C++: no CLI11, no CUDA (nlohmann/json only in the .cpp).
 #include <memory>
@@ -46,6 +49,11 @@ namespace cudasync::course {
 struct ManifestError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The needs a manifest may name: compute capability 8.0, a cooperative launch, thread-block
+// clusters (sm_90), the build's PTX/SASS listing, compute-sanitizer, two GPUs.
+inline const char* const kManifestNeeds[] = {"cc80",    "cooperative-launch", "clusters",
+                                             "listing", "sanitizer",          "two-gpus"};
 
 struct AnswerRead {
   enum class What { fact, cell, lanes, count };
@@ -80,6 +88,9 @@ struct Manifest {
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
   int order = 0;     // the lesson's place in the course (built in: 1, 2, ...; cmake/lessons.cmake sorts by it)
   std::vector<std::string> tour;
+  // "needs": [{"need": "cooperative-launch", "for": "the grid.sync() rung"}]: what the lesson uses
+  // beyond a GPU (kManifestNeeds), and the part that uses it; doctor reads them.
+  std::vector<std::pair<std::string, std::string>> needs;
   std::vector<ManifestExercise> exercises;
 };
 
