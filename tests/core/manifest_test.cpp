@@ -92,7 +92,7 @@ TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
            {with(kValid, "\"number\": 1", "\"number\": 2"),
             "lessons/x/lesson.json:6: exercises[0].number: 2 where 1 comes next"},
            {with(kValid, "{\"fact\": \"a/count\"}", "{\"fact\": \"a/count\", \"cell\": \"a/t\"}"),
-            ":10: exercises[0].read: names 2 of fact, cell, lanes, count; one is accepted"},
+            ":10: exercises[0].read: names 2 of fact, cell, lanes, count, check, headers; one is accepted"},
            {with(kValid, "\"a/count\"", "\"count\""), ":10: exercises[0].read.fact: 'count' is not SECTION/ID"},
            {with(kValid, ", \"zh\": \"是 {answer}。\"", ""),
             ":11: exercises[0].why: has no 'zh' text; every sentence is in English and Chinese"},
@@ -136,6 +136,10 @@ report::Report lanes_report() {
   s.fact("sum", "sum", std::int64_t{6});
   s.fact("result-model", "result", std::int64_t{31});
   s.fact("allowed", "allowed", std::string("00 01 11"));
+  s.check("finishes", "every group finishes", false, "group 1 never arrives");
+  report::Table steps("steps", "steps");
+  steps.column("lane", "lane").column("after-16", "16").column("after-8", "8");
+  s.add(std::move(steps));
   report::Table t("lanes", "lanes");
   t.column("lane", "lane").column("model", "model").column("gpu", "gpu");
   t.row({{"lane", 0}, {"model", 6}, {"gpu", 6}});
@@ -171,6 +175,11 @@ TEST(AnswerRead, EachReadFindsWhatTheRowNamesById) {
   EXPECT_EQ(read(R"({"count": "s/lanes"})"), "4");
   EXPECT_EQ(read(R"({"fact": "s/allowed", "has": "01"})"), "yes");
   EXPECT_EQ(read(R"({"fact": "s/allowed", "has": "10"})"), "no");
+  EXPECT_EQ(read(R"({"check": "s/finishes"})"), "no");
+  EXPECT_EQ(read(R"({"check": "s/finishes", "map": {"yes": "hangs", "no": "finishes"}})"), "finishes");
+  EXPECT_EQ(read(R"({"check": "s/finishes", "detail": true})"), "group 1 never arrives");
+  EXPECT_EQ(read(R"({"headers": "s/steps", "prefix": "after-"})"), "2");
+  EXPECT_EQ(read(R"({"headers": "s/steps", "prefix": "after-", "titles": true})"), "16, 8");
 }
 
 TEST(AnswerRead, WhatARowNamesAndTheReportLacksIsTheRowsBugNamed) {
@@ -181,4 +190,5 @@ TEST(AnswerRead, WhatARowNamesAndTheReportLacksIsTheRowsBugNamed) {
     EXPECT_NE(std::string(e.what()).find("lane = 9"), std::string::npos) << e.what();
   }
   EXPECT_THROW(read(R"({"fact": "s/nothing"})"), std::logic_error);
+  EXPECT_THROW(read(R"({"fact": "s/sum", "map": {"7": "seven"}})"), std::logic_error);  // no map for 6
 }

@@ -92,6 +92,21 @@ std::string value_of(const AnswerRead& read, const report::Report& r, const RunC
       const report::Table& t = table(r, read.section, read.name);
       return std::to_string(rows_selected(read, t, r, ctx).size());
     }
+    case AnswerRead::What::check: {
+      const report::Check& c = check(r, read.section, read.name);
+      return read.detail ? c.detail : c.passed ? "yes" : "no";
+    }
+    case AnswerRead::What::headers: {
+      const report::Table& t = table(r, read.section, read.name);
+      std::string titles;
+      std::size_t n = 0;
+      for (const auto& c : t.columns)
+        if (c.key.rfind(read.prefix, 0) == 0) {
+          titles += (titles.empty() ? "" : ", ") + c.title;
+          ++n;
+        }
+      return read.titles ? titles : std::to_string(n);
+    }
   }
   return "";
 }
@@ -99,8 +114,13 @@ std::string value_of(const AnswerRead& read, const report::Report& r, const RunC
 }  // namespace
 
 std::string read_value(const AnswerRead& read, const report::Report& r, const RunContext& ctx) {
-  const std::string v = value_of(read, r, ctx);
-  if (read.has) return holds_word(v, *read.has) ? "yes" : "no";
+  std::string v = value_of(read, r, ctx);
+  if (read.has) v = holds_word(v, *read.has) ? "yes" : "no";
+  if (!read.map.empty()) {
+    const auto to = read.map.find(v);
+    if (to == read.map.end()) throw std::logic_error(read.section + "/" + read.name + ": no map for '" + v + "'");
+    v = to->second;
+  }
   return v;
 }
 

@@ -97,13 +97,32 @@ class Reader {
   }
 
   AnswerRead read(const json& j, std::size_t from, const std::string& key) const {
-    if (!j.is_object()) fail(from, key, "is not a read; accepted: an object with fact, cell, lanes or count");
+    if (!j.is_object())
+      fail(from, key, "is not a read; accepted: an object with fact, cell, lanes, count, check or columns");
     AnswerRead r;
     int kinds = 0;
-    for (const char* k : {"fact", "cell", "lanes", "count"}) kinds += j.contains(k) ? 1 : 0;
-    if (kinds != 1) fail(from, key, "names " + std::to_string(kinds) + " of fact, cell, lanes, count; one is accepted");
-    if (j.contains("fact")) {
-      keys(j, from, key, {"fact", "result", "has"});
+    for (const char* k : {"fact", "cell", "lanes", "count", "check", "headers"}) kinds += j.contains(k) ? 1 : 0;
+    if (kinds != 1)
+      fail(from, key, "names " + std::to_string(kinds) + " of fact, cell, lanes, count, check, headers; one is accepted");
+    if (j.contains("check")) {
+      keys(j, from, key, {"check", "detail", "has", "map"});
+      r.what = AnswerRead::What::check;
+      ids(j["check"], from, key + ".check", r);
+      if (j.contains("detail")) {
+        if (!j["detail"].is_boolean()) fail(from, key + ".detail", "is not true or false");
+        r.detail = j["detail"].get<bool>();
+      }
+    } else if (j.contains("headers")) {
+      keys(j, from, key, {"headers", "prefix", "titles", "has", "map"});
+      r.what = AnswerRead::What::headers;
+      ids(j["headers"], from, key + ".headers", r);
+      r.prefix = text(j.value("prefix", json()), from, key + ".prefix");
+      if (j.contains("titles")) {
+        if (!j["titles"].is_boolean()) fail(from, key + ".titles", "is not true or false");
+        r.titles = j["titles"].get<bool>();
+      }
+    } else if (j.contains("fact")) {
+      keys(j, from, key, {"fact", "result", "has", "map"});
       r.what = AnswerRead::What::fact;
       ids(j["fact"], from, key + ".fact", r);
       if (j.contains("result")) {
@@ -111,7 +130,7 @@ class Reader {
         r.result = j["result"].get<bool>();
       }
     } else if (j.contains("cell")) {
-      keys(j, from, key, {"cell", "row", "column", "columns", "gpu_column", "has"});
+      keys(j, from, key, {"cell", "row", "column", "columns", "gpu_column", "has", "map"});
       r.what = AnswerRead::What::cell;
       ids(j["cell"], from, key + ".cell", r);
       if (!j.contains("row")) fail(from, key, "has no row; accepted: an index, or {\"COLUMN\": VALUE}");
@@ -126,8 +145,8 @@ class Reader {
       }
     } else {
       const bool lanes = j.contains("lanes");
-      keys(j, from, key, lanes ? std::vector<std::string>{"lanes", "key", "marked", "where", "has"}
-                               : std::vector<std::string>{"count", "marked", "where", "has"});
+      keys(j, from, key, lanes ? std::vector<std::string>{"lanes", "key", "marked", "where", "has", "map"}
+                               : std::vector<std::string>{"count", "marked", "where", "has", "map"});
       r.what = lanes ? AnswerRead::What::lanes : AnswerRead::What::count;
       ids(j[lanes ? "lanes" : "count"], from, key + (lanes ? ".lanes" : ".count"), r);
       if (lanes) r.key = text(j.value("key", json()), from, key + ".key");
@@ -146,6 +165,10 @@ class Reader {
       }
     }
     if (j.contains("has")) r.has = text(j["has"], from, key + ".has");
+    if (j.contains("map")) {
+      if (!j["map"].is_object() || j["map"].empty()) fail(from, key + ".map", "is not {\"FROM\": \"TO\", ...}");
+      for (const auto& [k, v] : j["map"].items()) r.map[k] = text(v, from, key + ".map." + k);
+    }
     return r;
   }
 

@@ -19,10 +19,16 @@
 //   {"cell": ..., "row": ..., "columns": ["C1", "C2"]}      the cells joined by ", "
 //   {"cell": ..., "row": ..., "column": "C", "gpu_column": "G"}  G when the run had a GPU
 //   {"count": "SECTION/TABLE"}                                 how many rows
+//   {"check": "SECTION/CHECK"}                                 "yes" when it passed, else "no";
+//                                                  with "detail": true, its detail
+//   {"headers": "SECTION/TABLE", "prefix": "after-"}           how many columns' keys start so;
+//                                                  with "titles": true, their titles joined by ", "
 //   {"lanes": "SECTION/TABLE", "key": "C", "marked": "MARK"}  C of the rows with that mark
 //   {"lanes": "SECTION/TABLE", "key": "C", "where": {"C2": READ}} C of the rows whose C2 is READ's
 //   {"count": "SECTION/TABLE", "where": {"C2": READ}}          how many such rows
-// and on any of them "has": "WORD": "yes" when the value's space-separated words hold WORD, else "no".
+// and on any of them "has": "WORD": "yes" when the value's space-separated words hold WORD, else
+// "no"; and "map": {"FROM": "TO", ...}, the value given for another (a value it lacks is the row's
+// bug).
 // A row whose answer only a lesson's code can give names it: "compute": "NAME" (the lesson's
 // LessonCode); a kernel exercise: "kernel": true, "starter": "FILE.cu". Built-in rows take their
 // question and hint from lessons/<lesson>/en.md and zh.md; a teacher's rows carry them:
@@ -32,6 +38,7 @@
 // which `cudasync doctor` reports.
 //
 // Plain C++: no CLI11, no CUDA (nlohmann/json only in the .cpp).
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -56,7 +63,7 @@ inline const char* const kManifestNeeds[] = {"cc80",    "cooperative-launch", "c
                                              "listing", "sanitizer",          "two-gpus"};
 
 struct AnswerRead {
-  enum class What { fact, cell, lanes, count };
+  enum class What { fact, cell, lanes, count, check, headers };
   What what = What::fact;
   std::string section, name;  // fact: the fact's id (or its stem); cell/lanes/count: the table's id
   bool result = false;        // fact: "<name>-gpu" with a GPU, else "<name>-model"
@@ -72,6 +79,10 @@ struct AnswerRead {
   std::string where_column;          // lanes/count: rows whose column equals `where`'s value
   std::shared_ptr<AnswerRead> where;
   std::optional<std::string> has;  // "yes"/"no": whether the value's words hold this one
+  std::map<std::string, std::string> map;  // the value given for another
+  std::string prefix;                      // headers: of column keys starting so
+  bool titles = false;                     // headers: their titles, not how many
+  bool detail = false;                     // check: its detail, not whether it passed
 };
 
 struct ManifestExercise {

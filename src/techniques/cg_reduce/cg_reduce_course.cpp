@@ -1,5 +1,5 @@
 // cg-reduce's course: lessons/cg-reduce/lesson.json declares every exercise; the rows that read a
-// table or a fact need no code. These compare rungs, read a bound's chain and count a trace's steps;
+// table or a fact need no code. These compare rungs and read a bound's chain;
 // the kernel exercise has its KernelRun.
 #include "techniques/cg_reduce/cg_reduce_course.hpp"
 
@@ -52,26 +52,13 @@ course::Answer same_bits(LessonRunner& r) {
   return course::found(same ? "yes" : "no", {{"sums", shown}});
 }
 
-course::Answer tree_steps(LessonRunner& r) {
-  const report::Report rep = r.run(kLesson, {"--part", "trace", "--n", "4096"});
-  std::string offsets;
-  long long steps = 0;
-  for (const auto& c : course::table(rep, "trace", "shared-tree").columns)
-    if (c.key.rfind("after-", 0) == 0) {
-      offsets += (offsets.empty() ? "" : ", ") + c.title;
-      ++steps;
-    }
-  return course::found(to_string(steps), {{"offsets", offsets}});
-}
-
 }  // namespace
 
 const course::LessonCourse& course() {
   static const course::LessonCourse c = course::lesson_course(
       kLesson, {{{"closer-sum", closer_sum},
                  {"chain-length", chain_length},
-                 {"same-bits", same_bits},
-                 {"tree-steps", tree_steps}},
+                 {"same-bits", same_bits}},
                 {{"block-sum-kernel", run_block_sum_exercise}}});
   return c;
 }
