@@ -85,6 +85,13 @@ class Reader {
     return t;
   }
 
+  // The optional true/false `name` of `j` (false when absent).
+  bool flag(const json& j, const char* name, std::size_t from, const std::string& key) const {
+    if (!j.contains(name)) return false;
+    if (!j[name].is_boolean()) fail(from, key + "." + name, "is not true or false");
+    return j[name].get<bool>();
+  }
+
   // "SECTION/NAME" into its two ids.
   void ids(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
     const std::string s = text(j, from, key);
@@ -98,7 +105,7 @@ class Reader {
 
   AnswerRead read(const json& j, std::size_t from, const std::string& key) const {
     if (!j.is_object())
-      fail(from, key, "is not a read; accepted: an object with fact, cell, lanes, count, check or columns");
+      fail(from, key, "is not a read; accepted: an object with fact, cell, lanes, count, check or headers");
     AnswerRead r;
     int kinds = 0;
     for (const char* k : {"fact", "cell", "lanes", "count", "check", "headers"}) kinds += j.contains(k) ? 1 : 0;
@@ -108,27 +115,18 @@ class Reader {
       keys(j, from, key, {"check", "detail", "has", "map"});
       r.what = AnswerRead::What::check;
       ids(j["check"], from, key + ".check", r);
-      if (j.contains("detail")) {
-        if (!j["detail"].is_boolean()) fail(from, key + ".detail", "is not true or false");
-        r.detail = j["detail"].get<bool>();
-      }
+      r.detail = flag(j, "detail", from, key);
     } else if (j.contains("headers")) {
       keys(j, from, key, {"headers", "prefix", "titles", "has", "map"});
       r.what = AnswerRead::What::headers;
       ids(j["headers"], from, key + ".headers", r);
       r.prefix = text(j.value("prefix", json()), from, key + ".prefix");
-      if (j.contains("titles")) {
-        if (!j["titles"].is_boolean()) fail(from, key + ".titles", "is not true or false");
-        r.titles = j["titles"].get<bool>();
-      }
+      r.titles = flag(j, "titles", from, key);
     } else if (j.contains("fact")) {
       keys(j, from, key, {"fact", "result", "has", "map"});
       r.what = AnswerRead::What::fact;
       ids(j["fact"], from, key + ".fact", r);
-      if (j.contains("result")) {
-        if (!j["result"].is_boolean()) fail(from, key + ".result", "is not true or false");
-        r.result = j["result"].get<bool>();
-      }
+      r.result = flag(j, "result", from, key);
     } else if (j.contains("cell")) {
       keys(j, from, key, {"cell", "row", "column", "columns", "gpu_column", "has", "map"});
       r.what = AnswerRead::What::cell;
@@ -231,16 +229,13 @@ class Reader {
       e.number = row["number"].get<int>();
     }
     if (row.contains("former_ids")) e.former_ids = texts(row["former_ids"], from, key + ".former_ids");
-    if (row.contains("needs_gpu")) {
-      if (!row["needs_gpu"].is_boolean()) fail(from, key + ".needs_gpu", "is not true or false");
-      e.needs_gpu = row["needs_gpu"].get<bool>();
-    }
+    e.needs_gpu = flag(row, "needs_gpu", from, key);
     if (teacher) {
       if (!row.contains("question") || !row.contains("hint")) fail(from, key, "needs a question and a hint");
       e.question = words(row["question"], from, key + ".question", false);
       e.hint = words(row["hint"], from, key + ".hint", false);
     }
-    if (row.value("kernel", false)) {
+    if (flag(row, "kernel", from, key)) {
       for (const char* k : {"answer", "run", "read", "values", "why", "compute"})
         if (row.contains(k)) fail(from, key + "." + k, "is not for a kernel exercise, which its KernelRun judges");
       e.kind = Kind::kernel;
@@ -248,7 +243,6 @@ class Reader {
       e.starter = text(row.value("starter", json()), from, key + ".starter");
       return m;
     }
-    if (row.contains("kernel") && !row["kernel"].is_boolean()) fail(from, key + ".kernel", "is not true or false");
     if (row.contains("starter")) fail(from, key + ".starter", "is only for a kernel exercise");
     e.format = format(row, from, key);
     if (!row.contains("why")) fail(from, key, "has no why: how the answer follows, in en and zh");
