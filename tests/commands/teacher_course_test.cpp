@@ -77,12 +77,18 @@ TEST(TeacherCourse, ABadFileIsRefusedWithFileLineAndKeyAndExitTwo) {
   };
   std::string bad_kind = kTeacherLock;
   bad_kind.replace(bad_kind.find("\"integer\""), 9, "\"int\"");
+  std::string nested = kTeacherLock;  // wheres within wheres: refused before they reach the stack
+  std::string where = "{\"fact\": \"a/b\"}";
+  for (int i = 0; i < 5000; ++i) where = "{\"count\": \"a/b\", \"where\": {\"c\": " + where + "}}";
+  nested.replace(nested.find("{\"cell\""), nested.find("},\n      \"why\"") + 1 - nested.find("{\"cell\""), where);
   std::string own_id = kTeacherLock;
   own_id.replace(own_id.find("stale-count-again"), 17, "stale-read-count");
   for (const Case& c : std::vector<Case>{
            {"lock.json", bad_kind, "lock.json:6: exercises[0].answer: 'int' is no answer kind; accepted: integer"},
            {"lock.json", own_id, "lock.json:4: exercises[0].id: 'stale-read-count' is the id of lock's own exercise 2"},
            {"lock.json", "{\"lesson\": \"lock\",", "lock.json:1: not JSON"},
+           {"lock.json", nested, "exercises[0].read.where.c.where.c.where.c.where.c: nests reads more than 4 deep"},
+           {"lock.json", std::string(200000, '[') + std::string(200000, ']'), "lock.json:1: (top): is not an object"},
            {"lok.json", kTeacherLock, "lok.json names no lesson; accepted: warp-primitives"},
        }) {
     SCOPED_TRACE(c.expected);

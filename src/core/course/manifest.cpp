@@ -103,7 +103,12 @@ class Reader {
       fail(from, key, "'" + s + "' is not SECTION/ID, two kebab-case ids");
   }
 
-  AnswerRead read(const json& j, std::size_t from, const std::string& key) const {
+  // A where's value is itself a read, at most kMaxReadDepth deep: a file of nested wheres is refused
+  // before it could exhaust the stack.
+  static constexpr int kMaxReadDepth = 4;
+
+  AnswerRead read(const json& j, std::size_t from, const std::string& key, int depth = 1) const {
+    if (depth > kMaxReadDepth) fail(from, key, "nests reads more than " + std::to_string(kMaxReadDepth) + " deep");
     if (!j.is_object())
       fail(from, key, "is not a read; accepted: an object with fact, cell, lanes, count, check or headers");
     AnswerRead r;
@@ -159,7 +164,8 @@ class Reader {
         const json& w = j["where"];
         if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
         r.where_column = w.begin().key();
-        r.where = std::make_shared<AnswerRead>(read(json(w.begin().value()), from, key + ".where." + r.where_column));
+        r.where = std::make_shared<AnswerRead>(
+            read(json(w.begin().value()), from, key + ".where." + r.where_column, depth + 1));
       }
     }
     if (j.contains("has")) r.has = text(j["has"], from, key + ".has");
@@ -224,8 +230,9 @@ class Reader {
     e.id = text(row.value("id", json()), from, key + ".id");
     if (!report::is_id(e.id)) fail(from, key + ".id", "'" + e.id + "' is not a kebab-case id");
     if (!teacher) {
-      if (!row.contains("number") || !row["number"].is_number_unsigned() || row["number"].get<long long>() < 1)
-        fail(from, key + ".number", "is not a number 1, 2, ...");
+      if (!row.contains("number") || !row["number"].is_number_unsigned() || row["number"].get<long long>() < 1 ||
+          row["number"].get<long long>() > 999)
+        fail(from, key + ".number", "is not a number 1, 2, ... 999");
       e.number = row["number"].get<int>();
     }
     if (row.contains("former_ids")) e.former_ids = texts(row["former_ids"], from, key + ".former_ids");
@@ -297,7 +304,8 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
     r.fail(0, "lesson", "'" + m.lesson + "' is no lesson; accepted: " + join(lessons));
   if (!teacher) {
     const json order = j.value("order", json());
-    if (!order.is_number_unsigned() || order.get<long long>() < 1) r.fail(0, "order", "is not the lesson's place in the course, 1, 2, ...");
+    if (!order.is_number_unsigned() || order.get<long long>() < 1 || order.get<long long>() > 999)
+      r.fail(0, "order", "is not the lesson's place in the course, 1, 2, ... 999");
     m.order = order.get<int>();
     m.tour = r.texts(j.value("tour", json()), 0, "tour");
     const json needs = j.value("needs", json::array());
