@@ -187,7 +187,9 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
   sub.add_option("--kernel-request", o->kernel_request, "")->group("");
   add_lang_option(sub, o->lang);
   sub.footer("Answers are computed when asked, by running the lesson: on the GPU where there is one, else on the\n"
-             "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).");
+             "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).\n"
+             "A teacher's own exercises follow a lesson's: $CUDASYNC_COURSE_DIR/<lesson>.json (the form: "
+             "README, For teachers).");
   cli::Validator validate = [o, &table](const RunContext&) {
     if (!o->child.empty() || !o->child_out.empty() || !o->kernel_request.empty()) {
       if (o->child.empty() || o->child_out.empty() || o->kernel_request.empty() || !o->lesson.empty())
