@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -191,4 +192,40 @@ TEST(AnswerRead, WhatARowNamesAndTheReportLacksIsTheRowsBugNamed) {
   }
   EXPECT_THROW(read(R"({"fact": "s/nothing"})"), std::logic_error);
   EXPECT_THROW(read(R"({"fact": "s/sum", "map": {"7": "seven"}})"), std::logic_error);  // no map for 6
+}
+
+// A teacher's file is typed by hand: whatever it holds, reading it gives a manifest or a
+// ManifestError naming the file, never another exception, a crash or a sanitizer report. Each
+// manifest of the course, cut short and with bytes changed, a few thousand times (seeded).
+TEST(Manifest, AnyDamagedFileIsAManifestOrAManifestErrorNeverACrash) {
+  std::mt19937 random(20261128);
+  const std::string alphabet = "{}[]\",:0123456789-.truefalsn \n\\u00e9zh";
+  int refused = 0, read = 0;
+  for (const auto& f : lesson_manifests()) {
+    const std::string original(f.text());
+    for (int i = 0; i < 400; ++i) {
+      std::string text = original;
+      const int edits = 1 + static_cast<int>(random() % 4);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        const std::size_t at = random() % text.size();
+        switch (random() % 4) {
+          case 0: text[at] = alphabet[random() % alphabet.size()]; break;
+          case 1: text.erase(at, 1 + random() % 8); break;
+          case 2: text.insert(at, 1, alphabet[random() % alphabet.size()]); break;
+          default: text.resize(at); break;
+        }
+      }
+      for (const auto origin : {ManifestOrigin::built_in, ManifestOrigin::teacher}) {
+        try {
+          parse_manifest(text, "f.json", origin, {"lock", "cg-reduce"});
+          ++read;
+        } catch (const ManifestError& e) {
+          EXPECT_EQ(std::string(e.what()).rfind("f.json:", 0), 0u) << e.what();
+          ++refused;
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, 1000);  // most damage is found
+  EXPECT_GT(read, 0);        // and some leaves a valid file (a changed number, a word in a why)
 }
