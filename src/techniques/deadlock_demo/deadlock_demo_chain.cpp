@@ -34,7 +34,8 @@ report::Section chain_part(Run& run) {
       "ticket t waits only for ticket t - 1. That block took its ticket earlier, so it has started and holds a slot "
       "or has finished; no block ever waits for one that has not started, so the wait-for graph has no edge into "
       "the blocks without a slot. What it still relies on: that a started block keeps being scheduled, which the "
-      "occupancy-bound model (every NVIDIA GPU) gives and the programming guide does not promise.");
+      "occupancy-bound model describes and the programming guide does not promise: observed on the GPUs that "
+      "checked this lesson and on those Sorensen et al. tested, not documented.");
   add_grid_launch(s, run, grid, "flag chain");
   const Describe describe = chain_describe();
   s.add(steps_table(model.steps, "schedule", "the model's schedule, step by step"));

@@ -16,6 +16,7 @@ void add_compiled(report::Section& s, const std::string& arch) {
   for (const auto& [op, n] : opcode_counts(k ? k->instructions : std::vector<std::string>{}))
     t.row({{"opcode", op}, {"times", static_cast<std::int64_t>(n)}});
   if (t.rows.empty()) t.row({{"opcode", std::string("(no synchronization instruction)")}, {"times", std::int64_t{0}}});
+  t.legend.push_back("NVIDIA does not document SASS; each reading is from the opcode's name and place");
   t.legend.push_back("SYNCS.ARRIVE: arrive (a token comes back); SYNCS.PHASECHK...TRYWAIT: has the phase completed?");
   t.legend.push_back("NANOSLEEP: the back-off of wait() between tries; all of them in the listing part");
   s.add(std::move(t));

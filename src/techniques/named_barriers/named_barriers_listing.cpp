@@ -55,9 +55,10 @@ report::Section listing_section(const KernelListing& listing, const std::string&
   report::Section s("listing", "PTX and SASS: what these kernels compiled to in this build");
   s.paragraph(
       "Read back at build time from the object files linked into this binary (cuobjdump -ptx and -sass), keeping "
-      "only barrier, fence and mbarrier instructions. In SASS, BAR.SYNC is bar.sync, BAR.ARV is bar.arrive, "
-      "BAR.RED.POPC/AND/OR with B2R.RESULT is bar.red; SYNCS.* (sm_90) and ATOMS.ARRIVE (sm_80) are the mbarrier "
-      "operations behind cuda::barrier.");
+      "only barrier, fence and mbarrier instructions. NVIDIA does not document SASS; read from the opcodes' names "
+      "and from where they stand, BAR.SYNC is bar.sync, BAR.ARV is bar.arrive, BAR.RED.POPC/AND/OR with "
+      "B2R.RESULT is bar.red, and SYNCS.* (sm_90) and ATOMS.ARRIVE (sm_80) are the mbarrier operations behind "
+      "cuda::barrier.");
   if (!listing.available) {
     s.note(listing.reason);
     return s;

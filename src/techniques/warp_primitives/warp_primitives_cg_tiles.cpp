@@ -75,6 +75,10 @@ report::Section cg_tiles_part(Run& run) {
   s.paragraph("One warp of 32 threads. thread_group g32 = tiled_partition(this_thread_block(), 32) cuts the block "
               "into warps; thread_group g4 = tiled_partition(g32, 4) cuts each warp into tiles of 4 (Fan, 10.4). "
               "thread_rank() numbers a thread inside its group from 0; size() is the group's size.");
+  s.fact("block-indices", "this_thread_block(): group_index(), thread_index()",
+         std::string("group_index() is blockIdx, (0, 0, 0) for this one block; thread_index() is threadIdx, "
+                     "(5, 0, 0) for lane 5; both dim3, and sync() is __syncthreads()"),
+         report::Format::plain, "Fan 10.4; CUDA C++ Programming Guide, \"Cooperative Groups\"");
   s.add(lanes_table("ranks", "thread_rank() and size() of g32 and g4, per lane", kRanks, model, gpu, nullptr,
                     predicate));
   s.paragraph("thread_block_tile<4> t4 = tiled_partition<4>(this_thread_block()) is the same partition with its "

@@ -39,8 +39,9 @@ void describe(report::Section& s, const std::string& op, const VoteSpec& spec, c
   } else {
     s.title = "__match_all_sync(" + mask + ", " + in.key.text + ", &pred)";
     s.paragraph("If every non-exited lane named in the mask holds the same value: the mask of those lanes, and "
-                "pred = 1; else 0 and pred = 0 (PTX ISA, match.sync). Lanes beyond the block count as exited, so "
-                "8 threads with mask 0xffffffff and one key give 0x000000ff.");
+                "pred = 1; else 0 and pred = 0 (PTX ISA, match.sync). Lanes beyond the block behave as exited ones on "
+                "the GPUs measured (no document says so): 8 threads with mask 0xffffffff and one key gave "
+                "0x000000ff on the H100, as in the model.");
   }
 }
 
