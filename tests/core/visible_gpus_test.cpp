@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "core/parts/child.hpp"
 #include "core/visible_gpus.hpp"
@@ -26,34 +27,35 @@ TEST(VisibleGpus, SetTheEntryIsTheIndexthOfTheListWhateverItNames) {
   EXPECT_EQ(visible_device_entry(1, "0,,2"), std::nullopt) << "an empty entry names nothing";
 }
 
-TEST(VisibleGpus, AChildOfGpuOneSeesOnlyItAsItsDeviceZero) {
+// The launch of lock's copy child by a parent on GPU 1, with CUDA_VISIBLE_DEVICES=`visible`.
+parts::ChildLaunch child_of_gpu_one(const char* visible) {
   RunContext ctx;
   ctx.gpu = true;
   DeviceInfo d;
   d.index = 1;
   ctx.device = d;
-  setenv("CUDA_VISIBLE_DEVICES", "2,5", 1);
-  const parts::ChildLaunch l = parts::child_launch(ctx, "lock", "copy", {});
+  setenv("CUDA_VISIBLE_DEVICES", visible, 1);
+  parts::ChildLaunch l = parts::child_launch(ctx, "lock", "copy", {});
   unsetenv("CUDA_VISIBLE_DEVICES");
-  EXPECT_EQ(l.env, std::vector<std::string>{"CUDA_VISIBLE_DEVICES=5"});
+  return l;
+}
+
+// The value after --device in a child's arguments ("" when there is none).
+std::string device_argument(const parts::ChildLaunch& l) {
   const auto device = std::find(l.args.begin(), l.args.end(), "--device");
-  ASSERT_NE(device, l.args.end());
-  EXPECT_EQ(*(device + 1), "0");
+  return device == l.args.end() || device + 1 == l.args.end() ? "" : *(device + 1);
+}
+
+TEST(VisibleGpus, AChildOfGpuOneSeesOnlyItAsItsDeviceZero) {
+  const parts::ChildLaunch l = child_of_gpu_one("2,5");
+  EXPECT_EQ(l.env, std::vector<std::string>{"CUDA_VISIBLE_DEVICES=5"});
+  EXPECT_EQ(device_argument(l), "0");
 }
 
 TEST(VisibleGpus, AChildWhoseGpuCannotBeNamedKeepsItsParentsNumbering) {
-  RunContext ctx;
-  ctx.gpu = true;
-  DeviceInfo d;
-  d.index = 1;
-  ctx.device = d;
-  setenv("CUDA_VISIBLE_DEVICES", "2", 1);  // one entry, yet the parent saw a GPU 1: leave it
-  const parts::ChildLaunch l = parts::child_launch(ctx, "lock", "copy", {});
-  unsetenv("CUDA_VISIBLE_DEVICES");
+  const parts::ChildLaunch l = child_of_gpu_one("2");  // one entry, yet the parent saw a GPU 1: leave it
   EXPECT_TRUE(l.env.empty());
-  const auto device = std::find(l.args.begin(), l.args.end(), "--device");
-  ASSERT_NE(device, l.args.end());
-  EXPECT_EQ(*(device + 1), "1");
+  EXPECT_EQ(device_argument(l), "1");
 }
 
 }  // namespace

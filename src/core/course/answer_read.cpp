@@ -28,10 +28,6 @@ std::string typed(const report::Value& v, const std::string& where) {
   return std::to_string(std::get<std::int64_t>(v));
 }
 
-bool holds_word(const std::string& words, const std::string& word) {
-  return (" " + words + " ").find(" " + word + " ") != std::string::npos;
-}
-
 report::RowMark mark_named(const std::string& name) {
   for (report::RowMark m : {report::RowMark::inactive, report::RowMark::kept_own, report::RowMark::undefined_src,
                             report::RowMark::mismatch})
@@ -115,7 +111,7 @@ std::string value_of(const AnswerRead& read, const report::Report& r, const RunC
 
 std::string read_value(const AnswerRead& read, const report::Report& r, const RunContext& ctx) {
   std::string v = value_of(read, r, ctx);
-  if (read.has) v = holds_word(v, *read.has) ? "yes" : "no";
+  if (read.has) v = has_word(v, *read.has) ? "yes" : "no";
   if (!read.map.empty()) {
     const auto to = read.map.find(v);
     if (to == read.map.end()) throw std::logic_error(read.section + "/" + read.name + ": no map for '" + v + "'");

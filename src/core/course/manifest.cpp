@@ -25,12 +25,6 @@ int line_at(std::string_view text, std::size_t from, std::string_view needle = {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
-  return s;
-}
-
 // Reads one file's rows; every message names the file, the line and the key.
 class Reader {
  public:
@@ -60,7 +54,7 @@ class Reader {
     if (!j.is_object()) fail(from, where, "is not an object");
     for (const auto& [k, v] : j.items())
       if (std::find(accepted.begin(), accepted.end(), k) == accepted.end())
-        fail(from, where + "." + k, "unknown key '" + k + "'; accepted: " + join(accepted));
+        fail(from, where + "." + k, "unknown key '" + k + "'; accepted: " + comma_list(accepted));
   }
 
   std::string text(const json& j, std::size_t from, const std::string& key) const {
@@ -159,7 +153,7 @@ class Reader {
         r.marked = text(j["marked"], from, key + ".marked");
         static const std::vector<std::string> marks = {"inactive", "kept-own", "undefined-source", "mismatch"};
         if (std::find(marks.begin(), marks.end(), r.marked) == marks.end())
-          fail(from, key + ".marked", "'" + r.marked + "' is no mark; accepted: " + join(marks));
+          fail(from, key + ".marked", "'" + r.marked + "' is no mark; accepted: " + comma_list(marks));
       } else if (j.contains("where")) {
         const json& w = j["where"];
         if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
@@ -281,6 +275,12 @@ class Reader {
 
 }  // namespace
 
+std::string comma_list(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
+
 Manifest parse_manifest(std::string_view text, const std::string& file, ManifestOrigin origin,
                         const std::vector<std::string>& lessons) {
   json j;
@@ -301,7 +301,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
   if (!lessons.empty() && std::find(lessons.begin(), lessons.end(), m.lesson) == lessons.end())
-    r.fail(0, "lesson", "'" + m.lesson + "' is no lesson; accepted: " + join(lessons));
+    r.fail(0, "lesson", "'" + m.lesson + "' is no lesson; accepted: " + comma_list(lessons));
   if (!teacher) {
     const json order = j.value("order", json());
     if (!order.is_number_unsigned() || order.get<long long>() < 1 || order.get<long long>() > 999)
@@ -316,7 +316,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
       r.keys(needs[i], 0, key, {"need", "for"});
       const std::string need = r.text(needs[i].value("need", json()), 0, key + ".need");
       if (std::find(accepted.begin(), accepted.end(), need) == accepted.end())
-        r.fail(0, key + ".need", "'" + need + "' is no need; accepted: " + join(accepted));
+        r.fail(0, key + ".need", "'" + need + "' is no need; accepted: " + comma_list(accepted));
       m.needs.emplace_back(need, r.text(needs[i].value("for", json()), 0, key + ".for"));
     }
   }

@@ -110,6 +110,9 @@ enum class ManifestOrigin {
   teacher,   // $CUDASYNC_COURSE_DIR/<lesson>.json: no numbers, question and hint in the row
 };
 
+// "a, b, c": the words a message accepts.
+std::string comma_list(const std::vector<std::string>& words);
+
 // Parses and validates one manifest; ManifestError names file:line: key: what is wrong, and what is
 // accepted. `lessons` are the ids a teacher's file may name (empty: not checked).
 Manifest parse_manifest(std::string_view text, const std::string& file, ManifestOrigin origin,

@@ -110,6 +110,11 @@ std::string as_text(const report::Value& v) {
   throw std::logic_error("course: a value that is not a text");
 }
 
+bool has_word(std::string_view words, std::string_view word) {
+  const std::string padded = " " + std::string(words) + " ";
+  return padded.find(" " + std::string(word) + " ") != std::string::npos;
+}
+
 std::vector<std::int64_t> numbers_in(std::string_view text) {
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < text.size();) {

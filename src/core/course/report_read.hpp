@@ -42,6 +42,10 @@ double as_double(const report::Value& v);          // any number
 std::string as_text(const report::Value& v);       // a text (logic_error for anything else)
 bool has_number(const report::Value& v);           // an integer or a real (not NeedsGpu, Undefined)
 
+// Whether a text of space-separated words holds `word`: has_word("00 01 11", "01") is true,
+// has_word("00 01 11", "1") false.
+bool has_word(std::string_view words, std::string_view word);
+
 // The integers in a text, in order: "completes in 27 steps, count 6 of 6" -> {27, 6, 6}.
 std::vector<std::int64_t> numbers_in(std::string_view text);
 // The integer after `word` in `text`: number_after("count 4 of 6", "count") == 4; nullopt if none.

@@ -18,12 +18,6 @@ namespace fs = std::filesystem;
 
 constexpr std::uintmax_t kMaxFileBytes = 1 << 20;  // a course file past 1 MiB is refused, not read
 
-std::string join(const std::vector<std::string>& words) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
-  return s;
-}
-
 std::string read_course_file(const fs::path& file) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec))
@@ -49,7 +43,7 @@ void check_teacher_dir(const std::string& dir, const std::vector<std::string>& l
     const std::string stem = entry.path().stem().string();
     if (std::find(lessons.begin(), lessons.end(), stem) == lessons.end())
       throw UsageError("CUDASYNC_COURSE_DIR: " + entry.path().string() + " names no lesson; accepted: " +
-                       join(lessons) + " (as <lesson>.json)");
+                       comma_list(lessons) + " (as <lesson>.json)");
   }
 }
 

@@ -17,10 +17,6 @@ using course::LessonRunner;
 
 const char* kLesson = "threadfence";
 
-bool has_outcome(const std::string& allowed, const std::string& outcome) {
-  return (" " + allowed + " ").find(" " + outcome + " ") != std::string::npos;
-}
-
 // Whether the PTX model allows mp's stale read (10) with `fence` on both sides, the sides in `sides`.
 course::Answer scope_answer(LessonRunner& r, const std::string& fence, const std::string& sides) {
   const report::Report rep = r.run(kLesson, {"--part", "scope", "--iterations", "1000"});
@@ -28,7 +24,7 @@ course::Answer scope_answer(LessonRunner& r, const std::string& fence, const std
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     if (course::as_text(t.cell(i, "fence")) != fence || course::as_text(t.cell(i, "sides-in")) != sides) continue;
     const std::string allowed = course::as_text(t.cell(i, "allowed"));
-    return course::found(has_outcome(allowed, "10") ? "yes" : "no", {{"allowed", allowed}});
+    return course::found(course::has_word(allowed, "10") ? "yes" : "no", {{"allowed", allowed}});
   }
   throw std::logic_error("threadfence course: no scope row " + fence + " / " + sides);
 }
@@ -43,7 +39,7 @@ course::Answer lb_device_forbidden(LessonRunner& r) {
   const std::string allowed = litmus_allowed(r, "lb", "device");
   std::string forbidden;
   for (const char* o : {"00", "01", "10", "11"})
-    if (!has_outcome(allowed, o)) forbidden += (forbidden.empty() ? "" : " ") + std::string(o);
+    if (!course::has_word(allowed, o)) forbidden += (forbidden.empty() ? "" : " ") + std::string(o);
   return course::found(forbidden, {{"allowed", allowed}});
 }
 
