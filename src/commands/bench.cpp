@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "commands/bench_results.hpp"
+#include "core/report/text_format.hpp"
 #include "core/backend.hpp"
 #include "core/child_process.hpp"
 #include "core/cli/option_checks.hpp"
@@ -26,6 +27,8 @@
 #include "core/report/json_renderer.hpp"
 
 namespace cudasync::commands {
+
+using report::join;
 
 namespace {
 
@@ -41,12 +44,6 @@ std::vector<std::string> all_lessons(const RunContext& ctx) {
   for (const auto& c : ctx.commands)
     if (c.is_lesson) out.push_back(c.name);
   return out;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
 }
 
 std::string utc_now() {

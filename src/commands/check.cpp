@@ -18,7 +18,6 @@ struct CheckOptions {
   std::string lesson;
   std::optional<int> number;
   std::string answer;
-  std::string lang = "en";
   std::string canonical;  // the answer as read, set by the validator
 };
 
@@ -33,7 +32,6 @@ cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table
                  "Your answer, in the form cudasync exercise LESSON N asks for (a number, a mask, a word, or lanes "
                  "like 3,11)")
       ->required();
-  add_lang_option(sub, o->lang);
   sub.footer("Exit 0: right; 1: wrong (with the reason); 2: no such lesson or exercise, or an answer of the wrong\n"
              "form. Every answer is recorded in your progress ($XDG_STATE_HOME/cudasync, cudasync progress).");
   cli::Validator validate = [o, &table](const RunContext&) {
@@ -58,7 +56,7 @@ cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table
     report::Report r;
     r.command = "check";
     r.title = "cudasync check " + o->lesson + " " + std::to_string(e.number);
-    r.sections.push_back(verdict_section(l, e, o->canonical, v, o->lang, ctx));
+    r.sections.push_back(verdict_section(l, e, o->canonical, v, ctx.lang, ctx));
     return r;
   };
   return {run, validate};

@@ -4,13 +4,9 @@
 
 #include "core/errors.hpp"
 #include "core/log.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
-
-void add_lang_option(CLI::App& sub, std::string& lang) {
-  sub.add_option("--lang", lang, "Language of the questions, hints and answers: en or zh (default en)")
-      ->check(CLI::IsMember({"en", "zh"}));
-}
 
 const course::Exercise& checked_exercise(const course::CourseLesson& lesson, long long number,
                                          const std::string& command) {
@@ -50,7 +46,7 @@ course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, cons
 }
 
 std::string computed_on(const RunContext& ctx) {
-  return ctx.gpu ? "the GPU (" + ctx.device_text() + ")" : std::string("the reference model (no GPU in this run)");
+  return ctx.gpu ? words::core("course.on-gpu", {{"device", ctx.device_text()}}) : words::core("course.on-model");
 }
 
 report::Table progress_table(const std::vector<course::CourseLesson>& lessons, const course::Progress& progress) {
@@ -100,16 +96,18 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
   const course::StatePath where = course::progress_path();
   if (where.file.empty()) log::warn(where.problem);
   for (const auto& w : course::record_answer(where.file, name, e.id, v.right, given)) log::warn(w);
-  report::Section s("check", name + " exercise " + std::to_string(e.number) + ": " + (v.right ? "right" : "wrong"));
+  report::Section s("check", words::core(v.right ? "course.verdict-right" : "course.verdict-wrong",
+                                         {{"lesson", name}, {"number", e.number}}));
   s.paragraph(e.question.in(lang));
-  s.fact("lesson", "lesson", name);
-  s.fact("exercise", "exercise", static_cast<std::int64_t>(e.number), report::Format::plain, e.id);
-  s.fact("given", "your answer", given);
-  s.fact("computed-on", "computed on", computed_on(ctx));
-  s.check("answer-right", v.right ? "your answer is right" : "your answer is wrong", v.right, v.reason.in(lang));
+  s.fact("lesson", words::core("course.lesson"), name);
+  s.fact("exercise", words::core("course.exercise"), static_cast<std::int64_t>(e.number), report::Format::plain, e.id);
+  s.fact("given", words::core("course.given"), given);
+  s.fact("computed-on", words::core("course.computed-on"), computed_on(ctx));
+  s.check("answer-right", words::core(v.right ? "course.answer-right" : "course.answer-wrong"), v.right,
+          v.reason.in(lang));
   if (!v.right)
     log::error(name + " exercise " + std::to_string(e.number) + ": " + given + " is not the answer (exit 1)");
-  if (!where.file.empty()) s.note("progress: " + where.file + " (cudasync progress shows it)");
+  if (!where.file.empty()) s.note(words::core("course.progress-note", {{"file", where.file}}));
   return s;
 }
 

@@ -16,9 +16,6 @@ namespace cudasync::commands {
 // Exercise numbers CLI11 accepts before the lesson's own range is checked (1..kMaxExerciseNumber).
 inline constexpr int kMaxExerciseNumber = 99;
 
-// --lang en|zh: the language of questions, hints, answers and the tour's sentences.
-void add_lang_option(CLI::App& sub, std::string& lang);
-
 // The lesson's exercise `number`, or a UsageError naming what is accepted:
 //   "exercise lock 12: no such exercise; accepted: 1..8"
 const course::Exercise& checked_exercise(const course::CourseLesson& lesson, long long number,

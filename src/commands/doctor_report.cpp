@@ -5,9 +5,12 @@
 #include <cctype>
 #include <sstream>
 
+#include "core/report/text_format.hpp"
 #include "core/nvidia_driver.hpp"
 
 namespace cudasync::commands {
+
+using report::join;
 
 namespace {
 
@@ -50,12 +53,6 @@ std::vector<Arch> parse_architectures(const std::string& list) {
     out.push_back(a);
   }
   return out;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
 }
 
 // "sm_75, sm_80, sm_90, compute_90 PTX": what the binary carries.

@@ -185,7 +185,6 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
   sub.add_option("--child", o->child, "")->check(CLI::IsMember({"kernel"}))->group("");
   sub.add_option("--child-out", o->child_out, "")->group("");
   sub.add_option("--kernel-request", o->kernel_request, "")->group("");
-  add_lang_option(sub, o->lang);
   sub.footer("Answers are computed when asked, by running the lesson: on the GPU where there is one, else on the\n"
              "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).\n"
              "A teacher's own exercises follow a lesson's: $CUDASYNC_COURSE_DIR/<lesson>.json (the form: "
@@ -214,6 +213,7 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
                        "in cudasync exercise " + o->lesson + ")");
   };
   cli::Runner run = [o, &table](const RunContext& ctx) {
+    o->lang = ctx.lang;  // the global --lang, or the locale's
     if (!o->child.empty()) return kernel_child(*o, ctx);
     if (o->lesson.empty()) return overview(table);
     const course::CourseLesson l = checked_lesson(table, o->lesson);

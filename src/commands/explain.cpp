@@ -23,7 +23,8 @@ std::string answers_moved(const std::string& lesson, const std::string& lang) {
   const std::string file = "docs/teachers/" + lesson + "." + (lang == "zh" ? "zh" : "en") + ".md";
   return "explain --answers: the answers to the questions for class are no longer part of the lesson text, "
          "which is installed for students; teachers find them in " + file +
-         " of the cudasync source tree. An exercise's answer: cudasync exercise " + lesson + " N --answer";
+         " of the cudasync source tree; accepted: cudasync explain " + lesson + " without --answers, or an exercise's "
+         "answer with cudasync exercise " + lesson + " N --answer";
 }
 
 namespace {
@@ -46,17 +47,16 @@ report::Report run_explain(const ExplainOptions& o) {
 
 cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& /*table*/) {
   auto o = std::make_shared<ExplainOptions>();
-  std::set<std::string> lessons, langs;
-  for (const auto& t : lesson_texts()) {
-    lessons.insert(t.lesson);
-    langs.insert(t.lang);
-  }
+  std::set<std::string> lessons;
+  for (const auto& t : lesson_texts()) lessons.insert(t.lesson);
   sub.add_option("lesson", o->lesson, "The lesson to explain")->required()->check(CLI::IsMember(lessons));
-  sub.add_option("--lang", o->lang, "Language of the text")->check(CLI::IsMember(langs));
   // Hidden: kept one release so that an old command says where the answers went (answers_moved).
   sub.add_flag("--answers", o->answers)->group("");
   sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");
-  return [o](const RunContext&) { return run_explain(*o); };
+  return [o](const RunContext& ctx) {
+    o->lang = ctx.lang;  // the global --lang, or the locale's
+    return run_explain(*o);
+  };
 }
 
 }  // namespace cudasync::commands

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands/course_common.hpp"
+#include "core/words/words.hpp"
 #include "core/course/lesson_runner.hpp"
 #include "core/errors.hpp"
 
@@ -26,17 +27,17 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
   const std::string& name = l.command->name;
   report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name);
   head.paragraph(l.command->summary + ".");
-  head.fact("run", "what runs here", command_text(l));
-  head.fact("more", "the whole lesson", "cudasync " + name + "; cudasync explain " + name);
+  head.fact("run", words::core("tour.what-runs"), command_text(l));
+  head.fact("more", words::core("tour.whole-lesson"), "cudasync " + name + "; cudasync explain " + name);
   const auto start = std::chrono::steady_clock::now();
   report::Report lesson;
   try {
     lesson = runner.run(name, l.course->tour_args);
   } catch (const Error& e) {  // one lesson that cannot run here ends neither the tour nor the document
-    head.check("ran", "the lesson ran", false, e.what());
+    head.check("ran", words::core("tour.lesson-ran"), false, e.what());
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  head.fact("time", "time", ms, Format::ms);
+  head.fact("time", words::core("tour.time"), ms, Format::ms);
   out.sections.push_back(std::move(head));
   for (auto& s : lesson.sections) {
     // The parts' own sections: the tour's setup says what runs where, and a lesson's summary over
@@ -52,7 +53,7 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
     out.sections.push_back(std::move(s));
   }
   for (auto& w : lesson.waived) out.waived.push_back({name + "-" + w.part, w.reason});
-  report::Section end(name + "-remember", "remember");
+  report::Section end(name + "-remember", words::core("tour.remember"));
   end.paragraph(l.course->remember.in(lang));
   out.sections.push_back(std::move(end));
 }
@@ -61,21 +62,19 @@ report::Report run_tour(const std::vector<cli::Command>& table, const std::strin
   const auto lessons = course::course_of(table);
   report::Report r;
   r.command = "tour";
-  r.title = "cudasync tour: the course in one run, a short stop per lesson";
-  report::Section setup("setup", "tour");
-  setup.paragraph("Each lesson in course order, each with a few of its parts at small sizes. Every stop ends "
-                  "with the one thing to remember; `cudasync <lesson>` runs the whole lesson and "
-                  "`cudasync explain <lesson>` reads it.");
-  setup.fact("lessons", "lessons", static_cast<std::int64_t>(lessons.size()), Format::count);
-  setup.fact("backend", "runs on", computed_on(ctx));
+  r.title = words::core("tour.title");
+  report::Section setup("setup", words::core("tour.heading"));
+  setup.paragraph(words::core("tour.about"));
+  setup.fact("lessons", words::core("tour.lessons"), static_cast<std::int64_t>(lessons.size()), Format::count);
+  setup.fact("backend", words::core("tour.runs-on"), computed_on(ctx));
   r.sections.push_back(std::move(setup));
   course::InProcessRunner runner(table, ctx);
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < lessons.size(); ++i) stop(lessons[i], i + 1, lessons.size(), runner, lang, r);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  report::Section end("tour-end", "end of the tour");
-  end.fact("time", "whole tour", ms, Format::ms);
-  end.paragraph("Next: cudasync exercise lists the exercises the tool checks; cudasync progress shows yours.");
+  report::Section end("tour-end", words::core("tour.end"));
+  end.fact("time", words::core("tour.whole-tour"), ms, Format::ms);
+  end.paragraph(words::core("tour.next"));
   r.sections.push_back(std::move(end));
   return r;
 }
@@ -83,11 +82,9 @@ report::Report run_tour(const std::vector<cli::Command>& table, const std::strin
 }  // namespace
 
 cli::Attached attach_tour(CLI::App& sub, const std::vector<cli::Command>& table) {
-  auto lang = std::make_shared<std::string>("en");
-  add_lang_option(sub, *lang);
   sub.footer("The tour runs every lesson in this one process, on the GPU where there is one, else on the reference\n"
              "model. A lesson that cannot run here is a failed check in its stop (exit 1); the others still run.");
-  return cli::Runner([lang, &table](const RunContext& ctx) { return run_tour(table, *lang, ctx); });
+  return cli::Runner([&table](const RunContext& ctx) { return run_tour(table, ctx.lang, ctx); });
 }
 
 }  // namespace cudasync::commands

@@ -37,4 +37,8 @@ std::optional<std::string_view> find_lesson_starter(std::string_view lesson, std
 const std::vector<LessonFile>& lesson_manifests();  // generated
 std::optional<std::string_view> find_lesson_manifest(std::string_view lesson);
 
+// The word catalogs (core/words/catalog.hpp), embedded the same way: lessons/<lesson>/words.json,
+// and src/core/words/words.json as lesson "core"; name is "words.json".
+const std::vector<LessonFile>& lesson_catalogs();  // generated
+
 }  // namespace cudasync

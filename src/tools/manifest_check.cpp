@@ -1,5 +1,6 @@
-// Checks lessons/<lesson>/lesson.json when the build embeds them (src/CMakeLists.txt): a manifest
-// that is not valid fails the build with file:line: key: what is wrong, and what is accepted.
+// Checks lessons/<lesson>/lesson.json and the word catalogs (lessons/<lesson>/words.json,
+// src/core/words/words.json) when the build embeds them (src/CMakeLists.txt): a file that is not
+// valid fails the build with file:line: key: what is wrong, and what is accepted.
 //
 //   cudasync_manifest_check lessons/lock/lesson.json lessons/threadfence/lesson.json
 //   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "core/course/manifest.hpp"
+#include "core/words/catalog.hpp"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -24,6 +26,15 @@ int main(int argc, char** argv) {
     if (!in) {
       std::cerr << file.string() << ": cannot be read\n";
       ++bad;
+      continue;
+    }
+    if (file.filename() == "words.json") {
+      try {
+        (void)cudasync::words::parse_catalog(text.str(), file.string());
+      } catch (const cudasync::words::CatalogError& e) {
+        std::cerr << e.what() << "\n";
+        ++bad;
+      }
       continue;
     }
     try {

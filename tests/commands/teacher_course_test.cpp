@@ -122,6 +122,22 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
   EXPECT_TRUE(contains(moved.err, "lesson: 'lock' in the folder of lack")) << moved.err;
 }
 
+TEST(ManifestCheck, TheBuildRefusesAWordCatalogWithAKeyInOneLanguage) {
+  const TempDir root;
+  std::filesystem::create_directories(root.path + "/warp-primitives");
+  const std::string words = read_file(source_dir() + "/lessons/warp-primitives/words.json");
+  const std::string file = root.path + "/warp-primitives/words.json";
+  write_course_file(file, words);
+  EXPECT_EQ(run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + file + "'").exit_code, 0);
+  std::string bad = words;
+  bad.replace(bad.find("\"zh\""), 4, "\"fr\"");  // the first key's Chinese becomes French
+  write_course_file(file, bad);
+  const CliResult r = run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + file + "'");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.err, "/warp-primitives/words.json:2: lane-31-left: 'fr' is no language; accepted: en, zh"))
+      << r.err;
+}
+
 // The lessons are found from lessons/*/lesson.json alone (cmake/lessons.cmake): the command line's
 // lessons are the manifests' lessons, in the order they give.
 TEST(LessonRegistry, TheToolsLessonsAreTheManifestsInTheirOrder) {

@@ -99,17 +99,32 @@ TEST(TerminalFit, ListNamesEveryLessonWithItsParts) {
 }
 
 TEST(TerminalFit, EveryLessonAndEveryPartFits80Columns) {
+  // In both languages: Chinese lines wrap between characters and count two columns each.
   std::size_t runs = 0;
-  for (const auto& l : lessons()) {
-    std::vector<std::string> commands{l.id + " --backend model -q", l.id + " --backend model -q --bench"};
-    for (const auto& p : l.parts) commands.push_back(l.id + " --backend model -q --part " + p);
-    for (const auto& c : commands) {
-      const auto wide = too_wide(c, 80);
-      EXPECT_TRUE(wide.empty()) << "cudasync " << c << ": " << wide.size() << " lines over 80\n" << shown(wide);
-      ++runs;
+  for (const auto& l : lessons())
+    for (const std::string lang : {"en", "zh"}) {
+      const std::string run = l.id + " --backend model -q --lang " + lang;
+      std::vector<std::string> commands{run, run + " --bench"};
+      for (const auto& p : l.parts) commands.push_back(run + " --part " + p);
+      for (const auto& c : commands) {
+        const auto wide = too_wide(c, 80);
+        EXPECT_TRUE(wide.empty()) << "cudasync " << c << ": " << wide.size() << " lines over 80\n" << shown(wide);
+        ++runs;
+      }
     }
-  }
-  EXPECT_GT(runs, 40u);
+  EXPECT_GT(runs, 80u);
+}
+
+TEST(TerminalFit, TheTourInTheLocalesLanguageFits80Columns) {
+  const auto wide = too_wide("tour --backend model -q", 80);
+  EXPECT_TRUE(wide.empty()) << "tour\n" << shown(wide);
+  const CliResult r = run_shell("LANG=zh_CN.UTF-8 COLUMNS=80 '" + binary_path() + "' tour --backend model -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::size_t over = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) over += columns(line) > 80 ? 1 : 0;
+  EXPECT_EQ(over, 0u);
+  EXPECT_NE(r.out.find("每条 lane 收到的值"), std::string::npos) << "LANG=zh_CN.UTF-8 tour prints no Chinese";
 }
 
 TEST(TerminalFit, OptionsThatWidenATableStillFit80Columns) {

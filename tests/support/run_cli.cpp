@@ -27,6 +27,11 @@ std::string& state_dir() {
   if (mkdtemp(dir) == nullptr) throw std::runtime_error("mkdtemp failed");
   state_dir() = dir;
   setenv("XDG_STATE_HOME", dir, 1);
+  // The language comes from the locale (core/words/language.hpp): tests see English unless they
+  // ask for Chinese with --lang zh or LANG=zh_CN.UTF-8 on their command line.
+  unsetenv("LC_ALL");
+  unsetenv("LC_MESSAGES");
+  setenv("LANG", "C.UTF-8", 1);
   std::atexit([] {
     std::error_code ec;
     std::filesystem::remove_all(state_dir(), ec);

@@ -17,6 +17,7 @@
 #include "core/cli/cli_spec.hpp"
 #include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
+#include "core/words/language.hpp"
 #include "core/cli/help_format.hpp"
 #include "core/cli/log_sink.hpp"
 #include "core/cli/output.hpp"
@@ -222,6 +223,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return code;
   };
   try {
+    words::set_language(opts.lang.empty() ? words::lang_from_environment() : *words::parse_lang(opts.lang));
     out = std::make_unique<Output>(opts.json_target, ctx_color(opts), stdout_closed, meta);
     out->add_exports(out_opts);
     const Wired* chosen = nullptr;
@@ -240,6 +242,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.color = ctx_color(opts);
     ctx.max_memory = opts.max_memory;
     ctx.commands = summaries;
+    ctx.lang = words::code(words::language());
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
     const bool narrowed = narrow_visible_gpus(*chosen->command, opts);

@@ -59,6 +59,10 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->check(size_check(kMinMaxMemory))
       ->default_str("1G");
   app.add_flag("--bench", o.bench, "Measure costs with more repetitions");
+  app.add_option("--lang", o.lang,
+                 "Language of what is printed: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG, the first "
+                 "set, starts with zh; else en). Ids, numbers and the JSON's shape are the same in both")
+      ->check(CLI::IsMember({"en", "zh"}));
 }
 
 bool use_color(ColorMode mode, bool stdout_is_tty, const char* no_color_env, const char* term_env) {

@@ -23,6 +23,7 @@ struct GlobalOptions {
   std::uint64_t seed = 1;
   bool bench = false;
   std::uint64_t max_memory = kDefaultMaxMemory;  // --max-memory
+  std::string lang;  // --lang en|zh; "" when not given: the locale decides (core/words/language.hpp)
 };
 
 // The largest --device index (a GPU index counted after CUDA_VISIBLE_DEVICES remapping).

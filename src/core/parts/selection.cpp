@@ -1,5 +1,7 @@
 #include "core/parts/selection.hpp"
 
+#include "core/words/words.hpp"
+
 #include <algorithm>
 
 namespace cudasync::parts {
@@ -86,11 +88,11 @@ std::string parts_footer(const std::vector<PartSummary>& parts, bool has_bench, 
 
 void add_run_facts(report::Section& setup, const RunContext& ctx, const Selection& selection) {
   if (!selection.bench)
-    setup.fact("parts", "parts",
+    setup.fact("parts", words::core("run.parts"),
                selection.by_user ? joined(selection.ids)
-                                 : "the lesson's " + std::to_string(selection.ids.size()) + " parts (--part picks some)");
-  setup.fact("backend", "backend",
-             ctx.gpu ? ctx.device_text() + ", checked against the reference model" : std::string("reference model"));
+                                 : words::core("run.all-parts", {{"count", selection.ids.size()}}));
+  setup.fact("backend", words::core("run.backend"),
+             ctx.gpu ? words::core("run.backend-gpu", {{"device", ctx.device_text()}}) : words::core("run.backend-model"));
 }
 
 }  // namespace cudasync::parts

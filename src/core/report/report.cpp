@@ -181,10 +181,6 @@ Measurement measured(std::string id, std::string title, Format format, std::vect
   return m;
 }
 
-Check model_agreement(std::string id, const std::string& what, bool passed, std::string detail) {
-  return {std::move(id), "GPU agrees with the reference model: " + what, passed, std::move(detail)};
-}
-
 double Measurement::median() const { return report::median(samples); }
 double Measurement::min() const { return samples.empty() ? 0.0 : *std::min_element(samples.begin(), samples.end()); }
 double Measurement::max() const { return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end()); }
@@ -195,10 +191,6 @@ void Section::fact(std::string fact_id, std::string fact_title, Value value, For
 
 void Section::check(std::string check_id, std::string check_title, bool passed, std::string detail) {
   checks.push_back({std::move(check_id), std::move(check_title), passed, std::move(detail)});
-}
-
-void Section::agreement(std::string check_id, const std::string& what, bool passed, std::string detail) {
-  checks.push_back(model_agreement(std::move(check_id), what, passed, std::move(detail)));
 }
 
 std::size_t Report::checks_passed() const {

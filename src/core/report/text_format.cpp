@@ -1,5 +1,7 @@
 #include "core/report/text_format.hpp"
 
+#include "core/words/words.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -65,7 +67,7 @@ std::string number(double v, bool integral, Format f) {
 
 std::string format_value(const Value& v, Format format, bool with_unit) {
   if (std::holds_alternative<Undefined>(v)) return "-";
-  if (std::holds_alternative<NeedsGpu>(v)) return "needs a GPU";
+  if (std::holds_alternative<NeedsGpu>(v)) return words::core("measurement.needs-gpu");
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   const bool integral = std::holds_alternative<std::int64_t>(v);
@@ -102,6 +104,12 @@ std::string list_of(const std::vector<int>& v, std::size_t limit) {
   std::string s;
   for (std::size_t i = 0; i < v.size() && i < limit; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   if (v.size() > limit) s += ", ... (" + std::to_string(v.size()) + " in all)";
+  return s;
+}
+
+std::string join(const std::vector<std::string>& words, const std::string& sep) {
+  std::string s;
+  for (std::size_t i = 0; i < words.size(); ++i) s += (i ? sep : "") + words[i];
   return s;
 }
 

@@ -29,4 +29,7 @@ std::string grouped(std::uint64_t v);
 // The first `limit` numbers, then how many there were: "3, 7, 9, ... (12 in all)".
 std::string list_of(const std::vector<int>& v, std::size_t limit = 8);
 
+// The words with `sep` between them: join({"a", "b"}, ", ") == "a, b".
+std::string join(const std::vector<std::string>& words, const std::string& sep);
+
 }  // namespace cudasync::report

@@ -10,6 +10,7 @@
 #include "core/report/ansi.hpp"
 #include "core/report/text_table.hpp"
 #include "core/report/text_width.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::report {
 
@@ -42,12 +43,13 @@ char mark_char(RowMark m) {
   return '.';
 }
 
-const char* mark_meaning(RowMark m) {
+// "x  meaning": the mark's character, two spaces and what it means, in the run's language.
+std::string mark_meaning(RowMark m) {
   switch (m) {
-    case RowMark::inactive: return "x  lane did not take part (not in the mask, or no such thread): no value";
-    case RowMark::kept_own: return "k  source lane outside the lane's segment: it kept its own value";
-    case RowMark::undefined_src: return "?  source lane did not take part: CUDA leaves the value undefined";
-    case RowMark::mismatch: return "!  the GPU and the reference model disagree";
+    case RowMark::inactive: return words::core("mark.inactive");
+    case RowMark::kept_own: return words::core("mark.kept-own");
+    case RowMark::undefined_src: return words::core("mark.undefined-src");
+    case RowMark::mismatch: return words::core("mark.mismatch");
     case RowMark::none: return "";
   }
   return "";
@@ -105,8 +107,8 @@ void legend(const Table& t, int width, std::ostream& out) {
     const std::string first = "    " + key + "  ";
     wrap(meaning, width, first, std::string(first.size(), ' '), out);
   };
-  for (RowMark m : seen) keyed(std::string(1, mark_char(m)), std::string(mark_meaning(m)).substr(3));
-  if (any_needs_gpu(t)) keyed(kNeedsGpuToken, "needs a GPU: this run had none");
+  for (RowMark m : seen) keyed(std::string(1, mark_char(m)), mark_meaning(m).substr(3));
+  if (any_needs_gpu(t)) keyed(kNeedsGpuToken, words::core("table.needs-gpu-legend"));
   for (const auto& l : t.legend) wrap(l, width, "    ", "      ", out);
 }
 
@@ -181,7 +183,8 @@ void render_measurements(const std::vector<Measurement>& ms, const TextStyle& st
     const std::string unit = unit_of(m.format);
     const auto number = [&](double v) { return format_value(v, m.format); };
     if (m.samples.empty())
-      tt.rows.push_back({m.title, m.needs_gpu ? "needs a GPU" : "not measured", "", "", unit, "-"});
+      tt.rows.push_back({m.title, words::core(m.needs_gpu ? "measurement.needs-gpu" : "measurement.not-measured"), "", "",
+                         unit, "-"});
     else
       tt.rows.push_back({m.title, number(m.median()), number(m.min()), number(m.max()), unit,
                          std::to_string(m.repetitions())});
@@ -259,15 +262,19 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
       if (style.color) text.replace(2, tag.size(), std::string(c.passed ? "\x1b[32m" : "\x1b[1;31m") + tag + kReset);
       out << text;
     }
-    for (const auto& n : s.notes) wrap("note: " + n, style.width, "  ", "        ", out);
+    for (const auto& n : s.notes) {
+      const std::string text = words::core("report.note", {{"note", n}});
+      const std::size_t lead = display_width(words::core("report.note", {{"note", ""}}));
+      wrap(text, style.width, "  ", std::string(2 + lead, ' '), out);
+    }
   }
   if (!report.waived.empty()) {
-    out << '\n' << bold("== waived ==") << '\n';
+    out << '\n' << bold("== " + words::core("report.waived-heading") + " ==") << '\n';
     for (const auto& w : report.waived) wrap(w.part + ": " + w.reason, style.width, "  ", "    ", out);
   }
   if (report.has_checks()) {
-    out << '\n' << "checks: " << report.checks_passed() << " passed, " << report.checks_failed() << " failed";
-    if (!report.waived.empty()) out << ", " << report.waived.size() << " waived";
+    out << '\n' << words::core("report.checks-line", {{"passed", report.checks_passed()}, {"failed", report.checks_failed()}});
+    if (!report.waived.empty()) out << words::core("report.checks-waived", {{"waived", report.waived.size()}});
     out << '\n';
   }
 }

@@ -71,38 +71,28 @@ report::Section cg_tiles_part(Run& run) {
   std::optional<TileLanes> gpu;
   if (run.ctx.gpu) gpu = gpu_tiles(run.in.values, predicate);
 
-  report::Section s("cg-tiles", "cooperative-group tiles: thread_rank(), size(), a tile's shuffle and votes");
-  s.paragraph("One warp of 32 threads. thread_group g32 = tiled_partition(this_thread_block(), 32) cuts the block "
-              "into warps; thread_group g4 = tiled_partition(g32, 4) cuts each warp into tiles of 4 (Fan, 10.4). "
-              "thread_rank() numbers a thread inside its group from 0; size() is the group's size.");
-  s.fact("block-indices", "this_thread_block(): group_index(), thread_index()",
-         std::string("group_index() is blockIdx, (0, 0, 0) for this one block; thread_index() is threadIdx, "
-                     "(5, 0, 0) for lane 5; both dim3, and sync() is __syncthreads()"),
-         report::Format::plain, "Fan 10.4; CUDA C++ Programming Guide, \"Cooperative Groups\"");
-  s.add(lanes_table("ranks", "thread_rank() and size() of g32 and g4, per lane", kRanks, model, gpu, nullptr,
-                    predicate));
-  s.paragraph("thread_block_tile<4> t4 = tiled_partition<4>(this_thread_block()) is the same partition with its "
-              "size known at compile time, and it has the warp functions without a mask: t4.shfl_down(v, 1) is "
-              "__shfl_down_sync with width 4; t4.any, t4.all and t4.ballot vote inside the tile. A tile's ballot "
-              "numbers its bits by rank in the tile, not by lane: bit r is rank r's predicate.");
-  s.add(lanes_table("tile", "t4.shfl_down(v, 1), t4.any(pred), t4.all(pred), t4.ballot(pred), per lane", kTile, model,
-                    gpu, &run.in, predicate));
+  report::Section s("cg-tiles", say("cg-tiles.title"));
+  s.paragraph(say("cg-tiles.partitions"));
+  s.fact("block-indices", say("cg-tiles.block-indices"), say("cg-tiles.block-indices-value"), report::Format::plain,
+         say("cg-tiles.block-indices-source"));
+  s.add(lanes_table("ranks", say("cg-tiles.ranks-title"), kRanks, model, gpu, nullptr, predicate));
+  s.paragraph(say("cg-tiles.static-tile"));
+  s.add(lanes_table("tile", say("cg-tiles.tile-title"), kTile, model, gpu, &run.in, predicate));
   if (gpu) {
     const LaneVerdict v = judge_tiles(model, *gpu);
-    s.agreement("gpu-agrees", "ranks, sizes, the tile's shuffle and votes", v.passed(), v.detail());
+    s.agreement("gpu-agrees", say("cg-tiles.gpu-agrees"), v.passed(), v.detail());
   }
 
-  s.paragraph("A plain thread_group has no shuffle: its size is known only at run time. The build compiles "
-              "g32.shfl_down(y, 1) on the thread_group g32 above and keeps the compiler's first error.");
+  s.paragraph(say("cg-tiles.no-shfl"));
   const ExpectedError e = expected_error("warp_primitives/thread_group_shfl");
   if (!e.available) {
     s.note(e.reason);
     return s;
   }
-  s.fact("thread-group-shfl", e.compiler, e.failed ? e.first_error : std::string("(it compiled)"));
-  s.check("thread-group-has-no-shfl", "nvcc refuses a shuffle on a plain thread_group",
+  s.fact("thread-group-shfl", e.compiler, e.failed ? e.first_error : say("cg-tiles.it-compiled"));
+  s.check("thread-group-has-no-shfl", say("cg-tiles.no-shfl-check"),
           e.failed && e.first_error.find("shfl_down") != std::string::npos,
-          e.failed ? "the first error names shfl_down" : "this nvcc compiled it");
+          say(e.failed ? "cg-tiles.no-shfl-named" : "cg-tiles.no-shfl-compiled"));
   return s;
 }
 

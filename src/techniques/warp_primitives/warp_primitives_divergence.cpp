@@ -55,17 +55,15 @@ BoundsCheck bounds_check(std::int64_t n, int block) {
 }
 
 report::Table bounds_check_table() {
-  report::Table t("bounds-check", "if (n < N) in blocks of 128: the warps that diverge (model)");
+  report::Table t("bounds-check", say("divergence.bounds-title"));
   t.column("n", "N", Format::count).column("blocks", "blocks", Format::count).column("warps", "warps", Format::count);
-  t.column("diverging", "warps that diverge", Format::count).column("idle", "warps that skip the body", Format::count);
+  t.column("diverging", say("divergence.diverging"), Format::count).column("idle", say("divergence.idle"), Format::count);
   for (std::int64_t n : {std::int64_t{1000000}, std::int64_t{1000001}, std::int64_t{100000000}}) {
     const BoundsCheck b = bounds_check(n, kDivergenceThreads);
     t.row({{"n", b.n}, {"blocks", b.blocks}, {"warps", b.warps}, {"diverging", b.diverging}, {"idle", b.idle}});
   }
-  t.legend.push_back("only the warp holding n = N - 1 and n = N can diverge, in the last block (Fan 10.1); the "
-                     "other warps pass or skip it together, and leaving it out reads and writes past the arrays");
-  t.legend.push_back("an if with an empty side diverges cheaply: the lanes that skip wait only while the others "
-                     "run the body, one path, not two (Fan 10.1)");
+  t.legend.push_back(say("divergence.bounds-legend-last-warp"));
+  t.legend.push_back(say("divergence.bounds-legend-empty-side"));
   return t;
 }
 
@@ -74,23 +72,19 @@ report::Table bounds_check_table() {
 report::Section divergence_part(Run& run) {
   const bool gpu = run.ctx.gpu;
   const int reps = run.ctx.bench ? 31 : 7;
-  report::Section s("divergence", "branch divergence: switch on threadIdx.x / 32 or on threadIdx.x % 32");
-  s.paragraph("One block of " + std::to_string(kDivergenceThreads) + " threads (" + std::to_string(kDivergenceWarps) +
-              " warps, as in Fan's example) runs a switch with 32 cases; every case does the same work, " +
-              std::to_string(kIterations) + " dependent steps x = 3x + case, so each thread does the same amount "
-              "of work either way.");
-  s.paragraph("switch (threadIdx.x / 32): all 32 lanes of a warp take the same case, so each warp runs one path "
-              "with every lane active. switch (threadIdx.x % 32): each lane takes its own case, so each warp runs "
-              "32 paths one after another; in each, one lane works and 31 wait.");
+  report::Section s("divergence", say("divergence.title"));
+  s.paragraph(say("divergence.setup",
+                  {{"threads", kDivergenceThreads}, {"warps", kDivergenceWarps}, {"steps", kIterations}}));
+  s.paragraph(say("divergence.two-switches"));
   std::optional<Launches> by_warp, by_lane;
   if (gpu) {
     by_warp = launch(SwitchOn::warp, reps);
     by_lane = launch(SwitchOn::lane, reps);
   }
 
-  report::Table w("warp-switch", "switch (threadIdx.x / 32): the path of each warp");
-  w.column("warp", "warp").column("case", "case").column("lanes", "lanes (model)", Format::hex32);
-  if (gpu) w.column("gpu", "__activemask() on the gpu", Format::hex32);
+  report::Table w("warp-switch", say("divergence.warp-switch-title"));
+  w.column("warp", "warp").column("case", "case").column("lanes", say("divergence.lanes-model"), Format::hex32);
+  if (gpu) w.column("gpu", say("divergence.activemask-gpu"), Format::hex32);
   for (const PathStep& p : model_paths(SwitchOn::warp)) {
     std::vector<std::pair<std::string, Value>> cells{{"warp", p.warp}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
     if (by_warp) cells.emplace_back("gpu", I{by_warp->first.activemask[static_cast<std::size_t>(p.warp * kWarpSize)]});
@@ -98,9 +92,9 @@ report::Section divergence_part(Run& run) {
   }
   s.add(std::move(w));
 
-  report::Table l("lane-switch", "switch (threadIdx.x % 32): warp 0's paths in turn (warps 1-3 alike)");
-  l.column("step", "step").column("case", "case").column("lanes", "lanes (model)", Format::hex32);
-  if (gpu) l.column("gpu", "__activemask() on the gpu", Format::hex32);
+  report::Table l("lane-switch", say("divergence.lane-switch-title"));
+  l.column("step", "step").column("case", "case").column("lanes", say("divergence.lanes-model"), Format::hex32);
+  if (gpu) l.column("gpu", say("divergence.activemask-gpu"), Format::hex32);
   int step = 0;
   for (const PathStep& p : model_paths(SwitchOn::lane)) {
     if (p.warp != 0) continue;
@@ -113,38 +107,33 @@ report::Section divergence_part(Run& run) {
     l.row(cells);
   }
   if (gpu)
-    l.legend.push_back("gpu: __activemask() in the path's lane as it entered its case; the model's lanes are the "
-                       "most that may run together, the hardware may run fewer");
+    l.legend.push_back(say("divergence.gpu-legend"));
   s.add(std::move(l));
 
   s.add(bounds_check_table());
-  s.fact("pc-registers", "registers each thread's own program counter takes since Volta", I{2}, Format::count,
-         "Fan 10.1: the price of independent thread scheduling, as the book gives it; not measured here");
-  s.fact("paths-per-warp-warp-switch", "paths per warp, switch on the warp (model)", I{1});
-  s.fact("paths-per-warp-lane-switch", "paths per warp, switch on the lane (model)", I{kDivergenceCases});
-  s.add(report::measured("warp-switch-cycles", "switch on the warp", Format::cycles,
-                         by_warp ? by_warp->cycles : std::vector<double>{}, gpu, "cycles per warp: one path, 32 lanes"));
-  s.add(report::measured("lane-switch-cycles", "switch on the lane", Format::cycles,
-                         by_lane ? by_lane->cycles : std::vector<double>{}, gpu, "cycles per warp: 32 paths, one lane each"));
+  s.fact("pc-registers", say("divergence.pc-registers"), I{2}, Format::count, say("divergence.pc-registers-note"));
+  s.fact("paths-per-warp-warp-switch", say("divergence.paths-warp-switch"), I{1});
+  s.fact("paths-per-warp-lane-switch", say("divergence.paths-lane-switch"), I{kDivergenceCases});
+  s.add(report::measured("warp-switch-cycles", say("divergence.warp-switch"), Format::cycles,
+                         by_warp ? by_warp->cycles : std::vector<double>{}, gpu, say("divergence.warp-switch-note")));
+  s.add(report::measured("lane-switch-cycles", say("divergence.lane-switch"), Format::cycles,
+                         by_lane ? by_lane->cycles : std::vector<double>{}, gpu, say("divergence.lane-switch-note")));
   if (!gpu) {
-    s.fact("ratio", "cycles, lane switch / warp switch", report::NeedsGpu{}, Format::ratio);
+    s.fact("ratio", say("divergence.ratio"), report::NeedsGpu{}, Format::ratio);
     return s;
   }
   const double ratio = divergence_ratio(by_warp->cycles, by_lane->cycles);
-  s.fact("ratio", "cycles, lane switch / warp switch", ratio, Format::ratio,
-         "medians over " + std::to_string(reps) + " launches x " + std::to_string(kDivergenceWarps) + " warps");
-  s.agreement("warp-paths-agree", "who runs each case, switch on the warp", by_warp->paths.passed(),
-              by_warp->paths.detail());
-  s.agreement("lane-paths-agree", "who runs each case, switch on the lane", by_lane->paths.passed(),
-              by_lane->paths.detail());
+  s.fact("ratio", say("divergence.ratio"), ratio, Format::ratio,
+         say("divergence.ratio-note", {{"launches", reps}, {"warps", kDivergenceWarps}}));
+  s.agreement("warp-paths-agree", say("divergence.warp-paths-agree"), by_warp->paths.passed(), by_warp->paths.detail());
+  s.agreement("lane-paths-agree", say("divergence.lane-paths-agree"), by_lane->paths.passed(), by_lane->paths.detail());
   const bool results = by_warp->results.passed() && by_lane->results.passed();
-  s.agreement("results-agree", "every thread's result of its case, both switches", results,
-              results ? "128 of 128 threads agree, both ways"
-                      : "warp switch: " + by_warp->results.detail() + "; lane switch: " + by_lane->results.detail());
-  s.check("lane-switch-serialised",
-          "the switch on the lane costs at least " + report::fixed(kSerialisedAtLeast, 0) + "x the switch on the warp",
-          ratio >= kSerialisedAtLeast,
-          report::fixed(ratio, 1) + "x (32 paths of the same work: near 32 when the work dominates)");
+  s.agreement("results-agree", say("divergence.results-agree"), results,
+              results ? say("divergence.results-agree-detail", {{"threads", kDivergenceThreads}})
+                      : say("divergence.results-differ",
+                            {{"warp", by_warp->results.detail()}, {"lane", by_lane->results.detail()}}));
+  s.check("lane-switch-serialised", say("divergence.serialised", {{"times", report::fixed(kSerialisedAtLeast, 0)}}),
+          ratio >= kSerialisedAtLeast, say("divergence.serialised-detail", {{"times", report::fixed(ratio, 1)}}));
   return s;
 }
 

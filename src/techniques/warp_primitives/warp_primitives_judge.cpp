@@ -1,4 +1,5 @@
 #include "techniques/warp_primitives/warp_primitives_judge.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 #include <cstring>
 
@@ -9,8 +10,8 @@
 namespace cudasync::warp_primitives {
 
 std::string LaneVerdict::detail() const {
-  if (passed()) return std::to_string(compared) + " of " + std::to_string(compared) + " compared lanes agree";
-  return "lanes " + report::list_of(mismatches) + " differ";
+  if (passed()) return say("judge.lanes-agree", {{"compared", compared}});
+  return say("judge.lanes-differ", {{"lanes", report::list_of(mismatches)}});
 }
 
 bool shuffle_lane_agrees(const ShuffleLane& model, std::int32_t gpu) {

@@ -82,19 +82,15 @@ void add_options(CLI::App& sub, Options& o) {
 
 void setup(Run& run, report::Section& s) {
   const Inputs& in = run.in;
-  s.title = "setup: one warp, " + std::to_string(in.warp.threads) + " threads";
-  s.paragraph(
-      "A warp is 32 consecutive threads of a block. Every function below is called by the lanes in the mask, with "
-      "that mask as its first argument. Shuffles work inside segments of `width` lanes: the lane index within a "
-      "segment is tid % width (Fan, 10.3).");
-  s.fact("threads", "threads in the block", static_cast<I>(in.warp.threads));
-  s.fact("mask", "mask", static_cast<I>(in.warp.mask), report::Format::hex32);
-  s.fact("calling-lanes", "calling lanes", static_cast<I>(in.warp.calling()), report::Format::bin32,
-         "lane 31 on the left");
-  s.fact("width", "width", static_cast<I>(in.width));
-  s.fact("values", "values",
-         std::string(in.value_kind == ValueKind::tid ? "tid (each lane passes its thread index)" : "random 0..99 (--seed)"));
-  report::Table t("thread-vs-lane", "thread index and lane index within its segment of " + std::to_string(in.width) + " lanes");
+  s.title = say("setup.title", {{"threads", in.warp.threads}});
+  s.paragraph(say("setup.about"));
+  s.fact("threads", say("setup.threads"), static_cast<I>(in.warp.threads));
+  s.fact("mask", say("setup.mask"), static_cast<I>(in.warp.mask), report::Format::hex32);
+  s.fact("calling-lanes", say("setup.calling-lanes"), static_cast<I>(in.warp.calling()), report::Format::bin32,
+         say("lane-31-left"));
+  s.fact("width", say("setup.width"), static_cast<I>(in.width));
+  s.fact("values", say("setup.values"), say(in.value_kind == ValueKind::tid ? "setup.values-tid" : "setup.values-random"));
+  report::Table t("thread-vs-lane", say("setup.thread-vs-lane", {{"width", in.width}}));
   t.lanes_across = true;
   t.column("thread", "threadIdx.x").column("segment-lane", "lane_id").column("var", "var");
   for (int lane = 0; lane < in.warp.threads; ++lane)

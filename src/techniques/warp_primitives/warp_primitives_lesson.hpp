@@ -6,10 +6,16 @@
 #include <vector>
 
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/warp_primitives/warp_primitives_inputs.hpp"
 #include "techniques/warp_primitives/warp_primitives_model.hpp"
 
 namespace cudasync::warp_primitives {
+
+// A sentence of this lesson's catalog (lessons/warp-primitives/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("warp-primitives", key, args);
+}
 
 inline const std::vector<std::string> kVariants = {"guarded", "registers", "racy"};
 

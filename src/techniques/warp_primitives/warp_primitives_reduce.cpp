@@ -20,16 +20,14 @@ report::Section reduce_part(Run& run, const std::string& op) {
   if (run.ctx.gpu && !run.gpu_reduce) run.gpu_reduce = gpu_reduce(spec);
   const std::optional<ReduceLanes>& gpu = run.gpu_reduce;
   const std::string which = op.substr(7);  // add, min, max
-  const std::string what = which == "add" ? "sum" : which == "min" ? "minimum" : "maximum";
   const auto pick = [&](const ReduceLanes& r, std::size_t l) -> std::uint32_t {
     return which == "add" ? r.add[l] : which == "min" ? r.min[l] : r.max[l];
   };
 
   report::Section s(op, "__reduce_" + which + "_sync(" +
                             report::format_value(std::int64_t{spec.warp.mask}, report::Format::hex32) + ", value)");
-  s.paragraph("One instruction (REDUX) on compute capability 8.0 and newer: every calling lane receives the " + what +
-              " of the calling lanes' unsigned values. Before 8.0 the same needs five shuffles.");
-  report::Table t("lanes", "per lane");
+  s.paragraph(say(which == "add" ? "reduce.about-add" : which == "min" ? "reduce.about-min" : "reduce.about-max"));
+  report::Table t("lanes", say("votes.lanes-title"));
   t.lanes_across = true;
   t.column("thread", "thread").column("value", "value").column("model", "model");
   if (gpu) t.column("gpu", "gpu");

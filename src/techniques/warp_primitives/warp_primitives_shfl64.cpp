@@ -28,30 +28,26 @@ void add_sass(report::Section& s, int compute_capability) {
   const KernelListing& listing = kernel_listing();
   const std::string arch = listing_sass_arch(listing, compute_capability);
   if (!listing.available || arch.empty()) {
-    s.note("SASS: this build has no listing (" + (listing.available ? std::string("no SASS in it") : listing.reason) +
-           "); in a CUDA build with cuobjdump, the table shows one SHFL for an int and two for a long long or a "
-           "double.");
+    s.note(say("shfl-64.no-listing", {{"reason", listing.available ? say("shfl-64.no-sass") : listing.reason}}));
     return;
   }
-  report::Table t("sass", "SHFL instructions per __shfl_down_sync call, " + arch + " SASS of this build");
-  t.column("type", "type").column("shfl", "SHFL").column("instructions", "warp-level instructions");
+  report::Table t("sass", say("shfl-64.sass-title", {{"arch", arch}}));
+  t.column("type", "type").column("shfl", "SHFL").column("instructions", say("shfl-64.instructions"));
   int counts[3] = {-1, -1, -1};
   for (int k = 0; k < 3; ++k) {
     const KernelCode* code = find_kernel(listing.sass, arch, "warp_primitives", kKernels[k].name);
     if (!code) {
-      t.row({{"type", kKernels[k].type}, {"shfl", Undefined{}}, {"instructions", "(not in the listing)"}});
+      t.row({{"type", kKernels[k].type}, {"shfl", Undefined{}}, {"instructions", say("shfl-64.not-in-listing")}});
       continue;
     }
     counts[k] = shfl_count(code->warp);
     std::string ops;
     for (const auto& [op, n] : opcode_counts(code->warp)) ops += (ops.empty() ? "" : ", ") + op + " x" + std::to_string(n);
-    t.row({{"type", kKernels[k].type}, {"shfl", I{counts[k]}}, {"instructions", ops.empty() ? "(none)" : ops}});
+    t.row({{"type", kKernels[k].type}, {"shfl", I{counts[k]}}, {"instructions", ops.empty() ? say("shfl-64.none") : ops}});
   }
   s.add(std::move(t));
-  s.check("two-shfl-for-64-bit", "a 64-bit shuffle is two SHFL, a 32-bit one is one",
-          counts[0] == 1 && counts[1] == 2 && counts[2] == 2,
-          "int " + std::to_string(counts[0]) + ", long long " + std::to_string(counts[1]) + ", double " +
-              std::to_string(counts[2]) + " (-1: not in the listing)");
+  s.check("two-shfl-for-64-bit", say("shfl-64.two-shfl"), counts[0] == 1 && counts[1] == 2 && counts[2] == 2,
+          say("shfl-64.two-shfl-detail", {{"int", counts[0]}, {"long-long", counts[1]}, {"double", counts[2]}}));
 }
 
 }  // namespace
@@ -63,11 +59,9 @@ report::Section shfl64_part(Run& run) {
   std::optional<Shuffle64Lanes> gpu;
   if (run.ctx.gpu) gpu = gpu_shuffle64(spec);
 
-  report::Section s("shfl-64", "64-bit: " + shuffle_call(ShuffleOp::down, spec) + ", long long and double");
-  s.paragraph("T can be a 64-bit type too: long long, unsigned long long, double (Fan, 10.3). Lane t passes the long "
-              "long x * 2^32 + x, whose two 32-bit halves both hold its value x, and the double x + 0.1. A register "
-              "is 32 bits wide, so the hardware moves a 64-bit value as two halves: one SHFL each.");
-  report::Table t("lanes", "what each lane received");
+  report::Section s("shfl-64", say("shfl-64.title", {{"call", shuffle_call(ShuffleOp::down, spec)}}));
+  s.paragraph(say("shfl-64.about"));
+  report::Table t("lanes", say("shuffles.lanes-title"));
   t.column("thread", "thread").column("source-lane", "src");
   t.column("ll-model", "long long").column("double-model", "double", report::Format::plain);
   if (gpu) t.column("ll-gpu", "ll gpu").column("double-gpu", "dbl gpu", report::Format::plain);
@@ -92,7 +86,7 @@ report::Section shfl64_part(Run& run) {
     t.row(cells, mark);
   }
   s.add(std::move(t));
-  if (verdict) s.agreement("gpu-agrees", "long long and double, bit for bit", verdict->passed(), verdict->detail());
+  if (verdict) s.agreement("gpu-agrees", say("shfl-64.gpu-agrees"), verdict->passed(), verdict->detail());
   add_sass(s, run.ctx.compute_capability());
   return s;
 }

@@ -33,27 +33,22 @@ const char* symbol(ShuffleOp op) {
 }
 
 // "the first 2 lanes of each segment have no such lane and keep their own var" (1: "the first lane ...").
-std::string edge(const char* which, int n) {
-  if (n == 1) return std::string("the ") + which + " lane of each segment has no such lane and keeps its own var";
-  return std::string("the ") + which + " " + std::to_string(n) +
-         " lanes of each segment have no such lane and keep their own var";
+std::string edge(bool first, int n) {
+  if (n == 1) return say(first ? "shuffles.edge-first-one" : "shuffles.edge-last-one");
+  return say(first ? "shuffles.edge-first" : "shuffles.edge-last", {{"n", n}});
 }
 
 std::string rule(ShuffleOp op, const ShuffleSpec& s) {
-  const std::string w = std::to_string(s.width), p = std::to_string(s.param);
   switch (op) {
     case ShuffleOp::idx:
-      return "Every lane of each " + w + "-lane segment receives var from lane " + std::to_string(s.param % s.width) +
-             " of its own segment (srcLane " + p + " modulo width " + w + "): a broadcast.";
+      return say("shuffles.rule-idx", {{"width", s.width}, {"lane", s.param % s.width}, {"src-lane", s.param}});
     case ShuffleOp::up:
-      return "Lane t of each " + w + "-lane segment receives var from lane t-" + p + "; " + edge("first", s.param) +
-             " (no wrap-around).";
+      return say("shuffles.rule-up", {{"width", s.width}, {"delta", s.param}, {"edge", edge(true, s.param)}});
     case ShuffleOp::down:
-      return "Lane t of each " + w + "-lane segment receives var from lane t+" + p + "; " + edge("last", s.param) + ".";
+      return say("shuffles.rule-down", {{"width", s.width}, {"delta", s.param}, {"edge", edge(false, s.param)}});
     case ShuffleOp::bfly: break;
   }
-  return "Lane t receives var from lane t^" + p + " (bitwise xor): lanes swap in pairs. A lane whose partner lies in "
-         "a later " + w + "-lane segment keeps its own var; one whose partner lies in an earlier segment reads it.";
+  return say("shuffles.rule-xor", {{"width", s.width}, {"lane-mask", s.param}});
 }
 
 }  // namespace
@@ -91,7 +86,7 @@ report::Section shuffle_part(Run& run, ShuffleOp op) {
 
   report::Section s(part_id(op), shuffle_call(op, spec));
   s.paragraph(rule(op, spec));
-  report::Table t("lanes", "what each lane received");
+  report::Table t("lanes", say("shuffles.lanes-title"));
   t.lanes_across = true;
   t.column("thread", "thread").column("segment-lane", "lane").column("source-lane", "src").column("var", "var");
   t.column("model", "model");
@@ -119,7 +114,7 @@ report::Section shuffle_part(Run& run, ShuffleOp op) {
   }
   t.picture = report::shuffle_picture("thread", "source-lane", spec.width, "var", "model");  // --html draws it
   if (gpu && undefined_shown)
-    t.legend.push_back("?-lanes show what this GPU returned; CUDA promises nothing there, so they are not compared");
+    t.legend.push_back(say("shuffles.undefined-legend"));
   s.add(std::move(t));
   if (gpu) {
     const LaneVerdict v = judge_shuffle(model, *gpu, spec.warp.threads);

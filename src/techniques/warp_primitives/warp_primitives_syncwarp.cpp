@@ -21,13 +21,10 @@ report::Section syncwarp_part(Run& run) {
   const Lanes& values = run.in.values;
   I right = 0;
   for (auto v : values) right += v;
-  report::Section s("syncwarp", "__syncwarp in the last warp of a reduction (Fan, 10.2)");
-  s.paragraph("s[0..31] hold the warp's values and s[32..63] the zeros left by the rest of the block. Five steps "
-              "(offset 16, 8, 4, 2, 1) add s[tid + offset] into s[tid]; s[0] ends with the sum.");
-  s.paragraph("guarded: if (tid < offset) s[tid] += s[tid + offset]; __syncwarp();  registers: v += s[tid + offset]; "
-              "__syncwarp(); s[tid] = v; __syncwarp();  racy (the wrong loop Fan warns about): s[tid] += s[tid + offset]; "
-              "__syncwarp(); without the if, lane t reads s[t + offset] while lane t + offset writes it.");
-  s.fact("right-sum", "right sum", right, report::Format::plain, "computed on the CPU");
+  report::Section s("syncwarp", say("syncwarp.title"));
+  s.paragraph(say("syncwarp.steps"));
+  s.paragraph(say("syncwarp.variants"));
+  s.fact("right-sum", say("syncwarp.right-sum"), right, report::Format::plain, say("syncwarp.right-sum-note"));
 
   struct Shown {
     SharedWords words;
@@ -40,44 +37,40 @@ report::Section syncwarp_part(Run& run) {
     std::optional<SharedWords> gpu;
     if (run.ctx.gpu) gpu = gpu_syncwarp(values, variant);
     if (variant != SyncwarpVariant::racy) {
-      s.fact(name + "-s0-model", name + ": s[0] (model)", model[0]);
+      s.fact(name + "-s0-model", say("syncwarp.s0-model", {{"variant", name}}), model[0]);
       shown.push_back({model, name + "-model", name + " model"});
       if (gpu) {
-        s.fact(name + "-s0-gpu", name + ": s[0] (gpu)", (*gpu)[0]);
+        s.fact(name + "-s0-gpu", say("syncwarp.s0-gpu", {{"variant", name}}), (*gpu)[0]);
         shown.push_back({*gpu, name + "-gpu", name + " gpu"});
         const auto bad = differing_words(*gpu, model);
-        s.agreement(name + "-gpu-agrees", name + " (all 64 shared words)", bad.empty(),
-                    bad.empty() ? "64 of 64 compared words agree" : "words " + report::list_of(bad) + " differ");
-        s.check(name + "-right-sum", name + ": s[0] is the right sum", (*gpu)[0] == right,
-                "s[0] = " + std::to_string((*gpu)[0]) + ", right sum " + std::to_string(right));
+        s.agreement(name + "-gpu-agrees", say("syncwarp.all-words", {{"variant", name}}), bad.empty(),
+                    bad.empty() ? say("syncwarp.words-agree") : say("syncwarp.words-differ", {{"words", report::list_of(bad)}}));
+        s.check(name + "-right-sum", say("syncwarp.right-sum-check", {{"variant", name}}), (*gpu)[0] == right,
+                say("syncwarp.right-sum-detail", {{"got", (*gpu)[0]}, {"right", right}}));
       }
       continue;
     }
     const SharedWords desc = model_syncwarp_racy_descending(values);
-    s.fact("racy-s0-lockstep", "racy: s[0] if the warp runs in lockstep (model)", model[0]);
-    s.fact("racy-s0-descending", "racy: s[0] if lanes run one at a time, 31 down to 0 (model)", desc[0]);
+    s.fact("racy-s0-lockstep", say("syncwarp.racy-lockstep"), model[0]);
+    s.fact("racy-s0-descending", say("syncwarp.racy-descending"), desc[0]);
     shown.push_back({model, "racy-lockstep", "racy lockstep"});
     shown.push_back({desc, "racy-descending", "racy 31..0"});
     if (!gpu) {
-      s.note("racy: what a real GPU returns needs a GPU; the model shows two orders the hardware may use.");
+      s.note(say("syncwarp.racy-needs-gpu"));
       continue;
     }
     const std::int32_t got = (*gpu)[0];
-    s.fact("racy-s0-gpu", "racy: s[0] on this GPU", got);
+    s.fact("racy-s0-gpu", say("syncwarp.racy-gpu"), got);
     shown.push_back({*gpu, "racy-gpu", "racy gpu"});
     if (got == right)
-      s.note("racy on this GPU: s[0] = " + std::to_string(got) +
-             ", the right sum, because a converged warp executes each load for all 32 lanes before any store. The "
-             "race is still there: independent thread scheduling (sm_70+) permits other orders, and "
-             "`compute-sanitizer --tool racecheck` reports the hazard.");
+      s.note(say("syncwarp.racy-right", {{"got", got}}));
     else
-      s.note("racy on this GPU: s[0] = " + std::to_string(got) + " instead of " + std::to_string(right) +
-             ": the read-write race changed the sum by " + std::to_string(got - right) + ".");
+      s.note(say("syncwarp.racy-wrong", {{"got", got}, {"right", right}, {"change", got - right}}));
   }
 
-  report::Table t("shared", "s[0..31] after the five steps");
+  report::Table t("shared", say("syncwarp.shared-title"));
   t.lanes_across = true;
-  t.column("index", "s index").column("input", "input");
+  t.column("index", say("syncwarp.s-index")).column("input", say("syncwarp.input"));
   for (const auto& sw : shown) t.column(sw.key, sw.title);
   for (int i = 0; i < kWarpSize; ++i) {
     const auto l = static_cast<std::size_t>(i);

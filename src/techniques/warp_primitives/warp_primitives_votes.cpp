@@ -21,27 +21,19 @@ void describe(report::Section& s, const std::string& op, const VoteSpec& spec, c
   const std::string mask = hex(spec.warp.mask);
   if (op == "ballot") {
     s.title = "__ballot_sync(" + mask + ", " + in.predicate.text + ")";
-    s.paragraph("Bit n of the result is lane n's predicate, for the lanes that call; every calling lane receives the "
-                "same 32-bit mask.");
+    s.paragraph(say("votes.ballot-about"));
   } else if (op == "all" || op == "any") {
     s.title = "__" + op + "_sync(" + mask + ", " + in.predicate.text + ")";
-    s.paragraph(op == "all" ? "1 in every calling lane if the predicate is non-zero in all of them, else 0: a vote "
-                              "that passes only when everyone agrees."
-                            : "1 in every calling lane if the predicate is non-zero in any of them, else 0.");
+    s.paragraph(op == "all" ? say("votes.all-about") : say("votes.any-about"));
   } else if (op == "activemask") {
     s.title = "__activemask()";
-    s.paragraph("The lanes executing this call together. It takes no mask and synchronises nothing: the guide "
-                "promises only the currently active threads, so a GPU may return fewer lanes than took the branch "
-                "(never the lane itself missing). The check allows exactly that.");
+    s.paragraph(say("votes.activemask-about"));
   } else if (op == "match-any") {
     s.title = "__match_any_sync(" + mask + ", " + in.key.text + ")";
-    s.paragraph("Each calling lane receives the mask of calling lanes whose value equals its own.");
+    s.paragraph(say("votes.match-any-about"));
   } else {
     s.title = "__match_all_sync(" + mask + ", " + in.key.text + ", &pred)";
-    s.paragraph("If every non-exited lane named in the mask holds the same value: the mask of those lanes, and "
-                "pred = 1; else 0 and pred = 0 (PTX ISA, match.sync). Lanes beyond the block behave as exited ones on "
-                "the GPUs measured (no document says so): 8 threads with mask 0xffffffff and one key gave "
-                "0x000000ff on the H100, as in the model.");
+    s.paragraph(say("votes.match-all-about"));
   }
 }
 
@@ -65,7 +57,7 @@ report::Section vote_part(Run& run, const std::string& op) {
   const bool mask_result = op == "ballot" || op == "activemask" || op == "match-any";
   const bool bit_column = op == "ballot" || op == "activemask";
   const bool shows_input = op != "activemask";  // __activemask takes no predicate
-  report::Table t("lanes", "per lane");
+  report::Table t("lanes", say("votes.lanes-title"));
   t.lanes_across = op != "match-any";  // a hex mask per lane reads better one lane per row
   t.column("thread", "thread");
   if (shows_input) uses_key ? t.column("key", "key") : t.column("predicate", "pred");
@@ -97,23 +89,24 @@ report::Section vote_part(Run& run, const std::string& op) {
 
   const I result = vote_result(m, op, first);
   if (mask_result && op != "match-any") {
-    s.fact("result-model", "result (model)", result, Format::hex32);
-    s.fact("result-model-bits", "result (model), binary", result, Format::bin32, "lane 31 on the left");
+    s.fact("result-model", say("votes.result-model"), result, Format::hex32);
+    s.fact("result-model-bits", say("votes.result-model-bits"), result, Format::bin32, say("lane-31-left"));
     if (gpu) {
       const I g = vote_result(*gpu, op, first);
-      s.fact("result-gpu", "result (gpu)", g, Format::hex32);
-      s.fact("result-gpu-bits", "result (gpu), binary", g, Format::bin32);
+      s.fact("result-gpu", say("votes.result-gpu"), g, Format::hex32);
+      s.fact("result-gpu-bits", say("votes.result-gpu-bits"), g, Format::bin32);
     }
-    t.legend.push_back("bit: lane n's bit of the result" + std::string(gpu ? " the GPU returned" : ""));
+    t.legend.push_back(say(gpu ? "votes.bit-legend-gpu" : "votes.bit-legend"));
   } else if (op == "all" || op == "any") {
-    s.fact("result-model", "result (model)", result);
-    if (gpu) s.fact("result-gpu", "result (gpu)", vote_result(*gpu, op, first));
+    s.fact("result-model", say("votes.result-model"), result);
+    if (gpu) s.fact("result-gpu", say("votes.result-gpu"), vote_result(*gpu, op, first));
   } else if (op == "match-all") {
-    s.fact("result-model", "result (model)", result, Format::hex32, "pred " + std::to_string(m.match_all_pred[first]));
+    s.fact("result-model", say("votes.result-model"), result, Format::hex32,
+           say("votes.pred-note", {{"pred", m.match_all_pred[first]}}));
     if (gpu)
-      s.fact("result-gpu", "result (gpu)", vote_result(*gpu, op, first), Format::hex32,
-             "pred " + std::to_string(gpu->match_all_pred[first]));
-    t.legend.push_back("model / gpu columns: the pred each lane received");
+      s.fact("result-gpu", say("votes.result-gpu"), vote_result(*gpu, op, first), Format::hex32,
+             say("votes.pred-note", {{"pred", gpu->match_all_pred[first]}}));
+    t.legend.push_back(say("votes.pred-legend"));
   }
   s.add(std::move(t));
   if (gpu) {

@@ -45,32 +45,30 @@ report::Section warp_reduce_part(Run& run) {
   const Lanes& values = run.in.values;
   std::int64_t right = 0;
   for (auto v : values) right += v;
-  report::Section s("warp-reduce", "warp sum by shuffles, offset 16 ... 1: shfl_down and shfl_xor");
-  s.paragraph("Each column is every lane's v after one step. shfl_down moves values towards lane 0: only lane 0 ends "
-              "with the sum, the upper lanes hold partial garbage. shfl_xor exchanges in pairs: every lane ends with "
-              "the sum (a butterfly), so no broadcast is needed afterwards.");
-  s.fact("right-sum", "right sum", right);
+  report::Section s("warp-reduce", say("warp-reduce.title"));
+  s.paragraph(say("warp-reduce.about"));
+  s.fact("right-sum", say("syncwarp.right-sum"), right);
   const bool gpu = run.ctx.gpu;
   const ReductionTrace m_down = model_reduction_trace(values, ShuffleOp::down);
   const ReductionTrace m_xor = model_reduction_trace(values, ShuffleOp::bfly);
   const ReductionTrace down = gpu ? gpu_reduction_trace(values, ShuffleOp::down) : m_down;
   const ReductionTrace bfly = gpu ? gpu_reduction_trace(values, ShuffleOp::bfly) : m_xor;
-  const std::string source = gpu ? " (values from the GPU)" : " (reference model)";
+  const std::string source = say(gpu ? "warp-reduce.from-gpu" : "warp-reduce.from-model");
   LaneVerdict bad_down, bad_xor;
-  s.add(trace_table("shfl-down", "v += __shfl_down_sync(0xffffffff, v, offset)" + source, down, m_down, gpu, bad_down));
-  s.add(trace_table("shfl-xor", "v += __shfl_xor_sync(0xffffffff, v, offset)" + source, bfly, m_xor, gpu, bad_xor));
+  s.add(trace_table("shfl-down", "v += __shfl_down_sync(0xffffffff, v, offset) " + source, down, m_down, gpu, bad_down));
+  s.add(trace_table("shfl-xor", "v += __shfl_xor_sync(0xffffffff, v, offset) " + source, bfly, m_xor, gpu, bad_xor));
   if (gpu) {
-    s.agreement("shfl-down-agrees", "shfl_down trace, every step", bad_down.passed(), bad_down.detail());
-    s.agreement("shfl-xor-agrees", "shfl_xor trace, every step", bad_xor.passed(), bad_xor.detail());
+    s.agreement("shfl-down-agrees", say("warp-reduce.down-agrees"), bad_down.passed(), bad_down.detail());
+    s.agreement("shfl-xor-agrees", say("warp-reduce.xor-agrees"), bad_xor.passed(), bad_xor.detail());
   }
   const Lanes& last_down = down[kTraceSteps - 1];
   const Lanes& last_xor = bfly[kTraceSteps - 1];
   const int down_total = lanes_holding(last_down, right), xor_total = lanes_holding(last_xor, right);
-  s.check("shfl-down-sum-in-lane-0", "shfl_down leaves the sum in lane 0", last_down[0] == right,
-          "lane 0 holds " + std::to_string(last_down[0]) + "; " + std::to_string(down_total) +
-              (down_total == 1 ? " lane of 32 holds" : " of 32 lanes hold") + " the sum");
-  s.check("shfl-xor-sum-in-every-lane", "shfl_xor leaves the sum in every lane", xor_total == kWarpSize,
-          std::to_string(xor_total) + " of 32 lanes hold " + std::to_string(right));
+  s.check("shfl-down-sum-in-lane-0", say("warp-reduce.down-check"), last_down[0] == right,
+          say(down_total == 1 ? "warp-reduce.down-detail-one" : "warp-reduce.down-detail",
+              {{"lane-0", last_down[0]}, {"holding", down_total}}));
+  s.check("shfl-xor-sum-in-every-lane", say("warp-reduce.xor-check"), xor_total == kWarpSize,
+          say("warp-reduce.xor-detail", {{"holding", xor_total}, {"sum", right}}));
   return s;
 }
 

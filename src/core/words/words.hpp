@@ -1,0 +1,29 @@
+#pragma once
+// What a lesson or a command prints, in the run's language: the sentence under a key of an embedded
+// catalog (core/words/catalog.hpp), with its placeholders filled.
+//
+//   words::say("warp-primitives", "votes.ballot-about")
+//   words::say("core", "check.gpu-agrees", {{"what", "every lane"}})
+//
+// Each lesson wraps this in its own `say(key, args)` naming its catalog, so its code reads
+// `s.paragraph(say("votes.ballot-about"))`. A key that is in no catalog is a programming error
+// (std::logic_error): the tests run every part in both languages, and a test checks every key the
+// code names against the catalogs.
+#include <string>
+#include <string_view>
+
+#include "core/words/catalog.hpp"
+#include "core/words/language.hpp"
+
+namespace cudasync::words {
+
+std::string say(std::string_view catalog, std::string_view key, const Args& args = {});
+std::string say_in(Lang lang, std::string_view catalog, std::string_view key, const Args& args = {});
+
+// The embedded catalog `name` ("core", or a lesson's id), parsed once; std::logic_error when none.
+const Catalog& catalog(std::string_view name);
+
+// core's catalog: the words the renderers and the shared checks print.
+inline std::string core(std::string_view key, const Args& args = {}) { return say("core", key, args); }
+
+}  // namespace cudasync::words
