@@ -432,13 +432,23 @@ if [ "${GPU_SH_COST:-0}" = 1 ]; then
     cudasync_run "$l" --bench
     case $? in 0|2|3) note "$run_line" ;; *) failed "$run_line" ;; esac
     [ -s "$run_json" ] || continue
-    # Per sweep: the cells the model predicts within +-20 %, and the sweep's other facts (targets).
+    # Per sweep, by id: the cells the model predicts within +-20 % (fact model-within of
+    # model-cells), those outside (table model, column within), the sweep's other facts (its
+    # targets), and the rows of its target tables (those with a best-ratio column: own / grid.sync,
+    # best / CUB by size).
     while read -r line; do note "$l $line"; done < <(jq -r '
-      def v: if . == null or .value == null then "-" else (.value | tostring) end;
-      .report.sections // {} | to_entries[] | select(.value.facts["model-within"])
-      | "\(.key): model within +-20 %: \(.value.facts["model-within"] | v) of \(.value.facts["model-cells"] | v) cells"
-        + ([.value.facts | to_entries[] | select(.key | test("^model-(within|cells)$") | not) | "; \(.key) \(.value | v)"] | join(""))' \
-      "$run_json")
+      def v: if . == null then "-" elif type == "number" then ((. * 1000 | round) / 1000 | tostring)
+             else tostring end;
+      .report.sections // {} | to_entries[] | select(.value.facts["model-within"]) | .key as $s | .value
+      | "\($s): model within +-20 %: \(.facts["model-within"].value | v) of \(.facts["model-cells"].value | v) cells"
+        + "; outside: \([.tables.model.rows[]? | select(.within == false) | "\(.row) @ \(.at) \(.ratio | v)"]
+                        | if length == 0 then "none" else join(", ") end)"
+        + ([.facts | to_entries[] | select(.key | test("^model-(within|cells)$") | not) | "; \(.key) \(.value.value | v)"]
+           | join("")),
+        (.tables // {} | to_entries[] | select([.value.columns[].key] | index("best-ratio")) | .key as $t
+         | [.value.columns[].key] as $c
+         | "\($s) \($t): " + ([.value.rows[] | . as $r | "\($r[$c[0]] | v): " + ([$c[1:][] | "\(.) \($r[.] | v)"] | join(" "))]
+                              | join("; ")))' "$run_json")
     model=$(jq -r 'def r3: if . == null then "-" else ((. * 1000 | round) / 1000 | tostring) end;
                    .report.sections // {} | to_entries[] | .key as $s | .value.tables.model.rows[]?
                    | "\($s): \(.row) @ \(.at): predicted \(.predicted | r3), measured \(.measured | r3), ratio \(.ratio | r3)"' \
