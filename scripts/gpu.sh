@@ -198,6 +198,7 @@ done
 ctest_step() {
   local label=$1 cap=$2 t0 lim rc
   shift 2
+  if [ "$dry" = 1 ]; then note "dry: $label: not run: ctest --test-dir build/gpu $*"; return; fi
   t0=$(date +%s)
   lim=$(limit "$cap")
   { echo; echo "### ctest $*"; } >>"$OUT/ctest.log"
@@ -213,13 +214,10 @@ ctest_step() {
   grep -E '\(Failed\)|\*\*\*Failed|\(Timeout\)|\*\*\*Skipped' "$work/ctest.tmp" | head -20
 }
 
-if [ "$dry" = 1 ]; then
-  :
-elif [ ${#lessons[@]} -eq 0 ]; then
-  : >"$OUT/ctest.log"
+[ "$dry" = 1 ] || : >"$OUT/ctest.log"
+if [ ${#lessons[@]} -eq 0 ]; then
   ctest_step "gpu tests (label gpu)" 200 -L gpu -LE fuzz --timeout 120
 else
-  : >"$OUT/ctest.log"
   # Labels are the lessons' ids (tests/CMakeLists.txt); ShownCommands' names end with the lesson.
   ids=$(IFS='|'; echo "${lessons[*]}")
   ctest_step "gpu tests of ${lessons[*]} and core (one at a time)" 200 -L "^($ids|core)\$" -LE '^cpu$' --timeout 120
@@ -257,7 +255,8 @@ cudasync_run() {
   fi
   lim=$(limit $cap)
   t0=$(date +%s%N)
-  COLUMNS=80 timeout "$lim" "$bin" "$@" --backend "$backend" --color never --json="$run_json" >"$work/text" 2>"$work/err"
+  COLUMNS=80 timeout "$lim" "$bin" "$@" --backend "$backend" --color never --json="$run_json" \
+    </dev/null >"$work/text" 2>"$work/err"
   rc=$?
   run_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   run_width=$(LC_ALL=C.UTF-8 wc -L <"$work/text")
@@ -376,10 +375,10 @@ sanitize() {
   lim=$(limit 300)   # a cap against a hang, not an expectation
   t0=$(date +%s)
   if [ "$expect" = own ]; then
-    timeout "$lim" "$bin" "$lesson" "$@" --backend "$backend" --color never --json="$json" >"$work/san" 2>&1
+    timeout "$lim" "$bin" "$lesson" "$@" --backend "$backend" --color never --json="$json" </dev/null >"$work/san" 2>&1
   else
     timeout "$lim" "$san" --tool "$tool" --target-processes application-only --error-exitcode 99 \
-      "$bin" "$lesson" "$@" --backend "$backend" --color never --json="$json" >"$work/san" 2>&1
+      "$bin" "$lesson" "$@" --backend "$backend" --color never --json="$json" </dev/null >"$work/san" 2>&1
   fi
   rc=$?
   { echo "### $shown (exit $rc, $(( $(date +%s) - t0 )) s)"; cat "$work/san"; } >>"$OUT/sanitizer.log"
@@ -406,12 +405,12 @@ sanitize() {
   failed "$line"
 }
 if [ ${#lessons[@]} -gt 0 ]; then
-  while read -r lesson tool expect rest; do
+  while read -r -u 3 lesson tool expect rest; do
     [ -n "$lesson" ] || continue
     [[ " ${lessons[*]} " == *" $lesson "* ]] || continue
     read -ra args <<<"$rest"
     sanitize "$lesson" "$tool" "$expect" "${args[@]}"
-  done <<<"$sanitizer_runs"
+  done 3<<<"$sanitizer_runs"
 fi
 
 # 5. Every lesson's --bench in one run, the files of docs/results/.
