@@ -317,10 +317,10 @@ else
     mapfile -t tour < <(jq -r '.tour[]?' "lessons/$l/lesson.json")
     mapfile -t parts < <(parts_of "$l")
     ok=0 bad=0 skipped=0 cut=0 checks=0 widest=0 times=()
-    for p in "" tour "${parts[@]}"; do
+    for p in :default :tour "${parts[@]}"; do  # a part's id never starts with ':'
       case "$p" in
-        "") args=("$l"); what=default ;;
-        tour) args=("$l" "${tour[@]}"); what=tour ;;
+        :default) args=("$l"); what=default ;;
+        :tour) args=("$l" "${tour[@]}"); what=tour ;;
         *) args=("$l" --part "$p"); what=$p ;;
       esac
       cudasync_run "${args[@]}"
