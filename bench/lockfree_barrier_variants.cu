@@ -5,8 +5,8 @@
 // measurements. ns per barrier = (t(k2) - t(k1)) / (k2 - k1), median of REPS; the variants marked
 // "checked" also run the lesson's multi-phase kernel (its mix(), 33 phases) and compare every
 // value with a CPU replay (X: a value differed). docs/measurements.md keeps the figures. Built
-// with every CUDA build (bench/CMakeLists.txt); scripts/gpu-lockfree-barrier.sh runs
-// build/gpu/bench/lockfree_barrier_variants.
+// with every CUDA build (bench/CMakeLists.txt); `GPU_SH_COST=1 scripts/gpu.sh lockfree-barrier`
+// runs build/gpu/bench/lockfree_barrier_variants.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 

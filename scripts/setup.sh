@@ -55,9 +55,11 @@ if [ -n "$bundle" ]; then
   mkdir -p "$bundle"
   bundle=$(cd "$bundle" && pwd)
   echo "setup: downloading the .deb files of the '$level' level into $bundle"
-  # md4c's run-time libraries come along: explain loads them (libmd4c0, libmd4c-html0).
+  # md4c's run-time libraries come along: explain loads them (libmd4c0, libmd4c-html0); and jq's,
+  # for the levels that have jq (scripts/gpu.sh judges every run with it).
   debs=()
   for p in "${packages[@]}"; do [ "$p" = python3-jsonschema ] || debs+=("$p"); done
+  [ "$level" != tool ] && debs+=(libjq1 libonig5)
   (cd "$bundle" && apt-get download "${debs[@]}" libmd4c0 libmd4c-html0)
   if [ "$level" != tool ]; then
     # Wheels for the GPU machines' Python (3.12, manylinux): Debian's python3-jsonschema is built
@@ -116,8 +118,11 @@ for p in "${missing[@]}"; do
   [ "$p" = python3-jsonschema ] && continue
   for f in "$offline/${p}_"*.deb; do [ -e "$f" ] && debs+=("$f"); done
 done
-# The run-time libraries the -dev packages depend on, where they are missing too.
-for lib in libmd4c0 libmd4c-html0; do
+# The run-time libraries the -dev packages depend on, and jq's where jq is missing, where they are
+# missing too.
+libs=(libmd4c0 libmd4c-html0)
+printf '%s\n' "${missing[@]}" | grep -qx jq && libs+=(libjq1 libonig5)
+for lib in "${libs[@]}"; do
   installed "$lib" && continue
   for f in "$offline/${lib}_"*.deb; do [ -e "$f" ] && debs+=("$f"); done
 done

@@ -1,7 +1,8 @@
 // cudasync bench: results found by id in each lesson's --bench document (a core/sweep section's
 // "median" and "vs-<baseline>" tables, or a "cost" section's measurements), the table the command
-// emits, the files it writes only where --out says (never over one without --force), and README's
-// Results section: its table has the shape the command emits.
+// emits, the files it writes only where --out says (never over one without --force), and
+// docs/results/, which the README's Results section links: each GPU's file has the shape the command
+// emits.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -732,7 +732,7 @@ def main():
                 break
             r = run_one(binary, argvs[i], os.path.join(tempfile.gettempdir(), "cudasync_memcheck_%d" % i),
                         max(args.timeout, 120), Limits(0, True), env,
-                        [sanitizer, "--tool", "memcheck", "--target-processes", "application-only",  # as scripts/gpu-lib.sh
+                        [sanitizer, "--tool", "memcheck", "--target-processes", "application-only",  # as scripts/gpu.sh
                          "--error-exitcode", "99", "--print-limit", "5",
                          # Lessons provoke API errors on purpose (deadlock-demo's cooperative launch
                          # past co-residency returns error 720, and says so); memory errors still count.
