@@ -76,7 +76,7 @@ report::Section progress_section(const std::string& id, const std::string& title
   const course::Progress progress = load_student_progress();
   const auto lessons = course::course_of(table);
   report::Section s(id, title);
-  s.fact("progress", "progress", course::tally(lessons, progress).text());
+  s.fact("progress", words::core("progress.heading"), course::tally(lessons, progress).text());
   s.add(progress_table(lessons, progress));
   return s;
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands/course_common.hpp"
+#include "core/words/words.hpp"
 #include "core/cli/option_checks.hpp"
 #include "core/course/answer_format.hpp"
 #include "core/course/kernel_exercise.hpp"
@@ -52,8 +53,8 @@ std::string status_of(const course::Progress& p, const std::string& lesson, cons
 report::Report overview(const std::vector<cli::Command>& table) {
   report::Report r;
   r.command = "exercise";
-  r.title = "cudasync: the course's exercises";
-  r.sections.push_back(progress_section("exercises", "exercises, lesson by lesson", table));
+  r.title = words::core("exercise.overview-title");
+  r.sections.push_back(progress_section("exercises", words::core("exercise.overview-heading"), table));
   return r;
 }
 
@@ -63,25 +64,25 @@ report::Report listing(const course::CourseLesson& l, const std::string& lang) {
   report::Report r;
   r.command = "exercise";
   r.title = "cudasync exercise " + name;
-  report::Section s("exercises", name + ": exercises the tool checks");
-  s.paragraph("cudasync exercise " + name + " N shows one (--hint, --answer); cudasync check " + name +
-              " N ANSWER checks yours against what the lesson computes now, on the GPU where there is one.");
-  report::Table t("exercises", "exercises");
-  t.column("number", "#").column("status", "status").column("question", "question");
+  report::Section s("exercises", words::core("exercise.listing-heading", {{"lesson", name}}));
+  s.paragraph(words::core("exercise.listing-about", {{"lesson", name}}));
+  report::Table t("exercises", words::core("exercise.exercises"));
+  t.column("number", "#").column("status", words::core("exercise.status")).column("question", words::core("exercise.question"));
   bool has_kernel = false;
   for (const auto& e : l.course->exercises) has_kernel = has_kernel || e.kind == course::Kind::kernel;
   const std::string blocked = has_kernel ? kernel_exercises_blocked() : "";
   for (const auto& e : l.course->exercises) {
     std::string q = e.question.in(lang);
-    if (e.kind == course::Kind::kernel) q = (blocked.empty() ? "[kernel] " : "[kernel, unavailable here] ") + q;
+    if (e.kind == course::Kind::kernel)
+      q = words::core(blocked.empty() ? "exercise.kernel-mark" : "exercise.kernel-unavailable-mark") + " " + q;
     else if (e.needs_gpu) q = "[GPU] " + q;
     t.row({{"number", static_cast<std::int64_t>(e.number)}, {"status", status_of(progress, name, e)}, {"question", q}});
   }
-  t.legend.push_back("status: solved (answered right once), tried, or - (not yet)");
-  if (!blocked.empty()) t.legend.push_back("unavailable here: a kernel exercise needs NVRTC: " + blocked);
+  t.legend.push_back(words::core("exercise.status-legend"));
+  if (!blocked.empty()) t.legend.push_back(words::core("exercise.unavailable-legend", {{"why", blocked}}));
   s.add(std::move(t));
-  s.fact("solved", "solved", static_cast<std::int64_t>(course::solved_in(l, progress)), Format::count,
-         "of " + std::to_string(l.course->exercises.size()));
+  s.fact("solved", words::core("exercise.solved"), static_cast<std::int64_t>(course::solved_in(l, progress)),
+         Format::count, words::core("exercise.solved-of", {{"count", l.course->exercises.size()}}));
   r.sections.push_back(std::move(s));
   return r;
 }
@@ -93,38 +94,37 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
   report::Report r;
   r.command = "exercise";
   r.title = "cudasync exercise " + name + " " + n;
-  report::Section s("exercise", name + " exercise " + n);
+  report::Section s("exercise", words::core("exercise.one-heading", {{"lesson", name}, {"number", n}}));
   s.paragraph(e.question.in(o.lang));
   if (e.kind == course::Kind::kernel) {
-    s.fact("starter", "starter file", "lessons/" + name + "/" + e.starter, Format::plain,
-           "cudasync exercise " + name + " " + n + " --starter prints it");
-    s.fact("needs-gpu", "needs a GPU", std::string("yes"), Format::plain, "and NVRTC (cudasync doctor)");
+    s.fact("starter", words::core("exercise.starter"), "lessons/" + name + "/" + e.starter, Format::plain,
+           words::core("exercise.starter-note", {{"lesson", name}, {"number", n}}));
+    s.fact("needs-gpu", words::core("measurement.needs-gpu"), std::string("yes"), Format::plain,
+           words::core("exercise.needs-nvrtc"));
     const std::string blocked = kernel_exercises_blocked();
-    s.fact("nvrtc", "NVRTC here", blocked.empty() ? std::string("yes") : std::string("no"), Format::plain,
-           blocked.empty() ? "compiles your file" : blocked);
-    s.note("write the function in a copy of the starter file, then: cudasync exercise " + name + " " + n +
-           " --kernel FILE");
+    s.fact("nvrtc", words::core("exercise.nvrtc-here"), blocked.empty() ? std::string("yes") : std::string("no"),
+           Format::plain, blocked.empty() ? words::core("exercise.nvrtc-compiles") : blocked);
+    s.note(words::core("exercise.write-note", {{"lesson", name}, {"number", n}}));
   } else {
-    s.fact("format", "answer with", course::accepted(e.format));
-    if (e.needs_gpu) s.fact("needs-gpu", "needs a GPU", std::string("yes"), Format::plain, "the model cannot say");
+    s.fact("format", words::core("exercise.answer-with"), course::accepted(e.format));
+    if (e.needs_gpu)
+      s.fact("needs-gpu", words::core("measurement.needs-gpu"), std::string("yes"), Format::plain,
+             words::core("exercise.model-cannot-say"));
   }
-  if (!o.hint && !o.answer)
-    s.note("cudasync exercise " + name + " " + n + " --hint gives a hint; cudasync check " + name + " " + n +
-           " ANSWER checks yours");
-  if (o.answer && e.kind == course::Kind::kernel)
-    s.note("a kernel exercise has no answer to show: the tool runs your function and says where it is wrong");
+  if (!o.hint && !o.answer) s.note(words::core("exercise.hint-note", {{"lesson", name}, {"number", n}}));
+  if (o.answer && e.kind == course::Kind::kernel) s.note(words::core("exercise.no-kernel-answer"));
   r.sections.push_back(std::move(s));
   if (o.hint) {
-    report::Section h("hint", "hint");
+    report::Section h("hint", words::core("exercise.hint"));
     h.paragraph(e.hint.in(o.lang));
     r.sections.push_back(std::move(h));
   }
   if (o.answer && e.kind == course::Kind::computed) {
     course::InProcessRunner runner(table, ctx);
     const course::Answer a = course::compute_answer(e, runner);
-    report::Section as("answer", "answer");
-    as.fact("answer", "answer", a.value);
-    as.fact("computed-on", "computed on", computed_on(ctx));
+    report::Section as("answer", words::core("exercise.answer"));
+    as.fact("answer", words::core("exercise.answer"), a.value);
+    as.fact("computed-on", words::core("course.computed-on"), computed_on(ctx));
     as.paragraph(a.working.in(o.lang));
     r.sections.push_back(std::move(as));
   }

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "commands/course_common.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -11,8 +12,8 @@ namespace {
 report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& table) {
   report::Report r;
   r.command = "list";
-  r.title = "cudasync: the course";
-  report::Section s("lessons", "lessons");
+  r.title = words::core("list.title");
+  report::Section s("lessons", words::core("list.lessons"));
   const GpuProbe& probe = ctx.gpus();
   std::string where;
   if (!probe.devices.empty()) {
@@ -26,17 +27,17 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
   }
   const course::Progress progress = load_student_progress();
   const auto lessons = course::course_of(table);
-  s.fact("progress", "your progress", course::tally(lessons, progress).text(), report::Format::plain,
+  s.fact("progress", words::core("list.your-progress"), course::tally(lessons, progress).text(), report::Format::plain,
          "cudasync progress");
-  s.paragraph("The lessons in course order: each one builds on those before it.");
-  report::Table t("lessons", "cudasync <lesson> runs one; cudasync explain <lesson> reads it");
+  s.paragraph(words::core("list.about"));
+  report::Table t("lessons", words::core("list.table-title"));
   t.column("order", "#", report::Format::count)
       .column("lesson", "lesson")
-      .column("runs-on", "runs here on")
-      .column("solved", "solved", report::Format::count)
-      .column("exercises", "of", report::Format::count)
-      .column("summary", "summary")
-      .column("parts", "parts (--part)");
+      .column("runs-on", words::core("list.runs-on"))
+      .column("solved", words::core("exercise.solved"), report::Format::count)
+      .column("exercises", words::core("list.of"), report::Format::count)
+      .column("summary", words::core("list.summary"))
+      .column("parts", words::core("list.parts"));
   std::int64_t order = 0;
   for (const auto& c : ctx.commands) {  // main.cpp lists the lessons in course order
     if (!c.is_lesson) continue;
@@ -48,12 +49,11 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
     t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"solved", solved}, {"exercises", total},
            {"summary", c.summary}, {"parts", parts}});
   }
-  t.legend.push_back("solved / of: your exercises (cudasync exercise <lesson>)");
+  t.legend.push_back(words::core("list.solved-legend"));
   s.add(std::move(t));
   if (probe.devices.empty())
-    s.note("without a GPU every lesson runs on the CPU reference model; timings and race counts say \"needs a GPU\" "
-           "instead of a number");
-  s.note("new here? cudasync tour runs a short stop of every lesson");
+    s.note(words::core("list.no-gpu-note"));
+  s.note(words::core("list.new-here"));
   r.sections.push_back(std::move(s));
   return r;
 }

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands/course_common.hpp"
+#include "core/words/words.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 
@@ -16,11 +17,11 @@ report::Report show(const std::vector<cli::Command>& table) {
   const course::StatePath where = course::progress_path();
   report::Report r;
   r.command = "progress";
-  r.title = "cudasync: your progress through the course";
-  report::Section s = progress_section("progress", "progress", table);
-  s.fact("state", "kept in", where.file.empty() ? std::string("nowhere") : where.file, Format::plain,
-         where.file.empty() ? where.problem : "yours alone: $XDG_STATE_HOME, else ~/.local/state");
-  s.note("cudasync progress --reset clears it");
+  r.title = words::core("progress.title");
+  report::Section s = progress_section("progress", words::core("progress.heading"), table);
+  s.fact("state", words::core("progress.kept-in"), where.file.empty() ? std::string("nowhere") : where.file,
+         Format::plain, where.file.empty() ? where.problem : words::core("progress.yours-alone"));
+  s.note(words::core("progress.reset-note"));
   r.sections.push_back(std::move(s));
   return r;
 }
@@ -30,16 +31,16 @@ report::Report reset() {
   report::Report r;
   r.command = "progress";
   r.title = "cudasync progress --reset";
-  report::Section s("reset", "progress cleared");
+  report::Section s("reset", words::core("progress.cleared"));
   if (where.file.empty()) {
     log::warn(where.problem);
-    s.fact("state", "kept in", std::string("nowhere"), Format::plain, where.problem);
+    s.fact("state", words::core("progress.kept-in"), std::string("nowhere"), Format::plain, where.problem);
   } else {
     if (const auto failed = course::reset_progress(where.file))
       throw UsageError("progress --reset: " + *failed + "; accepted: a state file you may remove");
-    s.fact("state", "removed", where.file);
+    s.fact("state", words::core("progress.removed"), where.file);
   }
-  s.paragraph("Every lesson starts again from no exercise solved.");
+  s.paragraph(words::core("progress.starts-again"));
   r.sections.push_back(std::move(s));
   return r;
 }
