@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -143,6 +144,86 @@ TEST(LessonWords, EveryKeyTheCodeNamesIsInItsCatalogAndNoneIsUnused) {
     for (const auto& l : literals_under(src / sub))
       if (words::catalog("core").count(l)) named.insert(l);
   for (const auto& [k, e] : words::catalog("core")) EXPECT_EQ(named.count(k), 1u) << "core/words.json: '" << k << "' is named by no code";
+}
+
+// A call of `fn(` in `text`: where its argument text starts and ends (the matching parenthesis),
+// string literals skipped.
+struct Call {
+  std::size_t begin, end;
+};
+
+std::vector<Call> calls_of(const std::string& text, const std::string& fn) {
+  std::vector<Call> calls;
+  for (std::size_t at = text.find(fn + "("); at != std::string::npos; at = text.find(fn + "(", at + 1)) {
+    const char before = at > 0 ? text[at - 1] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(before)) || before == '_') continue;  // another name ending in fn
+    int depth = 0;
+    std::size_t i = at + fn.size();
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '"') {  // skip the literal
+        for (++i; i < text.size() && text[i] != '"'; ++i)
+          if (text[i] == '\\') ++i;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        break;
+      }
+    }
+    calls.push_back({at + fn.size() + 1, i});
+  }
+  return calls;
+}
+
+// Every call `fn("key", {{"name", value}, ...})` under `dir` gives each placeholder of its key a value
+// and no value that the key's text lacks. The code that only a GPU runs is checked here too, where
+// no run reaches it. Keys chosen by a condition (fn(c ? "a" : "b", ...)) must agree with the values.
+std::size_t check_placeholders(const fs::path& dir, const std::string& fn, const words::Catalog& c) {
+  static const std::regex literal(R"re("((?:[^"\\\n]|\\.)*)")re");
+  static const std::regex arg_name(R"re(\{\s*"([a-z0-9-]+)"\s*,)re");
+  static const std::regex comment(R"(//[^\n]*)");
+  std::size_t checked = 0;
+  for (const auto& f : fs::recursive_directory_iterator(dir)) {
+    const auto ext = f.path().extension().string();
+    if (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh") continue;
+    const std::string text = std::regex_replace(read_file(f.path().string()), comment, "");
+    const auto calls = calls_of(text, fn);
+    for (const auto& call : calls) {
+      // The call's own text: nested calls of fn are theirs.
+      std::string own;
+      std::size_t from = call.begin;
+      for (const auto& inner : calls)
+        if (inner.begin > call.begin && inner.end <= call.end && inner.begin >= from) {
+          own += text.substr(from, inner.begin - from);
+          from = inner.end;
+        }
+      own += text.substr(from, call.end - from);
+      std::set<std::string> given;
+      for (std::sregex_iterator it(own.begin(), own.end(), arg_name), end; it != end; ++it) given.insert((*it)[1]);
+      for (std::sregex_iterator it(own.begin(), own.end(), literal), end; it != end; ++it) {
+        const auto entry = c.find((*it)[1].str());
+        if (entry == c.end()) continue;
+        const auto names = words::placeholders(entry->second.en);
+        EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), given)
+            << f.path().string() << ": " << fn << "(\"" << entry->first << "\", ...) gives other values than its text's placeholders";
+        ++checked;
+      }
+    }
+  }
+  return checked;
+}
+
+TEST(LessonWords, EveryCallGivesItsKeysPlaceholdersAndNoMore) {
+  const fs::path src = fs::path(source_dir()) / "src";
+  std::size_t checked = 0;
+  for (const auto& dir : fs::directory_iterator(src / "techniques")) {
+    std::string id = dir.path().filename().string();
+    std::replace(id.begin(), id.end(), '_', '-');
+    if (fs::exists(fs::path(source_dir()) / "lessons" / id / "words.json"))
+      checked += check_placeholders(dir.path(), "say", words::catalog(id));
+  }
+  for (const auto* sub : {"core", "commands"}) checked += check_placeholders(src / sub, "words::core", words::catalog("core"));
+  EXPECT_GT(checked, 100u);
 }
 
 TEST(LessonWords, SentenceLiteralsUnderTechniquesOnlyShrink) {
