@@ -7,7 +7,7 @@
 #     3. every GPU test (label gpu; the two-GPU ones run where two GPUs are visible), one at a
 #        time: several at once share the GPU, and the tests of co-residency and timing assume
 #        they do not;
-#     4. each lesson's default run on the GPU, the tour and doctor;
+#     4. each lesson's default run on the GPU (in English and in Chinese), the tour and doctor;
 #     5. every lesson's --bench in one run (cudasync bench --out $OUT/results: the files of
 #        docs/results/), unless GPU_SH_BENCH=0;
 #     6. start-up times (scripts/startup-bench.sh, GPU_SH_STARTUP_RUNS runs of each, 5 unless
@@ -305,21 +305,25 @@ waived_as() {
 # 4. The lessons' runs.
 if [ ${#lessons[@]} -eq 0 ]; then
   for l in "${course[@]}"; do
-    cudasync_run "$l"
-    case $? in
-      0|3) note "$run_line" ;;
-      2) note "$(waived_as "$l"): $run_line" ;;
-      *) failed "$run_line" ;;
-    esac
+    # In Chinese too: the sentences only a GPU run prints come from the catalog as well.
+    for lang in en zh; do
+      cudasync_run "$l" --lang "$lang"
+      case $? in
+        0|3) note "$run_line" ;;
+        2) note "$(waived_as "$l"): $run_line" ;;
+        *) failed "$run_line" ;;
+      esac
+    done
   done
 else
   for l in "${lessons[@]}"; do
     mapfile -t tour < <(jq -r '.tour[]?' "lessons/$l/lesson.json")
     mapfile -t parts < <(parts_of "$l")
     ok=0 bad=0 skipped=0 cut=0 checks=0 widest=0 times=()
-    for p in :default :tour "${parts[@]}"; do  # a part's id never starts with ':'
+    for p in :default :zh :tour "${parts[@]}"; do  # a part's id never starts with ':'
       case "$p" in
         :default) args=("$l"); what=default ;;
+        :zh) args=("$l" --lang zh); what=zh ;;
         :tour) args=("$l" "${tour[@]}"); what=tour ;;
         *) args=("$l" --part "$p"); what=$p ;;
       esac
@@ -335,7 +339,7 @@ else
         *) bad=$((bad + 1)); failed "$run_line" ;;
       esac
     done
-    note "$l: $((${#parts[@]} + 2)) runs (the default, the tour's, ${#parts[@]} parts): $ok passed with $checks checks, $bad failed, $skipped waived, $cut not run; widest text $widest columns; ms: ${times[*]}"
+    note "$l: $((${#parts[@]} + 3)) runs (the default in en and zh, the tour's, ${#parts[@]} parts): $ok passed with $checks checks, $bad failed, $skipped waived, $cut not run; widest text $widest columns; ms: ${times[*]}"
     [ -n "${needs[$l]:-}" ] && note "$l needs: ${needs[$l]}"
   done
 fi
