@@ -13,11 +13,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace {
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-}  // namespace
+#include "probe_clock.hpp"
 
 int main() {
   const auto start = std::chrono::steady_clock::now();
