@@ -16,16 +16,15 @@ void check_answers(const std::vector<int>& answers, int iters, LockRun& run) {
   run.answers_bad = 0;
   run.first_bad_answer.clear();
   const auto who = [&](long long k) {
-    return "thread " + std::to_string(k / iters) + ", request " + std::to_string(k % iters + 1);
+    return say("answers.who", {{"thread", k / iters}, {"request", k % iters + 1}});
   };
   for (long long k = 0; k < n; ++k) {
     const int v = answers[static_cast<std::size_t>(k)];
     std::string bad;
     if (v < 0 || v >= n) {
-      bad = "answer " + std::to_string(v) + " is outside 0.." + std::to_string(n - 1) + " (" + who(k) + ")";
+      bad = say("answers.out-of-range", {{"value", v}, {"last", n - 1}, {"who", who(k)}});
     } else if (first_seen[static_cast<std::size_t>(v)] >= 0) {
-      bad = "answer " + std::to_string(v) + " returned twice (" + who(first_seen[static_cast<std::size_t>(v)]) +
-            " and " + who(k) + ")";
+      bad = say("answers.twice", {{"value", v}, {"first", who(first_seen[static_cast<std::size_t>(v)])}, {"second", who(k)}});
     } else {
       first_seen[static_cast<std::size_t>(v)] = static_cast<int>(k);
     }

@@ -3,12 +3,18 @@
 // four pitfalls a well-known blog analysis of it names, run on a real GPU, the blog's remedies,
 // and locks that are correct and fast. This header holds the
 // plain structs the GPU and the reference model both fill; nvcc compiles it too, so it includes
-// only the standard library.
+// only the standard library and the word catalogs (plain C++).
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/words/words.hpp"
+
 namespace cudasync::lock {
+
+// A sentence of this lesson's catalog (lessons/lock/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) { return words::say("lock", key, args); }
 
 inline constexpr int kWarpSize = 32;
 inline constexpr int kMaxBlockThreads = 1024;

@@ -34,21 +34,16 @@ void add_notes(report::Section& s, const BenchPart& p, const sweep::Sweep& sw) {
         per += (per.empty() ? "" : ", ") + grid_text(cfg.blocks, cfg.threads) + " " +
                report::fixed(static_cast<double>(sections) / static_cast<double>(handoffs), 1);
     }
-    if (!per.empty()) s.note("combining lock, critical sections per lock handoff (every launch): " + per);
+    if (!per.empty()) s.note(say("bench.combining-note", {{"per", per}}));
     if (!measured) continue;
     if (v == Variant::book) {
-      s.note("the book's lock: " + (bad.empty() ? std::string("every count exact in these runs (not a promise: see "
-                                                              "part 3)")
-                                                : "not exact: " + bad));
+      s.note(bad.empty() ? say("bench.book-exact") : say("bench.book-not-exact", {{"problem", bad}}));
       continue;
     }
-    const std::string what = v == Variant::combining ? ": every count exact and every answer 0..n-1 returned once, at "
-                                                       "every contention level"
-                                                     : ": every count exact at every contention level";
-    s.check(std::string(bench_id(v)) + "-exact", bench_name(v) + what, bad.empty(),
-            bad.empty() ? "every launch completed with its exact count" +
-                              std::string(v == Variant::combining ? " and answers" : "")
-                        : bad);
+    const bool combining = v == Variant::combining;
+    s.check(std::string(bench_id(v)) + "-exact",
+            say(combining ? "bench.check-combining" : "bench.check-exact", {{"lock", bench_name(v)}}), bad.empty(),
+            bad.empty() ? say(combining ? "bench.completed-answers" : "bench.completed") : bad);
   }
   // Latency or contention: the CAS lock alone (1 x 1) beside 132 contending blocks.
   const auto at = [&](int blocks, int threads) -> std::optional<double> {
@@ -60,11 +55,7 @@ void add_notes(report::Section& s, const BenchPart& p, const sweep::Sweep& sw) {
   };
   const auto one = at(1, 1), many = at(132, 1);
   if (one && many && *many > 0 && *one >= 0.8 * *many)
-    s.note("the CAS lock costs " + report::fixed(*one, 0) + " ns per acquisition with one thread alone and " +
-           report::fixed(*many, 0) + " ns per handoff among 132 blocks: at one thread per block the cost is the "
-           "latency of take, critical section and release, not contention, so back-off and tickets gain little "
-           "there; lighter ordering does a little, and running many critical sections per handoff (warp aggregation "
-           "with many threads per block, combining at any shape) does most");
+    s.note(say("bench.latency-note", {{"one", report::fixed(*one, 0)}, {"many", report::fixed(*many, 0)}}));
 }
 
 }  // namespace
@@ -81,36 +72,12 @@ std::vector<BenchConfig> bench_configs() {
 }
 
 report::Section bench_section(const BenchPart& p, bool gpu_run) {
-  report::Section s("bench", "bench: contended locks, ns per update by contention");
-  s.paragraph(
-      "Every lock orders its critical section (*cnt = *cnt + 1, read and written plainly) with its taking and "
-      "releasing, and every count is checked. The CAS lock is the blog's fixed class: atomicCAS, __threadfence() "
-      "after taking and before releasing, atomicExch. ns per update = launch time (CUDA events) / updates; each "
-      "cell is the median of " +
-      std::to_string(p.reps) + " launches after a warm-up; x CAS divides by the CAS lock's median at the same "
-      "contention in the same run. The book's lock without fences is shown for reference only: it is fast because "
-      "its critical section reads a line kept in L1, which is also why it loses updates (part 3).");
-  s.paragraph(
-      "CAS, acquire / release orders exactly what a lock needs (cuda::atomic_ref: compare_exchange with acquire, "
-      "store with release) instead of two full fences. CAS + back-off sleeps (__nanosleep) twice as long after each "
-      "failed try, so fewer compare-and-swaps queue at the lock's L2 slice. The ticket lock hands out numbers with "
-      "one atomicAdd and serves them in order; a waiter polls with acquire loads and sleeps in proportion to how "
-      "many tickets are ahead of it. Warp-aggregated: the lanes of a warp that arrive together elect one lane, "
-      "which takes the lock (acquire / release) once and makes the warp's updates in one critical section.");
-  s.paragraph(
-      "Test-and-test-and-set waits with plain relaxed loads and tries compare_exchange (acquire) only when the word "
-      "reads 0, so waiters do not queue atomics in front of the release; its second row keeps the counter in the "
-      "lock word's 128-byte line instead of a line of its own. The combining lock (part 8) is the one lock here "
-      "whose handoff is not one critical section: each thread publishes a fetch-and-add request in its own slot, "
-      "and whoever takes the lock serves every published request. Its row is ns per critical section, with every "
-      "count exact and the answers 0..n-1 each returned once.");
-  s.paragraph(
-      "The cost model predicts every cell as a sum of terms: the compare-and-swap that takes the lock behind the "
-      "waiters' atomics, the acquire, the critical section's load from the L2, the release waiting for the "
-      "counter's store, and, for the locks that need them, the poll that sees the release and the answers a "
-      "combiner stores. Each term is a primitive measured in the same run under that lock's own waiters at the "
-      "same contention (tables model, terms-<row>, primitives).");
-  sweep::Sweep sw("bench", "ns per update", report::Format::ns, sweep::Better::lower);
+  report::Section s("bench", say("bench.title"));
+  s.paragraph(say("bench.about", {{"reps", p.reps}}));
+  s.paragraph(say("bench.about-locks"));
+  s.paragraph(say("bench.about-ttas"));
+  s.paragraph(say("bench.about-cost"));
+  sweep::Sweep sw("bench", say("bench.unit"), report::Format::ns, sweep::Better::lower);
   std::vector<sweep::Point> rows, columns;
   for (Variant v : p.locks) rows.push_back({bench_id(v), bench_name(v)});
   for (const auto& c : p.configs) columns.push_back({grid_id(c.blocks, c.threads), grid_text(c.blocks, c.threads)});
@@ -120,25 +87,22 @@ report::Section bench_section(const BenchPart& p, bool gpu_run) {
     for (std::size_t c = 0; c < p.configs.size(); ++c)
       if (!p.gpu[cell(p, l, c)].empty()) sw.record(l, c, ns_samples(p.gpu[cell(p, l, c)]));
   sw.add_to(s, gpu_run);
-  s.tables.front().legend.push_back(
-      "update: one thread's *cnt += 1 under the lock (for the combining lock, one fetch-and-add request served); "
-      "for the single-thread locks one update is one lock handoff, for warp-aggregated one handoff carries the "
-      "warp's updates, for combining every request published when the holder reads the slots");
+  s.tables.front().legend.push_back(say("bench.update-legend"));
   add_notes(s, p, sw);
   std::vector<std::optional<double>> medians;
   for (std::size_t l = 0; l < p.locks.size(); ++l)
     for (std::size_t c = 0; c < p.configs.size(); ++c) medians.push_back(sw.median(l, c));
   add_cost_model(s, p, medians, gpu_run);
   if (!p.verdicts.empty()) {
-    report::Table v("schedulers", "reference model: each lock written as lock(); ...; unlock(); by every lane of one warp");
-    v.column("lock", "lock").column("lockstep", "lockstep (pre-Volta)").column("independent", "independent");
+    report::Table v("schedulers", say("bench.schedulers-title"));
+    v.column("lock", say("bench.lock-column"))
+        .column("lockstep", say("bench.lockstep-column"))
+        .column("independent", say("bench.independent-column"));
     for (std::size_t i = 0; i + 1 < p.verdicts.size(); i += 2)
       v.row({{"lock", program_of(p.verdicts[i].config.protocol).name},
              {"lockstep", model_outcome_text(p.verdicts[i])},
              {"independent", model_outcome_text(p.verdicts[i + 1])}});
-    v.legend.push_back("4 lanes, one acquisition each; only the warp-aggregated lock, where one lane spins for the "
-                       "warp, and the combining lock, whose holder serves its warp and releases before the warp "
-                       "reconverges, survive lockstep");
+    v.legend.push_back(say("bench.schedulers-legend"));
     s.add(std::move(v));
   }
   return s;

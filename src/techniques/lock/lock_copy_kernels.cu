@@ -147,7 +147,7 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
   {
     CudaKernelLock lock_;  // the blog's callKernel(): one lock, two launches, the lock passed by value
     int* const mutex = lock_.mutex;
-    o.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", "cudaMalloc + cudaMemcpy: mutex at " + hex(mutex)});
+    o.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", say("copy.step-malloc", {{"mutex", hex(mutex)}})});
 
     auto launch = [&](int n) {
       (void)cudaMemset(dev_c, 0, sizeof(int));
@@ -156,12 +156,15 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
       by_value_kernel<<<blocks, 1>>>(dev_c, iters, lock_, d, gave_up);
       const cudaError_t last = cudaGetLastError();  // the blog checks exactly this
       const int ran = log.destructor_calls - calls;
-      o.steps.push_back({"launch " + std::to_string(n) + ": GtThrCntKernel" + grid + "(..., dev_c, lock_); cudaGetLastError()",
+      const bool freed = log.frees_ok > ok, failed_now = log.frees_failed > failed;
+      const std::string frees = freed && failed_now ? say("copy.free-succeeded-then-failed", {{"error", log.last}})
+                                : freed             ? say("copy.free-succeeded")
+                                : failed_now        ? say("copy.free-failed", {{"error", log.last}})
+                                                    : std::string();
+      o.steps.push_back({say("copy.step-launch",
+                             {{"launch", n}, {"call", "GtThrCntKernel" + grid + "(..., dev_c, lock_); cudaGetLastError()"}}),
                          with_text(last),
-                         "~CudaKernelLock() ran " + std::to_string(ran) + (ran == 1 ? " time" : " times") +
-                             " on the host as the launch returned: cudaFree(mutex) " +
-                             (log.frees_ok > ok ? "succeeded" : "") + (log.frees_ok > ok && log.frees_failed > failed ? ", then " : "") +
-                             (log.frees_failed > failed ? "failed: " + log.last : "")});
+                         say(ran == 1 ? "copy.step-ran-once" : "copy.step-ran", {{"ran", ran}, {"frees", frees}})});
     };
     auto sync_and_count = [&](int n, long long& count) {
       const cudaError_t e = cudaDeviceSynchronize();
@@ -169,11 +172,11 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
       const cudaError_t m = cudaMemcpy(&c, dev_c, sizeof(int), cudaMemcpyDeviceToHost);
       (void)cudaMemcpy(&g, gave_up, sizeof(int), cudaMemcpyDeviceToHost);
       count = m == cudaSuccess ? c : -1;
-      std::string detail = m == cudaSuccess ? "count " + std::to_string(c) + " of " + std::to_string(o.expected)
-                                            : "the count cannot be read: " + with_text(m);
-      if (m == cudaSuccess && g > 0) detail += "; " + std::to_string(g) + " blocks gave up waiting for the lock";
+      std::string detail = m == cudaSuccess ? say("copy.step-count", {{"count", c}, {"expected", o.expected}})
+                                            : say("copy.step-count-unread", {{"error", with_text(m)}});
+      if (m == cudaSuccess && g > 0) detail += say("copy.step-gave-up", {{"blocks", g}});
       if (n == 2) o.second_timed_out = m == cudaSuccess && g > 0;
-      o.steps.push_back({"cudaDeviceSynchronize() after launch " + std::to_string(n), with_text(e), detail});
+      o.steps.push_back({say("copy.step-sync", {{"launch", n}}), with_text(e), detail});
     };
 
     launch(1);
@@ -181,8 +184,9 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
     cudaPointerAttributes attr{};
     const cudaError_t pa = cudaPointerGetAttributes(&attr, mutex);
     o.steps.push_back({"cudaPointerGetAttributes(lock_.mutex)", name_of(pa),
-                       pa != cudaSuccess ? "" : attr.type == cudaMemoryTypeDevice ? "still device memory"
-                                                                                  : "no longer a device allocation: freed"});
+                       pa != cudaSuccess                    ? std::string()
+                       : attr.type == cudaMemoryTypeDevice ? say("copy.step-still-device")
+                                                           : say("copy.step-freed")});
     launch(2);
     sync_and_count(2, o.count2);
 
@@ -190,28 +194,24 @@ CopyObservation gpu_copy_bug(int blocks, int iters, unsigned long long deadline_
     const cudaError_t am = cudaMalloc(reinterpret_cast<void**>(&other), sizeof(int));
     if (am == cudaSuccess) (void)cudaMemset(other, 0, sizeof(int));
     o.reused = am == cudaSuccess && other == mutex;
-    o.steps.push_back({"cudaMalloc(&other): the next allocation of the program", with_text(am),
-                       "at " + hex(other) +
-                           (o.reused ? ": the freed mutex's address; lock_.mutex now points into `other`"
-                                     : ": not the freed mutex's address")});
+    o.steps.push_back({say("copy.step-next-malloc"), with_text(am),
+                       say(o.reused ? "copy.step-reused" : "copy.step-not-reused", {{"address", hex(other)}})});
     before_end[0] = log.destructor_calls;
     before_end[1] = log.frees_ok;
     before_end[2] = log.frees_failed;
   }  // lock_ goes out of scope: its own destructor frees the mutex once more
-  o.steps.push_back({"end of callKernel(): ~CudaKernelLock() for lock_, cudaFree(mutex)", log.last,
-                     log.frees_ok > before_end[1]
-                         ? std::string(o.reused ? "succeeded: it freed `other`, an allocation it never owned"
-                                                : "succeeded")
-                         : std::string("failed: the mutex was freed before")});
+  o.steps.push_back({say("copy.step-end"), log.last,
+                     say(log.frees_ok > before_end[1] ? (o.reused ? "copy.step-end-freed-other" : "copy.free-succeeded")
+                                                      : "copy.step-end-failed")});
   if (other) {
     const cudaError_t e = cudaFree(other);
-    o.steps.push_back({"cudaFree(other), by its owner", with_text(e),
-                       e == cudaSuccess ? "" : "the owner's own free fails: the lock's destructor took it"});
+    o.steps.push_back({say("copy.step-free-other"), with_text(e),
+                       e == cudaSuccess ? std::string() : say("copy.step-free-other-fails")});
   }
   o.destructor_calls = log.destructor_calls;
   o.frees_ok = log.frees_ok;
   o.frees_failed = log.frees_failed;
-  o.steps.push_back({"every cudaFree(mutex) the destructors made, in order", "", log.results});
+  o.steps.push_back({say("copy.step-every-free"), "", log.results});
   (void)cudaFree(dev_c);
   (void)cudaFree(gave_up);
   (void)cudaFree(timed_out);
@@ -237,7 +237,7 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
     FreeLog log;
     g_log = &log;
     FixRun f;
-    f.name = "the blog's fix 1: copy the object to the device, pass a pointer";
+    f.name = say("copy.fix-1");
     f.expected = expected;
     {
       CudaKernelLock lock_;
@@ -255,7 +255,7 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
     FreeLog log;
     g_log = &log;
     FixRun f;
-    f.name = "the blog's fix 3: shared_ptr<int>, cudaFree as its deleter";
+    f.name = say("copy.fix-3");
     f.expected = expected;
     {
       SharedLock lock_;
@@ -270,7 +270,7 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
     FreeLog log;
     g_log = &log;
     FixRun f;
-    f.name = "an owner with its copy deleted; kernels get a plain view";
+    f.name = say("copy.fix-owner");
     f.expected = expected;
     {
       MutexOwner owner;

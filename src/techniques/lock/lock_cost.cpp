@@ -53,7 +53,7 @@ void add_cost_model(report::Section& s, const BenchPart& p, const std::vector<st
       cells.push_back(std::move(cell));
     }
   }
-  cost::add_model(s, cells, {"ns per update", report::Format::ns, cost::kTolerance}, cost_needs(p), p.primitives,
+  cost::add_model(s, cells, {say("bench.unit"), report::Format::ns, cost::kTolerance}, cost_needs(p), p.primitives,
                   gpu_run);
 }
 

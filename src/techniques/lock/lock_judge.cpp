@@ -14,13 +14,14 @@ std::string grid_text(int blocks, int threads) {
 std::string grid_id(int blocks, int threads) { return std::to_string(blocks) + "x" + std::to_string(threads); }
 
 std::string stuck_text(const LockRun& r) {
-  return std::to_string(r.gave_up) + " threads gave up at their deadline; blocks still spinning: " +
-         report::list_of(r.stuck_blocks) + " (completed " + std::to_string(r.completed) + " of " +
-         std::to_string(r.expected) + " acquisitions)";
+  return say("judge.stuck", {{"gave-up", r.gave_up},
+                             {"blocks", report::list_of(r.stuck_blocks)},
+                             {"completed", r.completed},
+                             {"expected", r.expected}});
 }
 
 std::string count_text(long long count, long long expected) {
-  return std::to_string(count) + " of " + std::to_string(expected) + (count == expected ? " (exact)" : "");
+  return say(count == expected ? "judge.count-exact" : "judge.count", {{"count", count}, {"expected", expected}});
 }
 
 double ns_per_acquisition(const LockRun& r) {
@@ -43,10 +44,9 @@ namespace {
 // What is wrong with one launch, or "".
 std::string problem(const LockRun& r) {
   if (r.timed_out()) return stuck_text(r);
-  if (r.count != r.expected) return "count " + count_text(r.count, r.expected);
+  if (r.count != r.expected) return say("judge.problem-count", {{"count", count_text(r.count, r.expected)}});
   if (r.answers_bad > 0)
-    return std::to_string(r.answers_bad) + " of " + std::to_string(r.answers_checked) + " answers wrong; " +
-           r.first_bad_answer;
+    return say("judge.answers-wrong", {{"bad", r.answers_bad}, {"checked", r.answers_checked}, {"first", r.first_bad_answer}});
   return "";
 }
 
@@ -54,14 +54,15 @@ std::string problem(const LockRun& r) {
 
 Verdict runs_exact(const std::vector<LockRun>& runs) {
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (const std::string p = problem(runs[i]); !p.empty()) return {false, "launch " + std::to_string(i + 1) + ": " + p};
+    if (const std::string p = problem(runs[i]); !p.empty())
+      return {false, say("judge.launch-problem", {{"launch", i + 1}, {"problem", p}})};
   const long long each = runs.empty() ? 0 : runs.front().expected;
-  return {!runs.empty(), "count " + std::to_string(each) + " in each of " + std::to_string(runs.size()) + " launches"};
+  return {!runs.empty(), say("judge.count-each", {{"count", each}, {"launches", runs.size()}})};
 }
 
 std::string first_problem(const std::vector<LockRun>& runs, const std::string& where) {
   for (const auto& r : runs)
-    if (const std::string p = problem(r); !p.empty()) return where + ": " + p;
+    if (const std::string p = problem(r); !p.empty()) return say("judge.where-problem", {{"where", where}, {"problem", p}});
   return "";
 }
 
@@ -79,11 +80,10 @@ Lost lost_updates(const std::vector<LockRun>& runs) {
 std::string model_outcome_text(const SimResult& r) {
   switch (r.outcome) {
     case Outcome::completed:
-      return "completes in " + std::to_string(r.rounds) + " steps, count " + count_text(r.count, r.expected);
+      return say("outcome.completes", {{"steps", r.rounds}, {"count", count_text(r.count, r.expected)}});
     case Outcome::deadlock:
-      return "deadlock: the state after step " + std::to_string(r.repeat_from + r.cycle_rounds) +
-             " is the state after step " + std::to_string(r.repeat_from);
-    case Outcome::step_limit: return "undecided after " + std::to_string(r.rounds) + " steps";
+      return say("outcome.deadlock", {{"later", r.repeat_from + r.cycle_rounds}, {"earlier", r.repeat_from}});
+    case Outcome::step_limit: return say("outcome.undecided", {{"steps", r.rounds}});
   }
   return "";
 }
@@ -94,7 +94,7 @@ Verdict lockstep_verdict(const SimResult& lockstep) {
   if (lockstep_deadlocks(lockstep.config.threads))
     return {lockstep.outcome == Outcome::deadlock,
             lockstep.holder.empty() ? model_outcome_text(lockstep) : lockstep.holder};
-  return {lockstep.exact(), model_outcome_text(lockstep) + "; a warp of one lane has no other lane to wait for"};
+  return {lockstep.exact(), say("judge.one-lane", {{"outcome", model_outcome_text(lockstep)}})};
 }
 
 std::vector<double> per_handoff(const std::vector<LockRun>& runs) {
@@ -132,15 +132,14 @@ DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vec
 }
 
 std::string delay_verdict(const DelayFinding& f) {
-  const std::string fixes = f.fixes_exact ? "the fences and acquire / release lost none"
-                                          : "and a real fix was not exact either: see its check";
-  if (f.lost.stuck) return "a delayed launch timed out: its count says nothing; " + fixes;
+  const std::string fixes = say(f.fixes_exact ? "delay.fixes-exact" : "delay.fixes-not-exact");
+  if (f.lost.stuck) return say("delay.verdict-stuck", {{"fixes", fixes}});
   if (f.lost.lost > 0)
-    return "with a delay of up to " + delay_text(f.longest_losing) +
-           " the book's lock still lost " + report::grouped(static_cast<std::uint64_t>(f.lost.lost)) + " of " +
-           report::grouped(static_cast<std::uint64_t>(f.lost.total)) + " updates; " + fixes;
-  return "the delayed runs lost no update on this GPU this time, and nothing in the memory model makes them "
-         "correct (the model's runs show the stale read a delay leaves in place); " + fixes;
+    return say("delay.verdict-lost", {{"delay", delay_text(f.longest_losing)},
+                                      {"lost", report::grouped(static_cast<std::uint64_t>(f.lost.lost))},
+                                      {"total", report::grouped(static_cast<std::uint64_t>(f.lost.total))},
+                                      {"fixes", fixes}});
+  return say("delay.verdict-none-lost", {{"fixes", fixes}});
 }
 
 std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns, int runs, int blocks, int iterations) {
@@ -163,24 +162,23 @@ Verdict shared_mutex_counts(const SharedMutexRun& r) {
     counts += (counts.empty() ? "" : ", ") + std::to_string(c);
     exact = exact && c == r.expected;
   }
-  std::string detail = "counts " + counts + " of " + std::to_string(r.expected) + " each";
-  if (r.gave_up > 0) detail += "; " + std::to_string(r.gave_up) + " blocks gave up waiting for the lock";
-  return {exact, detail};
+  if (r.gave_up > 0)
+    return {exact, say("shared.counts-gave-up", {{"counts", counts}, {"expected", r.expected}, {"gave-up", r.gave_up}})};
+  return {exact, say("shared.counts", {{"counts", counts}, {"expected", r.expected}})};
 }
 
 Verdict shared_mutex_alive(const SharedMutexRun& r) {
   for (std::size_t i = 0; i < r.alive.size(); ++i)
-    if (!r.alive[i]) return {false, "after launch " + std::to_string(i + 1) + " the mutex was no longer a device allocation"};
-  return {!r.alive.empty(), "a device allocation after each of " + std::to_string(r.alive.size()) + " launches"};
+    if (!r.alive[i]) return {false, say("shared.freed-after", {{"launch", i + 1}})};
+  return {!r.alive.empty(), say("shared.alive-after", {{"launches", r.alive.size()}})};
 }
 
 Verdict shared_mutex_frees_once(const SharedMutexRun& r, const OwnershipRun& model) {
   const bool once = r.mutex_destructor_calls == 1 && r.frees_ok == 1 && r.frees_failed == 0 && r.owners_at_free == 0;
-  std::string detail = std::to_string(r.mutex_destructor_calls) + " ~Mutex() calls, " + std::to_string(r.frees_ok) +
-                       " cudaFree succeeded, " + std::to_string(r.frees_failed) + " failed";
-  if (r.owners_at_free > 0)
-    detail += "; freed while " + std::to_string(r.owners_at_free) + " CudaKernelLock objects still held it";
-  detail += "; the model: " + std::to_string(model.frees) + (model.frees == 1 ? " free" : " frees");
+  std::string detail = say("shared.frees-detail",
+                           {{"calls", r.mutex_destructor_calls}, {"ok", r.frees_ok}, {"failed", r.frees_failed}});
+  if (r.owners_at_free > 0) detail += say("shared.freed-while-held", {{"owners", r.owners_at_free}});
+  detail += say(model.frees == 1 ? "shared.model-free" : "shared.model-frees", {{"frees", model.frees}});
   return {once && model.frees_once(), detail};
 }
 

@@ -80,22 +80,13 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
 }
 
 void setup(Run& run, report::Section& s) {
-  s.title = "setup: the spin lock of CUDA by Example (App. A) and its four pitfalls";
-  s.paragraph(
-      "The most copied GPU lock (CUDA by Example, App. A): a word in global memory, atomicCAS(mutex, 0, 1) until "
-      "it returns 0 to take it, atomicExch(mutex, 0) to give it back. A well-known blog analysis of it wraps it "
-      "in a class and names four problems: it deadlocks when the lanes of one warp use it, what it protects can "
-      "be read stale, passing the class by value frees the mutex, and a \"true thread lock\" written inline "
-      "avoids the deadlock. Each part below runs the blog's code and its remedies, says what actually happens "
-      "and why, and checks it. `cudasync sources` lists the works cited.");
+  s.title = say("setup.title");
+  s.paragraph(say("setup.about"));
   std::string regimes;
   for (Regime r : run.trace_regimes) regimes += (regimes.empty() ? "" : ", ") + std::string(simt::to_string(r));
-  s.fact("model-traces", "model traces (--model)", regimes, report::Format::plain,
-         "warp scheduling of the step-by-step traces");
-  s.fact("deadline-s", "deadline of every wait, s", static_cast<std::int64_t>(kDefaultDeadlineNs / 1000000000ull),
-         report::Format::count,
-         "up to " + std::to_string(kMaxDeadlineNs / 1000000000ull) +
-             " s for big launches; a thread that waits longer gives up, and the run names its block");
+  s.fact("model-traces", say("setup.model-traces"), regimes, report::Format::plain, say("setup.model-traces-note"));
+  s.fact("deadline-s", say("setup.deadline"), static_cast<std::int64_t>(kDefaultDeadlineNs / 1000000000ull),
+         report::Format::count, say("setup.deadline-note", {{"max", kMaxDeadlineNs / 1000000000ull}}));
 }
 
 // The schedulers of every trace the selected parts show (lockstep alone when none shows one).
@@ -121,10 +112,11 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   const KernelListing& listing = kernel_listing();
   if (listing.available) arch = listing_sass_arch(listing, ctx.gpu ? ctx.compute_capability() : 0);
   trace_regimes = lock::trace_regimes(*this, selection);
-  // The copy-destructor child starts first and runs while this process does the other parts.
+  // The copy-destructor child starts first and runs while this process does the other parts. It
+  // tells its steps in this run's language.
   if (ctx.gpu && selection.has("copy-destructor") && !selection.child) {
     try {
-      copy_child = parts::start_child(ctx, "lock", "copy", {}, kCopyChildTimeout);
+      copy_child = parts::start_child(ctx, "lock", "copy", {"--lang", ctx.lang}, kCopyChildTimeout);
     } catch (const std::runtime_error& e) {
       CopyOutcome failed;
       failed.message = e.what();
@@ -165,31 +157,31 @@ SimResult sim(Protocol p, Regime r, int blocks, int threads, int iterations, int
   return simulate(c);
 }
 
-const char* variant_name(Variant v) {
+std::string variant_name(Variant v) {
   switch (v) {
-    case Variant::book: return "the book's lock, *cnt = *cnt + 1, no fence";
-    case Variant::book_atomic_add: return "fix 1: atomicAdd(cnt, 1) as the critical section";
-    case Variant::lock_functions: return "lock() / unlock() as functions, with __threadfence";
-    case Variant::fenced: return "fix 2: __threadfence() in lock() and unlock()";
-    case Variant::acq_rel: return "fix 3: cuda::atomic_ref, acquire / release";
-    case Variant::thread_lock: return "the blog's true thread lock";
-    case Variant::backoff: return "CAS + exponential back-off";
-    case Variant::ticket: return "ticket lock";
-    case Variant::warp_aggregated: return "warp-aggregated (CAS, acquire / release)";
-    case Variant::combining: return "combining lock (flat combining)";
-    case Variant::ttas: return "test-and-test-and-set (acquire / release)";
-    case Variant::ttas_same_line: return "test-and-test-and-set, counter in the lock's line";
-    case Variant::delay_after: return "the blog's remedy: a delay after the increment";
-    case Variant::delay_before: return "a delay after taking the lock, before the load";
+    case Variant::book: return say("variant.book");
+    case Variant::book_atomic_add: return say("variant.book-atomic-add");
+    case Variant::lock_functions: return say("variant.lock-functions");
+    case Variant::fenced: return say("variant.fenced");
+    case Variant::acq_rel: return say("variant.acq-rel");
+    case Variant::thread_lock: return say("variant.thread-lock");
+    case Variant::backoff: return say("variant.backoff");
+    case Variant::ticket: return say("variant.ticket");
+    case Variant::warp_aggregated: return say("variant.warp-aggregated");
+    case Variant::combining: return say("variant.combining");
+    case Variant::ttas: return say("variant.ttas");
+    case Variant::ttas_same_line: return say("variant.ttas-same-line");
+    case Variant::delay_after: return say("variant.delay-after");
+    case Variant::delay_before: return say("variant.delay-before");
   }
   return "";
 }
 
-const char* bench_name(Variant v) {
+std::string bench_name(Variant v) {
   switch (v) {
-    case Variant::book: return "the book's lock, no fence (not a correct lock)";
-    case Variant::fenced: return "CAS lock (atomicCAS, __threadfence, atomicExch)";
-    case Variant::acq_rel: return "CAS, acquire / release (cuda::atomic_ref)";
+    case Variant::book: return say("variant.bench-book");
+    case Variant::fenced: return say("variant.bench-cas");
+    case Variant::acq_rel: return say("variant.bench-acq-rel");
     default: return variant_name(v);
   }
 }

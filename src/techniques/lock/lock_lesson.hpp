@@ -69,8 +69,8 @@ const parts::Lesson<Options, Run>& lesson();
 std::vector<parts::Prediction> predictions();
 
 // ---- names -------------------------------------------------------------------------------------
-const char* variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"
-const char* bench_name(Variant v);    // the same kernels named as locks: "CAS lock (atomicCAS, ...)"
+std::string variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"
+std::string bench_name(Variant v);    // the same kernels named as locks: "CAS lock (atomicCAS, ...)"
 const char* bench_id(Variant v);      // "cas", "ticket", "warp-aggregated"
 const char* kernel_name(Variant v);   // "fenced_kernel"
 // A model run of protocol `p` under `r` at blocks x threads x iterations, `trace_rows` kept.

@@ -115,7 +115,8 @@ std::string ids_text(const std::string& noun, const std::vector<int>& ids) {
     s += (s.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : "");
     i = j + 1;
   }
-  return noun + (ids.size() == 1 ? " " : "s ") + s;
+  if (noun == "block") return say(ids.size() == 1 ? "model.block" : "model.blocks", {{"n", s}});
+  return say(ids.size() == 1 ? "model.lane" : "model.lanes", {{"n", s}});
 }
 
 // "block 3" when every block has one thread, else "lane 3" (of its block).
@@ -123,7 +124,7 @@ struct Who {
   bool by_block = false;
   int threads = 1;
   std::string operator()(int gl) const {
-    return by_block ? "block " + std::to_string(gl) : "lane " + std::to_string(gl % threads);
+    return by_block ? say("model.block", {{"n", gl}}) : say("model.lane", {{"n", gl % threads}});
   }
 };
 
@@ -135,21 +136,21 @@ void combining_code(std::vector<Instr>& c, int lanes, const Who& who) {
                     x.word(state + x.lane()) = 1;
                     x.word(value + x.lane()) = 1;
                     x.word(server + x.lane()) = -1;
-                    x.text = "requests +1";
+                    x.text = say("model.requests");
                     return false;
                   }, "slot[me] = {pending, +1};   // the request: fetch-and-add(1)"),
                   Op::publish));
   c.push_back(tag(simt::custom([=](simt::Exec& x) {
                     const int me = x.lane();
                     if (x.word(state + me) != 2) {
-                      x.text = "no answer yet";
+                      x.text = say("model.no-answer");
                       return false;
                     }
                     const long long answer = x.word(value + me), by = x.word(server + me);
                     x.log(answer);
                     if (by != me) ++x.tally(kServedByOthers);
-                    x.text = "answer " + std::to_string(answer) +
-                             (by == me ? " (its own pass)" : " from " + who(static_cast<int>(by)));
+                    x.text = by == me ? say("model.answer-own", {{"answer", answer}})
+                                      : say("model.answer-from", {{"answer", answer}, {"who", who(static_cast<int>(by))}});
                     return true;
                   }, "wait: if (slot[me] is done) goto 8;   // its answer is in the slot", 8, 8),
                   Op::bra_slot_done));
@@ -168,9 +169,11 @@ void combining_code(std::vector<Instr>& c, int lanes, const Who& who) {
                         cnt += arg;
                         served.push_back(k);
                       }
-                    x.text = "serves " + (served.empty() ? std::string("nobody")
-                                                         : ids_text(who.by_block ? "block" : "lane", served)) +
-                             ": cnt " + std::to_string(before) + " -> " + std::to_string(cnt);
+                    x.text = served.empty()
+                                 ? say("model.serves-nobody", {{"before", before}, {"after", cnt}})
+                                 : say("model.serves", {{"who", ids_text(who.by_block ? "block" : "lane", served)},
+                                                        {"before", before},
+                                                        {"after", cnt}});
                     x.word(kCnt) = cnt;
                     x.keep_in_l1(kCnt, cnt);
                     ++x.tally(kHandoffs);
@@ -184,23 +187,19 @@ void combining_code(std::vector<Instr>& c, int lanes, const Who& who) {
 
 std::string program_name(Protocol p) {
   switch (p) {
-    case Protocol::book: return "the book's lock, no fence (the blog: Lock.lock(); *cnt = *cnt + 1; Lock.unlock();)";
-    case Protocol::book_atomic_add: return "fix 1: the book's lock around atomicAdd(cnt, 1)";
-    case Protocol::lock_functions:
-      return "lock() and unlock() as functions (the blog's class with __threadfence), every lane calls them";
-    case Protocol::fenced: return "fix 2: __threadfence() in lock() and unlock() (the blog's fixed class)";
-    case Protocol::acq_rel: return "fix 3: cuda::atomic_ref, acquire on lock, release on unlock";
-    case Protocol::thread_lock:
-      return "the blog's \"true thread lock\": acquire, work and release inside one loop iteration";
-    case Protocol::backoff: return "CAS with exponential back-off";
-    case Protocol::ticket: return "ticket lock";
-    case Protocol::combining:
-      return "combining lock: publish a request, then wait for its answer or take the lock and serve every request";
-    case Protocol::ttas:
-      return "test-and-test-and-set: poll with plain loads, compare-and-swap (acquire) when it reads 0";
-    case Protocol::warp_aggregated: return "warp-aggregated: the warp's lowest lane takes the lock for the whole warp";
-    case Protocol::delay_after: return "the book's lock with the blog's remedy: a delay after the increment";
-    case Protocol::delay_before: return "the book's lock with a delay after taking it, before the load";
+    case Protocol::book: return say("program.book");
+    case Protocol::book_atomic_add: return say("program.book-atomic-add");
+    case Protocol::lock_functions: return say("program.lock-functions");
+    case Protocol::fenced: return say("program.fenced");
+    case Protocol::acq_rel: return say("program.acq-rel");
+    case Protocol::thread_lock: return say("program.thread-lock");
+    case Protocol::backoff: return say("program.backoff");
+    case Protocol::ticket: return say("program.ticket");
+    case Protocol::combining: return say("program.combining");
+    case Protocol::ttas: return say("program.ttas");
+    case Protocol::warp_aggregated: return say("program.warp-aggregated");
+    case Protocol::delay_after: return say("program.delay-after");
+    case Protocol::delay_before: return say("program.delay-before");
   }
   return "";
 }
@@ -263,40 +262,39 @@ void protocol_code(std::vector<Instr>& c, Protocol p, int lanes, const Who& who)
 // What one traced lane did in one step, in the words of the lesson's traces.
 std::string cell(const simt::Machine& m, const simt::Event& e) {
   using K = simt::Event::Kind;
-  if (e.kind == K::exited) return "exited";
-  if (e.kind == K::parked) return std::string(e.holds ? "holds the lock, " : "") + "waits at " + std::to_string(e.pc);
-  if (e.kind == K::at_sync) return "waits at __syncwarp";
+  if (e.kind == K::exited) return say("cell.exited");
+  if (e.kind == K::parked) return say(e.holds ? "cell.holds-waits-at" : "cell.waits-at", {{"pc", e.pc}});
+  if (e.kind == K::at_sync) return say("cell.waits-at-syncwarp");
   const Instr& in = m.code[static_cast<std::size_t>(e.pc)];
   const bool back = in.target <= e.pc;
   const std::string n = std::to_string(e.wrote);
   switch (op_of(in)) {
-    case Op::cas: return e.taken ? "CAS: 0, takes the lock" : "CAS: 1 (taken)";
-    case Op::bra_r_ne0: return e.taken ? (back ? "spins" : "skips") : back ? "leaves the loop" : "goes in";
-    case Op::bra_retry: return e.taken ? (back ? "spins" : "skips") : "has the lock";
-    case Op::bra_r_eq0: return e.taken ? "leaves the loop" : "stays in the loop";
-    case Op::bra_done: return e.taken ? "leaves the loop" : "tries";
-    case Op::jmp: return "loops back";
+    case Op::cas: return say(e.taken ? "cell.cas-takes" : "cell.cas-taken");
+    case Op::bra_r_ne0: return say(e.taken ? (back ? "cell.spins" : "cell.skips") : back ? "cell.leaves-loop" : "cell.goes-in");
+    case Op::bra_retry: return say(e.taken ? (back ? "cell.spins" : "cell.skips") : "cell.has-lock");
+    case Op::bra_r_eq0: return say(e.taken ? "cell.leaves-loop" : "cell.stays-in-loop");
+    case Op::bra_done: return say(e.taken ? "cell.leaves-loop" : "cell.tries");
+    case Op::jmp: return say("cell.loops-back");
     case Op::clear_done: return "blocked = true";
     case Op::set_done: return "blocked = false";
     case Op::ld_cnt: {
-      const std::string v = "v = " + std::to_string(e.read);
-      if (e.from == simt::Event::From::l1_stale) return v + " from L1, L2 has " + std::to_string(e.l2) + ": stale";
-      return v + (e.from == simt::Event::From::l1 ? " (L1 hit)" : " (from L2)");
+      if (e.from == simt::Event::From::l1_stale) return say("cell.load-stale", {{"v", e.read}, {"l2", e.l2}});
+      return say(e.from == simt::Event::From::l1 ? "cell.load-l1-hit" : "cell.load-from-l2", {{"v", e.read}});
     }
     case Op::st_cnt: return "cnt = " + n;
     case Op::add_cnt: return "atomicAdd: cnt = " + n;
-    case Op::exch: return "releases";
-    case Op::fence: return "fence";
-    case Op::sleep: return "sleeps";
-    case Op::delay: return "waits (delay)";
-    case Op::take_ticket: return "ticket " + std::to_string(e.read);
-    case Op::bra_not_turn: return e.taken ? "serving " + std::to_string(e.read) + ", waits" : "its turn: has the lock";
+    case Op::exch: return say("cell.releases");
+    case Op::fence: return say("cell.fence");
+    case Op::sleep: return say("cell.sleeps");
+    case Op::delay: return say("cell.delay");
+    case Op::take_ticket: return say("cell.ticket", {{"ticket", e.read}});
+    case Op::bra_not_turn: return e.taken ? say("cell.serving-waits", {{"serving", e.read}}) : say("cell.its-turn");
     case Op::st_serving: return "serving = " + n;
-    case Op::bra_not_leader: return e.taken ? "not the leader" : "leader";
+    case Op::bra_not_leader: return say(e.taken ? "cell.not-leader" : "cell.leader");
     case Op::syncwarp: return "__syncwarp";
-    case Op::loop: return e.taken ? "next iteration" : "last one done";
-    case Op::exit: return "exits";
-    case Op::bra_lock_held: return e.taken ? "lock taken: polls" : "reads 0";
+    case Op::loop: return say(e.taken ? "cell.next-iteration" : "cell.last-done");
+    case Op::exit: return say("cell.exits");
+    case Op::bra_lock_held: return say(e.taken ? "cell.lock-taken-polls" : "cell.reads-0");
     case Op::publish:
     case Op::bra_slot_done:
     case Op::combine: return e.text;
@@ -307,7 +305,7 @@ std::string cell(const simt::Machine& m, const simt::Event& e) {
 // "lane 0 goes to 2", "lanes 1-3 go to 0"
 std::string lanes_go(std::uint32_t mask, int pc) {
   const bool one = (mask & (mask - 1u)) == 0;
-  return (one ? "lane " : "lanes ") + simt::mask_text(mask) + (one ? " goes to " : " go to ") + std::to_string(pc);
+  return say(one ? "model.lane-goes" : "model.lanes-go", {{"lanes", simt::mask_text(mask)}, {"pc", pc}});
 }
 
 TraceRow row_of(const simt::Machine& m, const simt::Row& r, const std::vector<int>& traced, bool by_block) {
@@ -324,12 +322,13 @@ TraceRow row_of(const simt::Machine& m, const simt::Row& r, const std::vector<in
   }
   for (const auto& s : r.splits)
     if (s.warp == 0)
-      row.note = lanes_go(s.fall, s.next) + ", " + lanes_go(s.taken, s.target) + "; they meet again at " +
-                 std::to_string(s.reconverge);
-  if (r.stuck || r.repeats >= 0)
-    row.note += (row.note.empty() ? "" : "; ") +
-                (r.stuck ? std::string("nobody can move")
-                         : "the same state as after step " + std::to_string(r.repeats) + ": it repeats forever");
+      row.note = say("model.split", {{"first", lanes_go(s.fall, s.next)},
+                                     {"second", lanes_go(s.taken, s.target)},
+                                     {"pc", s.reconverge}});
+  if (r.stuck || r.repeats >= 0) {
+    const std::string end = r.stuck ? say("model.nobody-moves") : say("model.repeats", {{"step", r.repeats}});
+    row.note = row.note.empty() ? end : say("model.note-and", {{"note", row.note}, {"more", end}});
+  }
   return row;
 }
 
@@ -337,23 +336,20 @@ void describe_deadlock(const SimConfig& c, const simt::Result& r, const Who& who
   const int h = r.holder[kMutex];
   if (h >= 0) {
     const int pc = r.lanes[static_cast<std::size_t>(h)].pc;
-    const std::string where =
-        "pc " + std::to_string(pc) +
-        (c.regime == Regime::lockstep ? ", the spin loop's reconvergence point, until its warp's other lanes get there too"
-                                      : "");
-    res.holder = who(h) + (c.threads > kWarpSize ? " of warp " + std::to_string((h % c.threads) / kWarpSize) : "") +
-                 " holds the lock and waits at " + where;
+    const std::string holder =
+        c.threads > kWarpSize ? say("model.of-warp", {{"who", who(h)}, {"warp", (h % c.threads) / kWarpSize}}) : who(h);
+    res.holder = say(c.regime == Regime::lockstep ? "model.holder-lockstep" : "model.holder",
+                     {{"who", holder}, {"pc", pc}});
   } else {
-    res.holder = "nobody holds the lock";
+    res.holder = say("model.nobody-holds");
   }
   const std::uint32_t spin = r.warp_running.empty() ? 0u : r.warp_running.front();
   if (c.regime == Regime::lockstep && spin) {
     const auto others = std::count_if(r.warp_running.begin() + 1, r.warp_running.end(), [](std::uint32_t m) { return m != 0; });
-    res.spinners = "lanes " + simt::mask_text(spin) + " of warp 0 spin at pc " + std::to_string(r.warp_pc.front()) +
-                   " for the lock the waiting lane holds";
-    if (others) res.spinners += "; " + std::to_string(others) + " more warps spin for it too";
+    res.spinners = say("model.spinners", {{"lanes", simt::mask_text(spin)}, {"pc", r.warp_pc.front()}});
+    if (others) res.spinners += say("model.more-warps-spin", {{"warps", others}});
   } else {
-    res.spinners = "every other thread spins";
+    res.spinners = say("model.others-spin");
   }
 }
 
@@ -408,14 +404,15 @@ SimResult simulate(const SimConfig& c) {
     res.cycle_rounds = r.steps - r.repeat_from;
     describe_deadlock(c, r, who, res);
   }
-  for (int k : t.lanes) res.columns.push_back((who.by_block ? "block " : "lane ") + std::to_string(k));
+  for (int k : t.lanes) res.columns.push_back(say(who.by_block ? "model.block" : "model.lane", {{"n", k}}));
   for (const auto& row : r.trace) res.trace.push_back(row_of(m, row, t.lanes, who.by_block));
   res.rows_not_shown = r.rows_not_shown;
   res.stale_reads = r.stale_reads;
   if (r.first_stale)
-    res.first_stale = "step " + std::to_string(r.first_stale->step) + ": " + who(r.first_stale->lane) + " read cnt = " +
-                      std::to_string(r.first_stale->read) + " from its SM's L1 while L2 held " +
-                      std::to_string(r.first_stale->l2);
+    res.first_stale = say("model.first-stale", {{"step", r.first_stale->step},
+                                                {"who", who(r.first_stale->lane)},
+                                                {"read", r.first_stale->read},
+                                                {"l2", r.first_stale->l2}});
   res.answers = r.log;
   res.handoffs = r.tallies[kHandoffs];
   res.largest_pass = r.tallies[kLargestPass];

@@ -5,11 +5,23 @@ namespace cudasync::lock {
 
 namespace {
 
-// "completes..." / "stuck..." / "deadlock..." as an answer to "does it complete?".
+// Whether `text` is the sentence of catalog key `key` in the run's language: it starts with the
+// sentence's words before its first placeholder.
+bool is_sentence(const std::string& text, std::string_view key) {
+  const words::Catalog& c = words::catalog("lock");
+  const auto entry = c.find(key);
+  if (entry == c.end()) return false;
+  const std::string& s = entry->second.in(words::language());
+  const std::string head = s.substr(0, s.find('{'));
+  return !head.empty() && text.rfind(head, 0) == 0;
+}
+
+// A cell of the side-by-side table ("completes..." / "stuck..." / "deadlock...") as an answer to
+// "does it complete?".
 std::optional<std::string> completes(const report::Value& v) {
   const std::string t = parts::text_of(v);
-  if (t.rfind("completes", 0) == 0) return std::string("yes");
-  if (t.rfind("stuck", 0) == 0 || t.rfind("deadlock", 0) == 0) return std::string("no");
+  if (is_sentence(t, "warp.gpu-completes") || is_sentence(t, "outcome.completes")) return std::string("yes");
+  if (is_sentence(t, "warp.gpu-stuck") || is_sentence(t, "outcome.deadlock")) return std::string("no");
   return std::nullopt;
 }
 
@@ -31,8 +43,7 @@ std::vector<parts::Prediction> predictions() {
                if (c.key == "independent") t.model = completes(table->cell(0, "independent"));
                if (c.key == "lockstep") lockstep = parts::text_of(table->cell(0, "lockstep"));
              }
-             t.detail = "the model with independent thread scheduling, as on this GPU; in lockstep (before Volta): " +
-                        (lockstep.empty() ? std::string("not run (--model)") : lockstep);
+             t.detail = say("prediction.detail", {{"lockstep", lockstep.empty() ? say("prediction.not-run") : lockstep}});
              return t;
            }}};
 }

@@ -109,7 +109,7 @@ SharedMutexRun gpu_shared_mutex(int blocks, int iters, unsigned long long deadli
   int* mutex = nullptr;
   // One launch of the blog's kernel with `lock` by value: the copies the statement made, the count,
   // and whether the mutex is still a device allocation afterwards.
-  auto launch = [&](const std::string& name, const CudaKernelLock& lock) {
+  auto launch = [&](int n, const CudaKernelLock& lock) {
     s.reset();
     const int copies = log.copies;
     gt_thr_cnt_kernel<<<blocks, 1>>>(s.cnt, iters, lock, d, s.gave_up);
@@ -125,33 +125,36 @@ SharedMutexRun gpu_shared_mutex(int blocks, int iters, unsigned long long deadli
     r.copies.push_back(made);
     r.alive.push_back(alive);
     r.gave_up += gave_up;
-    r.steps.push_back({name + ": GtThrCntKernel" + grid + "(..., " + (name == "launch 3" ? "keeper" : "lock_") +
-                           "); cudaGetLastError()",
-                       with_text(last),
-                       std::to_string(made) + (made == 1 ? " copy" : " copies") + " made and destroyed, use_count " +
-                           std::to_string(owners) + " after; count " + std::to_string(count) + " of " +
-                           std::to_string(r.expected) + "; the mutex " +
-                           (alive ? "is still device memory" : "is no longer a device allocation") +
-                           "; ~Mutex() calls so far: " + std::to_string(log.mutex_destructor_calls)});
+    r.steps.push_back(
+        {say("copy.step-launch",
+             {{"launch", n}, {"call", "GtThrCntKernel" + grid + "(..., " + (n == 3 ? "keeper" : "lock_") + "); cudaGetLastError()"}}),
+         with_text(last),
+         say(made == 1 ? "shared.step-launch-one" : "shared.step-launch",
+             {{"copies", made},
+              {"owners", owners},
+              {"count", count},
+              {"expected", r.expected},
+              {"mutex", say(alive ? "shared.still-device" : "shared.not-device")},
+              {"calls", log.mutex_destructor_calls}})});
   };
   {
     std::optional<CudaKernelLock> lock_(std::in_place);
     mutex = lock_->mutex_ptr;
-    r.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess",
-                       "make_shared<Mutex>(): cudaMalloc, mutex at " + hex(mutex) + ", use_count 1"});
-    launch("launch 1", *lock_);
-    launch("launch 2", *lock_);
+    r.steps.push_back({"CudaKernelLock lock_;", "cudaSuccess", say("shared.step-make-shared", {{"mutex", hex(mutex)}})});
+    launch(1, *lock_);
+    launch(2, *lock_);
     CudaKernelLock keeper = *lock_;
     lock_.reset();
-    r.steps.push_back({"CudaKernelLock keeper = lock_; then lock_ destroyed", "",
-                       "use_count " + std::to_string(keeper.mutex.use_count()) + "; ~Mutex() calls: " +
-                           std::to_string(log.mutex_destructor_calls) + "; the mutex " +
-                           (device_memory(mutex) ? "is still device memory" : "is no longer a device allocation")});
-    launch("launch 3", keeper);
+    r.steps.push_back({say("shared.step-keeper"), "",
+                       say("shared.step-keeper-detail",
+                           {{"owners", keeper.mutex.use_count()},
+                            {"calls", log.mutex_destructor_calls},
+                            {"mutex", say(device_memory(mutex) ? "shared.still-device" : "shared.not-device")}})});
+    launch(3, keeper);
   }  // keeper, the last owner, goes: ~Mutex() frees the mutex
-  r.steps.push_back({"keeper destroyed, the last owner: ~Mutex(), cudaFree(mutex)", log.last_free,
-                     std::to_string(log.mutex_destructor_calls) + " ~Mutex() call in all, with " +
-                         std::to_string(log.owners_at_free) + " CudaKernelLock objects left"});
+  r.steps.push_back({say("shared.step-last-owner"), log.last_free,
+                     say("shared.step-last-owner-detail",
+                         {{"calls", log.mutex_destructor_calls}, {"owners", log.owners_at_free}})});
   r.mutex_destructor_calls = log.mutex_destructor_calls;
   r.frees_ok = log.frees_ok;
   r.frees_failed = log.frees_failed;

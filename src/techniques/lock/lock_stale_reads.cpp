@@ -35,7 +35,7 @@ report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>
   }
   if (gpu.empty()) return report::RowMark::none;
   const Lost l = lost_updates(gpu);
-  if (l.stuck) cells.emplace_back("lost", std::string("stuck: a wait passed its deadline"));
+  if (l.stuck) cells.emplace_back("lost", say("stale.lost-stuck"));
   else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
                                   {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
   if (runs_losing) cells.emplace_back("runs-losing", static_cast<I>(l.losing));
@@ -44,84 +44,62 @@ report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>
 }
 
 report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
-  report::Section s("stale-reads", "part 3, stale reads: *cnt = *cnt + 1 under the lock, with no fence");
-  s.paragraph(
-      "The blog says a plain read inside the lock may see an old value written by another block, and offers three "
-      "fixes: a delay, atomicAdd, and __threadfence() in lock() and unlock(). The PTX ISA says why: global memory "
-      "is coherent in L2, but the L1 caches of different SMs are not, and a plain load (ld.global, cached at all "
-      "levels by default) may be served by this SM's L1. atomicCAS and atomicExch are relaxed: they order nothing "
-      "else. So after taking the lock a block can read the counter from the line its own L1 kept from its last "
-      "critical section, add one to that, and overwrite the updates of every block in between. Alglave et al. "
-      "(ASPLOS 2015) found this lock letting stale values through on real GPUs.");
-  s.paragraph(
-      "Each variant runs " + (p.runs == 1 ? std::string("once") : std::to_string(p.runs) + " times") + " as " +
-      grid_text(p.spec.blocks, 1) + " x " + std::to_string(p.spec.iters) +
-      " acquisitions; lost updates = expected count - final count. The delay is part 4. The fixes: atomicAdd does "
-      "the update in L2; __threadfence() compiles to a fence followed by CCTL.IVALL in the SASS, read here as "
-      "dropping this SM's L1 (an inference from the listing and the measurements: NVIDIA does not document "
-      "SASS); the third is the modern one the blog does not have, cuda::atomic_ref with acquire when taking the "
-      "lock (the atomic, then CCTL.IVALL: no fence) and release when giving it back (a fence, then the store).");
-  report::Table t("variants", "lost updates per variant");
-  t.column("variant", "variant")
-      .column("lost", "lost updates (gpu)", report::Format::count)
-      .column("share", "of all updates", report::Format::percent)
-      .column("runs-losing", "runs that lost (of " + std::to_string(p.runs) + ")", report::Format::count)
-      .column("ns", "ns per handoff (gpu, median)", report::Format::ns)
-      .column("model-count", "model: count of 4", report::Format::count)
-      .column("model-stale", "model: stale loads", report::Format::count)
-      .column("compiled", "fences / cache ops" + (p.arch.empty() ? std::string() : " (" + p.arch + ")"));
+  report::Section s("stale-reads", say("stale.title"));
+  s.paragraph(say("stale.about"));
+  s.paragraph(say("stale.about-runs", {{"times", p.runs == 1 ? say("runs-once") : say("runs-times", {{"runs", p.runs}})},
+                                      {"grid", grid_text(p.spec.blocks, 1)},
+                                      {"iterations", p.spec.iters}}));
+  report::Table t("variants", say("stale.variants-title"));
+  t.column("variant", say("variant-column"))
+      .column("lost", say("stale.lost-column"), report::Format::count)
+      .column("share", say("stale.share-column"), report::Format::percent)
+      .column("runs-losing", say("stale.runs-losing-column", {{"runs", p.runs}}), report::Format::count)
+      .column("ns", say("stale.ns-column"), report::Format::ns)
+      .column("model-count", say("model-count-column"), report::Format::count)
+      .column("model-stale", say("stale.model-stale-column"), report::Format::count)
+      .column("compiled", p.arch.empty() ? say("stale.compiled-column")
+                                         : say("stale.compiled-column-arch", {{"arch", p.arch}}));
   for (const auto& row : p.rows) {
     std::vector<std::pair<std::string, report::Value>> cells{
-        {"variant", std::string(variant_name(row.variant))},
+        {"variant", variant_name(row.variant)},
         {"model-count", static_cast<I>(row.model.count)},
         {"model-stale", static_cast<I>(row.model.stale_reads)}};
     const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_stale_read_fix(row.variant), true);
     if (!p.arch.empty())
-      cells.emplace_back("compiled", row.compiled.empty() ? std::string("none") : distinct_instructions(row.compiled));
+      cells.emplace_back("compiled", row.compiled.empty() ? say("stale.compiled-none") : distinct_instructions(row.compiled));
     t.row(cells, mark);
   }
-  t.legend.push_back("model: the counter at the end of its run (2 blocks x 2 acquisitions), and how many loads "
-                     "returned an old value");
-  if (!p.arch.empty())
-    t.legend.push_back("this build's SASS, each instruction once with how often it appears: MEMBAR: a fence; "
-                       "ERRBAR: waits for the earlier accesses to be acknowledged; CCTL.IVALL: read as invalidating "
-                       "this SM's L1 (what makes the next load go to L2; inferred, not documented); none: no "
-                       "fence, no invalidation");
+  t.legend.push_back(say("stale.model-legend"));
+  if (!p.arch.empty()) t.legend.push_back(say("stale.sass-legend"));
   s.add(std::move(t));
   s.add(program_table(Protocol::book));
-  s.add(trace_table(p.trace, "trace",
-                    "trace of the model, the blog's code: 2 blocks on 2 SMs, one instruction each per step", true));
+  s.add(trace_table(p.trace, "trace", say("stale.trace-title"), true));
   if (!p.trace.first_stale.empty())
-    s.fact("how-lost", "reference model: how an update is lost", p.trace.first_stale, report::Format::plain,
-           "the store that follows writes that old value + 1 over the newer one");
+    s.fact("how-lost", say("stale.how-lost"), p.trace.first_stale, report::Format::plain, say("stale.how-lost-note"));
   for (const auto& row : p.rows) {
     const std::string id = variant_id(row.variant);
     if (is_stale_read_fix(row.variant)) {
-      s.check("model-" + id, std::string("reference model: ") + variant_name(row.variant) + " loses nothing",
+      s.check("model-" + id, say("check.model-loses-nothing", {{"variant", variant_name(row.variant)}}),
               row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
       if (gpu_run) {
         const Verdict v = runs_exact(row.gpu);
-        s.agreement("gpu-agrees-" + id, std::string(variant_name(row.variant)) + ": every count exact", v.passed,
-                    v.detail);
+        s.agreement("gpu-agrees-" + id, say("check.every-count-exact", {{"variant", variant_name(row.variant)}}),
+                    v.passed, v.detail);
       }
     } else if (gpu_run && any_timed_out(row.gpu)) {
-      s.check(id + "-within-deadline", std::string(variant_name(row.variant)) + ": every wait within its deadline",
-              false, "a thread gave up: the count says nothing about stale reads");
+      s.check(id + "-within-deadline", say("check.within-deadline", {{"variant", variant_name(row.variant)}}), false,
+              say("gave-up-says-nothing"));
     }
   }
   if (gpu_run) {
     Lost book;
     for (const auto& row : p.rows)
       if (row.variant == Variant::book) book = lost_updates(row.gpu);
-    s.fact("verdict", "verdict",
-           book.lost > 0 ? "the blog's code lost " + std::to_string(book.lost) + " of " + std::to_string(book.total) +
-                               " updates on this GPU; each fix made every count exact"
-                         : std::string("the blog's code lost no update on this GPU in these runs (its L1 served no "
-                                       "old line); the fixes are still what the memory model requires"));
+    s.fact("verdict", say("verdict"),
+           book.lost > 0 ? say("stale.verdict-lost", {{"lost", book.lost}, {"total", book.total}})
+                         : say("stale.verdict-none-lost"));
   } else {
-    s.fact("verdict", "verdict",
-           std::string("the model shows how an L1 line kept from the last critical section loses updates, and that "
-                       "each fix prevents it; the counts need a GPU"));
+    s.fact("verdict", say("verdict"), say("stale.verdict-model"));
   }
   return s;
 }

@@ -8,41 +8,32 @@ namespace cudasync::lock {
 
 report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run) {
   const std::string grid = grid_text(p.spec.blocks, p.spec.threads);
-  report::Section s("thread-lock",
-                    "part 7, the \"true thread lock\": acquire, work and release in one loop iteration, " + grid);
-  s.paragraph(
-      "The blog's way out: no lock() function; inside while (blocked) each thread tries atomicCAS once, and the "
-      "thread that gets the lock does its work (atomicAdd, __threadfence) and releases it in the same iteration. "
-      "No lane ever holds the lock while it waits for the rest of its warp, so even a lockstep warp makes "
-      "progress: the model shows it. On this GPU it runs as " +
-      grid + ", every thread acquiring " + std::to_string(p.spec.iters) + " times.");
+  report::Section s("thread-lock", say("thread.title", {{"grid", grid}}));
+  s.paragraph(say("thread.about", {{"grid", grid}, {"iterations", p.spec.iters}}));
   std::string value, note;
-  if (p.lockstep) value = "lockstep: " + model_outcome_text(*p.lockstep);
-  if (p.independent) (value.empty() ? value : note) = "independent: " + model_outcome_text(*p.independent);
-  s.fact("model-one-warp", "reference model, one warp of 32", value, report::Format::plain, note);
-  if (p.lockstep)
-    s.check("model-lockstep", "reference model, lockstep: the inline loop completes", p.lockstep->exact(),
-            model_outcome_text(*p.lockstep));
+  if (p.lockstep) value = say("thread.model-lockstep", {{"outcome", model_outcome_text(*p.lockstep)}});
   if (p.independent)
-    s.check("model-independent", "reference model, independent: the inline loop completes", p.independent->exact(),
+    (value.empty() ? value : note) = say("thread.model-independent", {{"outcome", model_outcome_text(*p.independent)}});
+  s.fact("model-one-warp", say("thread.model-one-warp"), value, report::Format::plain, note);
+  if (p.lockstep)
+    s.check("model-lockstep", say("thread.check-lockstep"), p.lockstep->exact(), model_outcome_text(*p.lockstep));
+  if (p.independent)
+    s.check("model-independent", say("thread.check-independent"), p.independent->exact(),
             model_outcome_text(*p.independent));
   s.add(program_table(Protocol::thread_lock));
   for (const auto& tr : p.traces)
     s.add(trace_table(tr, trace_id(tr.config.regime),
-                      "trace, " + regime_title(tr.config.regime) + ": " + std::to_string(tr.config.threads) +
-                          (tr.config.threads == 1 ? " lane" : " lanes") + ", one acquisition each",
+                      say(tr.config.threads == 1 ? "thread.trace-title-one" : "thread.trace-title",
+                          {{"regime", regime_title(tr.config.regime)}, {"lanes", tr.config.threads}}),
                       false));
-  s.add(report::measured("acquisition", "time per acquisition, " + grid, report::Format::ns, ns_samples(p.gpu), gpu_run,
-                         "launch time / acquisitions, CUDA events"));
+  s.add(report::measured("acquisition", say("thread.acquisition-title", {{"grid", grid}}), report::Format::ns,
+                         ns_samples(p.gpu), gpu_run, say("thread.acquisition-note")));
   if (gpu_run) {
     const Verdict v = runs_exact(p.gpu);
-    s.agreement("gpu-agrees", "every count exact, no thread stuck", v.passed, v.detail);
-    s.fact("verdict", "verdict",
-           "no deadlock and an exact count; but one lock for " + std::to_string(p.spec.threads_total()) +
-               " threads serializes them all: --bench shows what a lock costs");
+    s.agreement("gpu-agrees", say("thread.gpu-agrees"), v.passed, v.detail);
+    s.fact("verdict", say("verdict"), say("thread.verdict-gpu", {{"threads", p.spec.threads_total()}}));
   } else {
-    s.fact("verdict", "verdict",
-           std::string("completes under both schedulers in the model; counts and times need a GPU"));
+    s.fact("verdict", say("verdict"), say("thread.verdict-model"));
   }
   return s;
 }

@@ -6,20 +6,20 @@ using I = std::int64_t;
 
 report::Table program_table(Protocol p) {
   const simt::Machine m = program_of(p);
-  report::Table t("program", "the program the model runs: " + m.name);
-  t.column("pc", "pc").column("code", "code");
+  report::Table t("program", say("trace.program-title", {{"name", m.name}}));
+  t.column("pc", "pc").column("code", say("trace.code"));
   for (std::size_t i = 0; i < m.code.size(); ++i) t.row({{"pc", static_cast<I>(i)}, {"code", m.code[i].code}});
   return t;
 }
 
 report::Table trace_table(const SimResult& r, const std::string& id, const std::string& title, bool show_l1) {
   report::Table t(id, title);
-  t.column("step", "step");
+  t.column("step", say("trace.step"));
   const std::string noun = r.config.threads == 1 ? "block-" : "lane-";
   for (std::size_t k = 0; k < r.columns.size(); ++k) t.column(noun + std::to_string(k), r.columns[k]);
   t.column("mutex", "mutex").column("cnt", "cnt (L2)");
-  if (show_l1) t.column("l1", "counter in L1");
-  t.column("note", "note");
+  if (show_l1) t.column("l1", say("trace.counter-in-l1"));
+  t.column("note", say("trace.note"));
   for (const auto& row : r.trace) {
     std::vector<std::pair<std::string, report::Value>> cells{{"step", static_cast<I>(row.step)}};
     for (std::size_t k = 0; k < row.cells.size(); ++k)
@@ -35,16 +35,17 @@ report::Table trace_table(const SimResult& r, const std::string& id, const std::
   for (std::size_t k = 0; k < r.columns.size(); ++k) lanes.push_back(noun + std::to_string(k));
   t.picture = report::grid_picture("step", lanes);  // --html draws it
   if (r.rows_not_shown > 0)
-    t.legend.push_back("... " + std::to_string(r.rows_not_shown) + " more steps, not shown; the run " +
-                       std::string(to_string(r.outcome)) + " after " + std::to_string(r.rounds) + " steps");
+    t.legend.push_back(say(r.outcome == Outcome::completed  ? "trace.more-steps-completes"
+                           : r.outcome == Outcome::deadlock ? "trace.more-steps-deadlock"
+                                                            : "trace.more-steps-limit",
+                           {{"rows", r.rows_not_shown}, {"steps", r.rounds}}));
   return t;
 }
 
 std::string trace_id(Regime r) { return std::string("trace-") + simt::to_string(r); }
 
 std::string regime_title(Regime r) {
-  return r == Regime::lockstep ? "lockstep (one pc per warp: pre-Volta, cc < 7.0)"
-                               : "independent (a pc per lane: Volta and newer)";
+  return say(r == Regime::lockstep ? "trace.regime-lockstep" : "trace.regime-independent");
 }
 
 }  // namespace cudasync::lock
