@@ -23,11 +23,11 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
   const Plan plan = plan_for(run.options.block, std::nullopt, ctx, dtype, cooperative);
 
   const std::vector<Kernel> kernels = bench_kernels();
-  sweep::Sweep sw("bench", "bandwidth", report::Format::gbps, sweep::Better::higher);
+  sweep::Sweep sw("bench", say("bench.bandwidth"), report::Format::gbps, sweep::Better::higher);
   std::vector<sweep::Point> rows, columns;
   for (Kernel k : kernels) rows.push_back({kernel_id(k), kernel_title(k)});
   for (int l : sizes) columns.push_back({"2-" + std::to_string(l), "2^" + std::to_string(l)});
-  sw.rows("kernel", rows).columns("size", columns).baseline(kernel_id(Kernel::cub_sum));
+  sw.rows(say("column.kernel"), rows).columns(say("column.size"), columns).baseline(kernel_id(Kernel::cub_sum));
 
   // The cost model's primitives; the streaming read of each size's input is measured with it below.
   cost::Primitives prims = cost::measure(cost_needs(kernels, plan, dtype, sizes), ctx.gpu);
@@ -43,7 +43,7 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
     for (std::size_t r = 0; r < kernels.size(); ++r) {
       const Kernel k = kernels[r];
       if (k == Kernel::grid_sync && !cooperative) {
-        sw.skip(r, c, "no cooperative launch on this GPU");
+        sw.skip(r, c, say("bench.no-cooperative-launch"));
         continue;
       }
       try {
@@ -58,21 +58,14 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
     }
   }
 
-  report::Section s(std::string("bench-") + dtype_name(dtype), std::string("bench: ") + dtype_name(dtype) + ", GB/s by size");
-  s.paragraph("GB/s = n x " + std::to_string(type_bytes(dtype)) + " bytes / time per call (CUDA events; both launches "
-              "of a two-pass rung, the memset of an atomic rung's target included). Each cell is the median of " +
-              std::to_string(kBenchReps) + " calls after " + std::to_string(kBenchWarmup) + " warm-up calls; small "
-              "sizes rotate through copies of the input so that every call reads device memory. x CUB divides by "
-              "CUB's median in the same run. 5' is a candidate beside the ladder: rung 5's vector kernel whose last "
-              "block adds the partial sums, one launch a call. The cost model predicts every cell from the "
-              "launches, the bytes (a plain streaming read of the same input), the blocks and the same-address "
-              "atomics, each measured in this run (tables model, terms-<row>, primitives).");
+  report::Section s(std::string("bench-") + dtype_name(dtype), say("bench.title", {{"dtype", dtype_name(dtype)}}));
+  s.paragraph(say("bench.about", {{"bytes", type_bytes(dtype)}, {"reps", kBenchReps}, {"warmup", kBenchWarmup}}));
   sw.add_to(s, ctx.gpu);
   for (std::size_t r = 0; r < kernels.size(); ++r) {
     if (sums[r].empty()) continue;
     const Verdict v = every_size_in_bound(kernels[r], dtype, sums[r]);
     s.check(std::string(kernel_id(kernels[r])) + "-error-bound",
-            std::string(kernel_title(kernels[r])) + ": every size within its error bound", v.passed, v.detail);
+            say("bench.every-size-in-bound", {{"kernel", kernel_title(kernels[r])}}), v.passed, v.detail);
   }
   add_cost_model(s, kernels, plan, dtype, sizes, sw, prims, ctx.gpu);
   return s;

@@ -5,6 +5,7 @@
 
 #include "core/cost/compare.hpp"
 #include "core/report/text_format.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/cg_reduce/cg_reduce_judge.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
 
@@ -58,13 +59,12 @@ void add_versus_cub(report::Section& s, const std::vector<Kernel>& kernels, cons
   std::size_t cub = 0;
   for (std::size_t r = 0; r < kernels.size(); ++r)
     if (kernels[r] == Kernel::cub_sum) cub = r;
-  report::Table t("best-vs-cub", "the best kernel against CUB: at least " + report::fixed(kLibrarySpeed, 2) +
-                                      " x (the library's speed) at every size?");
-  t.column("size", "size")
+  report::Table t("best-vs-cub", say("cost.title", {{"ratio", report::fixed(kLibrarySpeed, 2)}}));
+  t.column("size", say("column.size"))
       .column("cub", "CUB", Format::gbps)
-      .column("best", "best kernel")
+      .column("best", say("cost.best-kernel"))
       .column("best-ratio", "x CUB", Format::ratio)
-      .column("library-speed", "CUB's speed");
+      .column("library-speed", say("cost.library-speed"));
   bool met = true;
   for (std::size_t c = 0; c < sizes.size(); ++c) {
     const auto best = sw.best(c);
@@ -77,7 +77,7 @@ void add_versus_cub(report::Section& s, const std::vector<Kernel>& kernels, cons
            {"library-speed", ratio ? Value{*ratio >= kLibrarySpeed} : missing(gpu)}});
   }
   s.add(std::move(t));
-  s.fact("best-at-library-speed", "the best kernel at CUB's speed, every size", gpu ? Value{met} : Value{report::NeedsGpu{}});
+  s.fact("best-at-library-speed", say("cost.best-at-library-speed"), gpu ? Value{met} : Value{report::NeedsGpu{}});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/report/text_format.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 #include "techniques/cg_reduce/cg_reduce_model.hpp"
 
 namespace cudasync::cg_reduce {
@@ -54,33 +55,31 @@ double relative_error(double sum, double reference) {
 }
 
 Verdict bits_agree(const Sum& gpu, const Sum& model) {
-  return {gpu.bits == model.bits, "GPU " + gpu.with_bits() + ", model " + model.with_bits()};
+  return {gpu.bits == model.bits, say("judge.bits", {{"gpu", gpu.with_bits()}, {"model", model.with_bits()}})};
 }
 
 Verdict same_bits_twice(const Sum& first, const Sum& second) {
-  return {first.bits == second.bits, first.with_bits() + " and " + second.with_bits()};
+  return {first.bits == second.bits, say("judge.twice", {{"first", first.with_bits()}, {"second", second.with_bits()}})};
 }
 
 Verdict within_order_bound(const Sum& gpu, const Sum& model, double bound) {
   const double diff = std::fabs(gpu.value - model.value);
-  if (bound < 0) return {true, "|diff| = " + printf_number("%.3e", diff) + "; too many blocks for a bound (d*u >= 1)"};
+  if (bound < 0) return {true, say("judge.no-order-bound", {{"diff", printf_number("%.3e", diff)}})};
   return {diff <= bound, "|diff| = " + printf_number("%.3e", diff) + " <= " + printf_number("%.3e", bound)};
 }
 
 std::string error_bound_title(Kernel k, Dtype d) {
-  if (k == Kernel::cub_sum)
-    return "relative error within " + printf_number("%.0e", cub_tolerance(d)) + " (CUB publishes no order)";
-  return "relative error within gamma_d";
+  if (k == Kernel::cub_sum) return say("judge.cub-bound-title", {{"tolerance", printf_number("%.0e", cub_tolerance(d))}});
+  return say("judge.bound-title");
 }
 
 Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_t depth) {
   const double err = relative_error(sum, reference);
-  const std::string e = "error " + printf_number("%.3e", err);
-  if (k == Kernel::cub_sum) return {err <= cub_tolerance(d), e + " against the exact sum"};
+  const std::string e = printf_number("%.3e", err);
+  if (k == Kernel::cub_sum) return {err <= cub_tolerance(d), say("judge.cub-error", {{"error", e}})};
   const double g = gamma_bound(depth, unit_roundoff(d));
-  if (g < 0) return {true, e + "; d = " + std::to_string(depth) + " additions, d*u >= 1: no bound"};
-  return {err <= g, e + " <= gamma_" + std::to_string(depth) + " = " + printf_number("%.3e", g) +
-                        " (longest chain of additions d = " + std::to_string(depth) + ")"};
+  if (g < 0) return {true, say("judge.no-bound", {{"error", e}, {"depth", depth}})};
+  return {err <= g, say("judge.in-bound", {{"error", e}, {"depth", depth}, {"gamma", printf_number("%.3e", g)}})};
 }
 
 Verdict reduce_plus_agrees(const Sum& reduce, const Sum& sum) {
@@ -92,19 +91,20 @@ std::optional<std::string> agreement_word(const KernelRun& r, bool& agrees) {
   if (!r.gpu || !r.model_available) return std::nullopt;
   if (r.fixed_order) {
     agrees = r.gpu->bits == r.model.bits;
-    return std::string(agrees ? "bit-exact" : "MISMATCH");
+    return say(agrees ? "word.bit-exact" : "word.mismatch");
   }
   agrees = within_order_bound(*r.gpu, r.model, r.order_bound).passed;
-  return std::string(agrees ? "in bound" : "OUT");
+  return say(agrees ? "word.in-bound" : "word.out");
 }
 
 Verdict every_size_in_bound(Kernel k, Dtype d, const std::vector<BenchSum>& cells) {
   for (const BenchSum& c : cells) {
     const double err = relative_error(c.sum, c.reference);
     const double tol = k == Kernel::cub_sum ? cub_tolerance(d) : gamma_bound(c.depth, unit_roundoff(d));
-    if (tol >= 0 && err > tol) return {false, "out of bound at " + c.size + ": " + printf_number("%.3e", err)};
+    if (tol >= 0 && err > tol)
+      return {false, say("judge.out-of-bound", {{"size", c.size}, {"error", printf_number("%.3e", err)}})};
   }
-  return {true, "relative error against the exact sum at every size"};
+  return {true, say("judge.every-size")};
 }
 
 template <typename T>

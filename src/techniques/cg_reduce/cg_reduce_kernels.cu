@@ -13,6 +13,7 @@
 #include "core/cuda/event_timer.hpp"
 #include "core/cuda/occupancy.cuh"
 #include "core/errors.hpp"
+#include "core/words/words.hpp"
 #include "techniques/cg_reduce/cg_reduce_gpu.hpp"
 #include "techniques/cg_reduce/cg_reduce_kernels.cuh"
 
@@ -159,10 +160,12 @@ class GpuReduce final : public GpuInput {
             cudaLaunchCooperativeKernel(reduce_grid_sync<T>, dim3(p.grid_sync_grid), dim3(B), args, 0, nullptr);
         if (e == cudaErrorCooperativeLaunchTooLarge) {
           (void)cudaGetLastError();  // not sticky: clear it and carry on
-          throw WaivedError("cudaLaunchCooperativeKernel refused a grid of " + std::to_string(p.grid_sync_grid) +
-                            " blocks of " + std::to_string(B) + " threads: " + cudaGetErrorString(e) + " (" +
-                            cudaGetErrorName(e) + "); this GPU holds at most " + std::to_string(p.grid_sync_limit) +
-                            " such blocks at once (occupancy API)");
+          throw WaivedError(words::say("cg-reduce", "gpu.refused",
+                                       {{"grid", p.grid_sync_grid},
+                                        {"block", B},
+                                        {"error", cudaGetErrorString(e)},
+                                        {"name", cudaGetErrorName(e)},
+                                        {"limit", p.grid_sync_limit}}));
         }
         CUDA_CHECK(e);
         if (too_large) throw Error(ExitCode::check_failed, "internal", "a cooperative launch past the limit ran");

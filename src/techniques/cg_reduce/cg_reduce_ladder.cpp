@@ -10,21 +10,17 @@ using report::Undefined;
 using report::Value;
 
 report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem& p) {
-  report::Section s("ladder", "the ladder: every rung side by side");
-  s.paragraph(
-      "model: bit-exact (the GPU's bits are the model's), in bound (an atomic rung, within the bound that covers "
-      "every order of its atomics), or -. two runs: whether two calls gave the same bits. x CUB: bandwidth over "
-      "CUB's, measured in the same run.");
+  report::Section s("ladder", say("ladder.title"));
+  s.paragraph(say("ladder.about"));
   double cub_gbs = 0.0;
   for (const auto& r : runs)
     if (r.kernel == Kernel::cub_sum && !r.ms.empty()) cub_gbs = gb_per_s(p.n, p.dtype, report::median(r.ms));
-  report::Table t("ladder", std::to_string(p.n) + " " + dtype_name(p.dtype) + "s" +
-                                (p.gpu ? ", on the GPU" : ", reference model"));
-  t.column("kernel", "kernel")
-      .column("sum", "sum", Format::exact)
-      .column("rel-error", "rel. error", Format::error)
-      .column("model", "model")
-      .column("two-runs", "2 runs")
+  report::Table t("ladder", say(p.gpu ? "ladder.table-gpu" : "ladder.table-model", {{"n", p.n}, {"dtype", dtype_name(p.dtype)}}));
+  t.column("kernel", say("column.kernel"))
+      .column("sum", say("column.sum"), Format::exact)
+      .column("rel-error", say("column.rel-error"), Format::error)
+      .column("model", say("column.model"))
+      .column("two-runs", say("column.two-runs"))
       .column("time", "ns", Format::ns)
       .column("bandwidth", "GB/s", Format::gbps)
       .column("vs-cub", "x CUB", Format::ratio);
@@ -32,7 +28,7 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
   for (const auto& r : runs) {
     const std::string kernel = kernel_title(r.kernel);
     if (r.waived) {
-      t.row({{"kernel", kernel}, {"sum", std::string("waived")}});
+      t.row({{"kernel", kernel}, {"sum", say("waived")}});
       continue;
     }
     const bool has = r.gpu.has_value() || r.model_available;
@@ -46,7 +42,7 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
       bandwidth = gb_per_s(p.n, p.dtype, ms);
       vs_cub = cub_gbs > 0 ? Value{gb_per_s(p.n, p.dtype, ms) / cub_gbs} : Value{Undefined{}};
     }
-    if (r.gpu && r.gpu_again) two_runs = std::string(r.gpu->bits == r.gpu_again->bits ? "same" : "differ");
+    if (r.gpu && r.gpu_again) two_runs = say(r.gpu->bits == r.gpu_again->bits ? "two-runs.same" : "two-runs.differ");
     const std::vector<std::pair<std::string, Value>> cells{
         {"kernel", kernel},
         {"sum", has ? Value{shown.value} : no_gpu},
@@ -58,8 +54,8 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
         {"vs-cub", vs_cub}};
     t.row(cells, agrees ? report::RowMark::none : report::RowMark::mismatch);
   }
-  if (!p.gpu) t.legend.push_back("CUB's sum: the model does not replay CUB's order, only a GPU gives it");
-  else t.legend.push_back("ns and GB/s: medians over " + std::to_string(p.reps) + " calls");
+  if (!p.gpu) t.legend.push_back(say("ladder.cub-legend"));
+  else t.legend.push_back(say("ladder.medians-legend", {{"reps", p.reps}}));
   s.add(std::move(t));
   return s;
 }

@@ -95,50 +95,38 @@ void add_options(CLI::App& sub, Options& o) {
 }
 
 void bench_setup(const Run& run, report::Section& s) {
-  s.title = "setup: bench sweep";
+  s.title = say("bench.setup-title");
   std::string list;
   for (int l : bench_sizes(run.options.sizes)) list += (list.empty() ? "2^" : ", 2^") + std::to_string(l);
-  s.fact("sizes", "sizes (--sizes)", list);
-  s.fact("block", "block (--block)", static_cast<I>(run.options.block));
-  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed));
-  if (!run.ctx.gpu) s.note("without a GPU every figure of the sweep says 'needs a GPU'");
+  s.fact("sizes", say("bench.sizes"), list);
+  s.fact("block", say("setup.block"), static_cast<I>(run.options.block));
+  s.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed));
+  if (!run.ctx.gpu) s.note(say("bench.model-note"));
 }
 
 void setup(Run& run, report::Section& s) {
   if (run.bench) return bench_setup(run, s);
   const Problem& p = run.problem;
-  s.title = "setup: " + std::to_string(p.n) + " " + dtype_name(p.dtype) + "s, blocks of " + std::to_string(p.plan.block);
-  s.paragraph(
-      "The inputs are random values in (0, 1) drawn with --seed: odd multiples of 2^-24 (float) or 2^-53 "
-      "(double), so each is exact in its type and the exact sum is known. The reference is that exact sum, "
-      "computed on the CPU in integer arithmetic and rounded once to fp64. All inputs are positive, so the "
-      "relative error of a sum is a fair measure of its rounding.");
-  s.paragraph(p.gpu ? "Every rung runs on the GPU; the reference model replays each rung's additions in the same order "
-                      "on the CPU, so a rung with a fixed order must match it bit for bit, and an atomic rung must lie "
-                      "within the bound that covers every order of its atomics."
-                    : "No GPU: the reference model computes every rung's result by replaying its additions in the "
-                      "kernel's order. Times and bandwidth need a GPU.");
-  s.fact("n", "elements (--n)", static_cast<I>(p.n), Format::count);
-  s.fact("dtype", "type (--dtype)", std::string(dtype_name(p.dtype)));
-  s.fact("block", "block (--block)", static_cast<I>(p.plan.block));
-  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed));
-  s.fact("exact-sum", "exact sum (fp64)", p.reference, Format::exact);
-  const std::string from = p.gpu ? "occupancy API"
-                                 : "assumed: an H100, 132 SMs x " + std::to_string(std::min(32, 2048 / p.plan.block)) +
-                                       " blocks of " + std::to_string(p.plan.block);
-  s.fact("grid-rungs-1-4", "grid, rungs 1-4", static_cast<I>(blocks_for(p.n, p.plan.block)), Format::count,
-         "one element per thread");
-  s.fact("grid-seed", "grid, rungs 5-6 (Fan's)", static_cast<I>(p.plan.seed_grid), Format::count,
-         "Fan's GRID_SIZE");
-  s.fact("grid-occupancy", "grid, rung 5 occupancy", static_cast<I>(p.plan.occupancy_grid), Format::count, from);
-  s.fact("grid-vector", "grid, rung 5 vector", static_cast<I>(p.plan.vector_grid), Format::count, from);
-  s.fact("grid-sync-grid", "grid, rung 7 (--grid)", static_cast<I>(p.plan.grid_sync_grid), Format::count,
-         p.plan.grid_sync_limit > 0 ? "a cooperative launch accepts at most " + std::to_string(p.plan.grid_sync_limit)
-                                    : from);
-  if (p.gpu)
-    s.note("times: CUDA events around each call, " + std::to_string(p.reps) + " calls after 2 warm-up calls, "
-           "rotating through " + std::to_string(p.copies) + " device copies of the input so that it is read from "
-           "device memory, not the L2 cache");
+  s.title = say("setup.title", {{"n", p.n}, {"dtype", dtype_name(p.dtype)}, {"block", p.plan.block}});
+  s.paragraph(say("setup.inputs-about"));
+  s.paragraph(say(p.gpu ? "setup.gpu-about" : "setup.model-about"));
+  s.fact("n", say("setup.n"), static_cast<I>(p.n), Format::count);
+  s.fact("dtype", say("setup.dtype"), std::string(dtype_name(p.dtype)));
+  s.fact("block", say("setup.block"), static_cast<I>(p.plan.block));
+  s.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed));
+  s.fact("exact-sum", say("setup.exact-sum"), p.reference, Format::exact);
+  const std::string from =
+      p.gpu ? say("setup.occupancy-api")
+            : say("setup.assumed", {{"per-sm", std::min(32, 2048 / p.plan.block)}, {"block", p.plan.block}});
+  s.fact("grid-rungs-1-4", say("setup.grid-rungs-1-4"), static_cast<I>(blocks_for(p.n, p.plan.block)), Format::count,
+         say("setup.one-element-per-thread"));
+  s.fact("grid-seed", say("setup.grid-seed"), static_cast<I>(p.plan.seed_grid), Format::count,
+         say("setup.grid-seed-note"));
+  s.fact("grid-occupancy", say("setup.grid-occupancy"), static_cast<I>(p.plan.occupancy_grid), Format::count, from);
+  s.fact("grid-vector", say("setup.grid-vector"), static_cast<I>(p.plan.vector_grid), Format::count, from);
+  s.fact("grid-sync-grid", say("setup.grid-sync-grid"), static_cast<I>(p.plan.grid_sync_grid), Format::count,
+         p.plan.grid_sync_limit > 0 ? say("setup.cooperative-limit", {{"limit", p.plan.grid_sync_limit}}) : from);
+  if (p.gpu) s.note(say("setup.times-note", {{"reps", p.reps}, {"copies", p.copies}}));
 }
 
 // The host bytes of a model run: the input, and beside it the largest working set of the kernels

@@ -11,10 +11,16 @@
 #include <vector>
 
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/cg_reduce/cg_reduce_gpu.hpp"
 #include "techniques/cg_reduce/cg_reduce_judge.hpp"
 
 namespace cudasync::cg_reduce {
+
+// A sentence of this lesson's catalog (lessons/cg-reduce/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("cg-reduce", key, args);
+}
 
 inline constexpr std::int64_t kDefaultN = std::int64_t{1} << 24;   // 64 MiB of floats: more than an H100's L2
 inline constexpr std::int64_t kMaxN = std::int64_t{1} << 30;       // the book's kernels index with int

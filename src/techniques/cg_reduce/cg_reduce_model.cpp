@@ -5,6 +5,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+
 namespace cudasync::cg_reduce {
 
 namespace {
@@ -422,25 +424,38 @@ namespace {
 
 struct KernelName {
   const char* id;
-  const char* title;
+  const char* rung;  // "5", or "5'" for --bench's candidate
+  const char* code;  // the name when it is code ("__shfl_down_sync"), else null
+  const char* key;   // else the catalog key of its words in the run's language
 };
-// In the order of enum Kernel.
-constexpr KernelName kNames[kKernelCount] = {
-    {"shared-atomic", "1 shared + __syncthreads"},    {"syncwarp-atomic", "2 shared + __syncwarp"},
-    {"shfl-down-atomic", "3 __shfl_down_sync"},        {"shfl-xor-atomic", "3 __shfl_xor_sync"},
-    {"tile-shfl-down-atomic", "4 tile.shfl_down"},     {"cg-reduce-atomic", "4 cg::reduce"},
-    {"two-pass-fixed-grid", "5 two-pass, grid 10240"},       {"two-pass-occupancy", "5 two-pass, occupancy grid"},
-    {"two-pass-vector", "5 two-pass, vector loads"},   {"static-buffer", "6 static __device__ buffer"},
-    {"grid-sync", "7 grid.sync, one launch"},          {"cub-sum", "8 cub::DeviceReduce::Sum"}};
+// In the order of enum Kernel, then --bench's candidate.
+constexpr KernelName kNames[kKernelCount + 1] = {
+    {"shared-atomic", "1", nullptr, "kernel.shared-atomic"},
+    {"syncwarp-atomic", "2", nullptr, "kernel.syncwarp-atomic"},
+    {"shfl-down-atomic", "3", "__shfl_down_sync", nullptr},
+    {"shfl-xor-atomic", "3", "__shfl_xor_sync", nullptr},
+    {"tile-shfl-down-atomic", "4", "tile.shfl_down", nullptr},
+    {"cg-reduce-atomic", "4", "cg::reduce", nullptr},
+    {"two-pass-fixed-grid", "5", nullptr, "kernel.two-pass-fixed-grid"},
+    {"two-pass-occupancy", "5", nullptr, "kernel.two-pass-occupancy"},
+    {"two-pass-vector", "5", nullptr, "kernel.two-pass-vector"},
+    {"static-buffer", "6", nullptr, "kernel.static-buffer"},
+    {"grid-sync", "7", nullptr, "kernel.grid-sync"},
+    {"cub-sum", "8", "cub::DeviceReduce::Sum", nullptr},
+    {"one-pass-vector", "5'", nullptr, "kernel.one-pass-vector"}};
+
+static_assert(static_cast<int>(Kernel::one_pass_vector) == kKernelCount);  // the candidate right after the ladder
+const KernelName& name_of(Kernel k) { return kNames[static_cast<int>(k)]; }
 
 }  // namespace
 
-const char* kernel_id(Kernel k) {
-  return k == Kernel::one_pass_vector ? "one-pass-vector" : kNames[static_cast<int>(k)].id;
+const char* kernel_id(Kernel k) { return name_of(k).id; }
+const char* kernel_rung(Kernel k) { return name_of(k).rung; }
+std::string kernel_name(Kernel k) {
+  const KernelName& n = name_of(k);
+  return n.code != nullptr ? std::string(n.code) : say(n.key);
 }
-const char* kernel_title(Kernel k) {
-  return k == Kernel::one_pass_vector ? "5' one pass, the last block adds" : kNames[static_cast<int>(k)].title;
-}
+std::string kernel_title(Kernel k) { return std::string(kernel_rung(k)) + " " + kernel_name(k); }
 const char* dtype_name(Dtype d) { return d == Dtype::f32 ? "float" : "double"; }
 
 #define CUDASYNC_CG_REDUCE_INSTANTIATE(T)                                                          \

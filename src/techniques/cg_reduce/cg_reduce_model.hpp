@@ -119,7 +119,9 @@ template <typename T>
 Trace<T> model_trace(const std::vector<T>& x, const Plan& plan, int block_index, int warp);
 
 const char* kernel_id(Kernel k);    // "shared-atomic": the id of its checks, measurements and bench row
-const char* kernel_title(Kernel k); // "shared tree + __syncthreads"
+const char* kernel_rung(Kernel k);  // "1" .. "8", "5'" for --bench's candidate
+std::string kernel_name(Kernel k);  // "shared + __syncthreads", in the run's language
+std::string kernel_title(Kernel k); // "1 shared + __syncthreads": the rung and the name
 const char* dtype_name(Dtype d);    // "float", "double"
 
 }  // namespace cudasync::cg_reduce

@@ -23,13 +23,13 @@ std::vector<int> offsets_of(int block) {
 // The shared array s_y of the traced block after each step; '-' where no later step reads a word.
 template <typename T>
 void shared_tree(report::Section& sec, const Trace<T>& model, const std::optional<Trace<T>>& gpu,
-                 const std::string& from) {
+                 const std::string& values) {
   const int B = model.block;
   const auto offs = offsets_of(B);
   const Trace<T>& shown = gpu ? *gpu : model;
   const std::vector<int> bad = gpu ? differing_tree_words(gpu->shared_tree, model.shared_tree, B) : std::vector<int>{};
-  report::Table t("shared-tree", "s_y[i] of block " + std::to_string(model.block_index) + " after each step" + from);
-  t.column("i", "i").column("input", "input");
+  report::Table t("shared-tree", say("trace.tree-title", {{"block", model.block_index}, {"values", values}}));
+  t.column("i", "i").column("input", say("column.input"));
   for (int o : offs) t.column("after-" + std::to_string(o), "+" + std::to_string(o));
   for (int i = 0; i < B; ++i) {
     std::vector<std::pair<std::string, Value>> cells{{"i", static_cast<I>(i)}};
@@ -42,25 +42,27 @@ void shared_tree(report::Section& sec, const Trace<T>& model, const std::optiona
     const bool ok = std::find(bad.begin(), bad.end(), i) == bad.end();
     t.row(cells, ok ? RowMark::none : RowMark::mismatch);
   }
-  t.legend.push_back("steps +" + std::to_string(offs.front()) + " ... +32 end with __syncthreads(), +16 ... +1 "
-                     "with __syncwarp(); s_y[0] after +1 is the block's sum");
+  t.legend.push_back(say("trace.tree-legend", {{"first", offs.front()}}));
   sec.add(std::move(t));
-  if (gpu) sec.agreement("shared-tree-gpu-agrees", "shared tree, every live word and step", bad.empty(),
-                         bad.empty() ? std::to_string(B) + " words agree"
-                                     : std::to_string(bad.size()) + " words differ, first s_y[" +
-                                           std::to_string(bad.front()) + "]");
+  if (gpu)
+    sec.agreement("shared-tree-gpu-agrees", say("trace.tree-agrees"), bad.empty(),
+                  bad.empty() ? say("trace.words-agree", {{"count", B}})
+                              : say("trace.words-differ", {{"count", bad.size()}, {"first", bad.front()}}));
 }
 
 // One warp's 32 lanes after each step; with the grid-stride loop, each lane's thread, how many
 // elements it added and its y after the loop come first.
 template <typename T>
-void lane_table(report::Section& sec, const std::string& id, const std::string& what, const std::string& title,
+void lane_table(report::Section& sec, const std::string& id, const std::string& agrees, const std::string& title,
                 const std::vector<T>& model,
                 const std::vector<T>* gpu, bool with_loop, const Trace<T>& t, const Problem& p) {
   report::Table table(id, title);
   table.column("lane", "lane");
-  if (with_loop) table.column("thread", "thread").column("elements", "elements").column("loop", "loop y");
-  table.column("start", "start");
+  if (with_loop)
+    table.column("thread", say("column.thread"))
+        .column("elements", say("column.elements"))
+        .column("loop", say("column.loop-y"));
+  table.column("start", say("column.start"));
   for (int o = 16; o > 0; o >>= 1) table.column("after-" + std::to_string(o), "+" + std::to_string(o));
   const int steps = with_loop ? kGridStrideSteps : kShuffleSteps;
   const std::vector<int> bad = gpu ? differing_lanes(*gpu, model, steps) : std::vector<int>{};
@@ -83,36 +85,28 @@ void lane_table(report::Section& sec, const std::string& id, const std::string& 
     table.row(cells, ok ? RowMark::none : RowMark::mismatch);
   }
   sec.add(std::move(table));
-  if (gpu) sec.agreement(id + "-gpu-agrees", what + ", every lane and step", bad.empty(),
-                         bad.empty() ? "32 lanes agree" : std::to_string(bad.size()) + " lanes differ");
+  if (gpu)
+    sec.agreement(id + "-gpu-agrees", agrees, bad.empty(),
+                  bad.empty() ? say("trace.lanes-agree") : say("trace.lanes-differ", {{"count", bad.size()}}));
 }
 
 template <typename T>
 report::Section trace_section(const Trace<T>& model, const std::optional<Trace<T>>& gpu, const Problem& p) {
   const int b = model.block_index;
   const int w = model.warp;
-  report::Section sec("trace", "trace: block " + std::to_string(b) + ", warp " + std::to_string(w));
-  sec.paragraph(
-      "What the threads held after each step. The shared-memory tree is rung 1's and rung 2's (the same "
-      "additions); '-' marks a word no later step reads. The shuffle tables are one warp's y: a lane whose "
-      "source lies past lane 31 gets its own y back, so the upper lanes fill with values nobody uses.");
-  if (w != 0)
-    sec.note("warp " + std::to_string(w) + " of rungs 3 and 5 shuffles values that are never used: only thread 0 "
-             "(warp 0) adds y to the result, and warp " + std::to_string(w) +
-             "'s words were already folded into warp 0's by the shared steps");
-  const std::string from = gpu ? " (GPU values)" : " (reference model)";
-  shared_tree(sec, model, gpu, from);
-  lane_table(sec, "shuffle", "rung 3 shuffles",
-             "rung 3, warp " + std::to_string(w) + ": y += __shfl_down_sync(FULL_MASK, y, offset)" + from,
+  report::Section sec("trace", say("trace.title", {{"block", b}, {"warp", w}}));
+  sec.paragraph(say("trace.about"));
+  if (w != 0) sec.note(say("trace.other-warp-note", {{"warp", w}}));
+  const std::string values = say(gpu ? "trace.gpu-values" : "trace.model-values");
+  shared_tree(sec, model, gpu, values);
+  lane_table(sec, "shuffle", say("trace.shuffle-agrees"), say("trace.shuffle-title", {{"warp", w}, {"values", values}}),
              model.shuffle, gpu ? &gpu->shuffle : nullptr, false, model, p);
   if (!model.grid_stride.empty())
-    lane_table(sec, "grid-stride", "rung 5 grid-stride",
-               "rung 5 (grid " + std::to_string(p.plan.seed_grid) + "), warp " + std::to_string(w) +
-                   ": the grid-stride loop, then y = s_y[tid] after the shared steps, then g.shfl_down" + from,
+    lane_table(sec, "grid-stride", say("trace.grid-stride-agrees"),
+               say("trace.grid-stride-title", {{"grid", p.plan.seed_grid}, {"warp", w}, {"values", values}}),
                model.grid_stride, gpu ? &gpu->grid_stride : nullptr, true, model, p);
   else
-    sec.note("rung 5 has only " + std::to_string(p.plan.seed_grid) + " blocks: block " + std::to_string(b) +
-             " does not exist there");
+    sec.note(say("trace.no-such-block", {{"grid", p.plan.seed_grid}, {"block", b}}));
   return sec;
 }
 

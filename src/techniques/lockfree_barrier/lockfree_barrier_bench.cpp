@@ -50,15 +50,13 @@ std::vector<Barrier> timed_barriers() {
 std::string not_timed(Barrier b, int n, const Run& run) {
   const Limits& lim = run.limits;
   if (!run.ctx.gpu) return "";
-  if (b == Barrier::grid_sync && !lim.cooperative_launch) return "waived: no cooperative launch on this GPU";
+  if (b == Barrier::grid_sync && !lim.cooperative_launch) return say("bench.waived-no-cooperative");
   if (is_own(b) && b != Barrier::own && n > lim.candidates.limit())
-    return "not timed: " + std::to_string(n) + " blocks of the candidate's kernels do not fit at once (" +
-           lim.candidates.text() + ")";
+    return say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", lim.candidates.text()}});
   if (!uses_clusters(b)) return "";
-  if (!lim.cluster_unsupported.empty()) return "waived: " + lim.cluster_unsupported;
+  if (!lim.cluster_unsupported.empty()) return say("bench.waived-because", {{"why", lim.cluster_unsupported}});
   const Coresidency c = cluster_for(n, lim).second;
-  if (n > c.limit())
-    return "not timed: " + std::to_string(n) + " blocks do not fit at once in clusters (" + c.text() + ")";
+  if (n > c.limit()) return say("bench.clusters-do-not-fit", {{"blocks", n}, {"residency", c.text()}});
   return "";
 }
 
@@ -66,32 +64,22 @@ std::string not_timed(Barrier b, int n, const Run& run) {
 
 void bench_setup(Run& run, report::Section& sec) {
   const Limits& lim = run.limits;
-  sec.title = "setup: bench sweep";
-  sec.paragraph(
-      "ns per barrier, measured as a difference: a kernel that does nothing but barriers runs with k1 = " +
-      std::to_string(kBenchK1) + " and with k2 = " + std::to_string(kBenchK2) +
-      " barriers, and (t2 - t1) / (k2 - k1) leaves the launch out. Relaunch: k1 empty launches of the same grid "
-      "back to back, time / k1; graph: one replay of a graph of k1 such launches, time / k1. Each figure is the "
-      "median of " + std::to_string(kBenchReps) + " samples, and every ratio divides by grid.sync's median at the "
-      "same grid size, measured in the same run. own-stagger and own-paced are candidates for own, timed beside "
-      "it and checked against the model's values; the cost model predicts every barrier inside a kernel from "
-      "primitives measured in the same run (tables model, terms-<row>, primitives).");
-  sec.fact("threads", "threads per block (--threads)", static_cast<I>(run.options.threads), Format::count);
-  sec.fact("resident-software", "resident at once, software barriers", static_cast<I>(lim.software.limit()),
+  sec.title = say("bench.setup-title");
+  sec.paragraph(say("bench.about", {{"k1", kBenchK1}, {"k2", kBenchK2}, {"reps", kBenchReps}}));
+  sec.fact("threads", say("setup.threads"), static_cast<I>(run.options.threads), Format::count);
+  sec.fact("resident-software", say("setup.resident-software"), static_cast<I>(lim.software.limit()),
            Format::count, per_sm_text(lim.software));
-  sec.fact("resident-grid-sync", "resident at once, grid.sync kernel", static_cast<I>(lim.cooperative.limit()),
+  sec.fact("resident-grid-sync", say("setup.resident-grid-sync"), static_cast<I>(lim.cooperative.limit()),
            Format::count, per_sm_text(lim.cooperative));
   const bool waived = run.ctx.gpu && !lim.cluster_unsupported.empty();
-  sec.fact("own-cluster", "own-cluster", std::string(waived ? "waived" : "sm_90"), Format::plain,
-           waived ? lim.cluster_unsupported
-                  : "each grid in the largest of clusters of 8, 4, 2, 1 blocks that divides it and fits at once "
-                    "(cudaOccupancyMaxActiveClusters)");
-  report::Table t("grid-sizes", "the grid sizes: 1, 2, 4 blocks per SM and full co-residency");
-  t.column("blocks", "blocks", Format::count)
-      .column("per-sm", "blocks per SM", Format::plain)
-      .column("own-counters", "own: counters (C)", Format::count)
-      .column("own-pollers", "own-stagger: pollers (K)", Format::count)
-      .column("cluster-size", "own-cluster: blocks per cluster", Format::count);
+  sec.fact("own-cluster", "own-cluster", waived ? say("waived") : std::string("sm_90"), Format::plain,
+           waived ? lim.cluster_unsupported : say("bench.cluster-sizes-note"));
+  report::Table t("grid-sizes", say("bench.grid-sizes-title"));
+  t.column("blocks", say("column.blocks"), Format::count)
+      .column("per-sm", say("bench.blocks-per-sm"), Format::plain)
+      .column("own-counters", say("bench.own-counters"), Format::count)
+      .column("own-pollers", say("bench.own-pollers"), Format::count)
+      .column("cluster-size", say("bench.cluster-size"), Format::count);
   const int sms = sm_count(run);
   for (int n : grid_sizes(run)) {
     const report::Value per = n % sms == 0 ? report::Value{static_cast<I>(n / sms)}
@@ -103,7 +91,7 @@ void bench_setup(Run& run, report::Section& sec) {
            {"cluster-size", static_cast<I>(cluster_for(n, lim).first)}});
   }
   sec.add(std::move(t));
-  if (!run.ctx.gpu) sec.note("without a GPU every figure of the sweep says 'needs a GPU'");
+  if (!run.ctx.gpu) sec.note(say("bench.model-note"));
 }
 
 std::vector<report::Section> bench_sections(Run& run) {
@@ -112,9 +100,9 @@ std::vector<report::Section> bench_sections(Run& run) {
   const std::vector<Barrier>& barriers = grid.barriers;
   std::vector<sweep::Point> rows, columns;
   for (Barrier b : barriers) rows.push_back({barrier_key(b), barrier_key(b)});
-  for (int n : blocks) columns.push_back({std::to_string(n), std::to_string(n) + " blocks"});
-  sweep::Sweep sw("bench", "ns per barrier", Format::ns, sweep::Better::lower);
-  sw.rows("barrier", rows).columns("grid size", columns).baseline(barrier_key(Barrier::grid_sync));
+  for (int n : blocks) columns.push_back({std::to_string(n), say("count.blocks", {{"count", n}})});
+  sweep::Sweep sw("bench", say("bench.ns-per-barrier"), Format::ns, sweep::Better::lower);
+  sw.rows(say("column.barrier"), rows).columns(say("bench.grid-size"), columns).baseline(barrier_key(Barrier::grid_sync));
   for (std::size_t r = 0; r < barriers.size(); ++r)
     for (std::size_t c = 0; c < blocks.size(); ++c)
       if (const std::string why = not_timed(barriers[r], blocks[c], run); !why.empty()) sw.skip(r, c, why);
@@ -126,25 +114,21 @@ std::vector<report::Section> bench_sections(Run& run) {
     return t.ns;
   });
 
-  report::Section sec("bench", "bench: ns per barrier by grid size");
+  report::Section sec("bench", say("bench.title"));
   sw.add_to(sec, run.ctx.gpu);
   std::vector<double> floor;
   if (run.ctx.gpu) floor = gpu_floor_ns(kBenchReps, kFloorChain);
-  sec.add(report::measured("floor", "floor: one dependent L2 atomic round trip", Format::ns, floor, run.ctx.gpu,
-                           "one thread, atomicAdd whose address depends on the previous result, " +
-                               std::to_string(kFloorChain) + " in a chain"));
+  sec.add(report::measured("floor", say("bench.floor"), Format::ns, floor, run.ctx.gpu,
+                           say("bench.floor-how", {{"chain", kFloorChain}})));
   if (!floor.empty())
-    sec.fact("floor", "floor", report::median(floor), Format::ns,
-             "no barrier can be cheaper than one round trip to the L2: an arrival must travel there and the news of "
-             "the last one must travel back");
-  if (run.ctx.gpu) sec.check("no-deadline", "no bench kernel reached its deadline", deadlines.passed(), deadlines.detail());
+    sec.fact("floor", say("bench.floor-fact"), report::median(floor), Format::ns, say("bench.floor-note"));
+  if (run.ctx.gpu) sec.check("no-deadline", say("bench.no-deadline"), deadlines.passed(), deadlines.detail());
   check_candidates(run, sec, grid);
   add_cost_model(run, sec, grid, sw);
   if (run.ctx.gpu && !run.limits.cooperative_launch)
-    sec.note("grid-sync waived: this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0): "
-             "no ratio to grid.sync");
+    sec.note(say("bench.grid-sync-waived"));
   if (run.ctx.gpu && !run.limits.cluster_unsupported.empty())
-    sec.note("own-cluster waived: " + run.limits.cluster_unsupported);
+    sec.note(say("bench.own-cluster-waived", {{"why", run.limits.cluster_unsupported}}));
   return {sec};
 }
 

@@ -53,14 +53,13 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
     if (is_own(g.barriers[r])) owns.push_back(r);
   }
   if (!base || owns.empty()) return;
-  report::Table t("own-vs-grid-sync", "own against grid.sync: at most " + report::fixed(kClearlyFaster, 2) +
-                                           " x (5 % faster) at every grid size?");
-  t.column("blocks", "blocks", Format::count)
-      .column("grid-sync", "grid.sync", Format::ns)
+  report::Table t("own-vs-grid-sync", say("cost.versus-title", {{"ratio", report::fixed(kClearlyFaster, 2)}}));
+  t.column("blocks", say("column.blocks"), Format::count)
+      .column("grid-sync", say("cost.grid-sync-median"), Format::ns)
       .column("own", "own x grid.sync", Format::ratio)
-      .column("best", "best own")
+      .column("best", say("cost.best-own"))
       .column("best-ratio", "x grid.sync", Format::ratio)
-      .column("clearly-faster", "5 % faster");
+      .column("clearly-faster", say("cost.clearly-faster"));
   bool own_met = true, best_met = true;
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const auto own = sw.ratio(owns.front(), c);
@@ -78,8 +77,8 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
            {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : ratio_or(std::nullopt, gpu)}});
   }
   sec.add(std::move(t));
-  sec.fact("own-clearly-faster", "own 5 % faster than grid.sync, every size", gpu ? Value{own_met} : Value{report::NeedsGpu{}});
-  sec.fact("best-own-clearly-faster", "the same, own or a candidate", gpu ? Value{best_met} : Value{report::NeedsGpu{}});
+  sec.fact("own-clearly-faster", say("cost.own-clearly-faster"), gpu ? Value{own_met} : Value{report::NeedsGpu{}});
+  sec.fact("best-own-clearly-faster", say("cost.best-clearly-faster"), gpu ? Value{best_met} : Value{report::NeedsGpu{}});
 }
 
 }  // namespace
@@ -96,12 +95,13 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
       const ValuesVerdict v = judge_values(r.values, model_values(n, run.options.threads, kCheckPhases, run.ctx.seed));
       ++checked;
       if ((!v.passed() || r.deadline_hit) && bad.empty())
-        bad = std::string(barrier_key(b)) + " @ " + std::to_string(n) + " blocks: " +
-              (r.deadline_hit ? "a spin reached its deadline" : v.detail(run.options.threads));
+        bad = say("cost.candidate-failed",
+                  {{"barrier", barrier_key(b)},
+                   {"blocks", n},
+                   {"why", r.deadline_hit ? say("gpu.spin-deadline") : v.detail(run.options.threads)}});
     }
-  sec.check("candidates-agree", "every own candidate leaves the model's values at every grid size", bad.empty(),
-            bad.empty() ? std::to_string(checked) + " runs of " + std::to_string(kCheckPhases) + " phases, every value equal"
-                        : bad);
+  sec.check("candidates-agree", say("cost.candidates-agree"), bad.empty(),
+            bad.empty() ? say("cost.candidates-detail", {{"runs", checked}, {"phases", kCheckPhases}}) : bad);
 }
 
 void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw) {
@@ -119,13 +119,13 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
       cost::Cell cell;
       cell.row = cell.row_title = barrier_key(g.barriers[r]);
       cell.column = std::to_string(g.blocks[c]);
-      cell.column_title = std::to_string(g.blocks[c]) + " blocks";
+      cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
       cell.predicted = cost::predict_barrier(*d, shape_of(run, g.blocks[c]), p);
       cell.measured = sw.median(r, c);
       cells.push_back(std::move(cell));
     }
   }
-  cost::add_model(sec, cells, {"ns per barrier", Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
+  cost::add_model(sec, cells, {say("bench.ns-per-barrier"), Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
   add_versus_grid_sync(sec, g, sw, run.ctx.gpu);
 }
 

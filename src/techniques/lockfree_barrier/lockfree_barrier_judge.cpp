@@ -2,26 +2,25 @@
 
 #include <algorithm>
 
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+
 namespace cudasync::lockfree_barrier {
 
 std::string sim_outcome(const SimResult& m) {
-  std::string s = m.deadlock    ? "deadlock at step " + std::to_string(m.total_steps)
-                  : m.completed ? "completed in " + std::to_string(m.total_steps) + " steps"
-                                : "stopped";
-  if (m.early_barrier > 0)
-    s += "; block " + std::to_string(m.early_block) + " passed barrier " + std::to_string(m.early_barrier) +
-         " before every block had arrived";
+  std::string s = m.deadlock    ? say("sim.deadlock", {{"step", m.total_steps}})
+                  : m.completed ? say("sim.completed", {{"steps", m.total_steps}})
+                                : say("sim.stopped");
+  if (m.early_barrier > 0) s += say("sim.early", {{"block", m.early_block}, {"barrier", m.early_barrier}});
   return s;
 }
 
 bool sim_passes(const SimResult& m) { return m.completed && m.early_barrier == 0; }
 
 std::string ValuesVerdict::detail(int threads) const {
-  if (compared == 0) return "nothing compared";
-  if (wrong == 0) return "every value equal";
+  if (compared == 0) return say("values.nothing-compared");
+  if (wrong == 0) return say("values.every-equal");
   const auto t = static_cast<std::size_t>(std::max(1, threads));
-  return std::to_string(wrong) + " differ, the first at block " + std::to_string(first_wrong / t) + ", thread " +
-         std::to_string(first_wrong % t);
+  return say("values.differ", {{"wrong", wrong}, {"block", first_wrong / t}, {"thread", first_wrong % t}});
 }
 
 ValuesVerdict judge_values(const std::vector<std::uint32_t>& gpu, const std::vector<std::uint32_t>& model) {
@@ -42,18 +41,18 @@ std::string words_text(Barrier b, const std::vector<std::uint32_t>& w, int block
     case Barrier::xf_lockfree_unrepaired: {
       const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(static_cast<std::size_t>(blocks), w.size()));
       const auto range = [](auto first, auto last) {
-        if (first == last) return std::string("none");
+        if (first == last) return say("none");
         const auto [lo, hi] = std::minmax_element(first, last);
-        return *lo == *hi ? "all " + std::to_string(*lo) : std::to_string(*lo) + ".." + std::to_string(*hi);
+        return *lo == *hi ? say("words.all", {{"value", *lo}}) : std::to_string(*lo) + ".." + std::to_string(*hi);
       };
       return "Arrayin " + range(w.begin(), w.begin() + n) + ", Arrayout " + range(w.begin() + n, w.end());
     }
     case Barrier::own:
     case Barrier::own_cluster: {
-      std::string s = w.size() == 1 ? "counter" : "counters";
-      for (std::size_t i = 0; i < w.size() && i < 8; ++i) s += " " + std::to_string(w[i]);
-      if (w.size() > 8) s += " ...";
-      return s;
+      std::string values;
+      for (std::size_t i = 0; i < w.size() && i < 8; ++i) values += (i ? " " : "") + std::to_string(w[i]);
+      if (w.size() > 8) values += " ...";
+      return w.size() == 1 ? say("words.counter", {{"values", values}}) : say("words.counters", {{"values", values}});
     }
     default: return "-";
   }
@@ -73,15 +72,15 @@ Arrivals arrivals(const GpuRun& g) {
 }
 
 std::string gpu_status(const GpuRun& g, bool beyond) {
-  if (!g.refused.empty()) return "refused";
-  return beyond || g.deadline_hit ? "deadline" : "ran";
+  if (!g.refused.empty()) return say("status.refused");
+  return say(beyond || g.deadline_hit ? "status.deadline" : "status.ran");
 }
 
 std::string BenchDeadlines::detail() const {
-  if (hit.empty()) return "every timed barrier completed";
+  if (hit.empty()) return say("bench.every-completed");
   std::string cells;
   for (const auto& h : hit) cells += (cells.empty() ? "" : ", ") + h;
-  return "a spin gave up (" + cells + "): the figure of that cell is not a barrier's";
+  return say("bench.gave-up", {{"cells", cells}});
 }
 
 }  // namespace cudasync::lockfree_barrier

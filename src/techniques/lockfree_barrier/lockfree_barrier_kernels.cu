@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/cuda/occupancy.cuh"
+#include "core/words/words.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_candidates.cuh"
 #include "techniques/lockfree_barrier/lockfree_barrier_cluster.cuh"
 
@@ -192,7 +193,7 @@ GpuLimits gpu_limits(int threads, int device) {
       }
   } catch (const cuda::CudaError& e) {
     (void)cudaGetLastError();
-    g.cluster_unsupported = std::string("the runtime could not size clusters here: ") + e.what();
+    g.cluster_unsupported = words::say("lockfree-barrier", "gpu.cluster-sizing-failed", {{"error", e.what()}});
     g.clusters.clear();
   }
   return g;
@@ -213,8 +214,8 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
                                                         dim3(s.blocks), dim3(s.threads), args, 0, nullptr);
       if (e == cudaErrorCooperativeLaunchTooLarge) {
         (void)cudaGetLastError();  // not sticky
-        r.refused = std::string("cudaLaunchCooperativeKernel refused the grid: ") + cudaGetErrorString(e) + " (" +
-                    cudaGetErrorName(e) + ")";
+        r.refused = words::say("lockfree-barrier", "gpu.refused-by-runtime",
+                               {{"error", cudaGetErrorString(e)}, {"name", cudaGetErrorName(e)}});
         return r;
       }
       CUDA_CHECK(e);

@@ -119,45 +119,29 @@ Limits limits_for(int threads, const RunContext& ctx) {
 void setup(Run& run, report::Section& sec) {
   if (run.bench) return bench_setup(run, sec);
   const Setup& s = run.s;
-  sec.title = "setup: " + std::to_string(s.blocks) + " blocks of " + std::to_string(s.threads) + " threads, " +
-              std::to_string(s.phases) + " phases";
-  sec.paragraph(
-      "Every barrier guards the same kernel: " + std::to_string(s.phases) + " phases, and in each, thread t of block b "
-      "combines its value with thread t of block b + 1 and thread t + 1 of block b - 1, all from the previous "
-      "phase (two buffers, swapped every phase). A barrier that lets one block through too early makes it read a "
-      "neighbour's value of the wrong phase, and the final values differ from the reference model's, which "
-      "computes every phase on the CPU.");
-  sec.paragraph(
-      "A software barrier spins inside the kernel, so every block of the grid must be resident at once: a block "
-      "that waits keeps its SM slot, and a block that has no slot cannot start until one is freed. Every spin "
-      "here has a deadline read from %globaltimer: a block that waits longer gives up, and the others stop at "
-      "their next spin.");
-  sec.fact("blocks", "blocks (--blocks)", static_cast<I>(s.blocks), report::Format::count);
-  sec.fact("threads", "threads per block (--threads)", static_cast<I>(s.threads), report::Format::count);
-  sec.fact("phases", "phases (--phases)", static_cast<I>(s.phases), report::Format::count,
-           std::to_string(s.phases - 1) + " barriers");
-  sec.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed), report::Format::plain, "the initial values");
-  sec.fact("resident-software", "resident at once, software barriers", static_cast<I>(s.software.limit()),
+  sec.title = say("setup.title", {{"blocks", s.blocks}, {"threads", s.threads}, {"phases", s.phases}});
+  sec.paragraph(say("setup.kernel-about", {{"phases", s.phases}}));
+  sec.paragraph(say("setup.residency-about"));
+  sec.fact("blocks", say("setup.blocks"), static_cast<I>(s.blocks), report::Format::count);
+  sec.fact("threads", say("setup.threads"), static_cast<I>(s.threads), report::Format::count);
+  sec.fact("phases", say("setup.phases"), static_cast<I>(s.phases), report::Format::count,
+           say("setup.barriers-note", {{"count", s.phases - 1}}));
+  sec.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed), report::Format::plain, say("setup.seed-note"));
+  sec.fact("resident-software", say("setup.resident-software"), static_cast<I>(s.software.limit()),
            report::Format::count, per_sm_text(s.software));
-  sec.fact("resident-grid-sync", "resident at once, grid.sync kernel", static_cast<I>(s.cooperative.limit()),
+  sec.fact("resident-grid-sync", say("setup.resident-grid-sync"), static_cast<I>(s.cooperative.limit()),
            report::Format::count, per_sm_text(s.cooperative));
-  sec.fact("own-counters", "own barrier's counters (C)", static_cast<I>(s.own_counters), report::Format::count,
-           s.own_counters == 1 ? "one counter up to 192 blocks" : "arrivals spread over C counters");
+  sec.fact("own-counters", say("setup.own-counters"), static_cast<I>(s.own_counters), report::Format::count,
+           say(s.own_counters == 1 ? "setup.own-counters-one" : "setup.own-counters-spread"));
   if (run.ctx.gpu && !run.limits.cluster_unsupported.empty())
-    sec.fact("own-cluster", "own-cluster", std::string("waived"), report::Format::plain, run.limits.cluster_unsupported);
+    sec.fact("own-cluster", "own-cluster", say("waived"), report::Format::plain, run.limits.cluster_unsupported);
   else
-    sec.fact("resident-own-cluster", "resident at once, own-cluster", static_cast<I>(s.cluster.limit()),
-             report::Format::count, "clusters of " + std::to_string(s.cluster_size) + ": " + s.cluster.text());
-  sec.fact("deadline-ms", "deadline per spin (--deadline-ms)", static_cast<I>(run.options.deadline_ms),
-           report::Format::count, "ms");
+    sec.fact("resident-own-cluster", say("setup.resident-own-cluster"), static_cast<I>(s.cluster.limit()),
+             report::Format::count, say("setup.clusters-note", {{"size", s.cluster_size}, {"residency", s.cluster.text()}}));
+  sec.fact("deadline-ms", say("setup.deadline"), static_cast<I>(run.options.deadline_ms), report::Format::count, "ms");
   if (s.beyond())
-    sec.note("--allow-unsafe: " + std::to_string(s.blocks) + " blocks is more than the " +
-             std::to_string(s.software.limit()) +
-             " that can be resident at once. Every software barrier below deadlocks and is ended by its deadline; "
-             "relaunch and graph still work (a kernel's blocks run in waves).");
-  if (!run.ctx.gpu)
-    sec.note("without a GPU the model computes the values every barrier must produce and simulates each protocol "
-             "step by step; the GPU's results, traces and times need a GPU");
+    sec.note(say("setup.unsafe-note", {{"blocks", s.blocks}, {"limit", s.software.limit()}}));
+  if (!run.ctx.gpu) sec.note(say("setup.model-note"));
 }
 
 parts::Part<Run> row(Barrier b, const char* summary, std::vector<std::string> former_ids = {}) {
@@ -175,7 +159,7 @@ parts::Part<Run> row(Barrier b, const char* summary, std::vector<std::string> fo
 }  // namespace
 
 std::string per_sm_text(const Coresidency& c) {
-  return std::to_string(c.blocks_per_sm) + " per SM x " + std::to_string(c.sm_count) + " SMs; " + c.source;
+  return say("setup.per-sm", {{"per-sm", c.blocks_per_sm}, {"sms", c.sm_count}, {"source", c.source}});
 }
 
 std::pair<int, Coresidency> cluster_for(int blocks, const Limits& l) {

@@ -12,12 +12,18 @@
 
 #include "core/coresidency.hpp"
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_step_model.hpp"
 
 namespace cudasync::lockfree_barrier {
 
 struct GpuSpec;
+
+// A sentence of this lesson's catalog (lessons/lockfree-barrier/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("lockfree-barrier", key, args);
+}
 
 inline constexpr int kDefaultThreads = 256;
 inline constexpr int kDefaultPhases = 16;

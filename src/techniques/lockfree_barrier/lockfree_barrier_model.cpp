@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+
 namespace cudasync::lockfree_barrier {
 
 namespace {
@@ -9,21 +11,22 @@ namespace {
 struct BarrierName {
   Barrier barrier;
   const char* key;
-  const char* title;
+  const char* title;    // the part table's (English: it is built before the run's language is known)
+  const char* heading;  // the catalog key of the same title in the run's language (a section's title)
 };
 
 const BarrierName kNames[] = {
-    {Barrier::relaunch, "relaunch", "kernel relaunch, back to back in a stream"},
-    {Barrier::graph, "graph", "kernel relaunch inside a CUDA graph"},
-    {Barrier::xf_lock, "xf-lock", "Xiao & Feng lock-based (one counter, goal += N)"},
-    {Barrier::xf_lockfree, "xf-lockfree", "Xiao & Feng lock-free (Arrayin / Arrayout)"},
-    {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()"},
-    {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)"},
-    {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)"},
-    {Barrier::xf_lock_unrepaired, "xf-lock-unrepaired", "Xiao & Feng lock-based, as widely copied (unrepaired)"},
-    {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "Xiao & Feng lock-free, as widely copied (unrepaired)"},
-    {Barrier::own_stagger, "own-stagger", "own, K pollers per block started apart (a bench candidate)"},
-    {Barrier::own_paced, "own-paced", "own, polls paced by the arrivals still missing (a bench candidate)"},
+    {Barrier::relaunch, "relaunch", "kernel relaunch, back to back in a stream", "title.relaunch"},
+    {Barrier::graph, "graph", "kernel relaunch inside a CUDA graph", "title.graph"},
+    {Barrier::xf_lock, "xf-lock", "Xiao & Feng lock-based (one counter, goal += N)", "title.xf-lock"},
+    {Barrier::xf_lockfree, "xf-lockfree", "Xiao & Feng lock-free (Arrayin / Arrayout)", "title.xf-lockfree"},
+    {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()", "title.grid-sync"},
+    {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)", "title.own"},
+    {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)", "title.own-cluster"},
+    {Barrier::xf_lock_unrepaired, "xf-lock-unrepaired", "Xiao & Feng lock-based, as widely copied (unrepaired)", "title.xf-lock-unrepaired"},
+    {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "Xiao & Feng lock-free, as widely copied (unrepaired)", "title.xf-lockfree-unrepaired"},
+    {Barrier::own_stagger, "own-stagger", "own, K pollers per block started apart (a bench candidate)", "title.own-stagger"},
+    {Barrier::own_paced, "own-paced", "own, polls paced by the arrivals still missing (a bench candidate)", "title.own-paced"},
 };
 
 }  // namespace
@@ -37,6 +40,12 @@ const char* barrier_key(Barrier b) {
 const char* barrier_title(Barrier b) {
   for (const auto& n : kNames)
     if (n.barrier == b) return n.title;
+  return "?";
+}
+
+std::string barrier_heading(Barrier b) {
+  for (const auto& n : kNames)
+    if (n.barrier == b) return say(n.heading);
   return "?";
 }
 
@@ -69,12 +78,12 @@ int own_share(int blocks, int counters, int l) {
 }
 
 Coresidency model_coresidency(int threads) {
-  return assumed_coresidency(threads, 32, kH100Limits, "assumed: an H100, no GPU here");
+  return assumed_coresidency(threads, 32, kH100Limits, say("model.assumed"));
 }
 
 Coresidency model_cluster_coresidency(int threads, int cluster_size) {
   return assumed_cluster_coresidency(model_coresidency(threads), cluster_size,
-                                     "assumed: an H100 whose clusters fit wherever their blocks do, no GPU here");
+                                     say("model.assumed-clusters"));
 }
 
 int own_cluster_size(int blocks, const std::vector<Coresidency>& by_size) {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/report/text_format.hpp"
+#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
 #include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
 
 namespace cudasync::lockfree_barrier {
@@ -20,7 +21,7 @@ std::string array_text(const std::vector<std::uint32_t>& a) {
   }
   std::map<std::uint32_t, int, std::greater<>> count;
   for (auto v : a) ++count[v];
-  for (const auto& [v, n] : count) s += (s.empty() ? "" : ", ") + std::to_string(n) + " at " + std::to_string(v);
+  for (const auto& [v, n] : count) s += (s.empty() ? "" : ", ") + say("step.count-at", {{"count", n}, {"value", v}});
   return s;
 }
 
@@ -56,20 +57,28 @@ struct Sim {
   int master() const { return unrepaired_lockfree() ? 1 : 0; }
   std::uint32_t goal(int kk) const { return static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(N); }
 
+  // own's counters: "counter 4", "counters 2 2".
+  std::string counters_text() const {
+    return own.size() == 1 ? say("words.counter", {{"values", array_text(own)}})
+                           : say("words.counters", {{"values", array_text(own)}});
+  }
+
   std::string state() const {
     switch (spec.barrier) {
       case Barrier::xf_lock:
       case Barrier::xf_lock_unrepaired: return "g_mutex " + std::to_string(counter);
       case Barrier::xf_lockfree:
       case Barrier::xf_lockfree_unrepaired: return "Arrayin " + array_text(in) + " | Arrayout " + array_text(out);
-      case Barrier::grid_sync: return "counter " + report::format_value(static_cast<std::int64_t>(counter), report::Format::hex32);
-      case Barrier::own: return (own.size() == 1 ? "counter " : "counters ") + array_text(own);
+      case Barrier::grid_sync:
+        return say("words.counter",
+                   {{"values", report::format_value(static_cast<std::int64_t>(counter), report::Format::hex32)}});
+      case Barrier::own: return counters_text();
       case Barrier::own_cluster: {
         std::vector<int> waiting;
         for (int b = 0; b < N; ++b)
           if (st[static_cast<std::size_t>(b)] == St::cluster) waiting.push_back(b);
-        return (own.size() == 1 ? "counter " : "counters ") + array_text(own) +
-               (waiting.empty() ? "" : " | at the cluster barrier: " + block_ranges(waiting));
+        return counters_text() +
+               (waiting.empty() ? "" : " | " + say("step.at-cluster-barrier", {{"blocks", block_ranges(waiting)}}));
       }
       default: return "";
     }
@@ -82,7 +91,7 @@ struct Sim {
       r.steps.push_back({step, block_ranges(group), group_event, state()});
       skipping = false;
     } else if (!skipping) {
-      r.steps.push_back({step, "", "... every later barrier goes the same way ...", ""});
+      r.steps.push_back({step, "", say("step.later-barriers"), ""});
       skipping = true;
     }
     group.clear();
@@ -114,11 +123,11 @@ struct Sim {
         why = "Arrayout[b] " + std::string(out[i] == static_cast<std::uint32_t>(kk) ? "== " : "!= ") + std::to_string(kk);
         return out[i] == static_cast<std::uint32_t>(kk);
       case Barrier::xf_lockfree_unrepaired:
-        why = "`if (tid_in_blk = 0)` is false: no thread waits for Arrayout";
+        why = say("step.unrepaired-no-wait");
         return true;
       case Barrier::grid_sync: {
         const bool flipped = ((old[i] ^ counter) & 0x80000000u) != 0;
-        why = std::string("top bit of the counter ") + (flipped ? "flipped" : "not flipped yet");
+        why = say(flipped ? "step.top-bit-flipped" : "step.top-bit-not-flipped");
         return flipped;
       }
       case Barrier::own:
@@ -128,8 +137,8 @@ struct Sim {
         for (int l = 0; l < C; ++l)
           all = all && own[static_cast<std::size_t>(l)] >=
                            static_cast<std::uint32_t>(kk) * static_cast<std::uint32_t>(own_share(N, C, l));
-        why = all ? (C == 1 ? "counter at its goal" : "every counter at its goal")
-                  : (C == 1 ? "counter below its goal" : "a counter below its goal");
+        why = all ? say(C == 1 ? "step.counter-at-goal" : "step.counters-at-goal")
+                  : say(C == 1 ? "step.counter-below-goal" : "step.counters-below-goal");
         return all;
       }
       default: return true;
@@ -176,12 +185,11 @@ struct Sim {
     for (int i = 0; i < checked; ++i)
       if (in[static_cast<std::size_t>(i)] != static_cast<std::uint32_t>(kk)) missing.push_back(i);
     if (!missing.empty()) {
-      why = "master spins: Arrayin[" + block_ranges(missing, 3) + "] != " + std::to_string(kk);
+      why = say("step.master-spins", {{"slots", block_ranges(missing, 3)}, {"goal", kk}});
       return false;
     }
-    why = "master: Arrayin[0.." + std::to_string(checked - 1) + "] all " + std::to_string(kk) + ", so Arrayout[0.." +
-          std::to_string(checked - 1) + "] = " + std::to_string(kk);
-    if (checked < N) why += " (slots " + std::to_string(checked) + ".." + std::to_string(N - 1) + ": no thread checks them)";
+    why = say("step.master-ready", {{"last", checked - 1}, {"goal", kk}});
+    if (checked < N) why += say("step.unchecked-slots", {{"first", checked}, {"last", N - 1}});
     return true;
   }
 
@@ -198,8 +206,7 @@ struct Sim {
     const int kk = k[i];
     if (st[i] == St::arrive) {
       const bool lead = leader(b);
-      begin("arrive at barrier " + std::to_string(kk) + ": " + arrive_text(b, kk) +
-                (lead ? ", then poll (the cluster's leader)" : ", then wait at the cluster barrier"),
+      begin(say(lead ? "step.arrive-leader" : "step.arrive-peer", {{"barrier", kk}, {"action", arrive_text(b, kk)}}),
             kk);
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
@@ -213,11 +220,11 @@ struct Sim {
     std::string why;
     if (st[i] == St::spin) {
       if (!released(b, kk, why)) {
-        begin("spin: " + why, kk);
+        begin(say("step.spin", {{"why", why}}), kk);
         add(b);
         return false;
       }
-      begin(why + ": the leader arrives at the cluster barrier", kk);
+      begin(say("step.leader-arrives", {{"why", why}}), kk);
       st[i] = St::cluster;
       cl_k[i] = kk;
       add(b);
@@ -226,11 +233,11 @@ struct Sim {
     const int first = b - b % cs, last = std::min(N, first + cs) - 1;
     for (int m = first; m <= last; ++m)
       if (cl_k[static_cast<std::size_t>(m)] < kk) {
-        begin("wait at the cluster barrier", kk);
+        begin(say("step.wait-cluster"), kk);
         add(b);
         return false;
       }
-    return pass(b, kk, "cluster " + std::to_string(b / cs) + "'s barrier complete");
+    return pass(b, kk, say("step.cluster-complete", {{"cluster", b / cs}}));
   }
 
   // One action of block b; returns whether it changed anything.
@@ -240,7 +247,7 @@ struct Sim {
     if (clustered()) return act_cluster(b);
     const int kk = k[i];
     if (st[i] == St::arrive) {
-      begin("arrive at barrier " + std::to_string(kk) + ": " + arrive_text(b, kk), kk);
+      begin(say("step.arrive", {{"barrier", kk}, {"action", arrive_text(b, kk)}}), kk);
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
       ++r.arrived[i];
@@ -258,7 +265,7 @@ struct Sim {
       return ready;
     }
     if (!released(b, kk, why)) {
-      begin("spin: " + why, kk);
+      begin(say("step.spin", {{"why", why}}), kk);
       add(b);
       return false;
     }
@@ -274,11 +281,11 @@ struct Sim {
       r.early_block = b;
     }
     if (kk < spec.barriers) {
-      begin(why + ": pass barrier " + std::to_string(kk) + ", run phase " + std::to_string(kk + 1), kk);
+      begin(say("step.pass", {{"why", why}, {"barrier", kk}, {"phase", kk + 1}}), kk);
       st[i] = St::arrive;
       k[i] = kk + 1;
     } else {
-      begin(why + ": pass barrier " + std::to_string(kk) + ", run the last phase, exit", spec.barriers + 1);
+      begin(say("step.pass-last", {{"why", why}, {"barrier", kk}}), spec.barriers + 1);
       st[i] = St::done;
     }
     add(b);
@@ -304,9 +311,7 @@ struct Sim {
           started.push_back(next);
           st[i] = spec.barriers > 0 ? St::arrive : St::done;
           k[i] = 1;
-          begin(spec.barriers > 0 ? (clustered() ? "start (room for the whole cluster), run phase 1"
-                                                 : "start (a slot is free), run phase 1")
-                                  : "start, run phase 1, exit",
+          begin(say(spec.barriers > 0 ? (clustered() ? "step.start-cluster" : "step.start-slot") : "step.start-exit"),
                 spec.barriers > 0 ? 0 : 1);
           add(next);
           ++next;
@@ -342,13 +347,10 @@ struct Sim {
           if (resident[i] && st[i] != St::done) r.spinning.push_back(b);
           if (st[i] == St::unstarted) r.waiting.push_back(b);
         }
-        std::string e = "nothing can move: deadlock. " +
-                        std::string(r.spinning.size() == 1 ? "Block " : "Blocks ") + block_ranges(r.spinning) +
-                        (r.spinning.size() == 1 ? " spins and keeps its slot" : " spin and keep their slots");
+        std::string e = say(r.spinning.size() == 1 ? "step.deadlock-one" : "step.deadlock-many",
+                            {{"blocks", block_ranges(r.spinning)}});
         if (!r.waiting.empty())
-          e += "; blocks " + block_ranges(r.waiting) +
-               (clustered() ? " wait for room for their whole cluster, which only exiting blocks free"
-                            : " wait for a slot, which only an exiting block frees");
+          e += say(clustered() ? "step.waiting-cluster" : "step.waiting-slot", {{"blocks", block_ranges(r.waiting)}});
         std::vector<int> all(static_cast<std::size_t>(N));
         for (int b = 0; b < N; ++b) all[static_cast<std::size_t>(b)] = b;
         r.steps.push_back({step, block_ranges(all), e, state()});
@@ -371,24 +373,20 @@ struct Sim {
         for (int b = done; b < done + wave; ++b) blocks.push_back(b);
         done += wave;
         const bool shown = kk <= spec.shown_barriers + 1 || kk == kernels;
-        const std::string st_text = "kernel " + std::to_string(kk) + ": " + std::to_string(done) + " of " +
-                                    std::to_string(N) + " blocks done";
+        const std::string st_text = say("step.kernel-done", {{"kernel", kk}, {"done", done}, {"blocks", N}});
         if (shown) {
-          r.steps.push_back({step, block_ranges(blocks),
-                             "kernel " + std::to_string(kk) + ": start, run phase " + std::to_string(kk) + ", exit",
-                             st_text});
+          r.steps.push_back(
+              {step, block_ranges(blocks), say("step.kernel-wave", {{"kernel", kk}, {"phase", kk}}), st_text});
           skipping = false;
         } else if (!skipping) {
-          r.steps.push_back({step, "", "... every later kernel goes the same way ...", ""});
+          r.steps.push_back({step, "", say("step.later-kernels"), ""});
           skipping = true;
         }
       }
       for (int b = 0; b < N; ++b) r.arrived[static_cast<std::size_t>(b)] += kk <= spec.barriers ? 1 : 0;
       if (kk < kernels && (kk <= spec.shown_barriers || kk + 1 == kernels)) {
         ++step;
-        r.steps.push_back({step, "", "kernel " + std::to_string(kk) + " has ended: the launch of kernel " +
-                                         std::to_string(kk + 1) + " is barrier " + std::to_string(kk),
-                           ""});
+        r.steps.push_back({step, "", say("step.kernel-ended", {{"kernel", kk}, {"next", kk + 1}, {"barrier", kk}}), ""});
       }
     }
     r.completed = true;
@@ -425,16 +423,14 @@ SimResult simulate(const SimSpec& s) {
     m.cl_k.assign(n, 0);
   }
   if (s.barrier == Barrier::relaunch || s.barrier == Barrier::graph) {
-    m.r.schedule = "each kernel's blocks run in waves of at most " + std::to_string(m.spec.slots) +
-                   " (the resident slots) and exit; the next kernel starts when the last block has exited";
+    m.r.schedule = say("step.schedule-waves", {{"slots", m.spec.slots}});
     m.run_relaunch();
   } else {
-    m.r.schedule = "each step, free slots take the next blocks; block 0 then moves first and may take two actions "
-                   "(it runs ahead), and every other resident block takes one";
+    m.r.schedule = say("step.schedule");
     if (m.clustered())
-      m.r.schedule += "; clusters of " + std::to_string(m.cs) + " blocks start whole (blocks " +
-                      (m.cs == 1 ? std::string("b") : "b to b + " + std::to_string(m.cs - 1)) + " for b a multiple of " +
-                      std::to_string(m.cs) + "), and the first block of each is its leader";
+      m.r.schedule += say("step.schedule-clusters",
+                          {{"size", m.cs},
+                           {"members", m.cs == 1 ? std::string("b") : say("step.members", {{"last", m.cs - 1}})}});
     m.run_software();
   }
   return m.r;

@@ -17,18 +17,18 @@ void summary_finish(Run& run, report::Report& r) {
   for (const auto& b : run.results)
     if (b.barrier == Barrier::grid_sync && b.gpu && !b.gpu->ns_per_barrier.empty())
       grid_ns = report::median(b.gpu->ns_per_barrier);
-  report::Section sec("summary", "every barrier side by side");
-  report::Table t("barriers", std::to_string(run.s.blocks) + " blocks of " + std::to_string(run.s.threads) +
-                                  (gpu ? ", on the GPU" : ", reference model"));
-  t.column("barrier", "barrier")
-      .column("model", "model")
+  report::Section sec("summary", say("summary.title"));
+  report::Table t("barriers", say(gpu ? "summary.table-gpu" : "summary.table-model",
+                                  {{"blocks", run.s.blocks}, {"threads", run.s.threads}}));
+  t.column("barrier", say("column.barrier"))
+      .column("model", say("column.model"))
       .column("gpu", "GPU")
-      .column("ns", "ns / barrier", report::Format::ns)
+      .column("ns", say("summary.ns-column"), report::Format::ns)
       .column("vs-grid-sync", "x grid.sync", report::Format::ratio);
   const report::Value none = gpu ? report::Value{report::Undefined{}} : report::Value{report::NeedsGpu{}};
   for (const auto& b : run.results) {
     report::Value status = none, ns = none, ratio = none;
-    if (b.waived) status = std::string("waived");
+    if (b.waived) status = say("waived");
     if (b.gpu) {
       status = gpu_status(*b.gpu, run.s.beyond(b.barrier));
       if (!b.gpu->ns_per_barrier.empty()) {
@@ -43,11 +43,8 @@ void summary_finish(Run& run, report::Report& r) {
            {"ns", ns},
            {"vs-grid-sync", ratio}});
   }
-  t.legend.push_back("model: how the step simulation ended; GPU: ran (see each section's checks), deadline (a spin "
-                     "gave up), refused (by the runtime) or waived");
-  if (gpu)
-    t.legend.push_back("ns / barrier: median of " + std::to_string(kTimingReps) + " samples; x grid.sync: over grid.sync's median in this run; "
-                       "--bench measures more, at several grid sizes");
+  t.legend.push_back(say("summary.legend"));
+  if (gpu) t.legend.push_back(say("summary.timing-legend", {{"reps", kTimingReps}}));
   sec.add(std::move(t));
   r.sections.push_back(std::move(sec));
 }

@@ -34,41 +34,43 @@ std::string timeline(std::int64_t arrive, std::int64_t release, std::int64_t t0,
 }
 
 report::Table step_table(const SimResult& m) {
-  report::Table t("steps", "the model, step by step");
-  t.column("step", "step").column("blocks", "blocks").column("event", "event").column("state", "state after");
+  report::Table t("steps", say("steps.title"));
+  t.column("step", say("column.step"))
+      .column("blocks", say("column.blocks"))
+      .column("event", say("column.event"))
+      .column("state", say("column.state-after"));
   for (const auto& s : m.steps)
     t.row({{"step", static_cast<I>(s.step)},
            {"blocks", s.blocks.empty() ? Value{Undefined{}} : Value{s.blocks}},
            {"event", s.event},
            {"state", s.state.empty() ? Value{Undefined{}} : Value{s.state}}});
-  t.legend.push_back("schedule: " + m.schedule);
+  t.legend.push_back(say("steps.schedule-legend", {{"schedule", m.schedule}}));
   return t;
 }
 
 std::optional<report::Table> model_timeline(const SimResult& m) {
   if (std::all_of(m.arrive_step.begin(), m.arrive_step.end(), [](int s) { return s == 0; })) return std::nullopt;
-  report::Table t("model-timeline", "the model at barrier 1: the step each block arrived (a) and left (r)");
-  t.column("block", "block").column("arrive", "arrive step").column("release", "release step");
+  report::Table t("model-timeline", say("model-timeline.title"));
+  t.column("block", say("column.block"))
+      .column("arrive", say("model-timeline.arrive"))
+      .column("release", say("model-timeline.release"));
   for (std::size_t b = 0; b < m.arrive_step.size(); ++b) {
     const auto step = [](int s) { return s == 0 ? Value{Undefined{}} : Value{static_cast<I>(s)}; };
     t.row({{"block", static_cast<I>(b)}, {"arrive", step(m.arrive_step[b])}, {"release", step(m.release_step[b])}});
   }
   t.picture = report::timeline_picture("block", "arrive", "release");  // --html draws it
-  t.legend.push_back("-: never; a correct barrier releases no block before the last one has arrived");
+  t.legend.push_back(say("model-timeline.legend"));
   return t;
 }
 
 report::Table trace_table(const GpuRun& g, double timer_step_ns) {
   const bool launches = g.barrier == Barrier::relaunch || g.barrier == Barrier::graph;
-  report::Table t("timeline",
-                  launches ? "barrier 1 on the GPU: block b's end in kernel 1 (a) and its start in kernel 2 (r), "
-                             "%globaltimer"
-                           : "barrier 1 on the GPU: each block's arrival (a) and release (r), %globaltimer");
-  t.column("block", "block")
-      .column("arrive-ns", "arrive ns", Format::ns)
-      .column("release-ns", "release ns", Format::ns)
-      .column("waited-ns", "waited ns", Format::ns)
-      .column("timeline", "timeline");
+  report::Table t("timeline", say(launches ? "trace.title-launches" : "trace.title"));
+  t.column("block", say("column.block"))
+      .column("arrive-ns", say("trace.arrive"), Format::ns)
+      .column("release-ns", say("trace.release"), Format::ns)
+      .column("waited-ns", say("trace.waited"), Format::ns)
+      .column("timeline", say("trace.timeline"));
   std::int64_t t0 = 0, t1 = 0;
   bool any = false;
   for (std::size_t b = 0; b < g.arrive_ns.size(); ++b) {
@@ -82,14 +84,14 @@ report::Table trace_table(const GpuRun& g, double timer_step_ns) {
   for (std::size_t b = 0; b < g.arrive_ns.size(); ++b) {
     const std::int64_t a = g.arrive_ns[b], r = g.release_ns[b];
     if (a == 0) {
-      t.row({{"block", static_cast<I>(b)}, {"timeline", std::string("never arrived")}}, report::RowMark::inactive);
+      t.row({{"block", static_cast<I>(b)}, {"timeline", say("trace.never-arrived")}}, report::RowMark::inactive);
       continue;
     }
     if (r == 0) {
       const bool gave_up = b < g.gave_up.size() && g.gave_up[b] != 0;
       t.row({{"block", static_cast<I>(b)},
              {"arrive-ns", a - t0},
-             {"timeline", timeline(a, 0, t0, t1, kWidth) + (gave_up ? " gave up" : " stopped")}});
+             {"timeline", say(gave_up ? "trace.gave-up" : "trace.stopped", {{"timeline", timeline(a, 0, t0, t1, kWidth)}})}});
       continue;
     }
     t.row({{"block", static_cast<I>(b)},
@@ -98,16 +100,9 @@ report::Table trace_table(const GpuRun& g, double timer_step_ns) {
            {"waited-ns", r - a},
            {"timeline", timeline(a, r, t0, t1, kWidth)}});
   }
-  t.legend.push_back("times in ns from the earliest arrival; a: arrival, r: release, - waiting; span " +
-                     std::to_string(t1 - t0) + " ns over " + std::to_string(kWidth) + " columns");
-  if (timer_step_ns > 0)
-    t.legend.push_back("%globaltimer advanced in steps of " + report::fixed(timer_step_ns, 0) +
-                       " ns on this GPU: differences smaller than that are not resolved");
-  if (launches)
-    t.legend.push_back("between a block's end in kernel 1 and its start in kernel 2 lie the ends of all other blocks "
-                       "and the start of the next launch");
-  else
-    t.legend.push_back("the last arrival releases everybody: every r lies after the last a");
+  t.legend.push_back(say("trace.legend", {{"span", t1 - t0}, {"width", kWidth}}));
+  if (timer_step_ns > 0) t.legend.push_back(say("trace.timer-legend", {{"step", report::fixed(timer_step_ns, 0)}}));
+  t.legend.push_back(say(launches ? "trace.launches-legend" : "trace.barrier-legend"));
   t.picture = report::timeline_picture("block", "arrive-ns", "release-ns");  // --html draws it
   return t;
 }
