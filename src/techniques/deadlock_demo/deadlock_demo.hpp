@@ -3,12 +3,30 @@
 // deadline so that it ends, says who was stuck on what, and leaves the GPU usable; then its fix,
 // run to completion. Its parts (deadlock_demo_lesson.hpp): grid-oversubscribed, warp-spinlock,
 // divergent-syncthreads, lock-order, producer-before-consumer, syncwarp-mask. This header holds the
-// plain structs the kernels, the child processes and the reference model all fill; nvcc compiles
-// it too, so it includes only the standard library.
+// plain structs the kernels, the child processes and the reference model all fill, and `say`, the
+// lesson's sentences; nvcc compiles it too, so it includes only the standard library and
+// core/words (itself only the standard library).
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/words/words.hpp"
+
 namespace cudasync::deadlock_demo {
+
+// A sentence of this lesson's catalog (lessons/deadlock-demo/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("deadlock-demo", key, args);
+}
+
+// The words for a block, lane or thread (`noun` is "block", "lane" or "thread": an id, never shown
+// as it is): singular ("block 7") and plural ("blocks 0-1055").
+inline std::string noun_word(const std::string& noun) {
+  return say(noun == "block" ? "noun.block" : noun == "lane" ? "noun.lane" : "noun.thread");
+}
+inline std::string nouns_word(const std::string& noun) {
+  return say(noun == "block" ? "noun.blocks" : noun == "lane" ? "noun.lanes" : "noun.threads");
+}
 
 // The two grid kernels whose co-residency sizes a grid scenario.
 enum class GridKernel : int {
@@ -52,7 +70,7 @@ enum class State : int {
   gave_up = 2,        // it waited until the deadline; `on` and `seen` say for what
   late = 3,           // it started after the deadline had passed, and returned at once
 };
-const char* to_string(State s);
+std::string to_string(State s);  // in the run's language
 
 struct Record {
   long long start_ns = -1;  // %globaltimer at its start minus the grid's start (the first block's)

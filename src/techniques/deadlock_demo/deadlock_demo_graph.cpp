@@ -4,14 +4,14 @@
 
 namespace cudasync::deadlock_demo {
 
-const char* to_string(State s) {
+std::string to_string(State s) {
   switch (s) {
-    case State::never_started: return "never started";
-    case State::finished: return "finished";
-    case State::gave_up: return "gave up";
-    case State::late: return "started after the deadline";
+    case State::never_started: return say("state.never-started");
+    case State::finished: return say("state.finished");
+    case State::gave_up: return say("state.gave-up");
+    case State::late: return say("state.late");
   }
-  return "never started";
+  return say("state.never-started");
 }
 
 std::vector<Range> fold(const std::vector<Record>& records, const Describe& describe) {
@@ -30,17 +30,17 @@ std::vector<Range> fold(const std::vector<Record>& records, const Describe& desc
 }
 
 std::string span_text(int first, int last, const std::string& noun) {
-  if (first == last) return noun + " " + std::to_string(first);
-  return noun + "s " + std::to_string(first) + "-" + std::to_string(last);
+  if (first == last) return say("span.one", {{"noun", noun_word(noun)}, {"index", first}});
+  return say("span.many", {{"nouns", nouns_word(noun)}, {"first", first}, {"last", last}});
 }
 
 std::string range_text(const Range& r, const std::string& noun) {
-  return span_text(r.first, r.last, noun) + " " + r.what;
+  return say("span.did", {{"who", span_text(r.first, r.last, noun)}, {"what", r.what}});
 }
 
 std::string ranges_text(const std::vector<Range>& rs, const std::string& noun) {
   std::string s;
-  for (const auto& r : rs) s += (s.empty() ? "" : "; ") + range_text(r, noun);
+  for (const auto& r : rs) s += (s.empty() ? "" : say("list.separator")) + range_text(r, noun);
   return s;
 }
 
@@ -106,7 +106,7 @@ std::string WaitGraph::cycle_text() const {
     return s + name(c.front());
   }
   for (std::size_t i = 0; i < 3; ++i) s += name(c[i]) + " -> ";
-  return s + "... -> " + name(c.back()) + " -> " + name(c.front()) + " (" + std::to_string(c.size()) + " nodes)";
+  return s + "... -> " + name(c.back()) + " -> " + name(c.front()) + say("graph.nodes", {{"count", c.size()}});
 }
 
 }  // namespace cudasync::deadlock_demo

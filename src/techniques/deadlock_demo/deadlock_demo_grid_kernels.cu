@@ -159,9 +159,8 @@ void collect_barrier(BarrierBuffers& bufs, GridRun& run) {
     const unsigned long long n = static_cast<unsigned long long>(run.blocks);
     const unsigned long long want = n * (n + 1) / 2;
     run.result_ok = mism == 0 && sum == want;
-    run.result = "after the barrier every block read its neighbour's value: " + std::to_string(mism) +
-                 " not there yet, sum " + std::to_string(sum) + (sum == want ? " = " : " != ") + "N(N+1)/2 = " +
-                 std::to_string(want);
+    run.result = say(sum == want ? "grid.result-equal" : "grid.result-differs",
+                     {{"missing", mism}, {"sum", sum}, {"want", want}});
   }
 }
 
@@ -239,9 +238,8 @@ GridRun gpu_chain(int blocks, unsigned long long deadline_ns, bool tickets) {
       if (s[static_cast<std::size_t>(i)] != want) ++wrong;
     }
     run.result_ok = wrong == 0;
-    run.result = std::string(tickets ? "prefix sums by ticket" : "suffix sums by block index") + ": " +
-                 std::to_string(blocks - wrong) + " of " + std::to_string(blocks) + " right (last " +
-                 std::to_string(s[tickets ? n - 1 : 0]) + ")";
+    run.result = say(tickets ? "chain.result-tickets" : "chain.result-blocks",
+                     {{"right", blocks - wrong}, {"blocks", blocks}, {"last", s[tickets ? n - 1 : 0]}});
   }
   return run;
 }

@@ -10,7 +10,7 @@ Verdict stuck_agreement(const std::vector<Record>& gpu, const std::vector<Record
                         const std::string& noun) {
   const auto g = fold(gpu, describe), m = fold(model, describe);
   if (g == m) return {true, ranges_text(g, noun)};
-  return {false, "GPU: " + ranges_text(g, noun) + " | model: " + ranges_text(m, noun)};
+  return {false, say("judge.gpu-model", {{"gpu", ranges_text(g, noun)}, {"model", ranges_text(m, noun)}})};
 }
 
 Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, int deadline_ms, const std::string& noun) {
@@ -24,13 +24,15 @@ Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, in
     }
   }
   const std::string last = last_end >= 0 ? report::fixed(static_cast<double>(last_end) / 1e6, 3) + " ms" : "-";
+  const std::string gave_up =
+      say("judge.gave-up", {{"count", gave}, {"nouns", gave == 1 ? noun_word(noun) : nouns_word(noun)}, {"last", last},
+                            {"deadline", deadline_ms}});
   return {missing == 0 && gave > 0 && timed_out,
-          number_text(gave) + " " + noun + (gave == 1 ? "" : "s") + " gave up; the last at " + last + " (deadline " +
-              number_text(deadline_ms) + " ms)" + (missing ? "; " + number_text(missing) + " recorded nothing" : "")};
+          missing ? say("judge.gave-up-missing", {{"gave-up", gave_up}, {"missing", missing}}) : gave_up};
 }
 
 Verdict completed(const GridRun& run) {
-  return {run.completed && run.result_ok, run.completed ? run.result : std::string(kGaveUpAtDeadline)};
+  return {run.completed && run.result_ok, run.completed ? run.result : say(kGaveUpAtDeadline)};
 }
 
 Verdict cooperative_refused(const CoopRun& c) {
@@ -38,8 +40,8 @@ Verdict cooperative_refused(const CoopRun& c) {
     return r.state == static_cast<int>(State::never_started);
   });
   return {!c.launched && c.error_code == 720 && nothing_ran,
-          c.error_name + " (" + number_text(c.error_code) + ") after " + report::fixed(c.host_ms, 3) + " ms; " +
-              (nothing_ran ? "no block ran" : "a block ran")};
+          say(nothing_ran ? "judge.refused-none-ran" : "judge.refused-one-ran",
+              {{"error", c.error_name}, {"code", c.error_code}, {"ms", report::fixed(c.host_ms, 3)}})};
 }
 
 Verdict cooperative_completed(const CoopRun& c) {
@@ -47,23 +49,25 @@ Verdict cooperative_completed(const CoopRun& c) {
 }
 
 std::string cooperative_outcome(const CoopRun& c) {
-  if (c.launched) return "ran: " + (c.run.completed ? c.run.result : std::string(kGaveUpAtDeadline));
+  if (c.launched) return say("judge.ran", {{"result", c.run.completed ? c.run.result : say(kGaveUpAtDeadline)}});
   return c.error_name + " (" + number_text(c.error_code) + "): " + c.error_text;
 }
 
 Verdict model_cycle(const ScenarioModel& m) {
   const std::string cycle = m.graph.cycle_text();
-  return {m.deadlock && !cycle.empty(), cycle.empty() ? "no cycle found" : cycle};
+  return {m.deadlock && !cycle.empty(), cycle.empty() ? say("judge.no-cycle") : cycle};
 }
 
 Verdict lock_count_exact(const LaneRun& run) {
+  const std::string counter = say("judge.counter", {{"count", run.count}, {"expected", run.expected}});
   return {!run.timed_out && run.count == run.expected,
-          "counter " + number_text(run.count) + " of " + number_text(run.expected) + (run.timed_out ? std::string("; ") + kLaneGaveUpAtDeadline : "")};
+          run.timed_out ? say("judge.counter-gave-up", {{"counter", counter}, {"gave-up", say(kLaneGaveUpAtDeadline)}})
+                        : counter};
 }
 
 Verdict fix_counts_exact(const LockOrderRun& run) {
   return {run.count_a == run.expected && run.count_b == run.expected,
-          number_text(run.count_a) + ", " + number_text(run.count_b) + " of " + number_text(run.expected)};
+          say("judge.fix-counts", {{"a", run.count_a}, {"b", run.count_b}, {"expected", run.expected}})};
 }
 
 int tickets_in_order(const std::vector<int>& tickets) {
@@ -78,8 +82,8 @@ bool as_specified(const BarrierObservation& seen, const ScenarioModel& model, co
 
 Verdict child_ended(const ChildOutcome& c) {
   switch (c.status) {
-    case ChildOutcome::Status::ok: return {true, "it answered"};
-    case ChildOutcome::Status::cuda_error: return {true, "its kernel stopped with " + c.message};
+    case ChildOutcome::Status::ok: return {true, say("judge.child-answered")};
+    case ChildOutcome::Status::cuda_error: return {true, say("judge.child-cuda-error", {{"message", c.message}})};
     default: return {false, c.message};
   }
 }

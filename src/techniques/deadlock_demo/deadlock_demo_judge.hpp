@@ -28,11 +28,10 @@ Verdict stuck_agreement(const std::vector<Record>& gpu, const std::vector<Record
 Verdict ended_at_deadline(const std::vector<Record>& records, bool timed_out, int deadline_ms, const std::string& noun);
 
 // What a run that must complete says when a waiter reached --deadline-ms instead: a correct kernel
-// slowed down (compute-sanitizer, a GPU shared with other work) needs a longer deadline.
-inline constexpr const char* kGaveUpAtDeadline =
-    "a block gave up at the --deadline-ms deadline (a run slowed by a sanitizer or a busy GPU needs a longer one)";
-inline constexpr const char* kLaneGaveUpAtDeadline =
-    "a lane gave up at the --deadline-ms deadline (a run slowed by a sanitizer or a busy GPU needs a longer one)";
+// slowed down (compute-sanitizer, a GPU shared with other work) needs a longer deadline. Keys of the
+// lesson's catalog: say(kGaveUpAtDeadline).
+inline constexpr const char* kGaveUpAtDeadline = "judge.block-gave-up-at-deadline";
+inline constexpr const char* kLaneGaveUpAtDeadline = "judge.lane-gave-up-at-deadline";
 
 // A launch that must complete did, with its result checked: the result, or "a block gave up".
 Verdict completed(const GridRun& run);

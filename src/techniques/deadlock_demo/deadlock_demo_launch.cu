@@ -48,9 +48,8 @@ Health gpu_health() {
     h.ok = right == n;
     char t[32];
     std::snprintf(t, sizeof t, "%.3f", ms);
-    h.detail = "health_kernel<<<" + std::to_string(kHealthBlocks) + ", " + std::to_string(kHealthThreads) +
-               ">>> wrote out[i] = 7i + 3: " + std::to_string(right) + " of " + std::to_string(n) + " right, " + t +
-               " ms";
+    h.detail = say("health.detail", {{"blocks", kHealthBlocks}, {"threads", kHealthThreads}, {"right", right},
+                                     {"n", n}, {"ms", t}});
   } catch (const Error& e) {
     h.ok = false;
     h.detail = e.what();

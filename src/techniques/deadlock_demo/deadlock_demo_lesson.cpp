@@ -41,24 +41,16 @@ void add_options(CLI::App& sub, Options& o) {
 }
 
 void setup(Run& run, report::Section& s) {
-  s.title = "setup: six GPU deadlocks, each run for real under a deadline";
-  s.paragraph(
-      "A kernel that truly hangs takes the terminal with it, and a GPU context can be left unusable. So every "
-      "wait in these kernels has a deadline on %globaltimer: a block or lane that waits too long gives up and "
-      "records on what it waited and the value it last saw. The grid scenarios share one end time (the first "
-      "block's start + the deadline), so blocks that start only after it know at once that they came late. The "
-      "two scenarios that misuse a hardware barrier, which has no deadline, run in a child process of this "
-      "binary, where the waiting threads rescue the barrier after the deadline. After every scenario a small "
-      "kernel runs and its result is checked: the GPU is still usable.");
+  s.title = say("setup.title");
+  s.paragraph(say("setup.about"));
   const Options& o = run.options;
-  s.fact("deadline", "deadline (--deadline-ms)", std::int64_t{o.deadline_ms}, report::Format::ms,
-         "how long a waiter waits before it gives up; 1.." + std::to_string(kMaxDeadlineMs));
-  if (o.blocks) s.fact("blocks", "blocks (--blocks)", std::int64_t{*o.blocks}, report::Format::count);
+  s.fact("deadline", say("setup.deadline"), std::int64_t{o.deadline_ms}, report::Format::ms,
+         say("setup.deadline-note", {{"max", kMaxDeadlineMs}}));
+  if (o.blocks) s.fact("blocks", say("setup.blocks"), std::int64_t{*o.blocks}, report::Format::count);
   std::string traces;
   for (auto t : run.traces) traces += (traces.empty() ? "" : ", ") + std::string(simt::to_string(t));
   if (!traces.empty())
-    s.fact("model-traces", "model traces (--model)", traces, report::Format::plain,
-           "warp scheduling of warp-spinlock's step-by-step trace");
+    s.fact("model-traces", say("setup.model-traces"), traces, report::Format::plain, say("setup.model-traces-note"));
 }
 
 StartedChild start_barrier_child(const Run& run, const char* part) {

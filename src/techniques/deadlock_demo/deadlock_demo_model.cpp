@@ -27,135 +27,124 @@ Describe describe_as(std::string finished, std::function<std::string(const Recor
     switch (static_cast<State>(r.state)) {
       case State::finished: return finished;
       case State::gave_up: return gave_up(r);
-      case State::late: return "started after the deadline";
-      case State::never_started: return "never started";
+      case State::late: return say("state.late");
+      case State::never_started: return say("state.never-started");
     }
     return "";
   };
 }
 
 std::string parked_or(const Record& r, const std::string& spun) {
-  return r.on < 0 ? "waited at the reconvergence point (pc " + number_text(r.seen) + ")" : spun;
+  return r.on < 0 ? say("describe.parked", {{"pc", r.seen}}) : spun;
 }
 
 }  // namespace
 
 Coresidency model_coresidency() {
-  return assumed_coresidency(kGridThreads, 32, kH100Limits, "assumed: an H100, no GPU here");
+  return assumed_coresidency(kGridThreads, 32, kH100Limits, say("model.assumed-h100"));
 }
 
 // ---- grid-oversubscribed --------------------------------------------------------------------------
 
 Describe barrier_describe(int blocks) {
-  return describe_as("passed the barrier",
-                     [blocks](const Record& r) { return "spun on the counter at " + number_text(r.seen) + "/" + number_text(blocks); });
+  return describe_as(say("describe.passed-barrier"), [blocks](const Record& r) {
+    return say("describe.spun-on-counter", {{"seen", r.seen}, {"blocks", blocks}});
+  });
 }
 
 ScenarioModel grid_barrier_model(int blocks, const Coresidency& c) {
   ScenarioModel m;
   const int limit = c.limit();
   const int first = std::min(blocks, limit);
-  m.steps.push_back({"block scheduler", "starts " + blocks_text(0, first - 1) + ": " + number_text(limit) +
-                                            " fit at once (" + c.text() + ")"});
-  m.steps.push_back({blocks_text(0, first - 1), "each add 1 to the counter: " + number_text(first) + "/" + number_text(blocks)});
+  m.steps.push_back({say("model.block-scheduler"), say("grid-model.starts", {{"blocks", blocks_text(0, first - 1)},
+                                                                             {"limit", limit}, {"coresidency", c.text()}})});
+  m.steps.push_back({blocks_text(0, first - 1), say("grid-model.each-add", {{"first", first}, {"blocks", blocks}})});
   if (blocks <= limit) {
-    m.steps.push_back({blocks_text(0, blocks - 1), "see " + number_text(blocks) + "/" + number_text(blocks) + " and pass the barrier"});
+    m.steps.push_back({blocks_text(0, blocks - 1), say("grid-model.pass", {{"blocks", blocks}})});
     m.records.assign(static_cast<std::size_t>(blocks), rec(State::finished, 0, blocks));
   } else {
     m.deadlock = true;
     const std::string resident = blocks_text(0, limit - 1), waiting = blocks_text(limit, blocks - 1);
-    m.steps.push_back({resident, "spin until the counter reaches " + number_text(blocks) + ", each holding its SM slot"});
-    m.steps.push_back({waiting, "wait for an SM slot; none is freed, since no resident block can finish"});
-    m.steps.push_back({"deadlock", "neither side can move; without a deadline the kernel would never end"});
-    m.steps.push_back({"the deadline", resident + " give up and exit; " + waiting +
-                                           " then start, see the deadline has passed, and return"});
-    const int a = m.graph.add_node(resident + " (resident, spinning)");
-    const int b = m.graph.add_node(waiting + " (no slot)");
-    m.graph.add_edge(a, b, "the counter: " + number_text(limit) + " of " + number_text(blocks) + " arrived, the rest are theirs to add");
-    m.graph.add_edge(b, a, "an SM slot: all " + number_text(limit) + " are held by spinning blocks");
-    m.waits = {resident + " wait for " + waiting + ": the counter (" + number_text(limit) + "/" + number_text(blocks) + ")",
-               waiting + " wait for " + resident + ": an SM slot"};
+    m.steps.push_back({resident, say("grid-model.spin", {{"blocks", blocks}})});
+    m.steps.push_back({waiting, say("grid-model.wait-slot")});
+    m.steps.push_back({say("model.deadlock"), say("grid-model.deadlock")});
+    m.steps.push_back({say("model.the-deadline"), say("grid-model.deadline", {{"resident", resident}, {"waiting", waiting}})});
+    const int a = m.graph.add_node(say("model.node-resident", {{"blocks", resident}}));
+    const int b = m.graph.add_node(say("model.node-no-slot", {{"blocks", waiting}}));
+    m.graph.add_edge(a, b, say("grid-model.edge-counter", {{"limit", limit}, {"blocks", blocks}}));
+    m.graph.add_edge(b, a, say("model.edge-slot", {{"limit", limit}}));
+    m.waits = {say("grid-model.waits-counter", {{"resident", resident}, {"waiting", waiting}, {"limit", limit}, {"blocks", blocks}}),
+               say("model.waits-slot", {{"waiting", waiting}, {"resident", resident}})};
     m.records.assign(static_cast<std::size_t>(limit), rec(State::gave_up, 0, limit));
     m.records.resize(static_cast<std::size_t>(blocks), rec(State::late, 0));
   }
   m.fix_steps = {
-      {"fix 1: size the grid", "cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs = " + number_text(limit) +
-                                   " blocks: all start at once, the counter reaches " + number_text(limit) + "/" + number_text(limit) +
-                                   ", all pass"},
-      {"fix 2: cooperative launch",
-       blocks <= limit ? "cudaLaunchCooperativeKernel with " + number_text(blocks) + " blocks: they fit, it runs and completes"
-                       : "cudaLaunchCooperativeKernel with " + number_text(blocks) +
-                             " blocks: the runtime checks co-residency first and returns "
-                             "cudaErrorCooperativeLaunchTooLarge (720); nothing runs, nothing hangs"},
+      {say("grid-model.fix-1"), say("grid-model.fix-1-what", {{"limit", limit}})},
+      {say("grid-model.fix-2"), say(blocks <= limit ? "grid-model.fix-2-fits" : "grid-model.fix-2-refused",
+                                    {{"blocks", blocks}})},
   };
   m.fix_completes = true;
-  m.fix_result = number_text(limit) + " blocks pass the barrier; each reads its neighbour's value: sum " +
-                 number_text(static_cast<long long>(limit) * (limit + 1) / 2) + " = N(N+1)/2";
+  m.fix_result = say("grid-model.fix-result",
+                     {{"limit", limit}, {"sum", static_cast<long long>(limit) * (limit + 1) / 2}});
   return m;
 }
 
 // ---- producer-before-consumer -----------------------------------------------------------------------
 
 Describe chain_describe() {
-  return describe_as("finished", [](const Record& r) { return "spun on the next block's flag (saw " + number_text(r.seen) + ")"; });
+  return describe_as(say("state.finished"),
+                     [](const Record& r) { return say("describe.spun-on-next-block", {{"seen", r.seen}}); });
 }
 
 ScenarioModel chain_model(int blocks, const Coresidency& c) {
   ScenarioModel m;
   const int limit = c.limit();
   const int first = std::min(blocks, limit);
-  m.steps.push_back({"block scheduler", "starts " + blocks_text(0, first - 1) + " (in index order, as the hardware "
-                                            "does; the programming model promises no order)"});
+  m.steps.push_back({say("model.block-scheduler"), say("chain-model.starts", {{"blocks", blocks_text(0, first - 1)}})});
   if (blocks <= limit) {
-    m.steps.push_back({blocks_text(blocks - 1, blocks - 1), "the producer: sets its flag at once"});
-    m.steps.push_back({blocks_text(0, blocks - 1), "each sees the flag of the block after it, adds, sets its own"});
+    m.steps.push_back({blocks_text(blocks - 1, blocks - 1), say("chain-model.producer")});
+    m.steps.push_back({blocks_text(0, blocks - 1), say("chain-model.each-sees")});
     m.records.assign(static_cast<std::size_t>(blocks), rec(State::finished));
     for (int b = 0; b + 1 < blocks; ++b) m.records[static_cast<std::size_t>(b)] = rec(State::finished, b + 1, 1);
   } else {
     m.deadlock = true;
     const std::string resident = blocks_text(0, limit - 1), waiting = blocks_text(limit, blocks - 1);
-    m.steps.push_back({resident, "each spins on the flag of the block after it; block " + number_text(limit - 1) +
-                                     " waits for block " + number_text(limit) + ", which has not started"});
-    m.steps.push_back({waiting, "wait for an SM slot; block " + number_text(blocks - 1) +
-                                    ", the producer whose flag starts the chain, is among them"});
-    m.steps.push_back({"deadlock", "no resident block can finish, so no slot is freed"});
-    m.steps.push_back({"the deadline", resident + " give up and exit; " + waiting +
-                                           " start after the deadline and return"});
-    const int a = m.graph.add_node(resident + " (resident, spinning)");
-    const int b = m.graph.add_node(waiting + " (no slot)");
-    m.graph.add_edge(a, b, "the next block's flag: block " + number_text(limit - 1) + " needs block " + number_text(limit) +
-                               "'s, each block below it the one above");
-    m.graph.add_edge(b, a, "an SM slot: all " + number_text(limit) + " are held by spinning blocks");
-    m.waits = {resident + " wait for " + waiting + ": the chain of flags starts at block " + number_text(blocks - 1),
-               waiting + " wait for " + resident + ": an SM slot"};
+    m.steps.push_back({resident, say("chain-model.spin", {{"last", limit - 1}, {"limit", limit}})});
+    m.steps.push_back({waiting, say("chain-model.wait-slot", {{"producer", blocks - 1}})});
+    m.steps.push_back({say("model.deadlock"), say("chain-model.deadlock")});
+    m.steps.push_back({say("model.the-deadline"), say("chain-model.deadline", {{"resident", resident}, {"waiting", waiting}})});
+    const int a = m.graph.add_node(say("model.node-resident", {{"blocks", resident}}));
+    const int b = m.graph.add_node(say("model.node-no-slot", {{"blocks", waiting}}));
+    m.graph.add_edge(a, b, say("chain-model.edge-flag", {{"last", limit - 1}, {"limit", limit}}));
+    m.graph.add_edge(b, a, say("model.edge-slot", {{"limit", limit}}));
+    m.waits = {say("chain-model.waits-chain", {{"resident", resident}, {"waiting", waiting}, {"producer", blocks - 1}}),
+               say("model.waits-slot", {{"waiting", waiting}, {"resident", resident}})};
     for (int b2 = 0; b2 < limit; ++b2) m.records.push_back(rec(State::gave_up, b2 + 1, 0));
     for (int b2 = limit; b2 < blocks; ++b2) m.records.push_back(rec(State::late, b2 + 1 < blocks ? b2 + 1 : -1));
   }
   m.fix_steps = {
-      {"every block, first thing", "ticket = atomicAdd(&next, 1): tickets follow the order blocks start in, "
-                                   "whatever their hardware index"},
-      {"ticket 0", "the producer: publishes at once"},
-      {"ticket t > 0", "waits for ticket t - 1's flag; that block took its ticket earlier, so it holds a slot or "
-                       "has finished"},
-      {"as blocks finish", "slots free up and the next blocks start, draw the next tickets, and find their "
-                           "predecessor's flag set or soon set"},
+      {say("chain-model.fix-first"), say("chain-model.fix-first-what")},
+      {say("chain-model.fix-ticket-0"), say("chain-model.fix-ticket-0-what")},
+      {say("chain-model.fix-ticket-t"), say("chain-model.fix-ticket-t-what")},
+      {say("chain-model.fix-finish"), say("chain-model.fix-finish-what")},
   };
   m.fix_completes = true;
-  m.fix_result = "every block finishes, with prefix sums by ticket (ticket t holds (t + 1)(t + 2) / 2)";
+  m.fix_result = say("chain-model.fix-result");
   return m;
 }
 
 // ---- warp-spinlock --------------------------------------------------------------------------------
 
 Describe spinlock_describe() {
-  return describe_as("finished", [](const Record& r) {
-    return parked_or(r, "gave up on the lock (held by lane " + number_text(r.seen - 1) + ")");
+  return describe_as(say("state.finished"), [](const Record& r) {
+    return parked_or(r, say("describe.gave-up-on-lock", {{"holder", r.seen - 1}}));
   });
 }
 
 Describe ring_describe() {
-  return describe_as("finished",
-                     [](const Record& r) { return parked_or(r, "spun on the next lane's flag (saw " + number_text(r.seen) + ")"); });
+  return describe_as(say("state.finished"), [](const Record& r) {
+    return parked_or(r, say("describe.spun-on-next-lane", {{"seen", r.seen}}));
+  });
 }
 
 WarpModel warp_model(const std::vector<simt::Scheduling>& traces) {
@@ -173,8 +162,8 @@ WarpModel warp_model(const std::vector<simt::Scheduling>& traces) {
 // ---- lock-order ------------------------------------------------------------------------------------
 
 Describe lock_order_describe() {
-  return describe_as("finished", [](const Record& r) {
-    return std::string("gave up waiting on lock ") + (r.on == 0 ? "A" : "B") + " (held by block " + number_text(r.seen - 1) + ")";
+  return describe_as(say("state.finished"), [](const Record& r) {
+    return say("describe.gave-up-on-lock-ab", {{"lock", r.on == 0 ? "A" : "B"}, {"holder", r.seen - 1}});
   });
 }
 
@@ -187,22 +176,21 @@ LockOrderModel lock_order_model() {
   m.graph = lo.broken.graph;
   m.waits = lo.broken.waits;
   m.records = lo.broken.records;
+  const std::string block0 = blocks_text(0, 0), block1 = blocks_text(1, 1);
   m.steps = {
-      {"block 0", "takes lock A; block 1 takes lock B"},
-      {"both", "say so (holding[b] = 1) and wait until the other holds its first lock: the window in which "
-               "each holds one lock, made certain instead of left to timing"},
-      {"block 0", "tries lock B: held by block 1"},
-      {"block 1", "tries lock A: held by block 0"},
-      {"deadlock", "each waits for a lock the other holds and will release only after taking the one it waits for"},
+      {block0, say("lock-model.takes-a")},
+      {say("lock-model.both"), say("lock-model.both-what")},
+      {block0, say("lock-model.tries-b")},
+      {block1, say("lock-model.tries-a")},
+      {say("model.deadlock"), say("lock-model.deadlock")},
   };
   m.fix_steps = {
-      {"one global order", "both blocks take A first, then B: whoever holds A can always get B, because nobody "
-                           "holds B without holding A"},
-      {"block 0", "takes A, then B, adds, releases B and A; block 1 spins on A meanwhile, holding nothing"},
-      {"block 1", "takes A, then B, and so on, turn by turn"},
+      {say("lock-model.fix-order"), say("lock-model.fix-order-what")},
+      {block0, say("lock-model.fix-block-0")},
+      {block1, say("lock-model.fix-block-1")},
   };
   m.fix_completes = lo.fixed.completed();
-  m.fix_result = "the model's two blocks, 2 rounds each: count " + number_text(lo.fixed.word("count")) + " of 4";
+  m.fix_result = say("lock-model.fix-result", {{"count", lo.fixed.word("count")}});
   return lo;
 }
 
@@ -213,43 +201,40 @@ ScenarioModel barrier_model(bool syncwarp, int present, BarrierVariant variant) 
   if (variant == BarrierVariant::if_else) {
     const std::string in = span_text(0, present - 1, "thread"), out = span_text(present, kSyncBlockThreads - 1, "thread");
     m.steps = {
-        {in, "reach the if branch's __syncthreads()"},
-        {out, "reach the else branch's __syncthreads(): another instruction for the same barrier 0"},
-        {"as specified", "undefined: the condition differs across the block. If the hardware counts every arrival "
-                         "at barrier 0, wherever it comes from, all " + number_text(kSyncBlockThreads) + " have arrived and all leave"},
+        {in, say("barrier-model.if-branch")},
+        {out, say("barrier-model.else-branch")},
+        {say("barrier-model.as-specified"), say("barrier-model.if-else-undefined", {{"threads", kSyncBlockThreads}})},
     };
     for (int t = 0; t < kSyncBlockThreads; ++t)
       m.records.push_back(t < present ? rec(State::finished, -1, 1) : rec(State::finished, -1, 7));
-    m.fix_steps = {{"the fix", "one __syncthreads() after the if / else, reached by every thread"}};
+    m.fix_steps = {{say("barrier-model.the-fix"), say("barrier-model.if-else-fix")}};
     m.fix_completes = true;
-    m.fix_result = "not run: the fix is a barrier every thread reaches";
+    m.fix_result = say("barrier-model.if-else-fix-result");
     return m;
   }
   m.deadlock = true;
   const int threads = syncwarp ? kWarpSize : kSyncBlockThreads;
   const std::string noun = syncwarp ? "lane" : "thread";
   const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : "__syncthreads()";
-  const std::string rescue = syncwarp ? call : "barrier.sync 0 (the unaligned form)";
+  const std::string rescue = syncwarp ? call : say("barrier-model.unaligned");
   const std::string in = span_text(0, present - 1, noun), out = span_text(present, threads - 1, noun);
   m.steps = {
-      {in, "reach " + call + ": " + number_text(present) + " of the " + number_text(threads) + " it waits for"},
-      {out, "wait for a flag that " + in + " set after the barrier"},
-      {"deadlock", "as the barrier is specified (it completes when every " + noun + " it names has arrived), "
-                   "neither side can move"},
-      {"the deadline (cudasync's rescue)", out + " give up and call " + rescue + " themselves, at another call "
-                                             "site: " + number_text(threads) + " of " + number_text(threads) + ", the barrier completes"},
+      {in, say("barrier-model.reach", {{"call", call}, {"present", present}, {"threads", threads}})},
+      {out, say("barrier-model.wait-flag", {{"in", in}})},
+      {say("model.deadlock"), say("barrier-model.deadlock", {{"noun", noun_word(noun)}})},
+      {say("barrier-model.rescue"), say("barrier-model.rescue-what", {{"out", out}, {"rescue", rescue}, {"threads", threads}})},
   };
-  const int a = m.graph.add_node(in + " (at the barrier)");
-  const int b = m.graph.add_node(out + " (spinning)");
-  m.graph.add_edge(a, b, "the barrier: " + number_text(present) + " of " + number_text(threads) + " arrived");
-  m.graph.add_edge(b, a, "the flag, set after the barrier (read 0)");
-  m.waits = {in + " wait for " + out + ": " + call + " (" + number_text(present) + "/" + number_text(threads) + ")",
-             out + " wait for " + in + ": the flag they set after it"};
+  const int a = m.graph.add_node(say("barrier-model.node-at-barrier", {{"who", in}}));
+  const int b = m.graph.add_node(say("barrier-model.node-spinning", {{"who", out}}));
+  m.graph.add_edge(a, b, say("barrier-model.edge-barrier", {{"present", present}, {"threads", threads}}));
+  m.graph.add_edge(b, a, say("barrier-model.edge-flag"));
+  m.waits = {say("barrier-model.waits-barrier", {{"in", in}, {"out", out}, {"call", call}, {"present", present}, {"threads", threads}}),
+             say("barrier-model.waits-flag", {{"out", out}, {"in", in}})};
   for (int t = 0; t < threads; ++t) m.records.push_back(t < present ? rec(State::finished, -1, 1) : rec(State::gave_up));
-  m.fix_steps = {{"the fix", "call " + call + " where every " + noun + " it names reaches it (outside the "
-                             "divergent branch), or name only the " + noun + "s that arrive"}};
+  m.fix_steps = {{say("barrier-model.the-fix"),
+                  say("barrier-model.fix", {{"call", call}, {"noun", noun_word(noun)}, {"nouns", nouns_word(noun)}})}};
   m.fix_completes = true;
-  m.fix_result = "not run: the fix is a barrier every " + noun + " reaches, which any correct kernel shows";
+  m.fix_result = say(syncwarp ? "barrier-model.fix-result-lane" : "barrier-model.fix-result-thread");
   return m;
 }
 
@@ -300,25 +285,26 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
 
 Describe barrier_child_describe(bool syncwarp, BarrierVariant variant) {
   const bool if_else = variant == BarrierVariant::if_else;
-  const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : if_else ? "the if branch's __syncthreads()" : "__syncthreads()";
+  const std::string call = syncwarp ? "__syncwarp(0xffffffff)" : if_else ? say("describe.if-branch-call") : "__syncthreads()";
   const std::string rescue = syncwarp ? call : "barrier.sync 0";
-  const std::string waited = if_else ? "the else branch's threads arrived" : "the rescue";
-  const std::string early = if_else ? "the else branch's threads arrived" : "the rest arrived";
+  const std::string waited = say(if_else ? "describe.else-arrived" : "describe.the-rescue");
+  const std::string early = say(if_else ? "describe.else-arrived" : "describe.rest-arrived");
   return [call, rescue, waited, early](int, const Record& r) -> std::string {
     switch (static_cast<State>(r.state)) {
       case State::finished:
-        if (r.seen == 2) return "saw the flag: the others had passed " + call + " without them";
-        if (r.seen == 7) return "called the else branch's __syncthreads() and left it";
-        return r.seen == 1 ? "waited in " + call + " until " + waited : "left " + call + " before " + early;
+        if (r.seen == 2) return say("describe.saw-flag", {{"call", call}});
+        if (r.seen == 7) return say("describe.else-left");
+        return r.seen == 1 ? say("describe.waited-in", {{"call", call}, {"until", waited}})
+                           : say("describe.left-before", {{"call", call}, {"before", early}});
       case State::gave_up:
         switch (r.seen) {
-          case 3: return "arrived at " + call + " and never left";
-          case 4: return "stopped running before their deadline, still spinning on the flag";
-          case 5: return "gave up on the flag, called " + rescue + " (the rescue) and never left it";
-          default: return "gave up on the flag at the deadline, then called " + rescue + " (the rescue)";
+          case 3: return say("describe.never-left", {{"call", call}});
+          case 4: return say("describe.stopped-running");
+          case 5: return say("describe.rescue-never-left", {{"rescue", rescue}});
+          default: return say("describe.rescued", {{"rescue", rescue}});
         }
-      case State::late: return "started after the deadline";
-      case State::never_started: return "recorded nothing";
+      case State::late: return say("state.late");
+      case State::never_started: return say("describe.recorded-nothing");
     }
     return "";
   };

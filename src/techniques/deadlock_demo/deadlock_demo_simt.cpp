@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "techniques/deadlock_demo/deadlock_demo.hpp"
+
 namespace cudasync::deadlock_demo {
 
 using simt::At;
@@ -16,7 +18,7 @@ enum Reg { r };
 simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
   enum Mem { lock, counter };
   simt::Machine m;
-  m.name = "the CAS lock in one warp: every lane takes it once";
+  m.name = say("program.spinlock");
   m.scheduling = s;
   m.threads = lanes;
   m.words = {{"lock", Word::Kind::lock}, {"counter"}};
@@ -32,7 +34,7 @@ simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
 
 simt::Machine ring_machine(simt::Scheduling s, int lanes) {
   simt::Machine m;
-  m.name = "a wait-for cycle inside a warp: lane i sets its flag only after lane i+1 has set its own";
+  m.name = say("program.ring");
   m.scheduling = s;
   m.threads = lanes;
   for (int l = 0; l < lanes; ++l) m.words.push_back({"flag[" + std::to_string(l) + "]", Word::Kind::flag, false, false, l, l});
@@ -58,7 +60,7 @@ simt::Machine lock_order_machine(bool fixed, int iters) {
              {"holding[1]", Word::Kind::flag, false, false, 1, 1},
              {"count"}};
   if (fixed) {
-    m.name = "lock-order, fixed: both blocks take A, then B";
+    m.name = say("program.lock-order-fixed");
     m.code = {
         simt::cas(lock_a, simt::lane_plus(1), r, "while (atomicCAS(&A, 0, b + 1) != 0)").waiting(),  // 0
         simt::branch(simt::reg_ne(r, 0), 0, 2, "  ;   // spin on A"),                                // 1
@@ -72,7 +74,7 @@ simt::Machine lock_order_machine(bool fixed, int iters) {
     };
     return m;
   }
-  m.name = "lock-order: block 0 takes A then B, block 1 takes B then A";
+  m.name = say("program.lock-order");
   m.code = {
       simt::cas(lock_a, simt::lane_plus(1), r, "while (atomicCAS(first, 0, b + 1) != 0)   // A for block 0, B for block 1")
           .addressed(At::self)

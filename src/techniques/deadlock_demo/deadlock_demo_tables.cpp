@@ -15,7 +15,7 @@ using I = std::int64_t;
 
 Table steps_table(const std::vector<Step>& steps, const std::string& id, const std::string& title) {
   Table t(id, title);
-  t.column("step", "step").column("who", "who").column("what", "what");
+  t.column("step", say("column.step")).column("who", say("column.who")).column("what", say("column.what"));
   for (std::size_t i = 0; i < steps.size(); ++i)
     t.row({{"step", static_cast<I>(i + 1)}, {"who", steps[i].who}, {"what", steps[i].what}});
   return t;
@@ -24,29 +24,31 @@ Table steps_table(const std::vector<Step>& steps, const std::string& id, const s
 void add_model_facts(Section& s, const ScenarioModel& m, const Describe& describe, const std::string& noun) {
   if (m.deadlock) {
     for (std::size_t i = 0; i < m.waits.size(); ++i)
-      s.fact("model-waits-" + std::to_string(i + 1), "model: who waits for whom", m.waits[i]);
+      s.fact("model-waits-" + std::to_string(i + 1), say("facts.model-who-waits"), m.waits[i]);
     const std::string cycle = m.graph.cycle_text();
-    s.fact("model-cycle", "model: wait-for cycle", cycle.empty() ? std::string("none") : cycle, Format::plain,
-           cycle.empty() ? "" : "every node waits for the next: none can move first");
+    s.fact("model-cycle", say("facts.model-cycle"), cycle.empty() ? say("facts.none") : cycle, Format::plain,
+           cycle.empty() ? "" : say("facts.cycle-note"));
   }
-  s.fact("model-predicted", "model: predicted", ranges_text(fold(m.records, describe), noun));
+  s.fact("model-predicted", say("facts.model-predicted"), ranges_text(fold(m.records, describe), noun));
 }
 
 void add_model_checks(Section& s, const ScenarioModel& m, bool expect_deadlock) {
   if (expect_deadlock) {
     const Verdict v = model_cycle(m);
-    s.check("model-deadlocks", "reference model: the schedule deadlocks, with a cycle in its wait-for graph", v.passed,
-            v.detail);
+    s.check("model-deadlocks", say("checks.model-deadlocks"), v.passed, v.detail);
   }
-  s.check("model-fix-completes", "reference model: the fix completes", m.fix_completes, m.fix_result);
+  s.check("model-fix-completes", say("checks.model-fix-completes"), m.fix_completes, m.fix_result);
 }
 
 Table ranges_table(const std::vector<Record>& records, const Describe& describe, const std::string& noun,
                    const std::string& id, const std::string& title) {
   Table t(id, title);
-  t.column("first", "first " + noun).column("last", "last " + noun).column("state", "state").column("what", "what they did");
-  t.column("first-start", "started", Format::ms).column("last-start", "last started", Format::ms);
-  t.column("first-end", "ended", Format::ms).column("last-end", "last ended", Format::ms);
+  t.column("first", say("ranges.first", {{"noun", noun_word(noun)}}))
+      .column("last", say("ranges.last", {{"noun", noun_word(noun)}}))
+      .column("state", say("ranges.state"))
+      .column("what", say("ranges.what"));
+  t.column("first-start", say("ranges.started"), Format::ms).column("last-start", say("ranges.last-started"), Format::ms);
+  t.column("first-end", say("ranges.ended"), Format::ms).column("last-end", say("ranges.last-ended"), Format::ms);
   // The earliest and latest of the range's times (ns on the grid's clock), in ms; "-" for none.
   const auto span = [&records](int a, int b, bool start) -> std::pair<Value, Value> {
     long long lo = -1, hi = -1;
@@ -63,11 +65,11 @@ Table ranges_table(const std::vector<Record>& records, const Describe& describe,
   for (const auto& r : fold(records, describe)) {
     const auto [first_start, last_start] = span(r.first, r.last, true);
     const auto [first_end, last_end] = span(r.first, r.last, false);
-    t.row({{"first", r.first}, {"last", r.last}, {"state", std::string(to_string(r.state))}, {"what", r.what},
+    t.row({{"first", r.first}, {"last", r.last}, {"state", to_string(r.state)}, {"what", r.what},
            {"first-start", first_start}, {"last-start", last_start}, {"first-end", first_end},
            {"last-end", last_end}});
   }
-  t.legend.push_back("times on %globaltimer from the grid's start (the first block's)");
+  t.legend.push_back(say("ranges.legend"));
   return t;
 }
 
@@ -80,8 +82,8 @@ void add_gpu_ranges(Section& s, const std::vector<Record>& records, const Descri
 
 void add_health(Section& s, const std::optional<Health>& h, const std::string& after) {
   if (!h) return;
-  s.fact("health", "health check afterwards", std::string(h->ok ? "passed" : "FAILED"), Format::plain, h->detail);
-  s.check("health", "health check after " + after + ": this process still runs kernels", h->ok, h->detail);
+  s.fact("health", say("health.title"), say(h->ok ? "health.passed" : "health.failed"), Format::plain, h->detail);
+  s.check("health", say("health.check", {{"part", after}}), h->ok, h->detail);
 }
 
 report::Measurement launch_time(const std::string& id, const std::string& title, std::optional<double> ms,

@@ -24,20 +24,20 @@ std::string verdict(const ModelRun& r) {
   const simt::Result& res = r.result;
   if (res.completed()) {
     const long long count = res.word("counter");
-    return "completes in " + number_text(res.steps) + " steps" +
-           (count >= 0 ? ", counter " + number_text(count) + " of " + number_text(res.machine.lanes()) : "");
+    if (count < 0) return say("verdict.completes", {{"steps", res.steps}});
+    return say("verdict.completes-counter", {{"steps", res.steps}, {"count", count}, {"lanes", res.machine.lanes()}});
   }
   if (res.deadlock())
-    return "deadlock: the state after step " + number_text(res.steps) + " is the state " +
-           (res.repeat_from == 0 ? std::string("it started in") : "after step " + number_text(res.repeat_from));
-  return "undecided after " + number_text(res.steps) + " steps";
+    return res.repeat_from == 0 ? say("verdict.deadlock-start", {{"steps", res.steps}})
+                                : say("verdict.deadlock", {{"steps", res.steps}, {"from", res.repeat_from}});
+  return say("verdict.undecided", {{"steps", res.steps}});
 }
 
 std::string event_text(const ModelRun& r, const simt::Event& e) {
   switch (e.kind) {
-    case simt::Event::Kind::exited: return "exited";
-    case simt::Event::Kind::parked: return "waits at " + number_text(e.pc);
-    case simt::Event::Kind::at_sync: return "waits at __syncwarp";
+    case simt::Event::Kind::exited: return say("event.exited");
+    case simt::Event::Kind::parked: return say("event.waits-at", {{"pc", e.pc}});
+    case simt::Event::Kind::at_sync: return say("event.waits-at-syncwarp");
     case simt::Event::Kind::ran: break;
   }
   const simt::Machine& m = r.result.machine;
@@ -45,17 +45,17 @@ std::string event_text(const ModelRun& r, const simt::Event& e) {
   const std::string word = e.word >= 0 ? m.words[static_cast<std::size_t>(e.word)].name : "";
   switch (in.op) {
     case simt::Op::cas:
-      return "CAS " + word + ": " + number_text(e.read) +
-             (e.read == 0 ? ", takes it" : " (held by " + r.noun + " " + number_text(e.read - 1) + ")");
-    case simt::Op::load: return "reads " + word + " = " + number_text(e.read);
+      return e.read == 0 ? say("event.cas-takes", {{"word", word}})
+                         : say("event.cas-held", {{"word", word}, {"read", e.read}, {"holder", span_text(static_cast<int>(e.read - 1), static_cast<int>(e.read - 1), r.noun)}});
+    case simt::Op::load: return say("event.reads", {{"word", word}, {"read", e.read}});
     case simt::Op::store:
     case simt::Op::add: return word + " = " + number_text(e.wrote);
-    case simt::Op::exch: return e.wrote == 0 ? "releases " + word : word + " = " + number_text(e.wrote);
-    case simt::Op::loop: return e.taken ? "next round" : "done";
+    case simt::Op::exch: return e.wrote == 0 ? say("event.releases", {{"word", word}}) : word + " = " + number_text(e.wrote);
+    case simt::Op::loop: return say(e.taken ? "event.next-round" : "event.done");
     case simt::Op::branch:
-      if (e.taken) return in.target <= e.pc ? "spins" : "jumps";
-      return in.target <= e.pc ? "leaves the loop" : "goes on";
-    case simt::Op::exit: return "exits";
+      if (e.taken) return say(in.target <= e.pc ? "event.spins" : "event.jumps");
+      return say(in.target <= e.pc ? "event.leaves-loop" : "event.goes-on");
+    case simt::Op::exit: return say("event.exits");
     default: return e.text;
   }
 }
@@ -87,20 +87,21 @@ std::string memory_text(const ModelRun& r, const std::vector<long long>& memory)
 std::string row_note(const ModelRun& r, const simt::Row& row) {
   std::string note;
   for (const simt::Split& sp : row.splits)
-    note += (note.empty() ? "" : "; ") + lanes_text(r.noun, bits(sp.taken)) + " go to " + number_text(sp.target) + ", " +
-            lanes_text(r.noun, bits(sp.fall)) + " to " + number_text(sp.next) + "; they meet again at " + number_text(sp.reconverge);
+    note += (note.empty() ? "" : say("list.separator")) + say("note.split", {{"taken", lanes_text(r.noun, bits(sp.taken))},
+                                                            {"target", sp.target},
+                                                            {"fall", lanes_text(r.noun, bits(sp.fall))},
+                                                            {"next", sp.next},
+                                                            {"reconverge", sp.reconverge}});
   if (row.repeats >= 0)
-    note += std::string(note.empty() ? "" : "; ") +
-            (row.repeats == 0 ? std::string("the same state as at the start")
-                              : "the same state as after step " + number_text(row.repeats)) +
-            ": it repeats forever";
-  if (row.stuck) note += std::string(note.empty() ? "" : "; ") + "nobody can move";
+    note += (note.empty() ? std::string() : say("list.separator")) +
+            (row.repeats == 0 ? say("note.repeats-start") : say("note.repeats", {{"step", row.repeats}}));
+  if (row.stuck) note += (note.empty() ? std::string() : say("list.separator")) + say("note.nobody-moves");
   return note;
 }
 
 Table program_table(const simt::Machine& m, const std::string& id) {
-  Table t(id, "the program the model runs: " + m.name);
-  t.column("pc", "pc").column("code", "code");
+  Table t(id, say("trace.program-title", {{"name", m.name}}));
+  t.column("pc", "pc").column("code", say("trace.code"));
   for (std::size_t i = 0; i < m.code.size(); ++i) t.row({{"pc", static_cast<I>(i)}, {"code", m.code[i].code}});
   return t;
 }
@@ -108,9 +109,9 @@ Table program_table(const simt::Machine& m, const std::string& id) {
 Table trace_table(const ModelRun& r, const std::string& id, const std::string& title) {
   const simt::Result& res = r.result;
   Table t(id, title);
-  t.column("step", "step");
-  for (int lane : res.traced) t.column(r.noun + "-" + number_text(lane), r.noun + " " + number_text(lane));
-  t.column("memory", "memory").column("note", "note");
+  t.column("step", say("column.step"));
+  for (int lane : res.traced) t.column(r.noun + "-" + number_text(lane), span_text(lane, lane, r.noun));
+  t.column("memory", say("trace.memory")).column("note", say("trace.note"));
   for (const auto& row : res.trace) {
     std::vector<std::pair<std::string, Value>> cells{{"step", static_cast<I>(row.step)}};
     for (std::size_t k = 0; k < row.lanes.size(); ++k) {
@@ -124,22 +125,22 @@ Table trace_table(const ModelRun& r, const std::string& id, const std::string& t
   std::vector<std::string> lanes;
   for (int lane : res.traced) lanes.push_back(r.noun + "-" + number_text(lane));
   t.picture = report::grid_picture("step", lanes);  // --html draws it
-  if (res.rows_not_shown > 0) t.legend.push_back("... " + number_text(res.rows_not_shown) + " more steps, not shown; " + verdict(r));
-  if (res.machine.scheduling == simt::Scheduling::lockstep)
-    t.legend.push_back("waits at N: the warp is not running this lane; it resumes at pc N when the warp reconverges");
+  if (res.rows_not_shown > 0)
+    t.legend.push_back(say("trace.more-steps", {{"count", res.rows_not_shown}, {"verdict", verdict(r)}}));
+  if (res.machine.scheduling == simt::Scheduling::lockstep) t.legend.push_back(say("trace.waits-at-legend"));
   return t;
 }
 
 void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label) {
   for (std::size_t i = 0; i < r.waits.size(); ++i)
-    s.fact(id + "-waits-" + std::to_string(i + 1), label + ": who waits for whom", r.waits[i]);
+    s.fact(id + "-waits-" + std::to_string(i + 1), say("facts.who-waits", {{"label", label}}), r.waits[i]);
   const std::string cycle = r.graph.cycle_text();
-  if (!cycle.empty()) s.fact(id + "-cycle", label + ": wait-for cycle", cycle);
+  if (!cycle.empty()) s.fact(id + "-cycle", say("facts.wait-for-cycle", {{"label", label}}), cycle);
 }
 
 Verdict run_cycle(const ModelRun& r) {
   const std::string cycle = r.graph.cycle_text();
-  return {r.deadlock() && !cycle.empty(), r.deadlock() ? (cycle.empty() ? "no cycle found" : cycle) : verdict(r)};
+  return {r.deadlock() && !cycle.empty(), r.deadlock() ? (cycle.empty() ? say("judge.no-cycle") : cycle) : verdict(r)};
 }
 
 }  // namespace cudasync::deadlock_demo

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "techniques/deadlock_demo/deadlock_demo.hpp"
+
 namespace cudasync::deadlock_demo {
 
 namespace {
@@ -36,7 +38,7 @@ std::string lanes_text(const std::string& noun, const std::vector<int>& lanes) {
     s += (s.empty() ? "" : ", ") + std::to_string(lanes[i]) + (j > i ? "-" + std::to_string(lanes[j]) : "");
     i = j;
   }
-  return (lanes.size() == 1 ? noun + " " : noun + "s ") + s;
+  return say("span.list", {{"nouns", lanes.size() == 1 ? noun_word(noun) : nouns_word(noun)}, {"list", s}});
 }
 
 ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
@@ -67,7 +69,7 @@ ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
   if (!r.deadlock()) return run;
   // The wait-for graph, lane by lane.
   const std::string& noun = run.noun;
-  for (int l = 0; l < n; ++l) run.graph.add_node(noun + " " + std::to_string(l));
+  for (int l = 0; l < n; ++l) run.graph.add_node(span_text(l, l, noun));
   std::vector<Wait> waits(static_cast<std::size_t>(n));
   for (int l = 0; l < n; ++l) {
     const simt::Lane& ln = r.lanes[static_cast<std::size_t>(l)];
@@ -75,15 +77,15 @@ ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
     Wait& w = waits[static_cast<std::size_t>(l)];
     if (parked(l)) {
       w.to = running_with(r, l);
-      w.on = "the warp to reconverge at pc " + std::to_string(ln.pc) + " (it runs only them)";
+      w.on = say("waits.reconverge", {{"pc", ln.pc}});
     } else if (ln.wait_word >= 0) {
       const simt::Word& wd = m.words[static_cast<std::size_t>(ln.wait_word)];
       if (wd.kind == simt::Word::Kind::lock && ln.seen > 0) {
         w.to = {static_cast<int>(ln.seen - 1)};
-        w.on = wd.name + ", which it holds (read " + std::to_string(ln.seen) + ")";
+        w.on = say("waits.lock-held", {{"lock", wd.name}, {"seen", ln.seen}});
       } else if (wd.kind == simt::Word::Kind::flag && wd.owner >= 0) {
         w.to = {wd.owner};
-        w.on = "its " + wd.name + " (read " + std::to_string(ln.seen) + ")";
+        w.on = say("waits.its-flag", {{"flag", wd.name}, {"seen", ln.seen}});
         w.next_flag = wd.owner == (l + 1) % n;
       }
     }
@@ -93,8 +95,8 @@ ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
   // each for the next lane on the same kind of thing, form one line.
   const auto target_text = [&](int l) -> std::string {
     const Wait& w = waits[static_cast<std::size_t>(l)];
-    if (w.next_flag) return "the next " + noun;
-    return w.to.empty() ? "nobody" : lanes_text(noun, w.to);
+    if (w.next_flag) return say("waits.the-next", {{"noun", noun_word(noun)}});
+    return w.to.empty() ? say("waits.nobody") : lanes_text(noun, w.to);
   };
   const auto on_text = [&](int l) {
     const std::string& on = waits[static_cast<std::size_t>(l)].on;
@@ -109,9 +111,12 @@ ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
     }
     int j = l;
     while (j + 1 < n && !exited(j + 1) && target_text(j + 1) == target_text(l) && on_text(j + 1) == on_text(l)) ++j;
-    const bool around = target_text(l) == "the next " + noun && j == n - 1 && l == 0;
-    run.waits.push_back(span_text(l, j, noun) + (j > l ? " wait for " : " waits for ") + target_text(l) + ": " +
-                        on_text(l) + (around ? " (" + noun + " " + std::to_string(j) + " for " + noun + " 0)" : ""));
+    const bool around = waits[static_cast<std::size_t>(l)].next_flag && j == n - 1 && l == 0;
+    const std::string line = say(j > l ? "waits.many" : "waits.one",
+                                 {{"who", span_text(l, j, noun)}, {"whom", target_text(l)}, {"on", on_text(l)}});
+    run.waits.push_back(around ? say("waits.around", {{"line", line}, {"last", span_text(j, j, noun)},
+                                                      {"first", span_text(0, 0, noun)}})
+                               : line);
     l = j + 1;
   }
   return run;

@@ -12,9 +12,10 @@ namespace {
 using I = std::int64_t;
 using report::Value;
 
-// The GPU columns, in RedColumn order.
+// The GPU columns, in RedColumn order ("bar" ".red.popc": an instruction name written whole would read
+// as a catalog key to the words test).
 const char* const kGpuColumns[kRedColumns][2] = {{"sync-count", "__syncthreads_count"}, {"sync-and", "_and"},
-                                                 {"sync-or", "_or"},                   {"ptx-popc", "bar.red.popc"},
+                                                 {"sync-or", "_or"},                   {"ptx-popc", "bar" ".red.popc"},
                                                  {"ptx-and", ".and"},                  {"ptx-or", ".or"}};
 
 }  // namespace
@@ -22,17 +23,13 @@ const char* const kGpuColumns[kRedColumns][2] = {{"sync-count", "__syncthreads_c
 report::Section bar_red_part(Run& run) {
   const int threads = run.in.red_threads, id = run.in.red_id;
   const bool gpu = run.ctx.gpu;
-  report::Section s("bar-red", "bar.red: __syncthreads_count / _and / _or beside bar.red.popc / .and / .or");
-  s.paragraph(
-      "A barrier that also reduces a predicate over the block: every thread waits, and every thread gets the "
-      "number of threads whose predicate is true (popc), whether all are (and), whether any is (or). "
-      "__syncthreads_count/and/or compile to bar.red on barrier 0; the inline PTX here uses barrier " +
-      std::to_string(id) + ". __syncthreads_and/or promise only non-zero for true (CUDA C++ Programming Guide, "
-      "\"Synchronization Functions\"); they are compared as truth values.");
-  s.fact("threads", "threads in the block", static_cast<I>(threads), report::Format::count,
+  report::Section s("bar-red", say("bar-red.title"));
+  s.paragraph(say("bar-red.about", {{"id", id}}));
+  s.fact("threads", say("bar-red.threads"), static_cast<I>(threads), report::Format::count,
          "lane = tid % 32, warp = tid / 32");
-  report::Table t("reductions", "what every thread received");
-  t.column("predicate", "predicate").column("model-count", "count").column("model-and", "and").column("model-or", "or");
+  report::Table t("reductions", say("bar-red.reductions-title"));
+  t.column("predicate", say("bar-red.predicate")).column("model-count", say("phases.count"));
+  t.column("model-and", "and").column("model-or", "or");
   if (gpu)
     for (const auto& c : kGpuColumns) t.column(c[0], c[1]);
   for (std::size_t i = 0; i < run.in.predicates.size(); ++i) {
@@ -48,19 +45,18 @@ report::Section bar_red_part(Run& run) {
       const RedVerdict v = judge_red(threads, m, gpu_red(RedSpec{threads, id, values}));
       for (int c = 0; c < kRedColumns; ++c) {
         const auto& got = v.values[static_cast<std::size_t>(c)];
-        cells.emplace_back(kGpuColumns[c][0], got ? Value{static_cast<I>(*got)} : Value{std::string("differs")});
+        cells.emplace_back(kGpuColumns[c][0], got ? Value{static_cast<I>(*got)} : Value{say("bar-red.differs")});
       }
       if (!v.passed()) mark = report::RowMark::mismatch;
       s.agreement("predicate-" + std::to_string(i) + "-gpu-agrees", p.text, v.passed(),
-                  v.passed() ? "all " + std::to_string(threads) + " threads got count " + std::to_string(m.count) +
-                                   ", and " + std::to_string(m.all) + ", or " + std::to_string(m.any) + " from both forms"
-                             : "columns " + report::list_of(v.bad_columns) + " differ");
+                  v.passed() ? say("bar-red.agrees-yes", {{"threads", threads}, {"count", m.count}, {"and", m.all}, {"or", m.any}})
+                             : say("bar-red.agrees-no", {{"columns", report::list_of(v.bad_columns)}}));
     }
     t.row(cells, mark);
   }
-  if (gpu) t.legend.push_back("gpu columns: the value every thread received (\"differs\" if threads disagree)");
+  if (gpu) t.legend.push_back(say("bar-red.gpu-legend"));
   s.add(std::move(t));
-  if (!gpu) s.note("what the GPU's __syncthreads_* and bar.red return needs a GPU");
+  if (!gpu) s.note(say("bar-red.needs-gpu"));
   return s;
 }
 

@@ -17,8 +17,9 @@ using report::Value;
 
 std::string role_range(int first_thread, int threads) {
   const int w0 = first_thread / kWarpSize, w1 = (first_thread + threads) / kWarpSize - 1;
-  return "threads " + std::to_string(first_thread) + "-" + std::to_string(first_thread + threads - 1) +
-         (w0 == w1 ? ", warp " + std::to_string(w0) : ", warps " + std::to_string(w0) + "-" + std::to_string(w1));
+  const int last = first_thread + threads - 1;
+  if (w0 == w1) return say("roles.range-one-warp", {{"first", first_thread}, {"last", last}, {"warp", w0}});
+  return say("roles.range", {{"first", first_thread}, {"last", last}, {"first-warp", w0}, {"last-warp", w1}});
 }
 
 std::vector<std::pair<std::string, Value>> phase_cells(const Phase& p) {
@@ -30,15 +31,14 @@ std::vector<std::pair<std::string, Value>> phase_cells(const Phase& p) {
 
 report::Table phase_table(const std::string& title) {
   report::Table t("phases", title);
-  t.column("barrier", "barrier").column("phase", "phase").column("count", "count").column("warps", "warps");
-  t.column("sync", "sync").column("arrive", "arrive");
-  t.legend.push_back("count: threads the phase needs; warps: warps that arrived; sync / arrive: of them, "
-                     "how many waited (bar.sync) and how many only arrived (bar.arrive)");
+  t.column("barrier", say("phases.barrier")).column("phase", say("phases.phase")).column("count", say("phases.count"));
+  t.column("warps", say("phases.warps")).column("sync", "sync").column("arrive", "arrive");
+  t.legend.push_back(say("phases.legend"));
   return t;
 }
 
 void check_model_finishes(report::Section& s, const Simulation& sim, const std::string& what) {
-  s.check("model-finishes", "reference model: " + what + " runs to the end", sim.finishes(), simulation_detail(sim));
+  s.check("model-finishes", say("checks.model-finishes", {{"what", what}}), sim.finishes(), simulation_detail(sim));
 }
 
 namespace {
@@ -48,9 +48,10 @@ std::string barrier_text(const GroupsSpec& spec, int g) {
 }
 
 void add_timeline(report::Section& s, const GroupsSpec& spec, const GroupsTrace& gpu, const GroupsVerdict& v) {
-  report::Table tl("timeline", "per-warp timeline: clock64 cycles after the first arrival when each warp left each phase");
-  tl.column("warp", "warp").column("group", "group").column("barrier", "barrier");
-  for (int ph = 0; ph < spec.phases; ++ph) tl.column("left-" + std::to_string(ph), "left " + std::to_string(ph));
+  report::Table tl("timeline", say("bar-sync.timeline-title"));
+  tl.column("warp", say("phases.warp")).column("group", say("bar-sync.group")).column("barrier", say("phases.barrier"));
+  for (int ph = 0; ph < spec.phases; ++ph)
+    tl.column("left-" + std::to_string(ph), say("bar-sync.left-phase", {{"phase", ph}}));
   for (int w = 0; w < spec.block_threads() / kWarpSize; ++w) {
     const int g = w < spec.warps(0) ? 0 : 1;
     std::vector<std::pair<std::string, Value>> cells{
@@ -62,8 +63,7 @@ void add_timeline(report::Section& s, const GroupsSpec& spec, const GroupsTrace&
     tl.row(cells, short_passed ? RowMark::mismatch : RowMark::none);
   }
   if (gpu.ns_per_cycle > 0)
-    tl.legend.push_back("one cycle is about " + report::fixed(gpu.ns_per_cycle, 3) +
-                        " ns on this GPU (clock64 against %globaltimer)");
+    tl.legend.push_back(say("gpu.ns-per-cycle", {{"ns", report::fixed(gpu.ns_per_cycle, 3)}}));
   s.add(std::move(tl));
 }
 
@@ -75,27 +75,25 @@ report::Section bar_sync_part(Run& run) {
   std::optional<GroupsTrace> gpu;
   if (run.ctx.gpu) gpu = gpu_groups(spec);
 
-  report::Section s("bar-sync", "bar.sync id, count: two groups of warps, each on its own barrier");
-  s.paragraph(
-      "Group 0 (" + role_range(0, spec.threads[0]) + ") runs " + std::to_string(spec.phases) + " phases of " +
-      std::to_string(spec.work_cycles[0]) + " cycles of work, each ended by " + barrier_text(spec, 0) + ". Group 1 (" +
-      role_range(spec.threads[0], spec.threads[1]) + ") runs phases of " + std::to_string(spec.work_cycles[1]) +
-      " cycles, each ended by " + barrier_text(spec, 1) +
-      ". A barrier counts only its own arrivals, so the short group never waits for the long one. To prove it "
-      "without trusting clocks, group 1 is held before its first barrier until group 0 has passed all of its "
-      "phases (a flag watched with a deadline): if group 0 needed group 1, that would deadlock and the check would "
-      "fail.");
+  report::Section s("bar-sync", say("bar-sync.title"));
+  s.paragraph(say("bar-sync.about", {{"group-0", role_range(0, spec.threads[0])},
+                                     {"phases", spec.phases},
+                                     {"work-0", spec.work_cycles[0]},
+                                     {"barrier-0", barrier_text(spec, 0)},
+                                     {"group-1", role_range(spec.threads[0], spec.threads[1])},
+                                     {"work-1", spec.work_cycles[1]},
+                                     {"barrier-1", barrier_text(spec, 1)}}));
   for (int g = 0; g < 2; ++g)
-    s.fact("group-" + std::to_string(g), "group " + std::to_string(g), barrier_text(spec, g), report::Format::plain,
-           std::to_string(spec.warps(g)) + " warps");
+    s.fact("group-" + std::to_string(g), say("bar-sync.group-title", {{"group", g}}), barrier_text(spec, g),
+           report::Format::plain, say("bar-sync.group-warps", {{"warps", spec.warps(g)}}));
 
-  report::Table phases = phase_table("barrier phases (reference model: arrivals per barrier id)");
+  report::Table phases = phase_table(say("bar-sync.phases-title"));
   std::optional<GroupsVerdict> v;
   if (gpu) {
     v = judge_groups(spec, sim, *gpu);
-    phases.column("gpu-warps", "gpu warps").column("last-in", "last in").column("first-out", "first out");
-    phases.legend.push_back("last in / first out (gpu): clock64 cycles after the first arrival, the last warp "
-                            "arriving and the first released (one SM, one clock)");
+    phases.column("gpu-warps", say("bar-sync.gpu-warps")).column("last-in", say("bar-sync.last-in"));
+    phases.column("first-out", say("bar-sync.first-out"));
+    phases.legend.push_back(say("bar-sync.gpu-legend"));
   }
   for (std::size_t i = 0; i < sim.phases.size(); ++i) {
     auto cells = phase_cells(sim.phases[i]);
@@ -110,26 +108,21 @@ report::Section bar_sync_part(Run& run) {
     phases.row(cells, mark);
   }
   s.add(std::move(phases));
-  check_model_finishes(s, sim, "the two groups' program");
+  check_model_finishes(s, sim, say("bar-sync.program"));
   if (!gpu) {
-    s.note("the per-warp timeline (clock64 stamps around every bar.sync) needs a GPU");
+    s.note(say("bar-sync.needs-gpu"));
     return s;
   }
   add_timeline(s, spec, *gpu, *v);
-  s.agreement("gpu-agrees", "phases and arrivals per barrier id", v->agrees(),
-              v->agrees() ? std::to_string(sim.phases.size()) + " phases; every warp passed " +
-                                std::to_string(spec.phases) + " barriers"
-                          : "phase rows " + report::list_of(v->bad_counts) + " / warps " +
-                                report::list_of(v->short_passed) + " differ");
-  s.check("no-early-release", "no warp left a phase before the last warp of its group arrived", v->bad_order.empty(),
-          v->bad_order.empty() ? "every phase of both barriers" : "phase rows " + report::list_of(v->bad_order));
-  s.check("groups-independent",
-          "group 0 passed all its phases while group 1 was held before its first barrier: bar.sync " +
-              std::to_string(spec.ids[0]) + " never needed group 1",
-          v->independent,
-          gpu->hold_gave_up ? "group 0 never finished while group 1 was held (the hold gave up after 200 ms)"
-                            : "group 0 done at cycle " + std::to_string(v->group0_done) +
-                                  ", group 1 first arrived at cycle " + std::to_string(v->group1_first));
+  s.agreement("gpu-agrees", say("bar-sync.gpu-agrees"), v->agrees(),
+              v->agrees() ? say("bar-sync.gpu-agrees-yes", {{"phases", sim.phases.size()}, {"barriers", spec.phases}})
+                          : say("bar-sync.gpu-agrees-no", {{"rows", report::list_of(v->bad_counts)},
+                                                           {"warps", report::list_of(v->short_passed)}}));
+  s.check("no-early-release", say("bar-sync.no-early-release"), v->bad_order.empty(),
+          v->bad_order.empty() ? say("bar-sync.every-phase") : say("bar-sync.phase-rows", {{"rows", report::list_of(v->bad_order)}}));
+  s.check("groups-independent", say("bar-sync.groups-independent", {{"id", spec.ids[0]}}), v->independent,
+          gpu->hold_gave_up ? say("bar-sync.hold-gave-up")
+                            : say("bar-sync.group-times", {{"done", v->group0_done}, {"first", v->group1_first}}));
   return s;
 }
 

@@ -10,17 +10,17 @@ namespace {
 
 struct CostRow {
   sweep::Point point;
-  const char* note;
+  const char* note;  // a key of the lesson's catalog
   CostVariant variant;
   bool needs_cc80;
 };
 const CostRow kCostRows[] = {
-    {{"syncthreads", "__syncthreads()"}, "bar.sync 0: the whole block", CostVariant::syncthreads, false},
-    {{"named-halves", "bar.sync 1|2, half"}, "named: each half of the block on its own barrier",
+    {{"syncthreads", "__syncthreads()"}, "cost.note-syncthreads", CostVariant::syncthreads, false},
+    {{"named-halves", "bar.sync 1|2, half"}, "cost.note-named-halves",
      CostVariant::named_halves, false},
-    {{"arrive-sync", "bar.arrive + bar.sync"}, "one round trip between the halves: two barrier phases",
+    {{"arrive-sync", "bar.arrive + bar.sync"}, "cost.note-arrive-sync",
      CostVariant::arrive_sync_pair, false},
-    {{"cuda-barrier", "cuda::barrier arrive_and_wait"}, "mbarrier in shared memory (8.0+)", CostVariant::cuda_barrier,
+    {{"cuda-barrier", "cuda::barrier arrive_and_wait"}, "cost.note-cuda-barrier", CostVariant::cuda_barrier,
      true},
 };
 const int kCostBlocks[] = {64, 128, 256, 512, 1024};
@@ -31,12 +31,10 @@ report::Section cost_part(Run& run) {
   const bool gpu = run.ctx.gpu;
   const int iterations = run.ctx.bench ? 20000 : 2000;
   const int reps = run.ctx.bench ? 31 : 5;
-  report::Section s("cost", "cost: ns per barrier in one block");
-  s.paragraph(
-      "Each figure is the time of a loop of " + std::to_string(iterations) +
-      " barriers in one block divided by the count (%globaltimer inside the kernel, one sample per launch). "
-      "bar.sync 1|2 half: each half of the block on its own barrier. bar.arrive + bar.sync: a round trip, half "
-      "the block arrives on barrier 1 and waits on 2, the other half the reverse (two phases per iteration).");
+  report::Section s("cost", say("cost.title"));
+  s.paragraph(say("cost.about", {{"iterations", iterations}}));
+  // The sweep's titles stay English: core/sweep writes English sentences around them ("the fastest
+  // barrier other than ... at each block size").
   sweep::Sweep sw("cost", "ns per barrier", report::Format::ns, sweep::Better::lower);
   std::vector<sweep::Point> rows, columns;
   for (const auto& r : kCostRows) rows.push_back(r.point);
@@ -44,14 +42,14 @@ report::Section cost_part(Run& run) {
   sw.rows("barrier", rows).columns("block size", columns).baseline("syncthreads");
   for (std::size_t r = 0; r < rows.size(); ++r)
     if (gpu && kCostRows[r].needs_cc80 && run.ctx.compute_capability() < 80)
-      for (std::size_t c = 0; c < columns.size(); ++c) sw.skip(r, c, "waived: needs compute capability 8.0+");
+      for (std::size_t c = 0; c < columns.size(); ++c) sw.skip(r, c, say("cost.waived-cc80"));
   sw.run(gpu, [&](std::size_t r, std::size_t c) {
     std::vector<double> ns;
     for (int i = 0; i < reps; ++i) ns.push_back(gpu_ns_per_barrier(kCostRows[r].variant, kCostBlocks[c], iterations));
     return ns;
   });
   sw.add_to(s, gpu);
-  for (const auto& r : kCostRows) s.tables.front().legend.push_back(r.point.title + ": " + r.note);
+  for (const auto& r : kCostRows) s.tables.front().legend.push_back(r.point.title + ": " + say(r.note));
   return s;
 }
 

@@ -23,30 +23,20 @@ const char* barrier_id(StampBarrier b) { return b == StampBarrier::syncthreads ?
 
 report::Section early_stamp_section(const StampSpec& spec, const std::vector<std::pair<StampBarrier, StampResult>>& gpu,
                                     bool gpu_run) {
-  report::Section s("early-stamp", "early-stamp: what a clock read right after bar.sync measures");
-  s.paragraph(
-      "To time a barrier you might read clock64() right after it. In this build's SASS bar.sync is "
-      "BAR.SYNC.DEFER_BLOCKING (--part listing), and the PTX ISA promises only that no new memory access is made "
-      "before the barrier completes, nothing about an instruction that touches no memory, such as reading the "
-      "clock. Whether that read waits is a question for the GPU, so this part measures it.");
-  s.paragraph(
-      "One block of " + std::to_string(spec.warps) + " warps meets at a barrier " + std::to_string(spec.rounds) +
-      " times; the last warp works " + report::grouped(static_cast<std::uint64_t>(spec.late_cycles)) +
-      " cycles before each arrival. Lane 0 of each warp stamps clock64 (one counter per SM) just before the "
-      "barrier, right after it (naive), and after a load and store of its own shared-memory word (guarded: the "
-      "store needs the load, the load waits for the barrier, and a warp issues in order). Each stamp of a warp "
-      "that waited is given in cycles after the last warp's arrival; a negative one was taken before the barrier "
-      "completed.");
-  s.fact("model", "reference model", std::string("the barrier completes when the late warp arrives; every guarded "
-                                                 "stamp comes after that, the naive one is not ruled"),
-         report::Format::plain, "PTX ISA 9.0, barrier{.cta}");
-  report::Table t("stamps", "stamps of the warps that waited, cycles after the last arrival");
-  t.column("barrier", "barrier")
-      .column("naive", "naive, median", report::Format::count)
-      .column("earliest", "naive, earliest", report::Format::count)
-      .column("naive-before", "naive early", report::Format::count)
-      .column("guarded", "guarded, median", report::Format::count)
-      .column("guarded-before", "guarded early", report::Format::count);
+  report::Section s("early-stamp", say("early-stamp.title"));
+  s.paragraph(say("early-stamp.question"));
+  s.paragraph(say("early-stamp.about", {{"warps", spec.warps},
+                                        {"rounds", spec.rounds},
+                                        {"late", report::grouped(static_cast<std::uint64_t>(spec.late_cycles))}}));
+  s.fact("model", say("early-stamp.model"), say("early-stamp.model-value"), report::Format::plain,
+         "PTX ISA 9.0, barrier{.cta}");
+  report::Table t("stamps", say("early-stamp.stamps-title"));
+  t.column("barrier", say("phases.barrier"))
+      .column("naive", say("early-stamp.naive-median"), report::Format::count)
+      .column("earliest", say("early-stamp.naive-earliest"), report::Format::count)
+      .column("naive-before", say("early-stamp.naive-early"), report::Format::count)
+      .column("guarded", say("early-stamp.guarded-median"), report::Format::count)
+      .column("guarded-before", say("early-stamp.guarded-early"), report::Format::count);
   for (StampBarrier b : {StampBarrier::syncthreads, StampBarrier::named}) {
     std::vector<std::pair<std::string, report::Value>> cells{{"barrier", barrier_text(spec, b)}};
     const auto found = std::find_if(gpu.begin(), gpu.end(), [&](const auto& g) { return g.first == b; });
@@ -64,22 +54,19 @@ report::Section early_stamp_section(const StampSpec& spec, const std::vector<std
                                {"guarded-before", static_cast<I>(v.guarded_before)}});
     t.row(cells, v.guarded_waited() ? report::RowMark::none : report::RowMark::mismatch);
     const std::string id = barrier_id(b);
-    s.agreement("gpu-agrees-" + id, barrier_text(spec, b) + ": no guarded stamp before the last arrival",
+    const std::string early = say("early-stamp.guarded-early-detail", {{"early", v.guarded_before}, {"samples", v.samples}});
+    s.agreement("gpu-agrees-" + id, say("early-stamp.gpu-agrees", {{"barrier", barrier_text(spec, b)}}),
                 v.guarded_waited(),
-                std::to_string(v.guarded_before) + " of " + std::to_string(v.samples) + " guarded stamps early" +
-                    (v.bad_rounds.empty() ? std::string() : "; rounds " + report::list_of(v.bad_rounds)));
-    s.fact("naive-" + id, barrier_text(spec, b) + ", naive stamp", stamp_finding(v));
+                v.bad_rounds.empty()
+                    ? early
+                    : say("early-stamp.guarded-early-rounds", {{"early", early}, {"rounds", report::list_of(v.bad_rounds)}}));
+    s.fact("naive-" + id, say("early-stamp.naive-stamp", {{"barrier", barrier_text(spec, b)}}), stamp_finding(v));
     if (found->second.ns_per_cycle > 0 && b == StampBarrier::syncthreads)
-      t.legend.push_back("one cycle is about " + report::fixed(found->second.ns_per_cycle, 3) +
-                         " ns on this GPU (clock64 against %globaltimer)");
+      t.legend.push_back(say("gpu.ns-per-cycle", {{"ns", report::fixed(found->second.ns_per_cycle, 3)}}));
   }
-  t.legend.push_back("naive early / guarded early: of " + std::to_string((spec.warps - 1) * spec.rounds) +
-                     " waits, the stamps taken before the last warp arrived");
+  t.legend.push_back(say("early-stamp.legend", {{"waits", (spec.warps - 1) * spec.rounds}}));
   s.add(std::move(t));
-  if (!gpu_run)
-    s.fact("verdict", "verdict",
-           std::string("only a GPU can say whether its clock read waits for the barrier; the guarded stamp is the "
-                       "one the PTX ISA makes wait"));
+  if (!gpu_run) s.fact("verdict", say("early-stamp.verdict"), say("early-stamp.verdict-value"));
   return s;
 }
 

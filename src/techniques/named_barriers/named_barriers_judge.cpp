@@ -7,6 +7,7 @@
 #include "core/kernel_listing.hpp"
 #include "core/report/report.hpp"
 #include "core/report/text_format.hpp"
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
 
 namespace cudasync::named_barriers {
 
@@ -16,11 +17,11 @@ constexpr long long kMax = std::numeric_limits<long long>::max();
 }  // namespace
 
 std::string simulation_detail(const Simulation& sim) {
-  if (sim.finishes()) return std::to_string(sim.phases.size()) + " phases complete; no warp is left waiting";
+  if (sim.finishes()) return say("judge.phases-complete", {{"phases", sim.phases.size()}});
   if (!sim.hazards.empty()) return sim.hazards.front();
   const auto& s = sim.stuck.front();
-  return "warp " + std::to_string(s.warp) + " waits forever at barrier " + std::to_string(s.id) + " (" +
-         std::to_string(s.arrived_threads) + " of " + std::to_string(s.needed_threads) + " threads arrived)";
+  return say("judge.waits-forever",
+             {{"warp", s.warp}, {"id", s.id}, {"arrived", s.arrived_threads}, {"needed", s.needed_threads}});
 }
 
 GroupsVerdict judge_groups(const GroupsSpec& spec, const Simulation& sim, const GroupsTrace& gpu) {
@@ -155,16 +156,13 @@ StampVerdict judge_stamps(const StampSpec& spec, const StampResult& r) {
 
 std::string stamp_finding(const StampVerdict& v) {
   const auto rel = [](long long cycles) {
-    return report::format_value(static_cast<double>(cycles < 0 ? -cycles : cycles), report::Format::count) +
-           (cycles < 0 ? " cycles before" : " cycles after");
+    return say(cycles < 0 ? "judge.cycles-before" : "judge.cycles-after",
+               {{"cycles", report::format_value(static_cast<double>(cycles < 0 ? -cycles : cycles), report::Format::count)}});
   };
-  const std::string of = std::to_string(v.samples) + " waits";
   if (v.naive_before == 0)
-    return "the clock read right after the barrier waited for it in all " + of + " (median " + rel(v.naive_median) +
-           " the last arrival): here it timed the barrier, which the PTX ISA does not promise";
-  return "the clock read right after the barrier came back before the barrier completed in " +
-         std::to_string(v.naive_before) + " of " + of + " (median " + rel(v.naive_median) + ", earliest " +
-         rel(v.naive_earliest) + " the last arrival): it does not time the barrier";
+    return say("judge.naive-waited", {{"samples", v.samples}, {"median", rel(v.naive_median)}});
+  return say("judge.naive-early", {{"early", v.naive_before}, {"samples", v.samples}, {"median", rel(v.naive_median)},
+                                   {"earliest", rel(v.naive_earliest)}});
 }
 
 std::vector<OpcodeExpectation> listing_expectations(int sm) {

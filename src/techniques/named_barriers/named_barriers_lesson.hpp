@@ -10,11 +10,17 @@
 #include "core/child_process.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/named_barriers/named_barriers_inputs.hpp"
 #include "techniques/named_barriers/named_barriers_misuse_child.hpp"
 #include "techniques/named_barriers/named_barriers_model.hpp"
 
 namespace cudasync::named_barriers {
+
+// A sentence of this lesson's catalog (lessons/named-barriers/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("named-barriers", key, args);
+}
 
 struct Options {
   std::vector<int> barrier_ids = {1, 2};

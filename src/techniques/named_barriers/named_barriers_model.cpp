@@ -2,15 +2,17 @@
 
 #include <algorithm>
 
+#include "techniques/named_barriers/named_barriers_lesson.hpp"
+
 namespace cudasync::named_barriers {
 
-const char* to_string(CountRule r) {
+std::string to_string(CountRule r) {
   switch (r) {
-    case CountRule::exact: return "exact";
-    case CountRule::round_up: return "rounded up to whole warps";
-    case CountRule::round_down: return "rounded down to whole warps";
+    case CountRule::exact: return say("model.rule-exact");
+    case CountRule::round_up: return say("model.rule-round-up");
+    case CountRule::round_down: return say("model.rule-round-down");
   }
-  return "exact";
+  return say("model.rule-exact");
 }
 
 int needed_threads(int count, int cta_threads, CountRule rule) {
@@ -53,20 +55,17 @@ Simulation simulate(const std::vector<WarpProgram>& warps, int cta_threads, Coun
       Barrier& b = bars[static_cast<std::size_t>(s.id)];
       const int wi = static_cast<int>(w);
       if (rule == CountRule::exact && s.count % kWarpSize != 0) {
-        sim.hazards.push_back("warp " + std::to_string(w) + ": bar count " + std::to_string(s.count) +
-                              " is not a multiple of 32 (the PTX ISA requires one)");
+        sim.hazards.push_back(say("model.hazard-count", {{"warp", w}, {"count", s.count}}));
         broken[w] = true;
         continue;
       }
       if (std::find(b.warps.begin(), b.warps.end(), wi) != b.warps.end()) {
-        sim.hazards.push_back("warp " + std::to_string(w) + " arrived twice at barrier " + std::to_string(s.id) +
-                              " before it completed (the PTX ISA leaves that undefined)");
+        sim.hazards.push_back(say("model.hazard-twice", {{"warp", w}, {"id", s.id}}));
         broken[w] = true;
         continue;
       }
       if (b.count >= 0 && b.count != s.count)
-        sim.hazards.push_back("barrier " + std::to_string(s.id) + ": warps arrived with counts " +
-                              std::to_string(b.count) + " and " + std::to_string(s.count) + " in one phase");
+        sim.hazards.push_back(say("model.hazard-counts", {{"id", s.id}, {"first", b.count}, {"second", s.count}}));
       if (b.count < 0) {
         b.count = s.count;
         b.needed = needed_threads(s.count, cta_threads, rule);

@@ -27,7 +27,7 @@ using WarpProgram = std::vector<Step>;
 // How a count that is not a multiple of 32 is read. The PTX ISA requires a multiple of the warp
 // size and defines nothing else; the misuse part shows which of the two readings a GPU follows.
 enum class CountRule { exact, round_up, round_down };
-const char* to_string(CountRule r);
+std::string to_string(CountRule r);  // in the run's language
 // Threads a phase needs: `count` (0: the CTA, in whole warps) under `rule`.
 int needed_threads(int count, int cta_threads, CountRule rule);
 

@@ -61,7 +61,7 @@ TEST(DeadlockDemoJudge, TheFixesMustCompleteWithTheirResultRight) {
   g.result_ok = false;
   EXPECT_FALSE(completed(g).passed);
   g.completed = false;
-  EXPECT_EQ(completed(g).detail, kGaveUpAtDeadline);
+  EXPECT_EQ(completed(g).detail, say(kGaveUpAtDeadline));
 
   LaneRun lock;
   lock.count = 3200;
@@ -70,7 +70,7 @@ TEST(DeadlockDemoJudge, TheFixesMustCompleteWithTheirResultRight) {
   EXPECT_EQ(lock_count_exact(lock).detail, "counter 3200 of 3200");
   lock.timed_out = true;
   EXPECT_FALSE(lock_count_exact(lock).passed);
-  EXPECT_EQ(lock_count_exact(lock).detail, std::string("counter 3200 of 3200; ") + kLaneGaveUpAtDeadline);
+  EXPECT_EQ(lock_count_exact(lock).detail, "counter 3200 of 3200; " + say(kLaneGaveUpAtDeadline));
 
   LockOrderRun lo;
   lo.expected = 1000;
