@@ -14,7 +14,8 @@ std::vector<std::string> child_args(const RunContext& ctx, const std::string& le
   a.insert(a.end(), args.begin(), args.end());
   for (const char* s : {"--backend", "gpu"}) a.emplace_back(s);
   if (ctx.device) a.insert(a.end(), {"--device", std::to_string(ctx.device->index)});
-  a.insert(a.end(), {"--seed", std::to_string(ctx.seed), "--color", "never", "-q"});
+  // The child prints in the parent's language: what it writes into its answer may be shown.
+  a.insert(a.end(), {"--seed", std::to_string(ctx.seed), "--color", "never", "-q", "--lang", ctx.lang});
   return a;
 }
 

@@ -116,7 +116,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   // tells its steps in this run's language.
   if (ctx.gpu && selection.has("copy-destructor") && !selection.child) {
     try {
-      copy_child = parts::start_child(ctx, "lock", "copy", {"--lang", ctx.lang}, kCopyChildTimeout);
+      copy_child = parts::start_child(ctx, "lock", "copy", {}, kCopyChildTimeout);
     } catch (const std::runtime_error& e) {
       CopyOutcome failed;
       failed.message = e.what();

@@ -67,6 +67,10 @@ TEST(NamedBarriersMisuse, ChildArgumentsNameTheCaseAndTwoDistinctIds) {
   EXPECT_EQ(args[1], "--child");
   EXPECT_EQ(args[2], "misuse");
   EXPECT_EQ(std::count(args.begin(), args.end(), "--misuse-child"), 0) << "the old hidden option is gone";
+  const auto lang = std::find(args.begin(), args.end(), "--lang");
+  ASSERT_NE(lang, args.end()) << "the child prints in the parent's language";
+  ASSERT_NE(lang + 1, args.end());
+  EXPECT_EQ(*(lang + 1), "en");
 }
 
 TEST(NamedBarriersMisuse, ChildAnswerIsRead) {
