@@ -18,6 +18,7 @@
 #include "core/parts/lesson.hpp"
 #include "core/parts/selection.hpp"
 #include "core/shared_gpu.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::parts {
 
@@ -100,7 +101,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   log::debug(lesson.id + ": set up in " + ms_since(t0));
   report::Report r;
   r.command = lesson.id;
-  r.title = lesson.title;
+  r.title = words::say_or(lesson.id, "lesson.title", lesson.title);  // in the run's language
   report::Section setup("setup", "setup");
   if (lesson.setup) lesson.setup(run, setup);
   add_run_facts(setup, ctx, p.selection);

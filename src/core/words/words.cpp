@@ -30,6 +30,16 @@ std::string say_in(Lang lang, std::string_view name, std::string_view key, const
   return fill(it->second.in(lang), args, where);
 }
 
+std::string say_or(std::string_view name, std::string_view key, const std::string& fallback) {
+  for (const auto& f : lesson_catalogs())
+    if (name == f.lesson) {
+      const Catalog& c = catalog(name);
+      const auto it = c.find(key);
+      return it == c.end() ? fallback : it->second.in(language());
+    }
+  return fallback;
+}
+
 std::string say(std::string_view name, std::string_view key, const Args& args) {
   return say_in(language(), name, key, args);
 }

@@ -20,6 +20,10 @@ namespace cudasync::words {
 std::string say(std::string_view catalog, std::string_view key, const Args& args = {});
 std::string say_in(Lang lang, std::string_view catalog, std::string_view key, const Args& args = {});
 
+// `key` of catalog `name` when the catalog exists and has it, else `fallback`: a lesson's title
+// ("lesson.title"), which its catalog may give in both languages.
+std::string say_or(std::string_view catalog, std::string_view key, const std::string& fallback);
+
 // The embedded catalog `name` ("core", or a lesson's id), parsed once; std::logic_error when none.
 const Catalog& catalog(std::string_view name);
 
