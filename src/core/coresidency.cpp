@@ -1,25 +1,27 @@
 #include "core/coresidency.hpp"
 
+#include "core/words/words.hpp"
+
 #include <algorithm>
 
 namespace cudasync {
 
-std::string Coresidency::text() const {
+std::string Coresidency::text(words::Lang lang) const {
+  const std::string from = source.empty() ? "" : " (" + source + ")";
   if (cluster_size > 0)
-    return std::to_string(clusters) + (clusters == 1 ? " cluster" : " clusters") + " of " +
-           std::to_string(cluster_size) + (cluster_size == 1 ? " block" : " blocks") + " of " +
-           std::to_string(threads) + " threads = " + std::to_string(limit()) +
-           (source.empty() ? "" : " (" + source + ")");
-  return std::to_string(blocks_per_sm) + (blocks_per_sm == 1 ? " block" : " blocks") + " of " +
-         std::to_string(threads) + " threads per SM x " + std::to_string(sm_count) + " SMs = " +
-         std::to_string(limit()) + (source.empty() ? "" : " (" + source + ")");
+    return words::say_in(lang, "core", clusters == 1 ? "coresidency.one-cluster" : "coresidency.clusters",
+                         {{"clusters", clusters}, {"size", cluster_size}, {"threads", threads},
+                          {"limit", limit()}, {"source", from}});
+  return words::say_in(lang, "core", blocks_per_sm == 1 ? "coresidency.one-block" : "coresidency.blocks",
+                       {{"blocks", blocks_per_sm}, {"threads", threads}, {"sms", sm_count}, {"limit", limit()},
+                        {"source", from}});
 }
 
 std::optional<std::string> coresidency_refusal(int blocks, const Coresidency& c, const std::string& option,
                                                const std::string& escape) {
   if (blocks <= c.limit()) return std::nullopt;
   const std::string lim = std::to_string(c.limit());
-  std::string m = option + " " + std::to_string(blocks) + " is more blocks than can be resident at once: " + c.text() +
+  std::string m = option + " " + std::to_string(blocks) + " is more blocks than can be resident at once: " + c.text(words::Lang::en) +
                   ". A software grid barrier needs every block resident: the " + lim +
                   " resident blocks would spin at the barrier, holding their SMs, for the other " +
                   std::to_string(blocks - c.limit()) +

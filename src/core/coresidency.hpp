@@ -9,6 +9,7 @@
 // first 1056 spin for the other 44, which cannot start until one of the 1056 exits: a deadlock.
 // cudaLaunchCooperativeKernel refuses such a grid itself (cudaErrorCooperativeLaunchTooLarge);
 // an ordinary launch does not, so cudasync checks before launching.
+#include "core/words/language.hpp"
 #include <optional>
 #include <string>
 
@@ -28,7 +29,8 @@ struct Coresidency {
   int limit() const { return cluster_size > 0 ? clusters * cluster_size : blocks_per_sm * sm_count; }
   // "8 blocks of 256 threads per SM x 132 SMs = 1056 (occupancy API, GPU 0)", or
   // "124 clusters of 8 blocks of 256 threads = 992 (cudaOccupancyMaxActiveClusters, GPU 0)"
-  std::string text() const;
+  // In `lang` (the run's by default; usage errors, which stay English, ask for English).
+  std::string text(words::Lang lang = words::language()) const;
 };
 
 // nullopt when `blocks` blocks can all be resident at once. Otherwise the message a usage error

@@ -1,5 +1,7 @@
 #include "core/sweep/sweep.hpp"
 
+#include "core/words/words.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -105,8 +107,9 @@ Value Sweep::median_value(std::size_t row, std::size_t column, bool gpu) const {
 
 report::Table Sweep::ratio_table(std::size_t reference, bool gpu) const {
   const Point& base = rows_[reference];
-  report::Table ratios("vs-" + base.id, "x " + base.title + " (median over its median in this run; " +
-                                            (better_ == Better::lower ? "below 1 is faster" : "above 1 is faster") + ")");
+  report::Table ratios("vs-" + base.id,
+                       words::core(better_ == Better::lower ? "sweep.ratio-title-lower" : "sweep.ratio-title-higher",
+                                   {{"row", base.title}}));
   ratios.column("row", row_axis_);
   for (const auto& c : columns_) ratios.column(c.id, c.title, Format::ratio);
   for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -122,7 +125,9 @@ report::Table Sweep::ratio_table(std::size_t reference, bool gpu) const {
 
 void Sweep::add_to(report::Section& s, bool gpu) const {
   const std::string unit = report::unit_of(format_);
-  report::Table medians("median", title_ + ", median" + (unit.empty() ? "" : " " + unit) + " by " + column_axis_);
+  report::Table medians("median", unit.empty() ? words::core("sweep.median-title", {{"what", title_}, {"axis", column_axis_}})
+                                              : words::core("sweep.median-title-unit",
+                                                            {{"what", title_}, {"unit", unit}, {"axis", column_axis_}}));
   medians.column("row", row_axis_);
   for (const auto& c : columns_) medians.column(c.id, c.title, format_);
   for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -144,9 +149,13 @@ void Sweep::add_to(report::Section& s, bool gpu) const {
   if (baseline_) s.add(ratio_table(*baseline_, gpu));
   for (std::size_t v : versus_) s.add(ratio_table(v, gpu));
 
-  report::Table winners("best", std::string("the ") + (better_ == Better::lower ? "fastest" : "highest") + " " + row_axis_ +
-                                 (baseline_ ? " other than " + rows_[*baseline_].title : "") + " at each " + column_axis_);
-  winners.column("column", column_axis_).column("best", row_axis_).column("median", unit.empty() ? "median" : unit, format_);
+  const bool lower = better_ == Better::lower;
+  report::Table winners("best", baseline_ ? words::core(lower ? "sweep.fastest-other" : "sweep.highest-other",
+                                                        {{"row", row_axis_}, {"baseline", rows_[*baseline_].title},
+                                                         {"axis", column_axis_}})
+                                          : words::core(lower ? "sweep.fastest" : "sweep.highest",
+                                                        {{"row", row_axis_}, {"axis", column_axis_}}));
+  winners.column("column", column_axis_).column("best", row_axis_).column("median", unit.empty() ? words::core("sweep.median") : unit, format_);
   if (baseline_) winners.column("ratio", "x " + rows_[*baseline_].title, Format::ratio);
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     const auto b = best(c);
@@ -165,7 +174,7 @@ void Sweep::add_to(report::Section& s, bool gpu) const {
     for (std::size_t c = 0; c < columns_.size(); ++c) {
       const Cell& x = cell(r, c);
       auto m = report::measured(rows_[r].id + "-at-" + columns_[c].id, rows_[r].title + " @ " + columns_[c].title,
-                                format_, x.samples, gpu, x.skipped.empty() ? "" : "not run: " + x.skipped);
+                                format_, x.samples, gpu, x.skipped.empty() ? "" : words::core("sweep.not-run", {{"why", x.skipped}}));
       if (!x.skipped.empty()) m.needs_gpu = false;
       s.add(std::move(m));
     }
