@@ -20,6 +20,11 @@ namespace cudasync::words {
 std::string say(std::string_view catalog, std::string_view key, const Args& args = {});
 std::string say_in(Lang lang, std::string_view catalog, std::string_view key, const Args& args = {});
 
+// Whether `text` is the sentence of `key` in the run's language, whatever its placeholders were
+// filled with: it starts with the sentence's words before the first placeholder (is all of it when
+// the sentence has none). For reading a verdict back from a report, as --predict does.
+bool is_sentence(std::string_view catalog, std::string_view key, std::string_view text);
+
 // The embedded catalog `name` ("core", or a lesson's id), parsed once; std::logic_error when none.
 const Catalog& catalog(std::string_view name);
 
