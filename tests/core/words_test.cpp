@@ -108,5 +108,18 @@ TEST(Words, SaysInTheProcessLanguage) {
   EXPECT_THROW((void)say("no-such-lesson", "a"), std::logic_error);
 }
 
+TEST(Words, KnowsItsOwnSentencesWhateverFillsThem) {
+  EXPECT_TRUE(is_sentence("core", "check.gpu-agrees", "GPU agrees with the reference model: every lane"));
+  EXPECT_FALSE(is_sentence("core", "check.gpu-agrees", "GPU disagrees"));
+  EXPECT_TRUE(is_sentence("core", "table.needs-gpu-legend", "needs a GPU: this run had none"));
+  EXPECT_FALSE(is_sentence("core", "table.needs-gpu-legend", "needs a GPU: this run had none, and more"));
+  {
+    const LanguageScope zh(Lang::zh);
+    EXPECT_TRUE(is_sentence("core", "check.gpu-agrees", "GPU 与参考模型一致：x"));
+    EXPECT_FALSE(is_sentence("core", "check.gpu-agrees", "GPU agrees with the reference model: x"));
+  }
+  EXPECT_THROW((void)is_sentence("core", "no.such-key", ""), std::logic_error);
+}
+
 }  // namespace
 }  // namespace cudasync::words

@@ -109,10 +109,12 @@ std::vector<std::string> literals_under(const fs::path& dir) {
 }
 
 // A literal that reads as a key of a catalog: kebab words joined by at least one dot, or any key the
-// catalog has (keys without a dot, such as "lane-31-left").
+// catalog has (keys without a dot, such as "lane-31-left"). PTX instructions read like keys but are
+// code ("membar.gl", "ld.acquire.gpu": threadfence names them), so a catalog has no group of theirs.
 bool looks_like_key(const std::string& s, const words::Catalog& c) {
   static const std::regex dotted(R"([a-z][a-z0-9-]*(\.[a-z0-9-]+)+)");
-  return c.count(s) > 0 || std::regex_match(s, dotted);
+  static const std::regex ptx(R"((membar|fence|ld|st|atom|red)\..*)");
+  return c.count(s) > 0 || (std::regex_match(s, dotted) && !std::regex_match(s, ptx));
 }
 
 void keys_match_code(const std::string& name, const fs::path& code) {

@@ -44,4 +44,15 @@ std::string say(std::string_view name, std::string_view key, const Args& args) {
   return say_in(language(), name, key, args);
 }
 
+bool is_sentence(std::string_view name, std::string_view key, std::string_view text) {
+  const Catalog& c = catalog(name);
+  const auto it = c.find(key);
+  if (it == c.end()) throw std::logic_error(std::string(name) + "/words.json: " + std::string(key) + ": no such key");
+  const std::string& s = it->second.in(language());
+  const auto names = placeholders(s);
+  if (names.empty()) return text == s;
+  const auto head = std::string_view(s).substr(0, s.find("{" + names.front() + "}"));
+  return text.substr(0, head.size()) == head;
+}
+
 }  // namespace cudasync::words

@@ -24,6 +24,11 @@ std::string say_in(Lang lang, std::string_view catalog, std::string_view key, co
 // ("lesson.title"), which its catalog may give in both languages.
 std::string say_or(std::string_view catalog, std::string_view key, const std::string& fallback);
 
+// Whether `text` is the sentence of `key` in the run's language, whatever its placeholders were
+// filled with: it starts with the sentence's words before the first placeholder (is all of it when
+// the sentence has none). For reading a verdict back from a report, as --predict does.
+bool is_sentence(std::string_view catalog, std::string_view key, std::string_view text);
+
 // The embedded catalog `name` ("core", or a lesson's id), parsed once; std::logic_error when none.
 const Catalog& catalog(std::string_view name);
 

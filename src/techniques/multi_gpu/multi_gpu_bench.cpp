@@ -29,9 +29,9 @@ std::vector<int> grids(const Run& run) {
 // under the tables give the whole reason.
 std::string barrier_skip(const Run& run, Method m) {
   if (!run.ctx.gpu) return "";
-  if (!run.pair_waiver.empty()) return "waived: needs two GPUs";
-  if (m == Method::peer && !run.peer_waiver.empty()) return "waived: no peer access";
-  if (m == Method::nccl && !run.nccl_waiver.empty()) return "waived: no NCCL";
+  if (!run.pair_waiver.empty()) return say("bench.skip-two-gpus");
+  if (m == Method::peer && !run.peer_waiver.empty()) return say("bench.skip-peer");
+  if (m == Method::nccl && !run.nccl_waiver.empty()) return say("bench.skip-nccl");
   return "";
 }
 
@@ -42,28 +42,22 @@ std::string reduce_skip(const Run& run, Reduce r) {
 void waiver_notes(const Run& run, report::Section& s, bool nccl_used) {
   if (!run.ctx.gpu) return;
   if (!run.pair_waiver.empty()) {
-    s.note("not run: multi-gpu's bench needs two GPUs: " + run.pair_waiver);
+    s.note(say("bench.not-run", {{"why", run.pair_waiver}}));
     return;
   }
-  if (!run.peer_waiver.empty()) s.note("peer not run: " + run.peer_waiver);
-  if (nccl_used && !run.nccl_waiver.empty()) s.note("nccl not run: " + run.nccl_waiver);
+  if (!run.peer_waiver.empty()) s.note(say("bench.peer-not-run", {{"why", run.peer_waiver}}));
+  if (nccl_used && !run.nccl_waiver.empty()) s.note(say("bench.nccl-not-run", {{"why", run.nccl_waiver}}));
 }
 
 }  // namespace
 
 void bench_setup(Run& run, report::Section& s) {
-  s.title = "setup: bench sweep on two GPUs";
-  s.paragraph(
-      "ns per barrier: each method runs k1 = " + std::to_string(kBenchK1) + " and k2 = " + std::to_string(kBenchK2) +
-      " barriers with no work between them, host-timed from the first launch until both GPUs are done, and (t2 - "
-      "t1) / (k2 - k1) leaves the launch and the final wait out. All-reduce: " + std::to_string(kBenchIterations) +
-      " back to back per sample, bytes per GPU over the time of one. Each figure is the median of " +
-      std::to_string(kBenchReps) + " samples; every ratio divides by NCCL's at the same point, in the same run.");
-  s.fact("devices", "GPUs (--devices)", std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]));
-  s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain, "NVLink SHARP off");
-  if (!run.ctx.gpu) s.note("without a GPU every figure of the sweep says 'needs a GPU'");
-  if (run.ctx.gpu && !run.pair_waiver.empty())
-    s.note("fewer than two GPUs: every cell says why it was not run (" + run.pair_waiver + ")");
+  s.title = say("bench.setup-title");
+  s.paragraph(say("bench.about", {{"k1", kBenchK1}, {"k2", kBenchK2}, {"iterations", kBenchIterations}, {"reps", kBenchReps}}));
+  s.fact("devices", say("bench.devices"), std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]));
+  s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain, say("bench.nvls-note"));
+  if (!run.ctx.gpu) s.note(say("bench.no-gpu"));
+  if (run.ctx.gpu && !run.pair_waiver.empty()) s.note(say("bench.fewer-gpus", {{"why", run.pair_waiver}}));
 }
 
 // With fewer than two GPUs (or without peer access, or NCCL) the cells that cannot run say why and
@@ -75,9 +69,9 @@ std::vector<report::Section> bench_sections(Run& run) {
   const std::vector<int> blocks = grids(run);
   std::vector<sweep::Point> rows, cols;
   for (int i = 0; i < kMethods; ++i) rows.push_back({method_key(static_cast<Method>(i)), method_key(static_cast<Method>(i))});
-  for (int b : blocks) cols.push_back({std::to_string(b), std::to_string(b) + (b == 1 ? " block" : " blocks")});
-  sweep::Sweep bs("barrier-ns", "ns per barrier", Format::ns, sweep::Better::lower);
-  bs.rows("method", rows).columns("blocks per GPU", cols).baseline("nccl");
+  for (int b : blocks) cols.push_back({std::to_string(b), say(b == 1 ? "bench.block" : "bench.blocks", {{"count", b}})});
+  sweep::Sweep bs("barrier-ns", say("barrier.ns-per-barrier"), Format::ns, sweep::Better::lower);
+  bs.rows(say("barrier.method"), rows).columns(say("bench.blocks-per-gpu"), cols).baseline("nccl");
   for (std::size_t r = 0; r < rows.size(); ++r)
     if (const std::string why = barrier_skip(run, static_cast<Method>(r)); !why.empty())
       for (std::size_t c = 0; c < cols.size(); ++c) bs.skip(r, c, why);
@@ -91,17 +85,17 @@ std::vector<report::Section> bench_sections(Run& run) {
     deadline = deadline || t.deadline_hit;
     return t.ns;
   });
-  report::Section sb("bench", "bench: ns per barrier across two GPUs");
+  report::Section sb("bench", say("bench.barrier-title"));
   bs.add_to(sb, run.ctx.gpu);
   const bool ran = run.ctx.gpu && run.pair_waiver.empty();
-  if (ran) sb.check("no-deadline", "no spin of the peer barrier reached its deadline", !deadline);
+  if (ran) sb.check("no-deadline", say("no-deadline"), !deadline);
   waiver_notes(run, sb, true);
 
   // all-reduce GB/s
   std::vector<sweep::Point> rrows = {{"nccl", "nccl"}, {"peer", "peer"}}, rcols;
   for (int mib : kBenchMib) rcols.push_back({std::to_string(mib) + "-mib", std::to_string(mib) + " MiB"});
-  sweep::Sweep rs("all-reduce-gbps", "all-reduce GB/s", Format::gbps, sweep::Better::higher);
-  rs.rows("method", rrows).columns("size per GPU", rcols).baseline("nccl");
+  sweep::Sweep rs("all-reduce-gbps", say("bench.all-reduce-unit"), Format::gbps, sweep::Better::higher);
+  rs.rows(say("barrier.method"), rrows).columns(say("bench.size-per-gpu"), rcols).baseline("nccl");
   for (std::size_t r = 0; r < rrows.size(); ++r)
     if (const std::string why = reduce_skip(run, r == 0 ? Reduce::nccl : Reduce::peer); !why.empty())
       for (std::size_t c = 0; c < rcols.size(); ++c) rs.skip(r, c, why);
@@ -114,12 +108,12 @@ std::vector<report::Section> bench_sections(Run& run) {
     deadline = deadline || g.deadline_hit;
     return gbps_samples(elements * 4, g.ns);
   });
-  report::Section sr("bench-all-reduce", "bench: all-reduce bandwidth across two GPUs");
+  report::Section sr("bench-all-reduce", say("bench.all-reduce-title"));
   rs.add_to(sr, run.ctx.gpu);
   if (ran) {
-    sr.check("sums-exact", "every all-reduce of the sweep left the exact sums", wrong == 0,
-             wrong == 0 ? "checked element by element on both GPUs" : report::grouped(wrong) + " elements wrong");
-    sr.note("ran on " + run.pair_text() + ": " + run.peer->a_name + " and " + run.peer->b_name);
+    sr.check("sums-exact", say("bench.sums-exact"), wrong == 0,
+             wrong == 0 ? say("bench.sums-checked") : say("bench.elements-wrong", {{"count", report::grouped(wrong)}}));
+    sr.note(say("bench.ran-on", {{"pair", run.pair_text()}, {"a-name", run.peer->a_name}, {"b-name", run.peer->b_name}}));
   }
   waiver_notes(run, sr, true);
   return {sb, sr};

@@ -34,9 +34,8 @@ report::Value count_or_gpu(const std::optional<FlagCounts>& c, std::uint64_t Fla
 
 // The PTX of each fence used by `rows`, on one side.
 report::Table ptx_table(const std::vector<FlagRow>& rows, bool producer) {
-  report::Table t(producer ? "producer-ptx" : "consumer-ptx",
-                  producer ? "what the producer executes, per fence" : "what the consumer executes, per fence");
-  t.column("fence", "fence").column("ptx", "PTX");
+  report::Table t(producer ? "producer-ptx" : "consumer-ptx", say(producer ? "flag.producer-ptx" : "flag.consumer-ptx"));
+  t.column("fence", say("flag.fence")).column("ptx", "PTX");
   std::vector<Fence> seen;
   for (const auto& r : rows) {
     const Fence f = producer ? r.spec.producer : r.spec.consumer;
@@ -67,52 +66,36 @@ report::Section flag_section(const std::string& id, const std::string& title, co
                              bool gpu_run) {
   report::Section s(id, title);
   const bool host = !rows.empty() && rows.front().spec.where == Consumer::host;
-  if (host)
-    s.paragraph(
-        "One thread of a kernel stores data = 1, then the fence, then flag = 1, both in pinned host memory mapped "
-        "into the GPU (cudaHostAllocMapped); this host thread waits until it sees the flag (an acquire load), then "
-        "reads the data. They take turns, one handoff after the other: the host says \"ready\", the GPU writes. "
-        "The host thread is outside the GPU, so only a release at .sys reaches it: __threadfence() (.gpu) orders "
-        "the two stores for the GPU's own threads only.");
-  else
-    s.paragraph(
-        "Each thread of a kernel on the first GPU (the producer) stores data = 1 into the second GPU's memory "
-        "through peer access, then its fence, then flag = 1 there too; its partner thread on the second GPU (the "
-        "consumer) has looked at the data first (its line may now sit in the consumer's L1), waits until it sees "
-        "the flag, takes its fence, and reads the data. Stale: the flag seen, the data still 0. All the pairs run "
-        "at once, and every wait has a deadline.");
-  s.paragraph(
-      "The verdict says what the PTX memory model allows for exactly these accesses, and whether it was seen. An "
-      "allowed stale read may never show on a given machine; a forbidden one that shows is a finding, and the "
-      "check fails.");
+  s.paragraph(say(host ? "flag.about-host" : "flag.about-peer"));
+  s.paragraph(say("flag.about-verdict"));
   if (gpu_run && !rows.empty() && rows.front().gpu) {
     const FlagCounts& c = *rows.front().gpu;
-    s.fact("grid", "each kernel", std::to_string(c.blocks) + " x " + std::to_string(c.threads), Format::plain,
-           host ? "one thread: the host checks each handoff before the next" : "blocks x threads, one pair per thread");
-    s.fact("handoffs", "handoffs per row", static_cast<I>(c.instances), Format::count,
-           host ? "" : "in " + std::to_string(c.rounds) + " round(s) of one handoff per thread");
+    s.fact("grid", say("flag.grid"), std::to_string(c.blocks) + " x " + std::to_string(c.threads), Format::plain,
+           say(host ? "flag.grid-host" : "flag.grid-peer"));
+    s.fact("handoffs", say("flag.handoffs"), static_cast<I>(c.instances), Format::count,
+           host ? "" : say("flag.handoffs-note", {{"rounds", c.rounds}}));
   }
-  report::Table t("outcomes", "what the consumer read once it saw the flag");
-  t.column("producer", "producer").column("consumer", "consumer");
-  if (gpu_run) t.column("stale", "stale", Format::count).column("handoffs", "of", Format::count);
-  t.column("verdict", gpu_run ? "verdict" : "stale read");
+  report::Table t("outcomes", say("flag.table-title"));
+  t.column("producer", say("flag.producer")).column("consumer", say("flag.consumer"));
+  if (gpu_run) t.column("stale", say("flag.stale"), Format::count).column("handoffs", say("flag.of"), Format::count);
+  t.column("verdict", say(gpu_run ? "flag.verdict" : "flag.stale-read"));
   for (const auto& r : rows) {
     const std::string v = flag_verdict(r);
     std::vector<std::pair<std::string, report::Value>> cells = {
         {"producer", std::string(fence_key(r.spec.producer))},
-        {"consumer", std::string(host ? "host" : fence_key(r.spec.consumer))},
+        {"consumer", host ? say("flag.host") : std::string(fence_key(r.spec.consumer))},
         {"verdict", v}};
     if (gpu_run) {
       cells.push_back({"stale", count_or_gpu(r.gpu, &FlagCounts::stale)});
       cells.push_back({"handoffs", r.gpu ? report::Value{static_cast<I>(r.gpu->completed())}
                                          : report::Value{report::NeedsGpu{}}});
     }
-    t.row(cells, v == "FORBIDDEN, SEEN" ? report::RowMark::mismatch : report::RowMark::none);
+    t.row(cells, forbidden_seen(r) ? report::RowMark::mismatch : report::RowMark::none);
   }
-  if (gpu_run) t.legend.push_back("of: the handoffs that completed (a wait that gave up is not counted)");
+  if (gpu_run) t.legend.push_back(say("flag.of-legend"));
   s.add(std::move(t));
   s.add(ptx_table(rows, true));
-  if (host) s.note("the host's side, in every row: " + rows.front().model.consumer_ptx);
+  if (host) s.note(say("flag.host-side", {{"ptx", rows.front().model.consumer_ptx}}));
   else s.add(ptx_table(rows, false));
   // Why, once per reason: the rows it covers, then the rule.
   std::vector<bool> done(rows.size(), false);
@@ -124,30 +107,29 @@ report::Section flag_section(const std::string& id, const std::string& title, co
         done[j] = true;
         who += (who.empty() ? "" : ", ") + row_label(rows[j].spec);
       }
-    s.paragraph(who + ": " + (rows[i].model.stale_allowed ? "allowed: " : "forbidden: ") + rows[i].model.reason + ".");
+    s.paragraph(say(rows[i].model.stale_allowed ? "flag.why-allowed" : "flag.why-forbidden",
+                    {{"rows", who}, {"reason", rows[i].model.reason}}));
   }
 
   const FlagSummary sum = summarize(rows);
   const bool any_forbidden =
       std::any_of(rows.begin(), rows.end(), [](const FlagRow& r) { return !r.model.stale_allowed; });
   if (!gpu_run) {
-    s.note("counts need " + std::string(host ? "a GPU" : "two GPUs") +
-           ": the model says which outcomes are allowed, the GPUs what happens");
+    s.note(say(host ? "flag.no-gpu-host" : "flag.no-gpu-peer"));
     return s;
   }
-  s.fact("stale-where-forbidden", "stale reads where the model forbids them", static_cast<I>(sum.stale_where_forbidden),
-         Format::count, "of " + report::grouped(sum.checked_where_forbidden) + " handoffs");
+  s.fact("stale-where-forbidden", say("flag.stale-where-forbidden"), static_cast<I>(sum.stale_where_forbidden),
+         Format::count, say("flag.of-handoffs", {{"handoffs", report::grouped(sum.checked_where_forbidden)}}));
   if (any_forbidden) {
     std::string detail = sum.findings.empty()
-                             ? report::grouped(sum.checked_where_forbidden) +
-                                   " handoffs with release and acquire at .sys, no stale read"
+                             ? say("flag.no-stale-detail", {{"handoffs", report::grouped(sum.checked_where_forbidden)}})
                              : std::string();
     for (const auto& f : sum.findings) detail += (detail.empty() ? "" : "; ") + f;
-    s.check("no-stale-read", "no stale read where the PTX memory model forbids one", sum.findings.empty(), detail);
+    s.check("no-stale-read", say("flag.no-stale-read"), sum.findings.empty(), detail);
   }
-  std::string waits = sum.timeouts.empty() ? "every wait saw its flag" : std::string();
+  std::string waits = sum.timeouts.empty() ? say("flag.every-wait-saw-flag") : std::string();
   for (const auto& w : sum.timeouts) waits += (waits.empty() ? "" : "; ") + w;
-  s.check("no-timeout", "every wait ended before its deadline", sum.timeouts.empty(), waits);
+  s.check("no-timeout", say("flag.no-timeout"), sum.timeouts.empty(), waits);
   return s;
 }
 

@@ -8,8 +8,8 @@ report::Section host_flag_part(Run& run) {
   std::vector<FlagRow> rows = flag_rows(run.options, Consumer::host);
   if (run.ctx.gpu)
     for (auto& r : rows) r.gpu = gpu_host_flag(r.spec, run.ctx.device->index, run.iterations, run.budget_ns());
-  report::Section s = flag_section("host-flag", "host-flag: from a kernel to a host thread", rows, run.ctx.gpu);
-  if (run.ctx.gpu) s.note("ran on " + run.ctx.device_text() + " and this process's host thread");
+  report::Section s = flag_section("host-flag", say("host-flag.title"), rows, run.ctx.gpu);
+  if (run.ctx.gpu) s.note(say("host-flag.ran-on", {{"device", run.ctx.device_text()}}));
   return s;
 }
 

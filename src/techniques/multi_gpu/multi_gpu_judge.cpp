@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/report/text_format.hpp"
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
 
 namespace cudasync::multi_gpu {
 
@@ -15,11 +16,13 @@ FlagRow make_flag_row(const FlagSpec& spec) {
 
 std::string flag_verdict(const FlagRow& r) {
   const bool allowed = r.model.stale_allowed;
-  if (!r.gpu) return allowed ? "allowed" : "forbidden";
+  if (!r.gpu) return say(allowed ? "verdict.allowed" : "verdict.forbidden");
   const bool seen = r.gpu->stale > 0;
-  if (allowed) return seen ? "allowed, seen" : "allowed, not seen";
-  return seen ? "FORBIDDEN, SEEN" : "forbidden, not seen";
+  if (allowed) return say(seen ? "verdict.allowed-seen" : "verdict.allowed-not-seen");
+  return say(seen ? "verdict.forbidden-seen" : "verdict.forbidden-not-seen");
 }
+
+bool forbidden_seen(const FlagRow& r) { return !r.model.stale_allowed && r.gpu && r.gpu->stale > 0; }
 
 std::optional<double> stale_share(const FlagCounts& c) {
   if (c.completed() == 0) return std::nullopt;
@@ -27,7 +30,8 @@ std::optional<double> stale_share(const FlagCounts& c) {
 }
 
 std::string row_label(const FlagSpec& s) {
-  return std::string(fence_key(s.producer)) + " -> " + (s.where == Consumer::host ? "host" : fence_key(s.consumer));
+  return std::string(fence_key(s.producer)) + " -> " +
+         (s.where == Consumer::host ? say("flag.host") : std::string(fence_key(s.consumer)));
 }
 
 FlagSummary summarize(const std::vector<FlagRow>& rows) {
@@ -40,12 +44,13 @@ FlagSummary summarize(const std::vector<FlagRow>& rows) {
       s.stale_where_forbidden += c.stale;
       s.checked_where_forbidden += c.completed();
       if (c.stale > 0)
-        s.findings.push_back(row_label(r.spec) + ": " + report::grouped(c.stale) + " stale of " +
-                             report::grouped(c.completed()));
+        s.findings.push_back(say("finding.stale",
+                                 {{"row", row_label(r.spec)}, {"stale", report::grouped(c.stale)}, {"of", report::grouped(c.completed())}}));
     }
     if (c.timed_out > 0)
-      s.timeouts.push_back(row_label(r.spec) + ": " + report::grouped(c.timed_out) + " of " +
-                           report::grouped(c.instances) + " waits gave up");
+      s.timeouts.push_back(say("finding.timeouts", {{"row", row_label(r.spec)},
+                                                    {"timed-out", report::grouped(c.timed_out)},
+                                                    {"instances", report::grouped(c.instances)}}));
   }
   return s;
 }

@@ -20,8 +20,10 @@ struct FlagRow {
 FlagRow make_flag_row(const FlagSpec& spec);
 
 // Without GPU counts: "allowed" or "forbidden". With them: "allowed, seen", "allowed, not seen",
-// "forbidden, not seen", "FORBIDDEN, SEEN".
+// "forbidden, not seen", "FORBIDDEN, SEEN" (in the run's language).
 std::string flag_verdict(const FlagRow& r);
+// The GPUs read stale data where the model forbids it ("FORBIDDEN, SEEN").
+bool forbidden_seen(const FlagRow& r);
 // The stale share of the completed instances (0..1); nullopt when none completed.
 std::optional<double> stale_share(const FlagCounts& c);
 

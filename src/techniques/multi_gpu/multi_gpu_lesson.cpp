@@ -98,37 +98,28 @@ int sm_count(const RunContext& ctx, int index) {
 
 void setup(Run& run, report::Section& s) {
   if (run.bench) return bench_setup(run, s);
-  s.title = "setup: two GPUs, their memory, and NCCL";
-  s.paragraph(
-      "One GPU knows another has finished writing only through memory: a flag the writer stores after its data, "
-      "which the reader waits for. The stores cross a link (NVLink or PCIe) into the other GPU's memory, and the "
-      "PTX memory model promises an order between them only for a release and an acquire whose scope holds both "
-      "threads: .sys, the whole system. The same holds between a GPU and a host thread.");
-  s.fact("devices", "GPUs of the two-GPU parts (--devices)", std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]),
-         Format::plain, "host-flag runs on --device");
+  s.title = say("setup.title");
+  s.paragraph(say("setup.about"));
+  s.fact("devices", say("setup.devices"), std::to_string(run.dev[0]) + "," + std::to_string(run.dev[1]), Format::plain,
+         say("setup.devices-note"));
   if (run.ctx.gpu) {
-    s.fact("visible-gpus", "GPUs visible", static_cast<I>(run.visible), Format::count);
+    s.fact("visible-gpus", say("setup.visible-gpus"), static_cast<I>(run.visible), Format::count);
     if (run.peer)
-      s.fact("peer-access", "peer access",
-             std::string(run.peer_waiver.empty() ? "both ways" : "no"), Format::plain,
-             run.peer_waiver.empty() ? "cudaDeviceCanAccessPeer; performance rank " +
-                                           std::to_string(run.peer->performance_rank) + ", native atomics " +
-                                           (run.peer->native_atomics ? "yes" : "no")
-                                     : run.peer_waiver);
+      s.fact("peer-access", say("setup.peer-access"), say(run.peer_waiver.empty() ? "setup.both-ways" : "setup.no"),
+             Format::plain,
+             run.peer_waiver.empty()
+                 ? say("setup.peer-note", {{"rank", run.peer->performance_rank},
+                                           {"atomics", say(run.peer->native_atomics ? "setup.yes" : "setup.no")}})
+                 : run.peer_waiver);
   }
-  s.fact("nccl", "NCCL", std::string(kNcclBuiltIn ? std::string("built in, ") + kNcclVersion : "not built in"),
-         Format::plain, kNcclBuiltIn ? "CMake found nccl.h and libnccl" : "the NCCL rows are waived");
-  s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain,
-         "NVLink SHARP (NVLink multicast) off, here and in every child process");
-  s.fact("iterations", "handoffs per flag row (--iterations)", static_cast<I>(run.iterations), Format::count);
-  s.fact("deadline-ms", "deadline per spin (--deadline-ms)", static_cast<I>(run.options.deadline_ms), Format::count,
-         "ms");
-  s.fact("seed", "seed (--seed)", static_cast<I>(run.ctx.seed), Format::plain,
-         "the barrier's starting values, the all-reduce's inputs");
+  s.fact("nccl", "NCCL", kNcclBuiltIn ? say("setup.nccl-built-in", {{"version", kNcclVersion}}) : say("setup.nccl-not-built-in"),
+         Format::plain, say(kNcclBuiltIn ? "setup.nccl-found" : "setup.nccl-waived"));
+  s.fact("nccl-nvls-enable", "NCCL_NVLS_ENABLE", std::string("0"), Format::plain, say("setup.nvls-note"));
+  s.fact("iterations", say("setup.iterations"), static_cast<I>(run.iterations), Format::count);
+  s.fact("deadline-ms", say("setup.deadline"), static_cast<I>(run.options.deadline_ms), Format::count, "ms");
+  s.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed), Format::plain, say("setup.seed-note"));
   if (!run.pair_waiver.empty()) s.note(run.pair_waiver);
-  if (!run.ctx.gpu)
-    s.note("no GPU: the reference model of each protocol; the counts, values and times need two GPUs (host-flag "
-           "needs one)");
+  if (!run.ctx.gpu) s.note(say("setup.no-gpu"));
 }
 
 }  // namespace
@@ -141,9 +132,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     dev[0] = o.devices[0];
     dev[1] = o.devices[1];
   }
-  if (!kNcclBuiltIn)
-    nccl_waiver = "NCCL is not built into this cudasync (CMake found no nccl.h and libnccl; install libnccl-dev or a "
-                  "CUDA toolkit that ships NCCL, and rebuild)";
+  if (!kNcclBuiltIn) nccl_waiver = say("waiver.nccl-not-built-in");
   barrier.threads = kBarrierThreads;
   barrier.phases = o.phases;
   barrier.deadline_ns = budget_ns();
@@ -155,9 +144,8 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     visible = static_cast<int>(ctx.gpus().devices.size());
     const std::string own = ctx.device_text();
     if (visible < 2) {
-      pair_waiver = "this machine has " + std::to_string(visible) + " GPU" + (visible == 1 ? "" : "s") +
-                    (own.empty() ? "" : " (" + own + ")") + "; multi-gpu's two-GPU parts need two (--devices A,B, "
-                    "default 0,1)";
+      const std::string gpus = say(visible == 1 ? "waiver.gpu" : "waiver.gpus", {{"count", visible}});
+      pair_waiver = own.empty() ? say("waiver.pair", {{"gpus", gpus}}) : say("waiver.pair-own", {{"gpus", gpus}, {"own", own}});
     } else {
       for (int d : dev)
         if (d >= visible)
@@ -166,10 +154,11 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
                            "two of 0.." + std::to_string(visible - 1));
       peer = gpu_peer_info(dev[0], dev[1]);
       if (!peer->a_to_b || !peer->b_to_a)
-        peer_waiver = pair_text() + " cannot reach each other's memory (cudaDeviceCanAccessPeer " +
-                      std::to_string(dev[0]) + " -> " + std::to_string(dev[1]) + ": " + (peer->a_to_b ? "yes" : "no") +
-                      ", " + std::to_string(dev[1]) + " -> " + std::to_string(dev[0]) + ": " +
-                      (peer->b_to_a ? "yes" : "no") + ")";
+        peer_waiver = say("waiver.peer", {{"pair", pair_text()},
+                                          {"a", dev[0]},
+                                          {"b", dev[1]},
+                                          {"a-to-b", say(peer->a_to_b ? "setup.yes" : "setup.no")},
+                                          {"b-to-a", say(peer->b_to_a ? "setup.yes" : "setup.no")}});
       const Coresidency r0 = gpu_barrier_coresidency(dev[0], kBarrierThreads);
       const Coresidency r1 = gpu_barrier_coresidency(dev[1], kBarrierThreads);
       resident = r0.limit() <= r1.limit() ? r0 : r1;
@@ -186,16 +175,17 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
   }
 }
 
-std::string Run::pair_text() const { return "GPUs " + std::to_string(dev[0]) + " and " + std::to_string(dev[1]); }
+std::string Run::pair_text() const { return say("run.pair", {{"a", dev[0]}, {"b", dev[1]}}); }
 
 void Run::require_pair(const std::string& part) const {
   if (!ctx.gpu) return;
-  if (!pair_waiver.empty()) throw WaivedError(part + " needs two GPUs: " + pair_waiver);
+  if (!pair_waiver.empty()) throw WaivedError(say("waiver.needs-two-gpus", {{"part", part}, {"why", pair_waiver}}));
 }
 
 void Run::require_peer(const std::string& part) const {
   require_pair(part);
-  if (ctx.gpu && !peer_waiver.empty()) throw WaivedError(part + " needs peer access: " + peer_waiver);
+  if (ctx.gpu && !peer_waiver.empty())
+    throw WaivedError(say("waiver.needs-peer-access", {{"part", part}, {"why", peer_waiver}}));
 }
 
 NcclComms* Run::open_nccl() {
@@ -204,7 +194,7 @@ NcclComms* Run::open_nccl() {
     try {
       nccl = nccl_opening.valid() ? nccl_opening.get() : gpu_nccl_open(dev[0], dev[1]);
     } catch (const Error& e) {
-      nccl_waiver = std::string("NCCL could not start on ") + pair_text() + ": " + e.what();
+      nccl_waiver = say("waiver.nccl-could-not-start", {{"pair", pair_text()}, {"error", e.what()}});
       return nullptr;
     }
   }

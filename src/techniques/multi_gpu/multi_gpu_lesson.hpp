@@ -19,10 +19,16 @@
 
 #include "core/coresidency.hpp"
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
 #include "techniques/multi_gpu/multi_gpu_judge.hpp"
 
 namespace cudasync::multi_gpu {
+
+// A sentence of this lesson's catalog (lessons/multi-gpu/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("multi-gpu", key, args);
+}
 
 inline constexpr long long kDefaultIterations = 20000;  // per flag row: the default run stays around a second
 inline constexpr long long kMaxIterations = 200000;  // five host-flag rows of it take ~4 s on an H200
@@ -67,7 +73,7 @@ struct Run {
   std::future<std::shared_ptr<NcclComms>> nccl_opening;
 
   std::uint64_t budget_ns() const { return static_cast<std::uint64_t>(options.deadline_ms) * 1'000'000ull; }
-  std::string pair_text() const;   // "GPUs 0 and 1"
+  std::string pair_text() const;   // "GPUs 0 and 1", in the run's language
   // Throws WaivedError naming `part` when a GPU run cannot use the pair (or its peer access).
   void require_pair(const std::string& part) const;
   void require_peer(const std::string& part) const;

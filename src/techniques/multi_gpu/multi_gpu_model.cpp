@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+
 namespace cudasync::multi_gpu {
 
 // ---- fences by name ------------------------------------------------------------------------------
@@ -50,7 +52,7 @@ struct Side {
   Scope pattern = Scope::none;  // the scope of its release (producer) or acquire (consumer) pattern
   Scope flag = Scope::sys;      // the scope of its strong access to the flag
   std::string ptx;
-  std::string what;             // "__threadfence() is fence.sc.gpu"
+  std::string what;             // "__threadfence() is fence.sc.gpu", in the run's language
 };
 
 Side producer_side(Fence f) {
@@ -63,7 +65,7 @@ Side producer_side(Fence f) {
     case Fence::device:
       s.pattern = Scope::gpu;
       s.ptx = data + "fence.sc.gpu; st.relaxed.sys [flag], 1";
-      s.what = "the producer's __threadfence() is membar.gl = fence.sc.gpu";
+      s.what = say("model.producer-threadfence");
       break;
     case Fence::system:
       s.pattern = Scope::sys;
@@ -72,7 +74,7 @@ Side producer_side(Fence f) {
     case Fence::rel_acq_device:
       s.pattern = s.flag = Scope::gpu;
       s.ptx = data + "st.release.gpu [flag], 1";
-      s.what = "the producer's thread_scope_device release is st.release.gpu";
+      s.what = say("model.producer-release-device");
       break;
     case Fence::rel_acq_system:
       s.pattern = Scope::sys;
@@ -87,7 +89,7 @@ Side consumer_side(Fence f, Consumer where) {
   const std::string data = "; ld.global r, [data]";
   if (where == Consumer::host) {
     s.pattern = Scope::sys;  // a host thread's C++ acquire load: an acquire at system scope
-    s.ptx = "host: __atomic_load_n(&flag, __ATOMIC_ACQUIRE); load data";
+    s.ptx = say("model.host-ptx");
     return s;
   }
   switch (f) {
@@ -97,7 +99,7 @@ Side consumer_side(Fence f, Consumer where) {
     case Fence::device:
       s.pattern = Scope::gpu;
       s.ptx = "ld.relaxed.sys f, [flag]; fence.sc.gpu" + data;
-      s.what = "the consumer's __threadfence() is membar.gl = fence.sc.gpu";
+      s.what = say("model.consumer-threadfence");
       break;
     case Fence::system:
       s.pattern = Scope::sys;
@@ -106,7 +108,7 @@ Side consumer_side(Fence f, Consumer where) {
     case Fence::rel_acq_device:
       s.pattern = s.flag = Scope::gpu;
       s.ptx = "ld.acquire.gpu f, [flag]" + data;
-      s.what = "the consumer's thread_scope_device acquire is ld.acquire.gpu";
+      s.what = say("model.consumer-acquire-device");
       break;
     case Fence::rel_acq_system:
       s.pattern = Scope::sys;
@@ -121,28 +123,23 @@ Side consumer_side(Fence f, Consumer where) {
 FlagVerdict flag_model(const FlagSpec& spec) {
   const Side p = producer_side(spec.producer);
   const Side c = consumer_side(spec.consumer, spec.where);
-  const std::string other = spec.where == Consumer::host ? "the host thread" : "the other GPU's thread";
+  const std::string other = say(spec.where == Consumer::host ? "model.host-thread" : "model.other-gpu-thread");
   FlagVerdict v;
   v.producer_ptx = p.ptx;
   v.consumer_ptx = c.ptx;
   if (p.pattern == Scope::none) {
-    v.reason = "no release on the producer's side: nothing orders its data store before its flag store";
+    v.reason = say("model.no-release");
   } else if (c.pattern == Scope::none) {
-    v.reason = "no acquire on the consumer's side: nothing orders its flag load before its data load, and its L1 "
-               "may still hold the old line";
+    v.reason = say("model.no-acquire");
   } else if (p.pattern != Scope::sys) {
-    v.reason = p.what + ": scope .gpu holds the producer's GPU only, not " + other +
-               ", so it synchronizes with nothing there";
+    v.reason = say("model.producer-gpu-scope", {{"what", p.what}, {"other", other}});
   } else if (c.pattern != Scope::sys) {
-    v.reason = c.what + ": scope .gpu holds the consumer's GPU only, not the producer, so it synchronizes with "
-               "nothing there";
+    v.reason = say("model.consumer-gpu-scope", {{"what", c.what}});
   } else if (p.flag != Scope::sys || c.flag != Scope::sys) {
-    v.reason = "the flag's store and load are not morally strong: one of them has a scope (.gpu) that does not hold "
-               "both threads";
+    v.reason = say("model.not-morally-strong");
   } else {
     v.stale_allowed = false;
-    v.reason = "release and acquire at .sys, whose scope holds both threads, synchronize through the flag: the data "
-               "store happens before the data load (causality order), so the load cannot return the initial 0";
+    v.reason = say("model.synchronize");
   }
   return v;
 }
@@ -218,33 +215,35 @@ ProtocolSim simulate_protocol(int blocks, int barriers, int schedules, std::uint
         ++arrivals[k];
         const bool last = before == k * static_cast<unsigned>(blocks) - 1u;
         b.pc = last ? 1 : 3;
-        action = "arrive: " + pair_text(before, before + 1, " -> ") +
-                 (last ? ", last of GPU " + std::to_string(g) : std::string());
+        action = last ? say("step.arrive-last", {{"counter", pair_text(before, before + 1, " -> ")}, {"gpu", g}})
+                      : say("step.arrive", {{"counter", pair_text(before, before + 1, " -> ")}});
       } else if (b.pc == 1) {
         flags[g][g] = k;
         b.pc = cross_gpu ? 2 : 3;
-        action = "publish flag[" + std::to_string(g) + "]=" + std::to_string(k) + " on GPU " + std::to_string(g);
+        action = say("step.publish", {{"flag", g}, {"barrier", k}, {"gpu", g}});
       } else if (b.pc == 2) {
         flags[o][g] = k;
         b.pc = 3;
-        action = "publish flag[" + std::to_string(g) + "]=" + std::to_string(k) + " on GPU " + std::to_string(o) +
-                 " (peer)";
+        action = say("step.publish-peer", {{"flag", g}, {"barrier", k}, {"gpu", o}});
       } else {
         const bool pass = cross_gpu ? flags[g][0] >= k && flags[g][1] >= k : flags[g][g] >= k;
         if (!pass) {
           record = !b.waited;
           b.waited = true;
-          action = "poll: wait";
+          action = say("step.poll-wait");
         } else {
           if (arrivals[k] < total && !early) {
             early = true;
             ++out.early;
             if (out.first_early.empty())
-              out.first_early = "schedule " + std::to_string(sc + 1) + ": GPU " + std::to_string(g) + " block " +
-                                std::to_string(id % blocks) + " left barrier " + std::to_string(k) + " after " +
-                                std::to_string(arrivals[k]) + " of " + std::to_string(total) + " arrivals";
+              out.first_early = say("step.first-early", {{"schedule", sc + 1},
+                                                         {"gpu", g},
+                                                         {"block", id % blocks},
+                                                         {"barrier", k},
+                                                         {"arrivals", arrivals[k]},
+                                                         {"total", total}});
           }
-          action = "poll: pass";
+          action = say("step.poll-pass");
           b.waited = false;
           b.pc = 0;
           if (++b.barrier > static_cast<unsigned>(barriers)) ++finished;

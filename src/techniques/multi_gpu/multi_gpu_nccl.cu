@@ -6,6 +6,7 @@
 // call, so that every child process inherits it too.
 #include "core/errors.hpp"
 #include "core/log.hpp"
+#include "core/words/words.hpp"
 #include "techniques/multi_gpu/multi_gpu_cuda.cuh"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
 #include "techniques/multi_gpu/multi_gpu_nccl.cuh"
@@ -40,7 +41,7 @@ struct Nccl {
 template <typename F>
 void bind(void* lib, const char* name, F& f, std::string& error) {
   f = reinterpret_cast<F>(dlsym(lib, name));
-  if (!f && error.empty()) error = std::string(name) + " is missing from the NCCL library";
+  if (!f && error.empty()) error = words::say("multi-gpu", "nccl.missing-entry", {{"name", name}});
 }
 
 const Nccl& nccl() {
@@ -55,8 +56,7 @@ const Nccl& nccl() {
       tried += (tried.empty() ? "" : "; ") + std::string(why ? why : name);
     }
     if (!lib) {
-      n.error = "NCCL is built in but its library could not be loaded (" + tried +
-                "); install libnccl2, or put the CUDA toolkit's lib directory on the loader's path";
+      n.error = words::say("multi-gpu", "nccl.not-loaded", {{"tried", tried}});
       return n;
     }
     bind(lib, "ncclGetVersion", n.get_version, n.error);
@@ -152,8 +152,7 @@ namespace cudasync::multi_gpu {
 
 namespace {
 [[noreturn]] void not_built_in() {
-  throw WaivedError("NCCL is not built into this cudasync (CMake found no nccl.h and libnccl: install libnccl-dev, "
-                    "or a CUDA toolkit that ships NCCL, and rebuild)");
+  throw WaivedError(words::say("multi-gpu", "nccl.not-built-in"));
 }
 }  // namespace
 

@@ -9,11 +9,10 @@ report::Section peer_flag_part(Run& run) {
   std::vector<FlagRow> rows = flag_rows(run.options, Consumer::peer_gpu);
   if (run.ctx.gpu)
     for (auto& r : rows) r.gpu = gpu_peer_flag(r.spec, run.dev[0], run.dev[1], run.iterations, run.budget_ns());
-  report::Section s = flag_section("peer-flag", "peer-flag: from a kernel on one GPU to a kernel on another", rows,
-                                   run.ctx.gpu);
+  report::Section s = flag_section("peer-flag", say("peer-flag.title"), rows, run.ctx.gpu);
   if (run.ctx.gpu)
-    s.note("producer on GPU " + std::to_string(run.dev[0]) + " (" + run.peer->a_name + "), consumer and memory on GPU " +
-           std::to_string(run.dev[1]) + " (" + run.peer->b_name + ")");
+    s.note(say("peer-flag.ran-on",
+               {{"a", run.dev[0]}, {"a-name", run.peer->a_name}, {"b", run.dev[1]}, {"b-name", run.peer->b_name}}));
   return s;
 }
 

@@ -11,40 +11,34 @@ namespace {
 struct VariantRow {
   CostVariant variant;
   const char* id;
-  const char* title;
+  const char* title;  // a key of the lesson's catalog
 };
 
 const VariantRow kVariants[] = {
-    {CostVariant::none, "store", "store, no fence"},
-    {CostVariant::block, "block", "store + __threadfence_block()"},
-    {CostVariant::device, "device", "store + __threadfence()"},
-    {CostVariant::system, "system", "store + __threadfence_system()"},
-    {CostVariant::acq_rel, "acq-rel", "store + atomic_thread_fence(acq_rel, device)"},
-    {CostVariant::release_store, "release-store", "atomic_ref store(release), device"},
-    {CostVariant::device_alone, "device-alone", "__threadfence() alone, no store"},
-    {CostVariant::l2_load_chain, "l2-load", "dependent L2 load (__ldcg), the peer"},
-    {CostVariant::atomic_chain, "atomic-add", "dependent atomicAdd, the peer"},
+    {CostVariant::none, "store", "cost.row-store"},
+    {CostVariant::block, "block", "cost.row-block"},
+    {CostVariant::device, "device", "cost.row-device"},
+    {CostVariant::system, "system", "cost.row-system"},
+    {CostVariant::acq_rel, "acq-rel", "cost.row-acq-rel"},
+    {CostVariant::release_store, "release-store", "cost.row-release-store"},
+    {CostVariant::device_alone, "device-alone", "cost.row-device-alone"},
+    {CostVariant::l2_load_chain, "l2-load", "cost.row-l2-load"},
+    {CostVariant::atomic_chain, "atomic-add", "cost.row-atomic-add"},
 };
 const CostShape kShapes[] = {CostShape::one_thread, CostShape::warp_per_sm};
 
 }  // namespace
 
 report::Section cost_section(const CostMeasure& measure, bool gpu_run, int iterations, bool bench) {
-  report::Section s("cost", "cost: ns per fence, beside a loop with no fence");
-  s.paragraph(
-      "A loop of " + std::to_string(iterations) +
-      " iterations; each stores to the thread's own word, then fences (or not). The figure is ns per iteration "
-      "(clock64 in the kernel, converted with the SM clock measured against %globaltimer), one sample per launch. "
-      "A fence waits for the thread's earlier stores to be performed at its scope, so a gpu-scoped fence after a "
-      "store costs about a round trip to L2: the two peers measure that round trip in the same run. The row "
-      "'__threadfence() alone' has no store in its loop: it shows what the fence costs with nothing to wait for.");
-  if (bench) s.paragraph("--bench: more iterations and launches per figure.");
+  report::Section s("cost", say("cost.title"));
+  s.paragraph(say("cost.about", {{"iterations", iterations}}));
+  if (bench) s.paragraph(say("cost.bench"));
   std::vector<sweep::Point> rows;
-  for (const auto& v : kVariants) rows.push_back({v.id, v.title});
-  sweep::Sweep sw("cost", "ns per iteration", report::Format::ns, sweep::Better::lower);
+  for (const auto& v : kVariants) rows.push_back({v.id, say(v.title)});
+  sweep::Sweep sw("cost", say("cost.unit"), report::Format::ns, sweep::Better::lower);
   // The peers are for reference: a fence is compared with them, and never one of them the best.
-  sw.rows("variant", rows).baseline("store").versus("l2-load").reference("l2-load").reference("atomic-add");
-  sw.columns("shape", {{"one-thread", "one thread"}, {"warp-per-sm", "one warp per SM"}});
+  sw.rows(say("cost.variant"), rows).baseline("store").versus("l2-load").reference("l2-load").reference("atomic-add");
+  sw.columns(say("cost.shape"), {{"one-thread", say("cost.one-thread")}, {"warp-per-sm", say("cost.warp-per-sm")}});
   sw.run(gpu_run, [&](std::size_t row, std::size_t column) { return measure(kVariants[row].variant, kShapes[column]); });
   sw.add_to(s, gpu_run);
   return s;

@@ -16,42 +16,31 @@ namespace {
 
 const Fence kHostFences[] = {Fence::none, Fence::device, Fence::system};
 
-const char* fence_code(Fence f) {
+std::string fence_code(Fence f) {
   switch (f) {
     case Fence::device: return "__threadfence()";
     case Fence::system: return "__threadfence_system()";
-    default: return "no fence";
+    default: return say("host.no-fence");
   }
 }
 
 }  // namespace
 
 report::Section host_observer_section(const HostObserverSpec& spec, const std::vector<HostOutcome>& runs, bool gpu_run) {
-  report::Section s("host-observer", "host observer: a CPU thread reads what the GPU wrote");
-  s.paragraph(
-      "mp with the consumer on the host. One GPU thread, round after round: wait until the host says ready, "
-      "store the round's data words (plain stores into mapped pinned host memory), the fence, then the flag with "
-      "a volatile store. This process's own thread polls the flag with volatile loads, then "
-      "std::atomic_thread_fence(std::memory_order_acquire), then reads the data: a word that is not the round's "
-      "value is a stale read.");
-  s.paragraph(
-      "The host thread is in the system scope and outside the GPU. __threadfence() is fence.sc.gpu: its scope "
-      "does not contain the host thread, so it is not morally strong with the host's acquire and the two do not "
-      "synchronize: the stale read stays allowed. __threadfence_system() is fence.sc.sys, whose scope contains the "
-      "host: followed by the volatile (relaxed, system-scoped) flag store it is a release pattern the host's "
-      "acquire synchronizes with, and the stale read is forbidden. Allowed is not promised: the path to host "
-      "memory may deliver the GPU's stores in order anyway, and zero stale reads in every row is a possible result.");
-  s.fact("rounds", "rounds per fence", I{spec.rounds}, Format::count, "--bench: 10 times as many");
-  s.fact("words", "data words per round", I{kHostDataWords}, Format::count, "each on a 128-byte line of its own");
-  s.fact("device-wait", "each GPU wait gives up after", budget_ms(spec.device_budget_ns), Format::ms);
-  s.fact("host-wait", "each host wait gives up after", I{spec.host_budget_ms}, Format::ms);
-  report::Table t("rounds", gpu_run ? "stale reads the host saw" : "what the PTX memory model allows");
-  t.column("fence", "GPU side").column("ptx", "PTX");
+  report::Section s("host-observer", say("host.title"));
+  s.paragraph(say("host.about"));
+  s.paragraph(say("host.about-scope"));
+  s.fact("rounds", say("host.rounds"), I{spec.rounds}, Format::count, say("host.rounds-note"));
+  s.fact("words", say("host.words"), I{kHostDataWords}, Format::count, say("host.words-note"));
+  s.fact("device-wait", say("host.device-wait"), budget_ms(spec.device_budget_ns), Format::ms);
+  s.fact("host-wait", say("host.host-wait"), I{spec.host_budget_ms}, Format::ms);
+  report::Table t("rounds", say(gpu_run ? "host.table-gpu" : "host.table-model"));
+  t.column("fence", say("host.gpu-side")).column("ptx", "PTX");
   if (gpu_run)
-    t.column("completed", "rounds", Format::count)
-        .column("stale", "stale rounds", Format::count)
-        .column("stale-words", "stale words", Format::count);
-  t.column("verdict", "stale read (PTX model)");
+    t.column("completed", say("host.completed"), Format::count)
+        .column("stale", say("host.stale"), Format::count)
+        .column("stale-words", say("host.stale-words"), Format::count);
+  t.column("verdict", say("host.verdict"));
   bool forbidden = false, gave_up = false;
   std::uint64_t rounds = 0;
   std::string found;
@@ -59,9 +48,10 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
     const ModelVerdict m = ptx_model(host_observer_program(o.fence));
     const bool allowed = m.allowed[static_cast<std::size_t>(outcome_index(1, 0))];
     std::vector<std::pair<std::string, Value>> cells{
-        {"fence", std::string(fence_code(o.fence))},
+        {"fence", fence_code(o.fence)},
         {"ptx", std::string(o.fence == Fence::device ? "fence.sc.gpu" : o.fence == Fence::system ? "fence.sc.sys" : "-")}};
-    std::string verdict = allowed ? "allowed" : "forbidden (" + m.reasons[static_cast<std::size_t>(outcome_index(1, 0))] + ")";
+    std::string verdict = allowed ? say("verdict.allowed")
+                                  : say("verdict.forbidden", {{"reason", m.reasons[static_cast<std::size_t>(outcome_index(1, 0))]}});
     report::RowMark mark = report::RowMark::none;
     if (gpu_run && o.gpu) {
       const HostObserverRun& g = *o.gpu;
@@ -76,23 +66,26 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
       cells.insert(cells.end(), {{"completed", static_cast<I>(g.rounds)},
                                  {"stale", static_cast<I>(g.stale)},
                                  {"stale-words", static_cast<I>(g.stale_words)}});
-      verdict = bad ? "FORBIDDEN, SEEN" : std::string(allowed ? "allowed, " : "forbidden, ") + (g.stale ? "seen" : "not seen");
+      // Not bad and not allowed: nothing stale was seen.
+      verdict = say(bad       ? "verdict.forbidden-seen"
+                    : allowed ? (g.stale ? "verdict.allowed-seen" : "verdict.allowed-not-seen")
+                              : "verdict.forbidden-not-seen");
     }
     cells.emplace_back("verdict", verdict);
     t.row(cells, mark);
   }
-  t.legend.push_back("GPU: the data words (st.global); the fence; the flag (st.volatile)");
-  t.legend.push_back("host: the flag (volatile load); atomic_thread_fence(acquire); the data words");
+  t.legend.push_back(say("host.legend-gpu"));
+  t.legend.push_back(say("host.legend-host"));
   s.add(std::move(t));
   if (!gpu_run) {
-    s.note("counts need a GPU: the model says which fence forbids the stale read");
+    s.note(say("host.no-gpu"));
     return s;
   }
-  s.agreement("no-forbidden-outcome", "no stale read where the PTX memory model forbids one", !forbidden,
-              forbidden ? "stale rounds with " + found : report::grouped(rounds) + " rounds");
-  s.check("no-wait-timed-out", "every wait ended before its deadline, on the GPU and on the host", !gave_up,
-          gave_up ? "a wait gave up: the rounds after it did not run" : "every round completed");
-  s.note("stale reads where the model allows them may be seen or not: none in every row is a possible result");
+  s.agreement("no-forbidden-outcome", say("host.no-forbidden"), !forbidden,
+              forbidden ? say("host.stale-rounds-with", {{"found", found}})
+                        : say("host.rounds-count", {{"rounds", report::grouped(rounds)}}));
+  s.check("no-wait-timed-out", say("host.no-timeout"), !gave_up, say(gave_up ? "host.gave-up" : "host.every-round"));
+  s.note(say("host.allowed-note"));
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/kernel_listing.hpp"
 #include "core/report/text_format.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 
 namespace cudasync::threadfence {
 
@@ -28,16 +29,16 @@ std::vector<int> forbidden_seen(const LitmusRow& r) {
 
 std::string litmus_verdict(const LitmusRow& r) {
   const bool weak_allowed = r.model.weak_allowed(r.spec.test);
-  if (!r.gpu) return weak_allowed ? "allowed" : "forbidden (" + r.model.forbidden_by + ")";
+  if (!r.gpu) return weak_allowed ? say("verdict.allowed") : say("verdict.forbidden", {{"reason", r.model.forbidden_by}});
   const LitmusCounts& c = *r.gpu;
   if (r.timeouts_expected) {
-    if (c.timed_out == 0) return "every wait saw y = 1";
-    return grouped(c.timed_out) + " of " + grouped(c.instances) + " waits gave up";
+    if (c.timed_out == 0) return say("verdict.every-wait-saw-flag");
+    return say("verdict.waits-gave-up", {{"timed-out", grouped(c.timed_out)}, {"instances", grouped(c.instances)}});
   }
-  if (!forbidden_seen(r).empty()) return "FORBIDDEN, SEEN";
+  if (!forbidden_seen(r).empty()) return say("verdict.forbidden-seen");
   const bool seen = c.outcome[weak_outcome(r.spec.test)] > 0;
-  if (weak_allowed) return seen ? "allowed, seen" : "allowed, not seen";
-  return "forbidden, not seen";
+  if (weak_allowed) return say(seen ? "verdict.allowed-seen" : "verdict.allowed-not-seen");
+  return say("verdict.forbidden-not-seen");
 }
 
 std::optional<double> weak_share(const LitmusCounts& c, Test test) {
@@ -54,21 +55,27 @@ LitmusSummary summarize(const std::vector<LitmusRow>& rows) {
     const LitmusCounts& c = *r.gpu;
     sum.completed += c.completed();
     if (!r.timeouts_expected) sum.bounded_waits += c.instances;
-    const std::string config = std::string(to_string(r.spec.test)) + " with fence " + fences_text(r.spec);
     if (const auto seen = forbidden_seen(r); !seen.empty()) {
       std::string what, why;
       for (int o : seen) {
-        what += (what.empty() ? "" : ", ") + outcome_text(o) + " " + grouped(c.outcome[o]) + " times";
+        what += (what.empty() ? "" : ", ") +
+                say("finding.outcome-times", {{"outcome", outcome_text(o)}, {"times", grouped(c.outcome[o])}});
         const std::string& reason = r.model.reasons[static_cast<std::size_t>(o)];
         if (!reason.empty() && why.find(reason) == std::string::npos) why += (why.empty() ? "" : "; ") + reason;
       }
-      sum.findings.push_back(config + " (" + to_string(r.spec.access) + ", " + to_string(r.spec.placement) + "): " +
-                             what + " in " + grouped(c.completed()) + " instances; the PTX memory model forbids it (" +
-                             (why.empty() ? "no candidate execution gives it" : why) + ")");
+      sum.findings.push_back(say("finding.forbidden-seen", {{"test", to_string(r.spec.test)},
+                                                            {"fences", fences_text(r.spec)},
+                                                            {"access", to_string(r.spec.access)},
+                                                            {"placement", to_string(r.spec.placement)},
+                                                            {"what", what},
+                                                            {"completed", grouped(c.completed())},
+                                                            {"why", why.empty() ? say("finding.no-execution") : why}}));
     }
     if (c.timed_out > 0 && !r.timeouts_expected)
-      sum.timeouts.push_back(std::string(to_string(r.spec.test)) + " " + fences_text(r.spec) + ": " +
-                             grouped(c.timed_out) + " of " + grouped(c.instances));
+      sum.timeouts.push_back(say("finding.timeouts", {{"test", to_string(r.spec.test)},
+                                                      {"fences", fences_text(r.spec)},
+                                                      {"timed-out", grouped(c.timed_out)},
+                                                      {"instances", grouped(c.instances)}}));
   }
   return sum;
 }
@@ -148,10 +155,11 @@ RaceTally tally_race(const RaceSpec& spec, RaceVariant v, const RaceRun& r) {
 
 PartialVerdict judge_partial(const PartialSpec& spec, PartialVariant v, const PartialRun& r) {
   PartialVerdict out;
-  const std::string seen = std::to_string(r.counter) + " tickets, " +
-                           (r.last_block >= 0 ? "block " + std::to_string(r.last_block) + " merged"
-                                              : std::string("no block merged")) +
-                           ", sum " + (r.result == kNeverWritten ? std::string("never written") : std::to_string(r.result));
+  const std::string seen =
+      say("partial.seen", {{"tickets", r.counter},
+                           {"merged", r.last_block >= 0 ? say("partial.block-merged", {{"block", r.last_block}})
+                                                        : say("partial.no-block-merged")},
+                           {"sum", r.result == kNeverWritten ? say("partial.never-written") : std::to_string(r.result)}});
   const PartialPrediction m = partial_model(spec, v);
   if (v == PartialVariant::every_block)
     out.as_predicted = r.completed && r.counter == m.tickets && r.last_block >= 0 && r.result == partial_sum(spec);
@@ -169,14 +177,13 @@ std::string stage_text(const PartialSpec& spec, const PartialRun& r) {
           std::clamp(r.stage[static_cast<std::size_t>(b * spec.threads + t)], 0, static_cast<int>(PartialStage::done)));
       (t == 0 ? zero : rest)[s] += 1;
     }
-  const char* where[5] = {"not started", "in the guard's __syncthreads_or", "out of the guard",
-                          "at the __syncthreads() after the if", "done"};
+  const char* where[5] = {"stage.not-started", "stage.in-guard", "stage.out-of-guard", "stage.after-if", "stage.done"};
   std::string a, b;
   for (std::size_t s = 0; s < 5; ++s) {
-    if (zero[s]) a += (a.empty() ? "" : ", ") + std::string(where[s]) + ": " + std::to_string(zero[s]);
-    if (rest[s]) b += (b.empty() ? "" : ", ") + std::string(where[s]) + ": " + std::to_string(rest[s]);
+    if (zero[s]) a += (a.empty() ? "" : ", ") + say("stage.count", {{"where", say(where[s])}, {"count", zero[s]}});
+    if (rest[s]) b += (b.empty() ? "" : ", ") + say("stage.count", {{"where", say(where[s])}, {"count", rest[s]}});
   }
-  return "thread 0 of each block " + a + "; the other threads " + b;
+  return say("stage.text", {{"thread-zero", a}, {"others", b}});
 }
 
 bool host_forbidden_seen(const ModelVerdict& model, const HostObserverRun& r) {

@@ -32,10 +32,12 @@ const char* code_of(PartialVariant v) {
 
 // "right sum, block 15 merged", "no sum", "hung after 300 ms": what a run gave, in a table cell.
 std::string outcome_cell(const PartialSpec& spec, const PartialRun& r) {
-  if (!r.completed) return "hung after " + std::to_string(r.watched_ms) + " ms";
-  std::string s = r.result == kNeverWritten ? "no sum" : r.result == partial_sum(spec) ? "right sum" : "wrong sum";
-  if (r.last_block >= 0) s += ", block " + std::to_string(r.last_block) + " merged";
-  return s;
+  if (!r.completed) return say("partial.hung-after", {{"ms", r.watched_ms}});
+  const std::string sum = say(r.result == kNeverWritten         ? "partial.no-sum"
+                              : r.result == partial_sum(spec) ? "partial.right-sum"
+                                                              : "partial.wrong-sum");
+  if (r.last_block < 0) return sum;
+  return say("partial.sum-merged", {{"sum", sum}, {"block", r.last_block}});
 }
 
 }  // namespace
@@ -83,61 +85,53 @@ std::optional<PartialRun> parse_partial_answer(const std::string& text, std::siz
 
 report::Section last_block_partial_section(const PartialSpec& spec, const std::vector<PartialOutcome>& runs,
                                            bool gpu_run) {
-  report::Section s("last-block-partial", "lastBlock called by only some threads");
-  s.paragraph(
-      "SO Docs assumes that lastBlock \"is invoked uniformly by all threads in all blocks\". Guard 1 (with its "
-      "acquire half) on a grid with more blocks than blocks of data, called three ways. Every block calling it, "
-      "one with no data adding 0, is right. If the blocks with no data return first, only they are missing "
-      "tickets: the last ticket drawn is never gridDim.x - 1, no block merges, and the sum is never written.");
-  s.paragraph(
-      "If only thread 0 calls it, inside if (threadIdx.x == 0), its __syncthreads_or waits for the block's other "
-      "threads, and they wait for thread 0 at the __syncthreads() that follows: as written, each waits for the "
-      "other. The PTX ISA leaves it undefined: an aligned barrier must be reached by every thread of the block, "
-      "and bar.red must not share a barrier with bar.sync. What the GPU does can be a hang for good, so that "
-      "case runs in a child process whose threads write where they are into host-mapped memory.");
-  s.fact("blocks", "blocks", I{spec.blocks}, Format::count);
-  s.fact("data-blocks", "blocks with data", I{spec.data_blocks}, Format::count, "blocks 0 to " + std::to_string(spec.data_blocks - 1));
-  s.fact("threads", "threads per block", I{spec.threads}, Format::count);
-  s.fact("model-sum", "sum (reference model)", static_cast<I>(partial_sum(spec)), Format::exact, "--seed");
-  report::Table t("calls", "who calls the guard");
-  t.column("call", "called").column("model", "the model").column("tickets-model", "tickets, model", Format::count);
-  if (gpu_run) t.column("tickets", "tickets", Format::count).column("outcome", "this GPU");
+  report::Section s("last-block-partial", say("partial.title"));
+  s.paragraph(say("partial.about"));
+  s.paragraph(say("partial.about-thread-zero"));
+  s.fact("blocks", say("grid.blocks"), I{spec.blocks}, Format::count);
+  s.fact("data-blocks", say("partial.data-blocks"), I{spec.data_blocks}, Format::count,
+         say("partial.data-blocks-note", {{"last", spec.data_blocks - 1}}));
+  s.fact("threads", say("grid.threads"), I{spec.threads}, Format::count);
+  s.fact("model-sum", say("last-block.model-sum"), static_cast<I>(partial_sum(spec)), Format::exact, "--seed");
+  report::Table t("calls", say("partial.table-title"));
+  t.column("call", say("partial.called")).column("model", say("the-model")).column("tickets-model", say("partial.tickets-model"), Format::count);
+  if (gpu_run) t.column("tickets", say("partial.tickets"), Format::count).column("outcome", say("this-gpu"));
   for (const auto& o : runs) {
     const PartialPrediction m = partial_model(spec, o.variant);
     const std::string id = partial_id(o.variant);
     std::vector<std::pair<std::string, Value>> cells{
         {"call", id},
-        {"model", std::string(!m.defined ? "undefined" : m.merged ? "right sum" : "no sum")},
+        {"model", say(!m.defined ? "partial.undefined" : m.merged ? "partial.right-sum" : "partial.no-sum")},
         {"tickets-model", static_cast<I>(m.tickets)}};
-    s.fact("model-" + id, "model, " + std::string(to_string(o.variant)), m.why);
+    s.fact("model-" + id, say("partial.model-fact", {{"variant", to_string(o.variant)}}), m.why);
     report::RowMark mark = report::RowMark::none;
     if (gpu_run && !o.gpu) {
       cells.emplace_back("tickets", report::Undefined{});
-      cells.emplace_back("outcome", std::string("no answer"));
-      s.fact("gpu-" + id, "this GPU, " + std::string(to_string(o.variant)),
-             "the child process gave no answer: " + o.problem);
+      cells.emplace_back("outcome", say("partial.no-answer"));
+      s.fact("gpu-" + id, say("partial.gpu-fact", {{"variant", to_string(o.variant)}}),
+             say("partial.child-no-answer", {{"problem", o.problem}}));
     } else if (gpu_run && o.gpu && o.variant != PartialVariant::thread_zero_only) {
       const PartialVerdict v = judge_partial(spec, o.variant, *o.gpu);
       if (!v.as_predicted) mark = report::RowMark::mismatch;
       cells.emplace_back("tickets", static_cast<I>(o.gpu->counter));
       cells.emplace_back("outcome", outcome_cell(spec, *o.gpu));
-      s.agreement(id + "-as-predicted", std::string(to_string(o.variant)) + ": tickets, last block and sum",
-                  v.as_predicted, v.detail);
+      s.agreement(id + "-as-predicted", say("partial.as-predicted", {{"variant", to_string(o.variant)}}), v.as_predicted,
+                  v.detail);
     } else if (gpu_run && o.gpu) {
-      const std::string what = o.gpu->completed
-                                   ? std::string("the kernel ended: ") + judge_partial(spec, o.variant, *o.gpu).detail
-                                   : "hung: still running after " + std::to_string(o.gpu->watched_ms) + " ms";
+      const std::string what =
+          o.gpu->completed ? say("partial.kernel-ended", {{"detail", judge_partial(spec, o.variant, *o.gpu).detail}})
+                           : say("partial.still-running", {{"ms", o.gpu->watched_ms}});
       cells.emplace_back("tickets", static_cast<I>(o.gpu->counter));
       cells.emplace_back("outcome", outcome_cell(spec, *o.gpu));
-      s.fact("gpu-" + id, "this GPU, " + std::string(to_string(o.variant)), what);
-      s.fact("stages-" + id, "where the threads were", stage_text(spec, *o.gpu));
+      s.fact("gpu-" + id, say("partial.gpu-fact", {{"variant", to_string(o.variant)}}), what);
+      s.fact("stages-" + id, say("partial.stages"), stage_text(spec, *o.gpu));
     }
     t.row(cells, mark);
   }
   for (const auto& o : runs) t.legend.push_back(std::string(partial_id(o.variant)) + ": " + code_of(o.variant));
   s.add(std::move(t));
-  if (!gpu_run) s.note("the runs need a GPU: the model says what each call must give, or that it is undefined");
-  s.note("the correct form: every thread of every block calls the guard, and a block with nothing to add adds 0");
+  if (!gpu_run) s.note(say("partial.no-gpu"));
+  s.note(say("partial.correct-form"));
   return s;
 }
 

@@ -86,18 +86,11 @@ void add_options(CLI::App& sub, Options& o) {
 }
 
 void setup(Run& run, report::Section& s) {
-  s.title = "setup: fences, litmus tests and the PTX memory model";
-  s.paragraph(
-      "A fence orders the calling thread's own memory accesses as other threads (in its block, on its GPU, in the "
-      "system) observe them. It makes nobody wait and publishes nothing by itself: it works in pairs, a fence "
-      "(or a release) on the writer's side and a fence (or an acquire) on the reader's, linked by a flag the reader "
-      "sees. Litmus tests show what goes wrong without them; the reference model says what the PTX memory model "
-      "allows.");
-  s.fact("iterations", "iterations per litmus row", I{run.iterations}, report::Format::count,
-         "--iterations (at least; whole rounds)");
-  s.fact("seed", "seed", static_cast<I>(run.ctx.seed), report::Format::plain,
-         "--seed: the lastBlock inputs, the WorkQueue costs and shares");
-  if (!run.ctx.gpu) s.note("no GPU: the model's allowed outcomes only; counts, costs and times need a GPU");
+  s.title = say("setup.title");
+  s.paragraph(say("setup.about"));
+  s.fact("iterations", say("setup.iterations"), I{run.iterations}, report::Format::count, say("setup.iterations-note"));
+  s.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed), report::Format::plain, say("setup.seed-note"));
+  if (!run.ctx.gpu) s.note(say("setup.no-gpu"));
 }
 
 }  // namespace

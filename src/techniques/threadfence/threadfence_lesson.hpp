@@ -9,9 +9,15 @@
 
 #include "core/kernel_listing.hpp"
 #include "core/parts/lesson.hpp"
+#include "core/words/words.hpp"
 #include "techniques/threadfence/threadfence_judge.hpp"
 
 namespace cudasync::threadfence {
+
+// A sentence of this lesson's catalog (lessons/threadfence/words.json) in the run's language.
+inline std::string say(std::string_view key, const words::Args& args = {}) {
+  return words::say("threadfence", key, args);
+}
 
 inline constexpr long long kDefaultIterations = 200000;  // per litmus row: the default run stays < 1 s
 inline constexpr long long kBenchIterations = 1000000;   // per row under --bench

@@ -55,36 +55,24 @@ std::vector<LitmusRow> litmus_rows(const Options& o, long long iterations) {
 }
 
 report::Section litmus_section(const std::vector<LitmusRow>& rows, bool gpu_run) {
-  report::Section s("litmus", "litmus tests: what a fence forbids, and what the GPU did");
-  s.paragraph(
-      "Each instance is two threads on fresh locations x and y (0 at the start; every store writes 1). By default "
-      "side 0 runs in block 2k and side 1 in block 2k+1, lane for lane, and as many instances run at once as the "
-      "GPU holds. Both sides first meet at a per-instance counter, so that they run the test at the same moment; "
-      "every wait has a deadline. In mp the consumer has read x once before it waits for the flag, as a polling "
-      "program would.");
-  s.paragraph(
-      "'allowed' lists the outcomes r0 r1 the PTX memory model permits for exactly the PTX these kernels execute: "
-      "the model enumerates every candidate execution and keeps those its axioms accept (PTX ISA, \"Memory "
-      "Consistency Model\", in the formal form of Lustig et al., ASPLOS 2019). An allowed weak outcome may or may "
-      "not appear on a given GPU; a forbidden one that appears is a finding, and the check fails.");
+  report::Section s("litmus", say("litmus.title"));
+  s.paragraph(say("litmus.about"));
+  s.paragraph(say("litmus.about-allowed"));
   if (!rows.empty()) {
     const LitmusSpec& first = rows.front().spec;
-    s.fact("access", "access", std::string(to_string(first.access)),
+    s.fact("access", say("litmus.access"), std::string(to_string(first.access)),
            report::Format::plain,
-           first.access == Access::plain
-               ? "--access: ld.global / st.global, weak (mp's flag is volatile: the consumer waits on it)"
-               : "--access: ld.volatile / st.volatile, relaxed at system scope");
-    s.fact("sides", "sides",
-           std::string(first.placement == Placement::same_block ? "in one block (two halves of its warps)"
-                                                                 : "in two blocks (2k and 2k+1)"),
+           say(first.access == Access::plain ? "litmus.access-plain-note" : "litmus.access-volatile-note"));
+    s.fact("sides", say("litmus.sides"),
+           say(first.placement == Placement::same_block ? "litmus.sides-one-block" : "litmus.sides-two-blocks"),
            report::Format::plain, "--placement");
   }
   add_grid_facts(s, rows);
   if (gpu_run && !rows.empty() && rows.front().gpu)
-    add_same_sm_fact(s, "pairs-same-sm", "pairs with both sides on one SM", *rows.front().gpu);
-  s.add(litmus_table("outcomes per configuration", rows, gpu_run, TableOptions{}));
-  add_litmus_checks(s, rows, gpu_run, "counts need a GPU: the model says which outcomes are allowed, the GPU what happens");
-  s.note("what each fence compiles to: cudasync threadfence --part ptx");
+    add_same_sm_fact(s, "pairs-same-sm", say("litmus.pairs-same-sm"), *rows.front().gpu);
+  s.add(litmus_table(say("litmus.table-title"), rows, gpu_run, TableOptions{}));
+  add_litmus_checks(s, rows, gpu_run, say("litmus.no-gpu"));
+  s.note(say("litmus.ptx-note"));
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/report/text_format.hpp"
 #include "techniques/threadfence/threadfence_gpu.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 
 namespace cudasync::threadfence {
 
@@ -13,9 +14,9 @@ using I = std::int64_t;
 
 namespace {
 
-const char* generic_code(Test t, int side) {
+std::string generic_code(Test t, int side) {
   switch (t) {
-    case Test::mp: return side == 0 ? "x = 1; F0; y = 1" : "read x; wait until y == 1; F1; r1 = x";
+    case Test::mp: return side == 0 ? "x = 1; F0; y = 1" : say("table.mp-side-1");
     case Test::sb: return side == 0 ? "x = 1; F0; r0 = y" : "y = 1; F1; r1 = x";
     case Test::lb: return side == 0 ? "r0 = x; F0; y = 1" : "r1 = y; F1; x = 1";
     case Test::corr: return side == 0 ? "x = 1" : "r0 = x; F1; r1 = x";
@@ -30,21 +31,18 @@ void add_legend(report::Table& t, const std::vector<LitmusRow>& rows, bool gpu_r
   for (const auto& r : rows)
     if (std::find(tests.begin(), tests.end(), r.spec.test) == tests.end()) tests.push_back(r.spec.test);
   for (Test test : tests) {
-    t.legend.push_back(std::string(to_string(test)) + " (" + test_title(test) + "), weak outcome " +
-                       outcome_key(weak_outcome(test)));
-    t.legend.push_back("  side 0: " + std::string(generic_code(test, 0)));
-    t.legend.push_back("  side 1: " + std::string(generic_code(test, 1)));
-    t.legend.push_back("  " + std::string(registers_meaning(test)));
+    t.legend.push_back(say("table.legend-test",
+                           {{"test", to_string(test)}, {"title", test_title(test)}, {"weak", outcome_key(weak_outcome(test))}}));
+    t.legend.push_back("  " + say("table.legend-side", {{"side", 0}, {"code", generic_code(test, 0)}}));
+    t.legend.push_back("  " + say("table.legend-side", {{"side", 1}, {"code", generic_code(test, 1)}}));
+    t.legend.push_back("  " + registers_meaning(test));
   }
-  t.legend.push_back("F: none | block = __threadfence_block() | device = __threadfence()");
-  t.legend.push_back("   | system = __threadfence_system() | rel-acq = no fence: the side's");
-  t.legend.push_back("   synchronizing accesses are cuda::atomic_ref (device scope), stores");
-  t.legend.push_back("   with memory_order_release, loads with memory_order_acquire");
-  t.legend.push_back("   (mp: the flag y only)");
-  t.legend.push_back("   two names (device,none): side 0's fence, side 1's fence");
+  for (const char* line : {"table.legend-fences-1", "table.legend-fences-2", "table.legend-fences-3",
+                           "table.legend-fences-4", "table.legend-fences-5", "table.legend-fences-6"})
+    t.legend.push_back(say(line));
   if (gpu_run) {
-    t.legend.push_back("00 .. 11: instances that ended with r0 r1 = 00 .. 11");
-    t.legend.push_back("weak: the weak outcome's share of the completed instances");
+    t.legend.push_back(say("table.legend-counts"));
+    t.legend.push_back(say("table.legend-weak"));
   }
 }
 
@@ -63,17 +61,17 @@ void run_rows(std::vector<LitmusRow>& rows, bool gpu) {
 report::Table litmus_table(const std::string& title, const std::vector<LitmusRow>& rows, bool gpu_run,
                            const TableOptions& opt) {
   report::Table t("outcomes", title);
-  if (opt.label) t.column("case", "case");  // the case names its test
-  else t.column("test", "test");
-  t.column("fence", "fence");
-  if (opt.access) t.column("access", "access");
-  if (opt.placement) t.column("sides-in", "sides in");
+  if (opt.label) t.column("case", say("table.case"));  // the case names its test
+  else t.column("test", say("table.test"));
+  t.column("fence", say("table.fence"));
+  if (opt.access) t.column("access", say("table.access"));
+  if (opt.placement) t.column("sides-in", say("table.sides-in"));
   if (gpu_run) {  // counts only a GPU gives: the model's table leaves them out
-    t.column("instances", "instances", Format::count);
+    t.column("instances", say("table.instances"), Format::count);
     for (int o = 0; o < kOutcomes; ++o) t.column("r" + outcome_key(o), outcome_key(o), Format::count);
-    t.column("weak-share", "weak", Format::percent);
+    t.column("weak-share", say("table.weak"), Format::percent);
   }
-  t.column("allowed", "PTX allows").column("verdict", "verdict");
+  t.column("allowed", say("table.allowed")).column("verdict", say("table.verdict"));
   for (const auto& r : rows) {
     std::vector<std::pair<std::string, Value>> cells;
     if (opt.label) cells.emplace_back("case", r.label);
@@ -85,7 +83,7 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
       cells.emplace_back("access", std::string(all_atomic ? "atomic_ref" : to_string(r.spec.access)));
     }
     if (opt.placement)
-      cells.emplace_back("sides-in", std::string(r.spec.placement == Placement::same_block ? "one block" : "two blocks"));
+      cells.emplace_back("sides-in", say(r.spec.placement == Placement::same_block ? "table.one-block" : "table.two-blocks"));
     if (r.gpu) {
       cells.emplace_back("instances", static_cast<I>(r.gpu->instances));
       for (int o = 0; o < kOutcomes; ++o) cells.emplace_back("r" + outcome_key(o), static_cast<I>(r.gpu->outcome[o]));
@@ -109,20 +107,19 @@ void add_grid_facts(report::Section& s, const std::vector<LitmusRow>& rows) {
   const auto first = std::find_if(rows.begin(), rows.end(), [](const LitmusRow& r) { return r.gpu && !r.timeouts_expected; });
   if (first == rows.end()) return;
   const LitmusCounts& c = *first->gpu;
-  s.fact("blocks", "blocks", I{c.blocks}, Format::count, "every block resident");
-  s.fact("threads", "threads per block", I{c.threads}, Format::count);
-  s.fact("pairs-per-round", "pairs at once", static_cast<I>(c.pairs_per_round), Format::count);
-  s.fact("instances-per-row", "instances per row", static_cast<I>(c.instances), Format::count,
-         std::to_string(c.rounds) + " rounds of fresh locations (--iterations " +
-             report::grouped(static_cast<std::uint64_t>(first->iterations)) + ", rounded up to whole rounds)");
-  s.fact("wait-budget", "each wait gives up after", budget_ms(first->budget_ns), Format::ms,
-         "the rendezvous and mp's wait for the flag");
+  s.fact("blocks", say("grid.blocks"), I{c.blocks}, Format::count, say("grid.blocks-note"));
+  s.fact("threads", say("grid.threads"), I{c.threads}, Format::count);
+  s.fact("pairs-per-round", say("grid.pairs-per-round"), static_cast<I>(c.pairs_per_round), Format::count);
+  s.fact("instances-per-row", say("grid.instances-per-row"), static_cast<I>(c.instances), Format::count,
+         say("grid.instances-per-row-note",
+             {{"rounds", c.rounds}, {"iterations", report::grouped(static_cast<std::uint64_t>(first->iterations))}}));
+  s.fact("wait-budget", say("grid.wait-budget"), budget_ms(first->budget_ns), Format::ms, say("grid.wait-budget-note"));
 }
 
 void add_same_sm_fact(report::Section& s, const std::string& id, const std::string& title, const LitmusCounts& c) {
   if (c.pairs_checked == 0) return;
   s.fact(id, title, static_cast<I>(c.pairs_same_sm), Format::count,
-         "of " + report::grouped(c.pairs_checked) + " pairs (%smid of the blocks)");
+         say("grid.same-sm-note", {{"pairs", report::grouped(c.pairs_checked)}}));
 }
 
 void add_litmus_checks(report::Section& s, const std::vector<LitmusRow>& rows, bool gpu_run,
@@ -132,16 +129,16 @@ void add_litmus_checks(report::Section& s, const std::vector<LitmusRow>& rows, b
     return;
   }
   const LitmusSummary sum = summarize(rows);
-  s.agreement("no-forbidden-outcome", "no outcome the PTX memory model forbids was seen", sum.findings.empty(),
+  s.agreement("no-forbidden-outcome", say("check.no-forbidden"), sum.findings.empty(),
               sum.findings.empty()
-                  ? std::to_string(sum.rows) + " configurations, " + report::grouped(sum.completed) + " completed instances"
-                  : std::to_string(sum.findings.size()) + " configurations broke it");
+                  ? say("check.no-forbidden-detail", {{"rows", sum.rows}, {"completed", report::grouped(sum.completed)}})
+                  : say("check.forbidden-detail", {{"count", sum.findings.size()}}));
   std::string t;
   for (const auto& x : sum.timeouts) t += (t.empty() ? "" : "; ") + x;
-  s.check("no-wait-timed-out", "every wait ended before its deadline (nothing was stuck)", sum.timeouts.empty(),
-          sum.timeouts.empty() ? report::grouped(sum.bounded_waits) + " instances, each with its waits bounded"
-                               : "timed out: " + t);
-  for (const auto& f : sum.findings) s.note("FINDING: " + f);
+  s.check("no-wait-timed-out", say("check.no-timeout"), sum.timeouts.empty(),
+          sum.timeouts.empty() ? say("check.no-timeout-detail", {{"instances", report::grouped(sum.bounded_waits)}})
+                               : say("check.timed-out", {{"list", t}}));
+  for (const auto& f : sum.findings) s.note(say("check.finding", {{"finding", f}}));
 }
 
 }  // namespace cudasync::threadfence

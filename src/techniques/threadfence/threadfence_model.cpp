@@ -5,6 +5,8 @@
 #include <queue>
 #include <random>
 
+#include "techniques/threadfence/threadfence_lesson.hpp"
+
 namespace cudasync::threadfence {
 
 // ---- names ---------------------------------------------------------------------------------------
@@ -45,12 +47,12 @@ std::optional<Fence> parse_fence(const std::string& s) {
   return std::nullopt;
 }
 
-const char* test_title(Test t) {
+std::string test_title(Test t) {
   switch (t) {
-    case Test::mp: return "message passing";
-    case Test::sb: return "store buffering";
-    case Test::lb: return "load buffering";
-    case Test::corr: return "read-read coherence";
+    case Test::mp: return say("test.mp");
+    case Test::sb: return say("test.sb");
+    case Test::lb: return say("test.lb");
+    case Test::corr: return say("test.corr");
   }
   return "?";
 }
@@ -64,12 +66,12 @@ std::string outcome_text(int index) {
   return "r0=" + std::to_string(index / 2) + " r1=" + std::to_string(index % 2);
 }
 
-const char* registers_meaning(Test t) {
+std::string registers_meaning(Test t) {
   switch (t) {
-    case Test::mp: return "r0: the flag y the wait saw (1 when it ends), r1: the data x after it";
-    case Test::sb: return "r0: side 0's read of y (after it writes x), r1: side 1's read of x";
-    case Test::lb: return "r0: side 0's read of x (before it writes y), r1: side 1's read of y";
-    case Test::corr: return "r0, r1: x read twice by side 1 while side 0 writes it once";
+    case Test::mp: return say("test.mp-registers");
+    case Test::sb: return say("test.sb-registers");
+    case Test::lb: return say("test.lb-registers");
+    case Test::corr: return say("test.corr-registers");
   }
   return "";
 }
@@ -105,12 +107,12 @@ std::uint64_t exact_sum(const std::vector<std::uint32_t>& v) {
   return s;
 }
 
-const char* to_string(LastBlockVariant v) {
+std::string to_string(LastBlockVariant v) {
   switch (v) {
-    case LastBlockVariant::syncthreads_or: return "guard 1 (SO Docs): __syncthreads_or";
-    case LastBlockVariant::shared_flag: return "guard 2 (SO Docs): __shared__ flag";
-    case LastBlockVariant::no_fence: return "guard 1 without __threadfence()";
-    case LastBlockVariant::other_writer: return "guard 1, partial stored by another thread";
+    case LastBlockVariant::syncthreads_or: return say("guard.syncthreads-or");
+    case LastBlockVariant::shared_flag: return say("guard.shared-flag");
+    case LastBlockVariant::no_fence: return say("guard.no-fence");
+    case LastBlockVariant::other_writer: return say("guard.other-writer");
   }
   return "?";
 }

@@ -19,13 +19,13 @@ const char* to_string(Access a);      // "plain", "volatile"
 const char* to_string(Placement p);   // "different-blocks", "same-block"
 std::optional<Test> parse_test(const std::string& s);
 std::optional<Fence> parse_fence(const std::string& s);
-const char* test_title(Test t);       // "message passing"
+std::string test_title(Test t);       // "message passing", in the run's language
 
 // "device" when both sides have the same fence, else "device,none" (side 0, side 1).
 std::string fences_text(const LitmusSpec& s);
 // "r0=1 r1=0", and what r0 and r1 are for the test.
 std::string outcome_text(int index);
-const char* registers_meaning(Test t);
+std::string registers_meaning(Test t);  // in the run's language
 // The weak outcome of each test: mp 10, sb 00, lb 11, corr 10.
 int weak_outcome(Test t);
 
@@ -35,7 +35,7 @@ bool meaningful(const LitmusSpec& s);
 // ---- lastBlock ------------------------------------------------------------------------------------
 std::vector<std::uint32_t> make_last_block_input(long long n, std::uint64_t seed);
 std::uint64_t exact_sum(const std::vector<std::uint32_t>& v);
-const char* to_string(LastBlockVariant v);       // "__syncthreads_or", ...
+std::string to_string(LastBlockVariant v);       // "guard 1 (SO Docs): __syncthreads_or", ... (the run's language)
 const char* guard_id(LastBlockVariant v);        // "syncthreads-or", ...: kebab-case, for check ids
 bool guard_is_correct(LastBlockVariant v);       // the model: is the guard's result guaranteed?
 

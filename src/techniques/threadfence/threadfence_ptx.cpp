@@ -10,9 +10,10 @@ namespace {
 
 struct Probe {
   const char* id;                     // kebab-case: the check ptx-<id>, the kernel probe_<id, with _>
-  const char* cuda;
+  const char* cuda;                   // the CUDA C++ (in words: a key of the lesson's catalog)
   const char* maps_to;                // what the PTX ISA / the atomics ABI maps it to
   std::vector<std::string> ptx_must;  // opcodes the PTX must contain (prefixes)
+  bool in_words = false;              // cuda is a key: words, not code
 };
 
 const std::vector<Probe>& probes() {
@@ -25,13 +26,16 @@ const std::vector<Probe>& probes() {
       {"store-release", "ref.store(1, release)", "st.release.gpu", {"st.release.gpu"}},
       {"load-acquire", "ref.load(acquire)", "ld.acquire.gpu", {"ld.acquire.gpu"}},
       {"store-seq-cst", "ref.store(1, seq_cst)", "fence.sc.gpu; st.relaxed.gpu", {"fence.sc.gpu", "st.relaxed.gpu"}},
-      {"volatile", "volatile store; volatile load", "st.volatile; ld.volatile", {"st.volatile", "ld.volatile"}},
+      {"volatile", "ptx.cuda-volatile", "st.volatile; ld.volatile", {"st.volatile", "ld.volatile"}, true},
       {"atomic-add", "v = atomicAdd(p, 1)", "atom.add (relaxed, gpu)", {"atom."}},
-      {"atomic-add-unused", "atomicAdd(p, 1), v unused", "atom.add (relaxed, gpu)", {"atom."}},
+      {"atomic-add-unused", "ptx.cuda-atomic-add-unused", "atom.add (relaxed, gpu)", {"atom."}, true},
       {"fetch-add-acq-rel", "ref.fetch_add(1, acq_rel)", "atom.acq_rel.gpu.add", {"atom."}},
   };
   return p;
 }
+
+// A probe's CUDA C++ as the tables show it: the code, or its words in the run's language.
+std::string cuda_text(const Probe& p) { return p.in_words ? say(p.cuda) : std::string(p.cuda); }
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -54,50 +58,45 @@ std::vector<std::string> code_of(const std::vector<KernelCode>& codes, const std
 void add_probes(report::Section& s, const KernelListing& listing, const std::string& arch) {
   const std::vector<std::string> targets = listing.ptx_archs();  // the last one is shown
   const std::string ptx_arch = targets.empty() ? "" : targets.back();
-  s.fact("sass-arch", "SASS shown", arch.empty() ? std::string("none in this build") : arch);
-  s.fact("ptx-arch", "PTX shown", ptx_arch.empty() ? std::string("none in this build") : "compute_" + ptx_arch.substr(3));
-  report::Table ptx("ptx", "PTX: what the compiler emitted for each probe");
-  ptx.column("cuda", "CUDA C++").column("maps-to", "PTX ISA / atomics ABI").column("ptx", "PTX in this build");
-  report::Table sass("sass", "SASS (" + (arch.empty() ? std::string("none in this build") : arch) +
-                                 "): what the assembler made of it");
+  s.fact("sass-arch", say("ptx.sass-shown"), arch.empty() ? say("ptx.none-in-build") : arch);
+  s.fact("ptx-arch", say("ptx.ptx-shown"), ptx_arch.empty() ? say("ptx.none-in-build") : "compute_" + ptx_arch.substr(3));
+  report::Table ptx("ptx", say("ptx.ptx-table"));
+  ptx.column("cuda", "CUDA C++").column("maps-to", say("ptx.maps-to")).column("ptx", say("ptx.ptx-in-build"));
+  report::Table sass("sass", say("ptx.sass-table", {{"arch", arch.empty() ? say("ptx.none-in-build") : arch}}));
   sass.column("cuda", "CUDA C++").column("sass", "SASS");
   for (const auto& p : probes()) {
-    ptx.row({{"cuda", p.cuda},
+    ptx.row({{"cuda", cuda_text(p)},
              {"maps-to", p.maps_to},
              {"ptx", distinct_instructions(code_of(listing.ptx, ptx_arch, p.id, true))}});
     if (!arch.empty())
-      sass.row({{"cuda", p.cuda}, {"sass", distinct_instructions(code_of(listing.sass, arch, p.id, true))}});
+      sass.row({{"cuda", cuda_text(p)}, {"sass", distinct_instructions(code_of(listing.sass, arch, p.id, true))}});
   }
-  ptx.legend.push_back("ref: cuda::atomic_ref<unsigned, cuda::thread_scope_device>;");
-  ptx.legend.push_back("atomic_thread_fence at device scope");
-  ptx.legend.push_back("membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys} on sm_70 and newer");
-  sass.legend.push_back("MEMBAR.SC / .ALL: the fence; ERRBAR: waits for the earlier accesses");
-  sass.legend.push_back("to be acknowledged; CCTL.IVALL: read as invalidating the SM's L1, so");
-  sass.legend.push_back("later plain loads read from L2 (inferred from the listing and the");
-  sass.legend.push_back("measurements: SASS is not documented); .STRONG.GPU / .STRONG.SYS: a");
-  sass.legend.push_back("relaxed or volatile access at that scope (plain ones are not listed)");
+  for (const char* line : {"ptx.legend-1", "ptx.legend-2", "ptx.legend-3"}) ptx.legend.push_back(say(line));
+  for (const char* line :
+       {"ptx.sass-legend-1", "ptx.sass-legend-2", "ptx.sass-legend-3", "ptx.sass-legend-4", "ptx.sass-legend-5"})
+    sass.legend.push_back(say(line));
   s.add(std::move(ptx));
   if (!arch.empty()) {
     s.add(std::move(sass));
     // Which fences send the plain loads after them past the L1: what the litmus parts show.
     std::string l1;
     for (const auto& p : probes())
-      if (has_opcode(code_of(listing.sass, arch, p.id, true), "CCTL.IVALL")) l1 += (l1.empty() ? "" : ", ") + std::string(p.cuda);
-    s.fact("l1-invalidated-by", "invalidate the L1 (CCTL.IVALL)", l1.empty() ? std::string("none") : l1, report::Format::plain,
-           "in this build's SASS for " + arch);
+      if (has_opcode(code_of(listing.sass, arch, p.id, true), "CCTL.IVALL")) l1 += (l1.empty() ? "" : ", ") + cuda_text(p);
+    s.fact("l1-invalidated-by", say("ptx.l1-invalidated-by"), l1.empty() ? say("ptx.l1-none") : l1, report::Format::plain,
+           say("ptx.l1-note", {{"arch", arch}}));
   }
   for (const auto& p : probes()) {
     const auto code = code_of(listing.ptx, ptx_arch, p.id, true);
     const auto missing = missing_opcodes(code, p.ptx_must);
-    s.check(std::string("ptx-") + p.id, std::string(p.cuda) + " compiles to " + joined(p.ptx_must) + " in PTX",
+    s.check(std::string("ptx-") + p.id, say("ptx.compiles-to", {{"cuda", cuda_text(p)}, {"ptx", joined(p.ptx_must)}}),
             missing.empty(),
             missing.empty() ? distinct_instructions(code)
-                            : "missing: " + joined(missing) + " (PTX: " + distinct_instructions(code) + ")");
+                            : say("ptx.missing", {{"missing", joined(missing)}, {"ptx", distinct_instructions(code)}}));
   }
   if (!arch.empty()) {
     const auto a = code_of(listing.sass, arch, "threadfence", false);
     const auto b = code_of(listing.sass, arch, "fence-sc-gpu", false);
-    s.check("membar-gl-is-fence-sc-gpu", "membar.gl and fence.sc.gpu are the same instruction (" + arch + ")",
+    s.check("membar-gl-is-fence-sc-gpu", say("ptx.same-instruction", {{"arch", arch}}),
             !a.empty() && a == b,
             "__threadfence(): " + distinct_instructions(a) + "; fence.sc.gpu: " + distinct_instructions(b));
   }
@@ -106,14 +105,8 @@ void add_probes(report::Section& s, const KernelListing& listing, const std::str
 }  // namespace
 
 report::Section ptx_section(const KernelListing& listing, const std::string& arch) {
-  report::Section s("ptx", "PTX and SASS: what each fence and atomic compiles to in this build");
-  s.paragraph(
-      "The PTX ISA's description of membar before sm_70 reads \"waits until prior memory accesses are "
-      "performed\" at the CTA, GPU or system level. Since sm_70 the PTX ISA defines membar as a synonym of "
-      "fence.sc with the scopes cta, gpu and sys: a fence in the memory model, not a wait for anyone. The rows "
-      "below are one-fence probe kernels of this binary, read back at build time with cuobjdump: the PTX the "
-      "compiler emitted and the SASS the assembler made of it (fences, atomics, and volatile, relaxed, acquire or "
-      "release accesses; plain loads and stores are left out).");
+  report::Section s("ptx", say("ptx.title"));
+  s.paragraph(say("ptx.about"));
   if (listing.available) add_probes(s, listing, arch);
   else s.note(listing.reason);
   return s;

@@ -1,4 +1,5 @@
 #include "techniques/threadfence/threadfence_ptx_model.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -347,9 +348,10 @@ ModelVerdict ptx_model(const MmProgram& p) {
   for (std::size_t o = 0; o < kOutcomes; ++o) {
     if (v.allowed[o] || rejected[o] == 0) continue;
     std::string all, some;
-    for (std::size_t a = 0; a < 2; ++a) {
-      if (by_axiom[o][a] == rejected[o]) all += (all.empty() ? "" : " and ") + std::string(kAxiom[a]);
-      if (by_axiom[o][a] > 0) some += (some.empty() ? "" : " or ") + std::string(kAxiom[a]);
+    for (std::size_t a = 0; a < 2; ++a) {  // the axioms' names stay as the PTX ISA has them
+      if (by_axiom[o][a] == rejected[o])
+        all = all.empty() ? kAxiom[a] : say("reason.and", {{"first", all}, {"second", kAxiom[a]}});
+      if (by_axiom[o][a] > 0) some = some.empty() ? kAxiom[a] : say("reason.or", {{"first", some}, {"second", kAxiom[a]}});
     }
     v.reasons[o] = all.empty() ? some : all;
   }

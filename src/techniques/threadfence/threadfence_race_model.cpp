@@ -1,4 +1,5 @@
 #include "techniques/threadfence/threadfence_race_model.hpp"
+#include "techniques/threadfence/threadfence_lesson.hpp"
 
 #include <algorithm>
 #include <queue>
@@ -22,8 +23,8 @@ RaceSpec make_race_spec(std::uint64_t seed) {
   return s;
 }
 
-const char* to_string(RaceVariant v) {
-  return v == RaceVariant::barrier ? "__syncthreads()" : "no __syncthreads()";
+std::string to_string(RaceVariant v) {
+  return v == RaceVariant::barrier ? std::string("__syncthreads()") : say("race.no-barrier");
 }
 
 const char* race_id(RaceVariant v) { return v == RaceVariant::barrier ? "barrier" : "no-barrier"; }
@@ -115,11 +116,11 @@ PartialSpec make_partial_spec(std::uint64_t seed) {
   return s;
 }
 
-const char* to_string(PartialVariant v) {
+std::string to_string(PartialVariant v) {
   switch (v) {
-    case PartialVariant::every_block: return "every thread of every block";
-    case PartialVariant::skipping_blocks: return "blocks without data return first";
-    case PartialVariant::thread_zero_only: return "inside if (threadIdx.x == 0)";
+    case PartialVariant::every_block: return say("partial.every-block");
+    case PartialVariant::skipping_blocks: return say("partial.skipping-blocks");
+    case PartialVariant::thread_zero_only: return say("partial.thread-zero-only");
   }
   return "?";
 }
@@ -145,21 +146,17 @@ PartialPrediction partial_model(const PartialSpec& spec, PartialVariant v) {
     case PartialVariant::every_block:
       p.tickets = static_cast<std::uint32_t>(spec.blocks);
       p.merged = true;
-      p.why = "every block draws a ticket; the one that draws gridDim.x - 1 adds every partial";
+      p.why = say("partial.why-every-block");
       break;
     case PartialVariant::skipping_blocks:
       p.tickets = static_cast<std::uint32_t>(spec.data_blocks);
-      p.why = "only the " + std::to_string(spec.data_blocks) + " blocks with data draw tickets: the last one is " +
-              std::to_string(spec.data_blocks - 1) + ", never gridDim.x - 1 = " + std::to_string(spec.blocks - 1) +
-              ", so no block merges and the sum is never written";
+      p.why = say("partial.why-skipping-blocks",
+                  {{"data-blocks", spec.data_blocks}, {"last", spec.data_blocks - 1}, {"grid-last", spec.blocks - 1}});
       break;
     case PartialVariant::thread_zero_only:
       p.defined = false;
       p.tickets = static_cast<std::uint32_t>(spec.blocks);
-      p.why = "thread 0 waits in the guard's __syncthreads_or for the block's other threads, and they wait for it at "
-              "the __syncthreads() after the if: as written, each waits for the other. The PTX ISA leaves it "
-              "undefined (an aligned barrier reached by only part of the block; bar.red and bar.sync mixed on "
-              "barrier 0)";
+      p.why = say("partial.why-thread-zero-only");
       break;
   }
   return p;

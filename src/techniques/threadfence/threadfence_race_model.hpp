@@ -13,7 +13,7 @@ namespace cudasync::threadfence {
 // ---- WorkQueue race ---------------------------------------------------------------------------------
 // 64 items of 1..4 units; warp 0's share of each item 2, every other warp's 1 or 3 (seeded).
 RaceSpec make_race_spec(std::uint64_t seed);
-const char* to_string(RaceVariant v);  // "no __syncthreads()", "__syncthreads()": between two fetches
+std::string to_string(RaceVariant v);  // "no __syncthreads()", "__syncthreads()": between two fetches (the run's language)
 const char* race_id(RaceVariant v);    // "no-barrier", "barrier"
 
 // What warp `warp` files in one turn: the item it worked on, or, without the barrier, for a warp
@@ -44,7 +44,7 @@ RaceSummary summarize_counts(const std::vector<std::uint32_t>& counts);
 
 // ---- lastBlock called by only some threads -----------------------------------------------------------
 PartialSpec make_partial_spec(std::uint64_t seed);
-const char* to_string(PartialVariant v);  // "every thread of every block", ...
+std::string to_string(PartialVariant v);  // "every thread of every block", ... (the run's language)
 const char* partial_id(PartialVariant v);  // "every-block", "skipping-blocks", "thread-zero-only"
 std::uint64_t partial_sum(const PartialSpec& spec);
 
@@ -52,7 +52,7 @@ struct PartialPrediction {
   bool defined = true;        // false: the PTX ISA leaves the outcome undefined
   std::uint32_t tickets = 0;  // tickets drawn
   bool merged = false;        // a block drew the last ticket and wrote the sum
-  std::string why;
+  std::string why;            // in the run's language
 };
 PartialPrediction partial_model(const PartialSpec& spec, PartialVariant v);
 

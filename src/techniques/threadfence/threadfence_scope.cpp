@@ -6,23 +6,18 @@
 namespace cudasync::threadfence {
 
 report::Section scope_section(const std::vector<LitmusRow>& rows, bool gpu_run) {
-  report::Section s("scope", "scopes: __threadfence_block() inside one block, and across blocks");
-  s.paragraph(
-      "__threadfence_block() is fence.sc.cta: its scope is the thread's own block. Two fences synchronize only when "
-      "each one's scope contains the other thread (the PTX ISA's \"morally strong\"), so a block-scoped fence on "
-      "both sides forbids the stale read of mp when producer and consumer share a block, and forbids nothing when "
-      "they sit in different blocks, which in practice run on different SMs with their own L1 caches. "
-      "__threadfence() (fence.sc.gpu) covers both.");
+  report::Section s("scope", say("scope.title"));
+  s.paragraph(say("scope.about"));
   for (const auto& r : rows)
     if (r.gpu && r.spec.fence[0] == Fence::none) {
       const bool one = r.spec.placement == Placement::same_block;
       add_same_sm_fact(s, one ? "pairs-same-sm-one-block" : "pairs-same-sm-two-blocks",
-                       std::string("pairs on one SM, ") + (one ? "one block" : "two blocks"), *r.gpu);
+                       say(one ? "scope.pairs-same-sm-one-block" : "scope.pairs-same-sm-two-blocks"), *r.gpu);
     }
   TableOptions opt;
   opt.placement = true;
-  s.add(litmus_table("mp, plain data, volatile flag", rows, gpu_run, opt));
-  add_litmus_checks(s, rows, gpu_run, "counts need a GPU");
+  s.add(litmus_table(say("scope.table-title"), rows, gpu_run, opt));
+  add_litmus_checks(s, rows, gpu_run, say("counts-need-gpu"));
   return s;
 }
 

@@ -27,34 +27,25 @@ void add_model_facts(report::Section& s, const QueueSpec& spec, const Schedule& 
     total += c;
     biggest = std::max(biggest, c);
   }
-  s.fact("blocks", "blocks", I{spec.blocks}, Format::count);
-  s.fact("threads", "threads per block", I{spec.threads}, Format::count);
-  s.fact("items", "items", I{spec.items()}, Format::count,
-         "costs 1..32 units (log-uniform, --seed), " + std::to_string(total) + " units in all, largest " +
-             std::to_string(biggest));
-  s.fact("unit", "unit", I{spec.unit_cycles}, Format::cycles, "of spinning on clock64, every thread of the block");
-  s.fact("slowest-a-priori-model", "slowest block, a-priori (model, units)", static_cast<I>(st.makespan()), Format::count,
-         "the average is " + report::fixed(static_cast<double>(total) / spec.blocks, 1));
-  s.fact("slowest-queue-model", "slowest block, WorkQueue (model, units)", static_cast<I>(qu.makespan()), Format::count,
-         "greedy: never more than the average + the largest item");
-  s.fact("a-priori-vs-queue-model", "a-priori / WorkQueue (model)",
+  s.fact("blocks", say("grid.blocks"), I{spec.blocks}, Format::count);
+  s.fact("threads", say("grid.threads"), I{spec.threads}, Format::count);
+  s.fact("items", say("queue.items"), I{spec.items()}, Format::count,
+         say("queue.items-note", {{"total", total}, {"largest", biggest}}));
+  s.fact("unit", say("queue.unit"), I{spec.unit_cycles}, Format::cycles, say("queue.unit-note"));
+  s.fact("slowest-a-priori-model", say("queue.slowest-a-priori-model"), static_cast<I>(st.makespan()), Format::count,
+         say("queue.average", {{"average", report::fixed(static_cast<double>(total) / spec.blocks, 1)}}));
+  s.fact("slowest-queue-model", say("queue.slowest-queue-model"), static_cast<I>(qu.makespan()), Format::count,
+         say("queue.greedy"));
+  s.fact("a-priori-vs-queue-model", say("queue.ratio-model"),
          static_cast<double>(st.makespan()) / static_cast<double>(qu.makespan()), Format::ratio);
 }
 
 }  // namespace
 
 report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gpu, bool gpu_run) {
-  report::Section s("work-queue", "WorkQueue (SO Docs): the next item when free, against a fixed assignment");
-  s.paragraph(
-      "Items of very uneven cost. A-priori: block b does items b, b + G, b + 2G, ... decided before the launch. "
-      "WorkQueue: thread 0 takes the next index with atomicAdd on a counter in global memory, hands it to its "
-      "block through shared memory, and the block fetches again when done. No fence is needed: the items were "
-      "written before the launch, and the atomicAdd gives every index to exactly one block.");
-  s.paragraph(
-      "The SO Docs fetch() passes a size_t member by value to atomicAdd (it needs a pointer, and atomicAdd has no "
-      "size_t overload: unsigned long long), and returns a reference to the __shared__ item, which the next "
-      "fetch() overwrites: SO Docs asks for a __syncthreads() between two calls (--part work-queue-race shows "
-      "why); here the item is copied out and a second barrier follows.");
+  report::Section s("work-queue", say("queue.title"));
+  s.paragraph(say("queue.about"));
+  s.paragraph(say("queue.about-fetch"));
   const Schedule st = static_schedule(spec.cost_units, spec.blocks), qu = queue_schedule(spec.cost_units, spec.blocks);
   add_model_facts(s, spec, st, qu);
   const bool have = gpu.a_priori && gpu.queue;
@@ -63,19 +54,18 @@ report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gp
     a_ns = block_ns(*gpu.a_priori);
     q_ns = block_ns(*gpu.queue);
     const double ma = *std::max_element(a_ns.begin(), a_ns.end()), mq = *std::max_element(q_ns.begin(), q_ns.end());
-    s.fact("slowest-a-priori-gpu", "slowest block, a-priori (GPU)", ma, Format::ns,
-           "clock64 from the block's start to its end");
-    s.fact("slowest-queue-gpu", "slowest block, WorkQueue (GPU)", mq, Format::ns);
-    s.fact("a-priori-vs-queue-gpu", "a-priori / WorkQueue (GPU)", ma / mq, Format::ratio);
+    s.fact("slowest-a-priori-gpu", say("queue.slowest-a-priori-gpu"), ma, Format::ns, say("queue.block-time-note"));
+    s.fact("slowest-queue-gpu", say("queue.slowest-queue-gpu"), mq, Format::ns);
+    s.fact("a-priori-vs-queue-gpu", say("queue.ratio-gpu"), ma / mq, Format::ratio);
   }
   const Format f = have ? Format::ns : Format::count;
-  report::Table t("blocks", have ? "time per block (GPU, ns)" : "work per block (reference model, units)");
-  t.column("block", "block")
-      .column("a-priori-items", "items", Format::count)
-      .column("a-priori", have ? "a-priori ns" : "a-priori units", f)
+  report::Table t("blocks", say(have ? "queue.table-gpu" : "queue.table-model"));
+  t.column("block", say("queue.block"))
+      .column("a-priori-items", say("queue.items"), Format::count)
+      .column("a-priori", say(have ? "queue.a-priori-ns" : "queue.a-priori-units"), f)
       .column("a-priori-bar", "")
-      .column("queue-items", "items", Format::count)
-      .column("queue", have ? "WorkQueue ns" : "WorkQueue units", f)
+      .column("queue-items", say("queue.items"), Format::count)
+      .column("queue", say(have ? "queue.queue-ns" : "queue.queue-units"), f)
       .column("queue-bar", "");
   const auto value = [&](bool queue, std::size_t b) -> double {
     if (have) return (queue ? q_ns : a_ns)[b];
@@ -98,20 +88,19 @@ report::Section work_queue_section(const QueueSpec& spec, const QueueOutcome& gp
            {"queue-bar", bar(value(true, b), max)}});
   s.add(std::move(t));
   if (!have) {
-    if (!gpu_run) s.note("times need a GPU: the model's units show the same imbalance");
+    if (!gpu_run) s.note(say("queue.no-gpu"));
     return s;
   }
   // Every item exactly once; the fixed assignment exactly as the model says; the checksum.
-  for (const auto& [id, name, run] : {std::tuple{"a-priori", "a-priori", &*gpu.a_priori},
-                                      std::tuple{"queue", "WorkQueue", &*gpu.queue}}) {
+  for (const auto& [id, title, run] : {std::tuple{"a-priori", "queue.a-priori-each-once", &*gpu.a_priori},
+                                       std::tuple{"queue", "queue.queue-each-once", &*gpu.queue}}) {
     const QueueTally q = tally_queue(*run);
-    s.agreement(std::string(id) + "-each-item-once", std::string(name) + ": every item processed exactly once",
-                q.passed(),
-                std::to_string(q.once) + " of " + std::to_string(q.items) + " items once, checksum " +
-                    (q.checksum_equal ? "equal" : "differs"));
+    s.agreement(std::string(id) + "-each-item-once", say(title), q.passed(),
+                say(q.checksum_equal ? "queue.once-checksum-equal" : "queue.once-checksum-differs",
+                    {{"once", q.once}, {"items", q.items}}));
   }
-  s.agreement("a-priori-assignment", "a-priori: each item done by the block the model assigns",
-              assignment_agrees(*gpu.a_priori, st), std::to_string(st.item_block.size()) + " items");
+  s.agreement("a-priori-assignment", say("queue.a-priori-assignment"), assignment_agrees(*gpu.a_priori, st),
+              say("queue.items-count", {{"count", st.item_block.size()}}));
   return s;
 }
 

@@ -20,17 +20,17 @@ const RaceVariant kRaceOrder[] = {RaceVariant::no_barrier, RaceVariant::barrier}
 
 Value item_cell(std::int32_t i) {
   if (i >= 0) return I{i};
-  return std::string(i == kNoItem ? "none" : "?");
+  return i == kNoItem ? say("race.none") : std::string("?");
 }
 
 // Block 0's first turns: the item thread 0 fetched, and what each warp filed its result under.
 report::Table trace_table(const RaceSpec& spec, RaceVariant v, const RaceOutcome& o) {
   const bool gpu = o.gpu.has_value();
   report::Table t("trace-" + std::string(race_id(v)),
-                  std::string(to_string(v)) + ": block 0, turn by turn" + (gpu ? " (GPU)" : " (reference model)"));
-  t.column("turn", "turn", Format::count).column("item", "worked on");
-  for (int w = 0; w < spec.warps(); ++w) t.column("warp-" + std::to_string(w), "warp " + std::to_string(w));
-  t.column("misfiled", "misfiled", Format::count);
+                  say(gpu ? "race.trace-title-gpu" : "race.trace-title-model", {{"variant", to_string(v)}}));
+  t.column("turn", say("race.turn"), Format::count).column("item", say("race.worked-on"));
+  for (int w = 0; w < spec.warps(); ++w) t.column("warp-" + std::to_string(w), say("race.warp", {{"warp", w}}));
+  t.column("misfiled", say("race.misfiled"), Format::count);
   const std::vector<std::int32_t> seq = gpu ? fetched_sequences(spec, *o.gpu)[0] : race_schedule(spec, v)[0];
   for (int k = 0; k < kTraceTurns && k < static_cast<int>(seq.size()) && seq[static_cast<std::size_t>(k)] >= 0; ++k) {
     const std::int32_t item = seq[static_cast<std::size_t>(k)];
@@ -46,44 +46,32 @@ report::Table trace_table(const RaceSpec& spec, RaceVariant v, const RaceOutcome
     cells.emplace_back("misfiled", moved);
     t.row(cells);
   }
-  t.legend.push_back("warp w: the item warp w filed its result under (none: it filed nothing)");
-  t.legend.push_back("a warp's share of an item takes cost x share units of work:");
-  t.legend.push_back("share 2 for warp 0, 1 or 3 for each other warp");
+  t.legend.push_back(say("race.trace-legend-1"));
+  t.legend.push_back(say("race.trace-legend-2"));
+  t.legend.push_back(say("race.trace-legend-3"));
   return t;
 }
 
 }  // namespace
 
 report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<RaceOutcome>& runs, bool gpu_run) {
-  report::Section s("work-queue-race", "WorkQueue race: two fetch() calls with no __syncthreads() between them");
-  s.paragraph(
-      "SO Docs: WorkQueue::fetch() returns a reference to one __shared__ WorkItem, and \"one must not call "
-      "fetch() twice without another __syncthreads() in between\". Here every block loops: fetch(), each warp "
-      "works on its share of the item, then reads the item again through the reference to file its result "
-      "under it. Warp 0, which holds thread 0, is done with its share before some other warps are with theirs; "
-      "without the barrier thread 0 goes straight to the next fetch() and stores the next index in the same "
-      "__shared__ word, and a warp still working files its result under that next item.");
-  s.paragraph(
-      "What the model says: a warp whose share is larger than warp 0's files under the next item thread 0 "
-      "fetched (nothing, when the queue was empty); every other warp files under its own. So the item a block "
-      "works on first loses the slow warps' results, and an item whose turn follows a slow warp's gets that "
-      "warp's result twice when the warp is fast on it. With the __syncthreads() after filing no warp can be "
-      "overtaken: every share is filed exactly once, under its own item. No fence is involved: this is a race "
-      "on shared memory inside one block.");
-  s.fact("blocks", "blocks", I{spec.blocks}, Format::count);
-  s.fact("warps", "warps per block", I{spec.warps()}, Format::count, std::to_string(spec.threads) + " threads");
-  s.fact("items", "items", I{spec.items()}, Format::count, "1 to 4 units each, drawn with --seed");
-  s.fact("unit", "unit", I{spec.unit_cycles}, Format::cycles, "of spinning on clock64");
-  s.fact("portions", "shares to file", I{spec.items() * spec.warps()}, Format::count, "items x warps");
-  report::Table t("variants", gpu_run ? "every share of every item, counted" : "every share of every item (reference model)");
-  t.column("variant", "between fetches").column("model", "the model");
-  t.column("once", "once", Format::count).column("lost", "never", Format::count);
-  t.column("twice", "twice", Format::count).column("misfiled", "misfiled", Format::count);
-  if (gpu_run) t.column("predicted", "predicted", Format::count);
+  report::Section s("work-queue-race", say("race.title"));
+  s.paragraph(say("race.about"));
+  s.paragraph(say("race.about-model"));
+  s.fact("blocks", say("grid.blocks"), I{spec.blocks}, Format::count);
+  s.fact("warps", say("race.warps"), I{spec.warps()}, Format::count, say("race.threads", {{"threads", spec.threads}}));
+  s.fact("items", say("queue.items"), I{spec.items()}, Format::count, say("race.items-note"));
+  s.fact("unit", say("queue.unit"), I{spec.unit_cycles}, Format::cycles, say("race.unit-note"));
+  s.fact("portions", say("race.portions"), I{spec.items() * spec.warps()}, Format::count, say("race.portions-note"));
+  report::Table t("variants", say(gpu_run ? "race.table-gpu" : "race.table-model"));
+  t.column("variant", say("race.between-fetches")).column("model", say("the-model"));
+  t.column("once", say("race.once"), Format::count).column("lost", say("race.never"), Format::count);
+  t.column("twice", say("race.twice"), Format::count).column("misfiled", say("race.misfiled"), Format::count);
+  if (gpu_run) t.column("predicted", say("race.predicted"), Format::count);
   for (const auto& o : runs) {
     const bool ok = o.variant == RaceVariant::barrier;
-    std::vector<std::pair<std::string, Value>> cells{{"variant", std::string(to_string(o.variant))},
-                                                     {"model", std::string(ok ? "each share once" : "may lose, double")}};
+    std::vector<std::pair<std::string, Value>> cells{{"variant", to_string(o.variant)},
+                                                     {"model", say(ok ? "race.each-share-once" : "race.may-lose")}};
     report::RowMark mark = report::RowMark::none;
     if (!gpu_run || !o.gpu) {
       const RaceCounts m = race_counts(spec, o.variant, race_schedule(spec, o.variant));
@@ -103,31 +91,34 @@ report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<
                                {"misfiled", static_cast<I>(g.gpu_misfiled)},
                                {"predicted", static_cast<I>(g.predicted)}});
     const std::string id = race_id(o.variant);
-    const std::string counted = std::to_string(g.gpu.once) + " of " + std::to_string(g.gpu.portions) +
-                                " once, " + std::to_string(g.gpu.lost) + " never, " + std::to_string(g.gpu.twice) +
-                                " twice; " + std::to_string(g.lanes_disagree) + " with lanes that disagree";
+    const std::string counted = say("race.counted", {{"once", g.gpu.once},
+                                                     {"portions", g.gpu.portions},
+                                                     {"lost", g.gpu.lost},
+                                                     {"twice", g.gpu.twice},
+                                                     {"disagree", g.lanes_disagree}});
     if (ok) {
       const bool each = g.gpu.once == g.gpu.portions && g.lanes_disagree == 0 && g.gpu_misfiled == 0;
       if (!each) mark = report::RowMark::mismatch;
-      s.agreement(id + "-each-share-once", std::string(to_string(o.variant)) + ": every share filed once, under its item",
-                  each, counted);
+      s.agreement(id + "-each-share-once", say("race.every-share-once", {{"variant", to_string(o.variant)}}), each,
+                  counted);
     } else {
-      s.note(std::string(to_string(o.variant)) + " on this GPU: " + counted + "; the model, from this run's own "
-             "fetch order, predicted " + std::to_string(g.predicted) + " of " + std::to_string(g.gpu.portions) +
-             " counts exactly (" + std::to_string(g.model_summary.lost) + " never, " +
-             std::to_string(g.model_summary.twice) + " twice). A race depends on timing: none seen would not "
-             "make the loop correct.");
+      s.note(say("race.gpu-note", {{"variant", to_string(o.variant)},
+                                   {"counted", counted},
+                                   {"predicted", g.predicted},
+                                   {"portions", g.gpu.portions},
+                                   {"lost", g.model_summary.lost},
+                                   {"twice", g.model_summary.twice}}));
     }
-    s.check(id + "-log-complete", std::string(to_string(o.variant)) + ": every block's turns were recorded",
-            g.log_complete, "up to " + std::to_string(spec.max_turns) + " turns per block");
+    s.check(id + "-log-complete", say("race.log-complete", {{"variant", to_string(o.variant)}}), g.log_complete,
+            say("race.log-complete-detail", {{"turns", spec.max_turns}}));
     t.row(cells, mark);
   }
-  t.legend.push_back("once, never, twice: shares (one warp's part of one item) filed that often");
-  t.legend.push_back("misfiled: turns x warps whose result went under another item, or under none");
-  if (gpu_run) t.legend.push_back("predicted: shares whose count the model gives from this run's fetch order");
+  t.legend.push_back(say("race.legend-counts"));
+  t.legend.push_back(say("race.legend-misfiled"));
+  if (gpu_run) t.legend.push_back(say("race.legend-predicted"));
   s.add(std::move(t));
   for (const auto& o : runs) s.add(trace_table(spec, o.variant, gpu_run ? o : RaceOutcome{o.variant, {}}));
-  if (!gpu_run) s.note("counts need a GPU: the model's schedule shows the same race under ideal timing");
+  if (!gpu_run) s.note(say("race.no-gpu"));
   return s;
 }
 
