@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/parts/prediction.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::parts {
 namespace {
@@ -25,21 +26,30 @@ TEST(Prediction, AChoiceIsReadWhateverItsCaseAndBlanks) {
   EXPECT_EQ(choices_text(yes_no()), "yes, no");
 }
 
-TEST(Prediction, TheWeakOutcomeIsReadFromTheVerdictColumn) {
-  const Truth model_only = weak_outcome_truth(litmus_section("allowed"), "outcomes");
-  EXPECT_EQ(model_only.model, std::optional<std::string>("yes"));
-  EXPECT_EQ(model_only.gpu, std::nullopt);
-  const Truth forbidden = weak_outcome_truth(litmus_section("forbidden (fence.sc.gpu on both sides)"), "outcomes");
-  EXPECT_EQ(forbidden.model, std::optional<std::string>("no"));
-  const Truth seen = weak_outcome_truth(litmus_section("allowed, seen"), "outcomes");
-  EXPECT_EQ(seen.gpu, std::optional<std::string>("yes"));
-  const Truth not_seen = weak_outcome_truth(litmus_section("allowed, not seen"), "outcomes");
-  EXPECT_EQ(not_seen.gpu, std::optional<std::string>("no"));
-  EXPECT_EQ(not_seen.model, std::optional<std::string>("yes"));
-  const Truth finding = weak_outcome_truth(litmus_section("FORBIDDEN, SEEN"), "outcomes");
-  EXPECT_EQ(finding.gpu, std::optional<std::string>("yes"));
-  EXPECT_EQ(finding.model, std::optional<std::string>("no"));
-  EXPECT_EQ(weak_outcome_truth(litmus_section("x"), "no-such-table").model, std::nullopt);
+TEST(Prediction, TheWeakOutcomeIsReadFromTheVerdictColumnInEitherLanguage) {
+  // The verdicts are threadfence's catalog sentences, in the run's language.
+  for (const auto lang : {words::Lang::en, words::Lang::zh}) {
+    const words::LanguageScope scope(lang);
+    const auto verdict = [](std::string_view key, const words::Args& args = {}) {
+      return litmus_section(words::say("threadfence", key, args));
+    };
+    const Truth model_only = weak_outcome_truth(verdict("verdict.allowed"), "outcomes", "threadfence");
+    EXPECT_EQ(model_only.model, std::optional<std::string>("yes"));
+    EXPECT_EQ(model_only.gpu, std::nullopt);
+    const Truth forbidden =
+        weak_outcome_truth(verdict("verdict.forbidden", {{"reason", "fence.sc.gpu"}}), "outcomes", "threadfence");
+    EXPECT_EQ(forbidden.model, std::optional<std::string>("no"));
+    const Truth seen = weak_outcome_truth(verdict("verdict.allowed-seen"), "outcomes", "threadfence");
+    EXPECT_EQ(seen.gpu, std::optional<std::string>("yes"));
+    const Truth not_seen = weak_outcome_truth(verdict("verdict.allowed-not-seen"), "outcomes", "threadfence");
+    EXPECT_EQ(not_seen.gpu, std::optional<std::string>("no"));
+    EXPECT_EQ(not_seen.model, std::optional<std::string>("yes"));
+    const Truth finding = weak_outcome_truth(verdict("verdict.forbidden-seen"), "outcomes", "threadfence");
+    EXPECT_EQ(finding.gpu, std::optional<std::string>("yes"));
+    EXPECT_EQ(finding.model, std::optional<std::string>("no"));
+    EXPECT_EQ(weak_outcome_truth(litmus_section("x"), "no-such-table", "threadfence").model, std::nullopt);
+    EXPECT_EQ(weak_outcome_truth(litmus_section("x"), "outcomes", "threadfence").model, std::nullopt);
+  }
 }
 
 std::string score_of(const report::Section& s) {

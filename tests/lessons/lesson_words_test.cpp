@@ -79,6 +79,32 @@ TEST(LessonWords, AChineseRunHasTheEnglishRunsIdsNumbersAndShape) {
   }
 }
 
+TEST(LessonWords, EveryExerciseHasTheSameAnswerInBothLanguages) {
+  // An exercise reads its answer from the report by id, never from a sentence: the answer a Chinese
+  // run computes is the English run's.
+  std::size_t compared = 0;
+  for (const auto& id : lesson_ids()) {
+    const CliResult listing = run_cli("exercise " + id + " --json");
+    ASSERT_EQ(listing.exit_code, 0) << listing.err;
+    const json doc = json::parse(listing.out);
+    for (const auto& row : doc["report"]["sections"]["exercises"]["tables"]["exercises"]["rows"]) {
+      if (row["question"].get<std::string>().rfind("[kernel", 0) == 0) continue;  // written, not answered
+      const std::string n = std::to_string(row["number"].get<int>());
+      const std::string run = "exercise " + id + " " + n + " --answer --json --backend model --lang ";
+      const CliResult en = run_cli(run + "en");
+      const CliResult zh = run_cli(run + "zh");
+      ASSERT_EQ(en.exit_code, 0) << id << " " << n << "\n" << en.err;
+      ASSERT_EQ(zh.exit_code, 0) << id << " " << n << "\n" << zh.err;
+      const auto answer = [](const std::string& out) {
+        return json::parse(out)["report"]["sections"]["answer"]["facts"]["answer"]["value"];
+      };
+      EXPECT_EQ(answer(en.out), answer(zh.out)) << "cudasync exercise " << id << " " << n << " --answer";
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 35u);
+}
+
 TEST(LessonWords, TheLocaleChoosesTheLanguageAndLangOverridesIt) {
   const std::string run = "'" + binary_path() + "' warp-primitives --backend model -q --part ballot";
   const CliResult zh = run_shell("LANG=zh_CN.UTF-8 " + run);
@@ -117,7 +143,9 @@ bool looks_like_key(const std::string& s, const words::Catalog& c) {
   return c.count(s) > 0 || (std::regex_match(s, dotted) && !std::regex_match(s, ptx));
 }
 
-void keys_match_code(const std::string& name, const fs::path& code) {
+// `core_literals`: keys core names in every lesson's catalog that has them (lesson.title, a
+// prediction's verdict.* sentences).
+void keys_match_code(const std::string& name, const fs::path& code, const std::vector<std::string>& core_literals) {
   const words::Catalog& c = words::catalog(name);
   std::set<std::string> named;
   for (const auto& l : literals_under(code))
@@ -126,20 +154,20 @@ void keys_match_code(const std::string& name, const fs::path& code) {
     if (!words::is_key(k)) continue;
     EXPECT_EQ(c.count(k), 1u) << code.string() << " names '" << k << "', which " << name << "/words.json lacks";
   }
-  for (const auto& [k, e] : c) {
-    if (k == "lesson.title") continue;  // core names it, for every lesson (core/parts/attach.hpp)
-    EXPECT_EQ(named.count(k), 1u) << name << "/words.json: '" << k << "' is named by no code";
-  }
+  for (const auto& l : core_literals)
+    if (c.count(l)) named.insert(l);
+  for (const auto& [k, e] : c) EXPECT_EQ(named.count(k), 1u) << name << "/words.json: '" << k << "' is named by no code";
 }
 
 TEST(LessonWords, EveryKeyTheCodeNamesIsInItsCatalogAndNoneIsUnused) {
   const fs::path src = fs::path(source_dir()) / "src";
+  const auto core_literals = literals_under(src / "core");
   std::size_t lessons = 0;
   for (const auto& dir : fs::directory_iterator(src / "techniques")) {
     std::string id = dir.path().filename().string();
     std::replace(id.begin(), id.end(), '_', '-');
     if (!fs::exists(fs::path(source_dir()) / "lessons" / id / "words.json")) continue;
-    keys_match_code(id, dir.path());
+    keys_match_code(id, dir.path(), core_literals);
     ++lessons;
   }
   EXPECT_GE(lessons, 1u);

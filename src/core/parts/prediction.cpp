@@ -1,5 +1,7 @@
 #include "core/parts/prediction.hpp"
 
+#include "core/words/words.hpp"
+
 #include <cctype>
 #include <cstdio>
 #include <iostream>
@@ -123,19 +125,18 @@ report::Section prediction_section(const Prediction& p, const std::string& predi
   return s;
 }
 
-Truth weak_outcome_truth(const report::Section& s, const std::string& table_id) {
+Truth weak_outcome_truth(const report::Section& s, const std::string& table_id, std::string_view catalog) {
   Truth t;
   const report::Table* table = find_table(s, table_id);
   if (table == nullptr || table->rows.empty()) return t;
-  const std::string verdict = trimmed_lower(text_of(table->cell(0, "verdict")));
-  if (verdict.rfind("allowed", 0) == 0) t.model = "yes";
-  else if (verdict.rfind("forbidden", 0) == 0) t.model = "no";
-  if (verdict.find("not seen") != std::string::npos) t.gpu = "no";
-  else if (verdict.find("seen") != std::string::npos) t.gpu = "yes";
-  t.detail = "the first row's verdict: " + text_of(table->cell(0, "verdict")) +
-             (t.model == std::optional<std::string>("yes")
-                  ? " (the model allows the weak outcome: it may show, and whether it does is the hardware's)"
-                  : "");
+  const std::string v = text_of(table->cell(0, "verdict"));
+  const auto is = [&](std::string_view key) { return words::is_sentence(catalog, key, v); };
+  if (is("verdict.allowed") || is("verdict.allowed-seen") || is("verdict.allowed-not-seen")) t.model = "yes";
+  else if (is("verdict.forbidden") || is("verdict.forbidden-seen") || is("verdict.forbidden-not-seen")) t.model = "no";
+  if (is("verdict.allowed-seen") || is("verdict.forbidden-seen")) t.gpu = "yes";
+  else if (is("verdict.allowed-not-seen") || is("verdict.forbidden-not-seen")) t.gpu = "no";
+  t.detail = words::say(catalog, t.model == std::optional<std::string>("yes") ? "prediction.detail-allowed" : "prediction.detail",
+                        {{"verdict", v}});
   return t;
 }
 

@@ -63,10 +63,12 @@ std::string ask_prediction(const Prediction& p);
 report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t);
 
 // The truth of "will the weak outcome show at least once?" for a table whose first row's column
-// "verdict" says what the model allows and, on a GPU, whether it was seen ("allowed, seen",
-// "forbidden, not seen"; on the model "allowed" or "forbidden (...)"), as the litmus tables do.
-// The model answers "yes" for an allowed outcome: it may show; whether it does is the hardware's.
-Truth weak_outcome_truth(const report::Section& s, const std::string& table_id);
+// "verdict" says what the model allows and, on a GPU, whether it was seen, as the litmus tables do:
+// the sentence of the lesson catalog's verdict.allowed, verdict.allowed-seen, verdict.allowed-not-seen
+// or the forbidden three, in the run's language; the detail is its prediction.detail (or
+// prediction.detail-allowed) with {verdict}. The model answers "yes" for an allowed outcome: it may
+// show; whether it does is the hardware's.
+Truth weak_outcome_truth(const report::Section& s, const std::string& table_id, std::string_view catalog);
 
 // Reading a part's section by id, for a truth: nullptr when absent.
 const report::Table* find_table(const report::Section& s, const std::string& id);
