@@ -52,6 +52,8 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
         .column("stale", "stale rounds", Format::count)
         .column("stale-words", "stale words", Format::count);
   t.column("verdict", "stale read (PTX model)");
+  // The fence and the model's verdict as ids beside their words: what an exercise reads.
+  t.column("fence-id", "fence id").column("verdict-id", "verdict id");
   bool forbidden = false, gave_up = false;
   std::uint64_t rounds = 0;
   std::string found;
@@ -79,6 +81,8 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
       verdict = bad ? "FORBIDDEN, SEEN" : std::string(allowed ? "allowed, " : "forbidden, ") + (g.stale ? "seen" : "not seen");
     }
     cells.emplace_back("verdict", verdict);
+    cells.emplace_back("fence-id", std::string(to_string(o.fence)));
+    cells.emplace_back("verdict-id", std::string(allowed ? "allowed" : "forbidden"));
     t.row(cells, mark);
   }
   t.legend.push_back("GPU: the data words (st.global); the fence; the flag (st.volatile)");
