@@ -93,7 +93,8 @@ TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
            {with(kValid, "\"number\": 1", "\"number\": 2"),
             "lessons/x/lesson.json:6: exercises[0].number: 2 where 1 comes next"},
            {with(kValid, "{\"fact\": \"a/count\"}", "{\"fact\": \"a/count\", \"cell\": \"a/t\"}"),
-            ":10: exercises[0].read: names 2 of fact, cell, lanes, count, check, headers; one is accepted"},
+            ":10: exercises[0].read: names 2 of fact, cell, lanes, count, check, headers, cells, compare; one is "
+            "accepted"},
            {with(kValid, "\"a/count\"", "\"count\""), ":10: exercises[0].read.fact: 'count' is not SECTION/ID"},
            {with(kValid, ", \"zh\": \"是 {answer}。\"", ""),
             ":11: exercises[0].why: has no 'zh' text; every sentence is in English and Chinese"},
@@ -131,10 +132,13 @@ TEST(Manifest, ATeachersRowsHaveNoNumberAndCarryTheirQuestionAndHint) {
 
 namespace {
 
-// A report whose section "s" has a fact and a table of four lanes, lane 2 marked undefined-source.
+// A report whose section "s" has facts, a table of four lanes, lane 2 marked undefined-source, and
+// two tables of sums.
 report::Report lanes_report() {
   report::Section s("s", "s");
   s.fact("sum", "sum", std::int64_t{6});
+  s.fact("error", "rel. error", 1.3931285186047535e-06, report::Format::error);
+  s.fact("just-1", "1 + 1e-7", 1.0000001, report::Format::exact);
   s.fact("result-model", "result", std::int64_t{31});
   s.fact("allowed", "allowed", std::string("00 01 11"));
   s.check("finishes", "every group finishes", false, "group 1 never arrives");
@@ -148,6 +152,13 @@ report::Report lanes_report() {
   t.row({{"lane", 2}, {"model", 6}, {"gpu", 6}}, report::RowMark::undefined_src);
   t.row({{"lane", 3}, {"model", 1}, {"gpu", 2}});
   s.add(std::move(t));
+  for (const char* id : {"sums-a", "sums-b"}) {
+    report::Table sums(id, "sums");
+    sums.column("kernel", "kernel").column("model", "model", report::Format::exact);
+    sums.row({{"kernel", std::string(id) + "-1"}, {"model", 524870.6875}});
+    sums.row({{"kernel", std::string(id) + "-2"}, {"model", id == std::string("sums-a") ? 524870.6875 : 524870.5}});
+    s.add(std::move(sums));
+  }
   report::Report r;
   r.sections.push_back(std::move(s));
   return r;
@@ -181,6 +192,83 @@ TEST(AnswerRead, EachReadFindsWhatTheRowNamesById) {
   EXPECT_EQ(read(R"({"check": "s/finishes", "detail": true})"), "group 1 never arrives");
   EXPECT_EQ(read(R"({"headers": "s/steps", "prefix": "after-"})"), "2");
   EXPECT_EQ(read(R"({"headers": "s/steps", "prefix": "after-", "titles": true})"), "16, 8");
+}
+
+TEST(AnswerRead, ARowByTwoColumnsIsTheFirstHoldingBoth) {
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": {"model": 6, "gpu": 6}, "column": "lane"})"), "0");
+  EXPECT_EQ(read(R"({"cell": "s/lanes", "row": {"model": 6, "lane": 2}, "column": "lane"})"), "2");
+  EXPECT_EQ(read(R"({"cell": "s/sums-b", "row": {"kernel": "sums-b-2"}, "column": "model"})"), "524870.5");
+  try {
+    read(R"({"cell": "s/lanes", "row": {"model": 6, "lane": 1}, "column": "gpu"})");
+    FAIL() << "no row holds model 6 and lane 1";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("row with lane = 1 and model = 6 in table 'lanes'"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(AnswerRead, CellsAreAColumnOfEveryRowOfTheTablesAndWhetherTheyAreTheSame) {
+  EXPECT_EQ(read(R"({"cells": "s/lanes", "column": "model"})"), "6, 3, 6, 1");
+  EXPECT_EQ(read(R"({"cells": ["s/sums-a", "s/sums-b"], "column": "model", "shown": true})"),
+            "524870.6875, 524870.6875, 524870.6875, 524870.5");
+  EXPECT_EQ(read(R"({"cells": "s/sums-a", "column": "model", "same": true})"), "yes");
+  EXPECT_EQ(read(R"({"cells": ["s/sums-a", "s/sums-b"], "column": "model", "same": true})"), "no");
+}
+
+TEST(AnswerRead, CompareSaysLessEqualOrGreaterNumbersByValue) {
+  EXPECT_EQ(read(R"({"compare": [{"fact": "s/sum"}, 6]})"), "equal");
+  EXPECT_EQ(read(R"({"compare": [{"cell": "s/lanes", "row": {"lane": 3}, "column": "model"}, {"fact": "s/sum"}]})"),
+            "less");
+  EXPECT_EQ(read(R"({"compare": [{"count": "s/lanes"}, 3]})"), "greater");
+  EXPECT_EQ(read(R"({"compare": [{"count": "s/lanes"}, 10]})"), "less");  // 4 < 10, though "4" > "10"
+  EXPECT_EQ(read(R"({"compare": [{"fact": "s/just-1"}, 1]})"), "greater");
+  EXPECT_EQ(read(R"({"compare": [{"fact": "s/error"}, 0.001], "map": {"less": "small", "greater": "large"}})"),
+            "small");
+  EXPECT_EQ(read(R"({"compare": [{"fact": "s/allowed"}, {"fact": "s/allowed"}]})"), "equal");  // texts
+}
+
+TEST(AnswerRead, LacksGivesTheListedWordsTheValueLacks) {
+  EXPECT_EQ(read(R"({"fact": "s/allowed", "lacks": ["00", "01", "10", "11"]})"), "10");
+  EXPECT_EQ(read(R"({"fact": "s/allowed", "lacks": ["11", "10", "02"]})"), "10 02");
+  EXPECT_EQ(read(R"({"fact": "s/allowed", "lacks": ["00", "11"]})"), "none");
+}
+
+TEST(AnswerRead, ShownIsTheValueAsTheReportShowsIt) {
+  EXPECT_EQ(read(R"({"fact": "s/error", "shown": true})"), "1.393e-06");
+  EXPECT_EQ(read(R"({"fact": "s/just-1", "shown": true})"), "1.0000001000000001");
+  EXPECT_EQ(read(R"({"fact": "s/just-1"})"), "1.0000001");  // typed: the fewest digits that give it back
+  EXPECT_EQ(read(R"({"cell": "s/sums-b", "row": 1, "column": "model", "shown": true})"), "524870.5");
+}
+
+TEST(Manifest, NewReadsThatAreMalformedAreNamedWithWhatIsAccepted) {
+  struct Case {
+    std::string read, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"({"compare": [{"fact": "a/b"}]})", "exercises[0].read.compare: is not [READ, READ or a number]"},
+           {R"({"compare": [1, 2]})", "exercises[0].read.compare: compares two numbers; at least one is a read"},
+           {R"({"compare": [{"fact": "a/b"}, "x"]})",
+            "exercises[0].read.compare[1]: is not a read; accepted: an object with fact, cell, lanes, count, check, "
+            "headers, cells or compare"},
+           {R"({"compare": [{"compare": [{"compare": [{"compare": [{"fact": "a/b"}, 1]}, 1]}, 1]}, 1]})",
+            "nests reads more than 4 deep"},
+           {R"({"cells": "a/t"})", "exercises[0].read.column: is not a text"},
+           {R"({"cells": [], "column": "c"})", "exercises[0].read.cells: names no table"},
+           {R"({"cells": ["a/t", "t"], "column": "c"})", "exercises[0].read.cells: 't' is not SECTION/ID"},
+           {R"({"cells": "a/t", "column": "c", "same": "yes"})", "exercises[0].read.same: is not true or false"},
+           {R"({"count": "a/t", "shown": true})", "exercises[0].read.shown: unknown key 'shown'"},
+           {R"({"fact": "a/b", "has": "10", "lacks": ["10"]})", "exercises[0].read: takes has or lacks, not both"},
+           {R"({"fact": "a/b", "lacks": []})", "exercises[0].read.lacks: names no word"},
+           {R"({"cell": "a/t", "row": {}, "column": "c"})",
+            "exercises[0].read.row: is not an index or {\"COLUMN\": VALUE, ...}"},
+           {R"({"cell": "a/t", "row": {"c": 1, "d": true}, "column": "c"})",
+            "exercises[0].read.row.d: is not a whole number or a text"},
+       }) {
+    SCOPED_TRACE(c.read);
+    const std::string got = error_of(with(kValid, "{\"fact\": \"a/count\"}", c.read));
+    EXPECT_NE(got.find(c.expected), std::string::npos) << got;
+    EXPECT_EQ(got.rfind("lessons/x/lesson.json:", 0), 0u) << got;
+  }
 }
 
 TEST(AnswerRead, WhatARowNamesAndTheReportLacksIsTheRowsBugNamed) {

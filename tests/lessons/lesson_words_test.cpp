@@ -85,6 +85,7 @@ TEST(LessonWords, EveryExerciseHasTheSameAnswerInBothLanguages) {
   std::size_t compared = 0;
   for (const auto& id : lesson_ids()) {
     const CliResult listing = run_cli("exercise " + id + " --json");
+    if (listing.exit_code == 2 && listing.err.find("has no exercises") != std::string::npos) continue;
     ASSERT_EQ(listing.exit_code, 0) << listing.err;
     const json doc = json::parse(listing.out);
     for (const auto& row : doc["report"]["sections"]["exercises"]["tables"]["exercises"]["rows"]) {

@@ -103,66 +103,45 @@ class Reader {
 
   AnswerRead read(const json& j, std::size_t from, const std::string& key, int depth = 1) const {
     if (depth > kMaxReadDepth) fail(from, key, "nests reads more than " + std::to_string(kMaxReadDepth) + " deep");
-    if (!j.is_object())
-      fail(from, key, "is not a read; accepted: an object with fact, cell, lanes, count, check or headers");
+    static const std::vector<std::string> kinds = {"fact",  "cell",    "lanes", "count",
+                                                   "check", "headers", "cells", "compare"};
+    if (!j.is_object()) fail(from, key, "is not a read; accepted: an object with " + or_list(kinds));
+    int named = 0;
+    for (const auto& k : kinds) named += j.contains(k) ? 1 : 0;
+    if (named != 1) fail(from, key, "names " + std::to_string(named) + " of " + comma_list(kinds) + "; one is accepted");
     AnswerRead r;
-    int kinds = 0;
-    for (const char* k : {"fact", "cell", "lanes", "count", "check", "headers"}) kinds += j.contains(k) ? 1 : 0;
-    if (kinds != 1)
-      fail(from, key, "names " + std::to_string(kinds) + " of fact, cell, lanes, count, check, headers; one is accepted");
     if (j.contains("check")) {
-      keys(j, from, key, {"check", "detail", "has", "map"});
+      keys(j, from, key, with_modifiers({"check", "detail"}));
       r.what = AnswerRead::What::check;
       ids(j["check"], from, key + ".check", r);
       r.detail = flag(j, "detail", from, key);
     } else if (j.contains("headers")) {
-      keys(j, from, key, {"headers", "prefix", "titles", "has", "map"});
+      keys(j, from, key, with_modifiers({"headers", "prefix", "titles"}));
       r.what = AnswerRead::What::headers;
       ids(j["headers"], from, key + ".headers", r);
       r.prefix = text(j.value("prefix", json()), from, key + ".prefix");
       r.titles = flag(j, "titles", from, key);
     } else if (j.contains("fact")) {
-      keys(j, from, key, {"fact", "result", "has", "map"});
+      keys(j, from, key, with_modifiers({"fact", "result", "shown"}));
       r.what = AnswerRead::What::fact;
       ids(j["fact"], from, key + ".fact", r);
       r.result = flag(j, "result", from, key);
     } else if (j.contains("cell")) {
-      keys(j, from, key, {"cell", "row", "column", "columns", "gpu_column", "has", "map"});
-      r.what = AnswerRead::What::cell;
-      ids(j["cell"], from, key + ".cell", r);
-      if (!j.contains("row")) fail(from, key, "has no row; accepted: an index, or {\"COLUMN\": VALUE}");
-      row(j["row"], from, key + ".row", r);
-      if (j.contains("column") == j.contains("columns")) fail(from, key, "needs one of column, columns");
-      r.columns = j.contains("column") ? std::vector<std::string>{text(j["column"], from, key + ".column")}
-                                       : texts(j["columns"], from, key + ".columns");
-      if (r.columns.empty()) fail(from, key + ".columns", "is empty");
-      if (j.contains("gpu_column")) {
-        if (r.columns.size() != 1) fail(from, key + ".gpu_column", "goes with one column");
-        r.gpu_column = text(j["gpu_column"], from, key + ".gpu_column");
-      }
+      cell(j, from, key, r);
+    } else if (j.contains("cells")) {
+      cells(j, from, key, r);
+    } else if (j.contains("compare")) {
+      compare(j, from, key, depth, r);
     } else {
-      const bool lanes = j.contains("lanes");
-      keys(j, from, key, lanes ? std::vector<std::string>{"lanes", "key", "marked", "where", "has", "map"}
-                               : std::vector<std::string>{"count", "marked", "where", "has", "map"});
-      r.what = lanes ? AnswerRead::What::lanes : AnswerRead::What::count;
-      ids(j[lanes ? "lanes" : "count"], from, key + (lanes ? ".lanes" : ".count"), r);
-      if (lanes) r.key = text(j.value("key", json()), from, key + ".key");
-      if (j.contains("marked") && j.contains("where")) fail(from, key, "takes marked or where, not both");
-      if (lanes && !j.contains("marked") && !j.contains("where")) fail(from, key, "needs one of marked, where");
-      if (j.contains("marked")) {
-        r.marked = text(j["marked"], from, key + ".marked");
-        static const std::vector<std::string> marks = {"inactive", "kept-own", "undefined-source", "mismatch"};
-        if (std::find(marks.begin(), marks.end(), r.marked) == marks.end())
-          fail(from, key + ".marked", "'" + r.marked + "' is no mark; accepted: " + comma_list(marks));
-      } else if (j.contains("where")) {
-        const json& w = j["where"];
-        if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
-        r.where_column = w.begin().key();
-        r.where = std::make_shared<AnswerRead>(
-            read(json(w.begin().value()), from, key + ".where." + r.where_column, depth + 1));
-      }
+      rows(j, from, key, depth, r);
     }
+    r.shown = flag(j, "shown", from, key);
+    if (j.contains("has") && j.contains("lacks")) fail(from, key, "takes has or lacks, not both");
     if (j.contains("has")) r.has = text(j["has"], from, key + ".has");
+    if (j.contains("lacks")) {
+      r.lacks = texts(j["lacks"], from, key + ".lacks");
+      if (r.lacks.empty()) fail(from, key + ".lacks", "names no word");
+    }
     if (j.contains("map")) {
       if (!j["map"].is_object() || j["map"].empty()) fail(from, key + ".map", "is not {\"FROM\": \"TO\", ...}");
       for (const auto& [k, v] : j["map"].items()) r.map[k] = text(v, from, key + ".map." + k);
@@ -170,17 +149,111 @@ class Reader {
     return r;
   }
 
+  // `own` and the keys every read takes: what turns its value into the answer.
+  static std::vector<std::string> with_modifiers(std::vector<std::string> own) {
+    own.insert(own.end(), {"has", "lacks", "map"});
+    return own;
+  }
+
+  static std::string or_list(const std::vector<std::string>& words) {
+    std::string s = comma_list(std::vector<std::string>(words.begin(), words.end() - 1));
+    return s + " or " + words.back();
+  }
+
+  // {"cell": "S/T", "row": N | {"C": V, ...}, "column": "C" | "columns": [...], "gpu_column": "G"}
+  void cell(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
+    keys(j, from, key, with_modifiers({"cell", "row", "column", "columns", "gpu_column", "shown"}));
+    r.what = AnswerRead::What::cell;
+    ids(j["cell"], from, key + ".cell", r);
+    if (!j.contains("row")) fail(from, key, "has no row; accepted: an index, or {\"COLUMN\": VALUE, ...}");
+    row(j["row"], from, key + ".row", r);
+    if (j.contains("column") == j.contains("columns")) fail(from, key, "needs one of column, columns");
+    r.columns = j.contains("column") ? std::vector<std::string>{text(j["column"], from, key + ".column")}
+                                     : texts(j["columns"], from, key + ".columns");
+    if (r.columns.empty()) fail(from, key + ".columns", "is empty");
+    if (j.contains("gpu_column")) {
+      if (r.columns.size() != 1) fail(from, key + ".gpu_column", "goes with one column");
+      r.gpu_column = text(j["gpu_column"], from, key + ".gpu_column");
+    }
+  }
+
+  // {"cells": "S/T" | ["S/T", ...], "column": "C", "same": true}
+  void cells(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
+    keys(j, from, key, with_modifiers({"cells", "column", "same", "shown"}));
+    r.what = AnswerRead::What::cells;
+    const json& named = j["cells"];
+    const json list = named.is_array() ? named : json::array({named});
+    if (list.empty()) fail(from, key + ".cells", "names no table; accepted: SECTION/TABLE or a list of them");
+    for (const auto& t : list) {
+      AnswerRead one;
+      ids(t, from, key + ".cells", one);
+      r.tables.emplace_back(one.section, one.name);
+    }
+    r.section = r.tables.front().first;
+    r.name = r.tables.front().second;
+    r.columns = {text(j.value("column", json()), from, key + ".column")};
+    r.same = flag(j, "same", from, key);
+  }
+
+  // {"compare": [READ, READ | NUMBER]}
+  void compare(const json& j, std::size_t from, const std::string& key, int depth, AnswerRead& r) const {
+    keys(j, from, key, with_modifiers({"compare"}));
+    r.what = AnswerRead::What::compare;
+    const json& pair = j["compare"];
+    if (!pair.is_array() || pair.size() != 2) fail(from, key + ".compare", "is not [READ, READ or a number]");
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::string at = key + ".compare[" + std::to_string(i) + "]";
+      auto operand = std::make_shared<AnswerRead>();
+      if (pair[i].is_number()) {
+        operand->what = AnswerRead::What::number;
+        operand->number = pair[i].get<double>();
+      } else {
+        *operand = read(pair[i], from, at, depth + 1);
+      }
+      r.operands.push_back(std::move(operand));
+    }
+    if (r.operands[0]->what == AnswerRead::What::number && r.operands[1]->what == AnswerRead::What::number)
+      fail(from, key + ".compare", "compares two numbers; at least one is a read");
+  }
+
+  // {"lanes": "S/T", "key": "C", "marked": M | "where": {...}} or {"count": "S/T", ...}
+  void rows(const json& j, std::size_t from, const std::string& key, int depth, AnswerRead& r) const {
+    const bool lanes = j.contains("lanes");
+    keys(j, from, key, lanes ? with_modifiers({"lanes", "key", "marked", "where"})
+                             : with_modifiers({"count", "marked", "where"}));
+    r.what = lanes ? AnswerRead::What::lanes : AnswerRead::What::count;
+    ids(j[lanes ? "lanes" : "count"], from, key + (lanes ? ".lanes" : ".count"), r);
+    if (lanes) r.key = text(j.value("key", json()), from, key + ".key");
+    if (j.contains("marked") && j.contains("where")) fail(from, key, "takes marked or where, not both");
+    if (lanes && !j.contains("marked") && !j.contains("where")) fail(from, key, "needs one of marked, where");
+    if (j.contains("marked")) {
+      r.marked = text(j["marked"], from, key + ".marked");
+      static const std::vector<std::string> marks = {"inactive", "kept-own", "undefined-source", "mismatch"};
+      if (std::find(marks.begin(), marks.end(), r.marked) == marks.end())
+        fail(from, key + ".marked", "'" + r.marked + "' is no mark; accepted: " + comma_list(marks));
+    } else if (j.contains("where")) {
+      const json& w = j["where"];
+      if (!w.is_object() || w.size() != 1) fail(from, key + ".where", "is not {\"COLUMN\": READ}");
+      r.where_column = w.begin().key();
+      r.where = std::make_shared<AnswerRead>(
+          read(json(w.begin().value()), from, key + ".where." + r.where_column, depth + 1));
+    }
+  }
+
   void row(const json& j, std::size_t from, const std::string& key, AnswerRead& r) const {
     if (j.is_number_unsigned()) {
       r.row_index = j.get<std::size_t>();
       return;
     }
-    if (!j.is_object() || j.size() != 1) fail(from, key, "is not an index or {\"COLUMN\": VALUE}");
-    r.row_column = j.begin().key();
-    const json v = j.begin().value();  // a copy: begin() is a temporary
-    if (v.is_number_integer()) r.row_int = v.get<long long>();
-    else if (v.is_string()) r.row_text = v.get<std::string>();
-    else fail(from, key + "." + r.row_column, "is not a whole number or a text");
+    if (!j.is_object() || j.empty()) fail(from, key, "is not an index or {\"COLUMN\": VALUE, ...}");
+    for (const auto& [column, v] : j.items()) {
+      RowMatch m;
+      m.column = column;
+      if (v.is_number_integer()) m.integer = v.get<long long>();
+      else if (v.is_string()) m.text = v.get<std::string>();
+      else fail(from, key + "." + column, "is not a whole number or a text");
+      r.row.push_back(std::move(m));
+    }
   }
 
   AnswerFormat format(const json& row, std::size_t from, const std::string& key) const {

@@ -15,7 +15,7 @@
 // section shfl-xor's table lanes, in the GPU's column where the run had a GPU (column "@result"),
 // else the model's. The reads (core/course/answer_read.hpp):
 //   {"fact": "SECTION/FACT"}                      a fact; "result": true reads FACT-gpu or FACT-model
-//   {"cell": "SECTION/TABLE", "row": N | {"COLUMN": VALUE}, "column": "C" | "@result"}
+//   {"cell": "SECTION/TABLE", "row": N | {"COLUMN": VALUE, ...}, "column": "C" | "@result"}
 //   {"cell": ..., "row": ..., "columns": ["C1", "C2"]}      the cells joined by ", "
 //   {"cell": ..., "row": ..., "column": "C", "gpu_column": "G"}  G when the run had a GPU
 //   {"count": "SECTION/TABLE"}                                 how many rows
@@ -26,9 +26,20 @@
 //   {"lanes": "SECTION/TABLE", "key": "C", "marked": "MARK"}  C of the rows with that mark
 //   {"lanes": "SECTION/TABLE", "key": "C", "where": {"C2": READ}} C of the rows whose C2 is READ's
 //   {"count": "SECTION/TABLE", "where": {"C2": READ}}          how many such rows
-// and on any of them "has": "WORD": "yes" when the value's space-separated words hold WORD, else
-// "no"; and "map": {"FROM": "TO", ...}, the value given for another (a value it lacks is the row's
-// bug).
+//   {"cells": "SECTION/TABLE" | ["S/T", ...], "column": "C"}   C of every row of the tables, joined
+//                                                  by ", "; with "same": true, "yes" when they are
+//                                                  all the same value, else "no"
+//   {"compare": [READ, READ | NUMBER]}               "less", "equal" or "greater": the first against
+//                                                  the second, numbers by value, texts by character
+// A cell's row by its columns is the first that holds every value named.
+// On any read "has": "WORD" gives "yes" when the value's space-separated words hold WORD, else
+// "no"; "lacks": ["W1", "W2", ...] the listed words the value's words lack, joined by " " ("none"
+// when it lacks none); "map": {"FROM": "TO", ...} the value given for another (a value it lacks is
+// the row's bug); and on a fact, a cell or cells "shown": true, the value as the report shows it
+// (its format: an error as 1.393e-06, a sum to every digit) instead of as typed.
+// A read names data only: ids, numbers, and texts that are ids ("deadlocks", "two-blocks"), never a
+// sentence a lesson shows, which changes with the language (--lang zh) and with the wording. What
+// only a sentence says, the lesson adds to its report as a fact or a column of ids.
 // A row whose answer only a lesson's code can give names it: "compute": "NAME" (the lesson's
 // LessonCode); a kernel exercise: "kernel": true, "starter": "FILE.cu". Built-in rows take their
 // question and hint from lessons/<lesson>/en.md and zh.md; a teacher's rows carry them:
@@ -62,24 +73,35 @@ struct ManifestError : std::runtime_error {
 inline const char* const kManifestNeeds[] = {"cc80",    "cooperative-launch", "clusters",
                                              "listing", "sanitizer",          "two-gpus"};
 
+// A cell's row by the value one of its columns holds (an integer, or a text).
+struct RowMatch {
+  std::string column;
+  std::optional<long long> integer;
+  std::string text;
+};
+
 struct AnswerRead {
-  enum class What { fact, cell, lanes, count, check, headers };
+  enum class What { fact, cell, lanes, count, check, headers, cells, compare, number };
   What what = What::fact;
   std::string section, name;  // fact: the fact's id (or its stem); cell/lanes/count: the table's id
   bool result = false;        // fact: "<name>-gpu" with a GPU, else "<name>-model"
-  // cell: the row, by index or by the first row whose column holds a value (an integer or a text)
+  // cell: the row, by index or by the first row whose columns hold the values
   std::optional<std::size_t> row_index;
-  std::string row_column;
-  std::optional<long long> row_int;
-  std::string row_text;
+  std::vector<RowMatch> row;
   std::vector<std::string> columns;  // cell: one or more ("@result": the run's result column)
   std::string gpu_column;            // cell: read instead of the column when the run had a GPU
   std::string key;                   // lanes: the column collected
   std::string marked;                // lanes/count: rows with this mark (report::to_string(RowMark))
   std::string where_column;          // lanes/count: rows whose column equals `where`'s value
   std::shared_ptr<AnswerRead> where;
+  std::vector<std::pair<std::string, std::string>> tables;  // cells: (section, table), in order
+  bool same = false;                                        // cells: whether they are all the same
+  std::vector<std::shared_ptr<AnswerRead>> operands;        // compare: the two values compared
+  double number = 0;                                        // number: a compare's constant operand
   std::optional<std::string> has;  // "yes"/"no": whether the value's words hold this one
+  std::vector<std::string> lacks;  // the ones of these words the value's words lack
   std::map<std::string, std::string> map;  // the value given for another
+  bool shown = false;                      // fact/cell/cells: as the report shows it, by its format
   std::string prefix;                      // headers: of column keys starting so
   bool titles = false;                     // headers: their titles, not how many
   bool detail = false;                     // check: its detail, not whether it passed

@@ -1,6 +1,5 @@
 #include "core/course/report_read.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -42,30 +41,6 @@ const report::Check& check(const report::Report& r, std::string_view section_id,
   missing("check '" + std::string(section_id) + "/" + std::string(check_id) + "'");
 }
 
-std::size_t row_where(const report::Table& t, std::string_view column, std::int64_t value) {
-  for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    const report::Value& v = t.cell(i, column);
-    if (has_number(v) && as_double(v) == static_cast<double>(value)) return i;
-  }
-  missing("row with " + std::string(column) + " = " + std::to_string(value) + " in table '" + t.id + "'");
-}
-
-std::size_t row_where(const report::Table& t, std::string_view column, std::string_view value) {
-  for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    const auto* s = std::get_if<std::string>(&t.cell(i, column));
-    if (s != nullptr && *s == value) return i;
-  }
-  missing("row with " + std::string(column) + " = '" + std::string(value) + "' in table '" + t.id + "'");
-}
-
-std::size_t row_starting(const report::Table& t, std::string_view column, std::string_view prefix) {
-  for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    const auto* s = std::get_if<std::string>(&t.cell(i, column));
-    if (s != nullptr && s->compare(0, prefix.size(), prefix) == 0) return i;
-  }
-  missing("row with " + std::string(column) + " starting '" + std::string(prefix) + "' in table '" + t.id + "'");
-}
-
 std::string result_column(const report::Table& t, const RunContext& ctx) {
   if (ctx.gpu)
     for (const auto& c : t.columns)
@@ -79,13 +54,6 @@ const report::Value& result_fact(const report::Report& r, std::string_view secti
     for (const auto& f : section(r, section_id).facts)
       if (f.id == stem + "-gpu") return f.value;
   return fact(r, section_id, stem + "-model");
-}
-
-std::vector<long long> rows_marked(const report::Table& t, report::RowMark mark, std::string_view key) {
-  std::vector<long long> out;
-  for (std::size_t i = 0; i < t.rows.size(); ++i)
-    if (t.rows[i].mark == mark) out.push_back(as_int(t.cell(i, key)));
-  return out;
 }
 
 bool has_number(const report::Value& v) {
@@ -105,41 +73,9 @@ double as_double(const report::Value& v) {
   throw std::logic_error("course: a value that is not a number");
 }
 
-std::string as_text(const report::Value& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  throw std::logic_error("course: a value that is not a text");
-}
-
 bool has_word(std::string_view words, std::string_view word) {
   const std::string padded = " " + std::string(words) + " ";
   return padded.find(" " + std::string(word) + " ") != std::string::npos;
-}
-
-std::vector<std::int64_t> numbers_in(std::string_view text) {
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i < text.size();) {
-    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
-      ++i;
-      continue;
-    }
-    std::int64_t v = 0;
-    std::size_t digits = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (digits++ < 18) v = v * 10 + (text[i] - '0');
-      ++i;
-    }
-    out.push_back(v);
-  }
-  return out;
-}
-
-std::optional<std::int64_t> number_after(std::string_view text, std::string_view word) {
-  const std::size_t at = text.find(word);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::size_t i = at + word.size();
-  while (i < text.size() && text[i] == ' ') ++i;
-  if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
-  return numbers_in(text.substr(i)).front();
 }
 
 }  // namespace cudasync::course

@@ -224,6 +224,9 @@ struct Row {
 };
 
 enum class Outcome { completed, deadlock, step_limit };
+// The outcome as an id, for a report's data beside its words: "completes", "deadlocks",
+// "undecided" (the step limit came first). Exercises read it; the words may be translated.
+const char* outcome_id(Outcome o);
 
 struct Lane {
   bool exited = false;

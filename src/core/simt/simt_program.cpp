@@ -5,6 +5,15 @@ namespace cudasync::simt {
 
 const char* to_string(Scheduling s) { return s == Scheduling::lockstep ? "lockstep" : "independent"; }
 
+const char* outcome_id(Outcome o) {
+  switch (o) {
+    case Outcome::completed: return "completes";
+    case Outcome::deadlock: return "deadlocks";
+    case Outcome::step_limit: return "undecided";
+  }
+  return "undecided";
+}
+
 std::optional<Scheduling> parse_scheduling(const std::string& s) {
   if (s == "lockstep") return Scheduling::lockstep;
   if (s == "independent") return Scheduling::independent;

@@ -188,6 +188,7 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
   if (p.gpu) t.column("gpu", "GPU", Format::exact);
   t.column("rel-error", say("column.rel-error"), Format::error);
   if (p.gpu) t.column("two-runs", say("column.two-runs"));
+  t.column("chain", say("column.chain"), Format::count);  // the d of the error bound gamma_d, as data
   bool any_atomic = false, any_fixed = false, any_cub = false;
   for (const KernelRun& r : runs) {
     any_cub = any_cub || !r.model_available;
@@ -198,7 +199,8 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
         {"kernel", kernel_name(r.kernel)},
         {"model", r.model_available ? Value{r.model.value} : Value{Undefined{}}},
         {"rel-error", result ? Value{relative_error(result->value, p.reference)}
-                             : p.gpu ? Value{Undefined{}} : Value{report::NeedsGpu{}}}};
+                             : p.gpu ? Value{Undefined{}} : Value{report::NeedsGpu{}}},
+        {"chain", r.kernel == Kernel::cub_sum ? Value{Undefined{}} : Value{r.depth}}};
     if (p.gpu) {
       cells.emplace_back("gpu", r.gpu ? Value{r.gpu->value} : Value{Undefined{}});
       cells.emplace_back("two-runs", r.gpu && r.gpu_again
@@ -212,6 +214,7 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
   if (any_fixed) t.legend.push_back(say("results.fixed-legend"));
   if (any_cub) t.legend.push_back(say("results.cub-legend"));
   t.legend.push_back(say(p.gpu ? "results.error-legend-gpu" : "results.error-legend-model"));
+  if (any_atomic || any_fixed) t.legend.push_back(say("results.chain-legend"));
   s.add(std::move(t));
   s.note(say("results.bandwidth-note", {{"bytes", type_bytes(p.dtype)}}));
   return s;

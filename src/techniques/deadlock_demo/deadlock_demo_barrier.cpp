@@ -136,6 +136,9 @@ Section barrier_part(Run& run, bool sw) {
     if (!c.model.deadlock) continue;  // if / else: nobody waits for a thread that is not coming
     const std::string cycle = c.model.graph.cycle_text();
     s.fact("cycle-" + id, say("barrier.cycle-name", {{"name", name}}), cycle);
+    // Who waits at the barrier, as lanes ("0-47"): the cycle's words as data.
+    s.fact("at-barrier-" + id, say("barrier.at-barrier-name", {{"nouns", nouns_word(noun)}, {"name", name}}),
+           c.present == 1 ? std::string("0") : "0-" + std::to_string(c.present - 1));
     s.check("model-" + id + "-deadlocks", say("barrier.model-deadlocks", {{"name", name}}), !cycle.empty(), cycle);
   }
   if (!sw)

@@ -22,6 +22,7 @@ report::Section chain_part(Run& run) {
   const Describe describe = chain_describe();
   s.add(steps_table(model.steps, "schedule", say("tables.schedule-title")));
   add_model_facts(s, model, describe, "block");
+  add_no_slot(s, model);
   add_model_checks(s, model, grid.too_many());
   s.add(steps_table(model.fix_steps, "fix", say("chain.fix-title")));
   const std::string launch_title = say("chain.launch-title");

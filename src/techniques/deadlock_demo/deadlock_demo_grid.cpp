@@ -22,7 +22,14 @@ Grid grid_of(const Run& run, GridKernel kernel) {
 void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what) {
   s.fact("launch", say("grid.launch"), say("grid.launch-value", {{"grid", grid_text(g.blocks, kGridThreads)}, {"what", what}}),
          Format::plain, say("grid.launch-note", {{"ms", run.options.deadline_ms}}));
+  s.fact("blocks", say("grid.blocks"), I{g.blocks}, Format::count);
   s.fact("resident", say("grid.resident"), I{g.c.limit()}, Format::count, g.c.text());
+}
+
+void add_no_slot(report::Section& s, const ScenarioModel& m) {
+  const auto late = std::count_if(m.records.begin(), m.records.end(),
+                                  [](const Record& r) { return r.state == static_cast<int>(State::late); });
+  s.fact("model-no-slot", say("grid.model-no-slot"), I{late}, Format::count, say("grid.model-no-slot-note"));
 }
 
 void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
@@ -51,6 +58,7 @@ report::Section grid_part(Run& run) {
   const Describe describe = barrier_describe(blocks);
   s.add(steps_table(model.steps, "schedule", say("tables.schedule-title")));
   add_model_facts(s, model, describe, "block");
+  add_no_slot(s, model);
   add_model_checks(s, model, grid.too_many());
   const std::string launch_title = say("grid.launch-title");
   if (!run.ctx.gpu) {

@@ -59,6 +59,7 @@ report::Section lock_order_part(Run& run);  // lock-order (lock_order)
 report::Section barrier_part(Run& run, bool syncwarp);  // divergent-syncthreads, syncwarp-mask (barrier)
 // Shared by the grid parts (grid): the co-residency of a grid kernel (the occupancy API's on a GPU,
 // an H100's in the model) and the grid (--blocks, or twice what fits); the launch's facts; the
+// blocks the model finds without a slot; the
 // broken launch on this GPU (what every block did, and its checks against the deadline or the
 // result, and against the model: `completes` names the check of a grid that fits).
 struct Grid {
@@ -68,6 +69,8 @@ struct Grid {
 };
 Grid grid_of(const Run& run, GridKernel kernel);
 void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what);
+// The model's count of blocks that never get a slot ("model-no-slot"): the cycle's words as a number.
+void add_no_slot(report::Section& s, const ScenarioModel& m);
 void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
                   const Describe& describe, const std::string& completes);
 // The barrier children's side (barrier): runs the cases on the GPU and returns the answer.

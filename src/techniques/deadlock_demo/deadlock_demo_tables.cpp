@@ -28,6 +28,8 @@ void add_model_facts(Section& s, const ScenarioModel& m, const Describe& describ
     const std::string cycle = m.graph.cycle_text();
     s.fact("model-cycle", say("facts.model-cycle"), cycle.empty() ? say("facts.none") : cycle, Format::plain,
            cycle.empty() ? "" : say("facts.cycle-note"));
+    s.fact("model-cycle-nodes", say("facts.model-cycle-nodes"), static_cast<I>(m.graph.find_cycle().size()),
+           Format::count);
   }
   s.fact("model-predicted", say("facts.model-predicted"), ranges_text(fold(m.records, describe), noun));
 }

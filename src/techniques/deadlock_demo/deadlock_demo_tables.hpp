@@ -16,8 +16,8 @@ namespace cudasync::deadlock_demo {
 // The schedule: step, who, what.
 report::Table steps_table(const std::vector<Step>& steps, const std::string& id, const std::string& title);
 
-// The model's facts: the wait-for graph in words ("model-waits-1", ...), its cycle ("model-cycle"),
-// the predicted stuck set ("model-predicted").
+// The model's facts: the wait-for graph in words ("model-waits-1", ...), its cycle ("model-cycle")
+// and how many nodes it has ("model-cycle-nodes"), the predicted stuck set ("model-predicted").
 void add_model_facts(report::Section& s, const ScenarioModel& m, const Describe& describe, const std::string& noun);
 // The model's checks: the deadlock it predicts has a cycle ("model-deadlocks", when
 // `expect_deadlock`); the fix completes ("model-fix-completes").

@@ -135,7 +135,10 @@ void add_waits(report::Section& s, const ModelRun& r, const std::string& id, con
   for (std::size_t i = 0; i < r.waits.size(); ++i)
     s.fact(id + "-waits-" + std::to_string(i + 1), say("facts.who-waits", {{"label", label}}), r.waits[i]);
   const std::string cycle = r.graph.cycle_text();
-  if (!cycle.empty()) s.fact(id + "-cycle", say("facts.wait-for-cycle", {{"label", label}}), cycle);
+  if (cycle.empty()) return;
+  s.fact(id + "-cycle", say("facts.wait-for-cycle", {{"label", label}}), cycle);
+  s.fact(id + "-cycle-nodes", say("facts.cycle-nodes", {{"label", label}}),
+         static_cast<std::int64_t>(r.graph.find_cycle().size()), report::Format::count);
 }
 
 Verdict run_cycle(const ModelRun& r) {

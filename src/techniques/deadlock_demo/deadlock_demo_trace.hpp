@@ -30,7 +30,8 @@ report::Table program_table(const simt::Machine& m, const std::string& id);
 // The trace: one row per step, a column per traced lane ("lane-0" ...), memory, note.
 report::Table trace_table(const ModelRun& r, const std::string& id, const std::string& title);
 
-// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle" (titles "<label>: ...").
+// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle", "<id>-cycle-nodes" (titles
+// "<label>: ...").
 void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label);
 
 // A run that must deadlock did, with a cycle in its wait-for graph.

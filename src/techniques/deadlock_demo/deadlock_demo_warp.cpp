@@ -14,6 +14,9 @@ std::string scheduling_title(simt::Scheduling s) {
   return say(s == simt::Scheduling::lockstep ? "warp.scheduling-lockstep" : "warp.scheduling-independent");
 }
 
+// The run's outcome as an id ("deadlocks"), beside its verdict in words.
+report::Value run_outcome_id(const ModelRun& r) { return std::string(simt::outcome_id(r.result.outcome)); }
+
 }  // namespace
 
 report::Section warp_part(Run& run) {
@@ -30,6 +33,9 @@ report::Section warp_part(Run& run) {
   v.column("program", say("warp.program")).column("lockstep", say("warp.model-lockstep"));
   v.column("independent", say("warp.model-independent"));
   v.column("gpu", say("gpu.this-gpu"));
+  // The program and the model's outcomes as ids beside their words: what an exercise reads.
+  v.column("program-id", say("warp.id-column")).column("lockstep-outcome", say("warp.lockstep-outcome"));
+  v.column("independent-outcome", say("warp.independent-outcome"));
   report::Value lock_gpu = report::NeedsGpu{}, ring_gpu = report::NeedsGpu{};
   if (lock)
     lock_gpu = say(lock->timed_out ? "warp.lock-gpu-stuck" : "warp.lock-gpu-completes",
@@ -37,9 +43,13 @@ report::Section warp_part(Run& run) {
   if (ring)
     ring_gpu = say(ring->timed_out ? "warp.ring-gpu-deadlock" : "warp.ring-gpu-completes", {{"count", ring->count}});
   v.row({{"program", say("warp.program-lock")}, {"lockstep", verdict(m.lock_lockstep)},
-         {"independent", verdict(m.lock_independent)}, {"gpu", lock_gpu}});
+         {"independent", verdict(m.lock_independent)}, {"gpu", lock_gpu}, {"program-id", std::string("cas-lock")},
+         {"lockstep-outcome", run_outcome_id(m.lock_lockstep)},
+         {"independent-outcome", run_outcome_id(m.lock_independent)}});
   v.row({{"program", say("warp.program-ring")}, {"lockstep", verdict(m.ring_lockstep)},
-         {"independent", verdict(m.ring_independent)}, {"gpu", ring_gpu}});
+         {"independent", verdict(m.ring_independent)}, {"gpu", ring_gpu}, {"program-id", std::string("ring")},
+         {"lockstep-outcome", run_outcome_id(m.ring_lockstep)},
+         {"independent-outcome", run_outcome_id(m.ring_independent)}});
   s.add(std::move(v));
   add_waits(s, m.lock_lockstep, "lock-lockstep", say("warp.label-lockstep-lock"));
   add_waits(s, m.ring_independent, "ring", say("warp.label-cycle"));

@@ -46,6 +46,8 @@ report::Section combining_section(const CombiningPart& p, bool gpu_run) {
   s.fact("model", say("combining.model", {{"regime", simt::to_string(m.regime)}}), model_text(p.model),
          report::Format::plain,
          say("combining.model-note", {{"blocks", m.blocks}, {"threads", m.threads}, {"iterations", m.iters}}));
+  s.fact("model-handoffs", say("combining.model-handoffs"), static_cast<std::int64_t>(p.model.handoffs),
+         report::Format::count, say("combining.model-handoffs-note"));
   if (p.lockstep)
     s.fact("model-lockstep-warp", say("combining.model-lockstep-warp"), model_outcome_text(*p.lockstep),
            report::Format::plain, say("combining.model-lockstep-warp-note"));

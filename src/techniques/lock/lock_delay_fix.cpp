@@ -27,6 +27,14 @@ std::string row_name(const DelayRow& r) {
 // The fixes' ids, as part 3 names them.
 std::string fix_id(Variant v) { return v == Variant::fenced ? "fix-2" : "fix-3"; }
 
+// The row's name as an id, what an exercise selects it by: "delay-10us-after", "no-delay", "fix-2".
+std::string row_id(const DelayRow& r) {
+  if (r.variant == Variant::delay_after) return "delay-" + delay_id(r.delay_ns) + "-after";
+  if (r.variant == Variant::delay_before) return "delay-" + delay_id(r.delay_ns) + "-before";
+  if (r.variant == Variant::book) return "no-delay";
+  return fix_id(r.variant);
+}
+
 }  // namespace
 
 report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
@@ -41,13 +49,15 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
       .column("share", say("delay.share-column"), report::Format::percent)
       .column("ns", say("delay.ns-column"), report::Format::ns)
       .column("model-count", say("model-count-column"), report::Format::count)
-      .column("model-stale", say("delay.stale-column"), report::Format::count);
+      .column("model-stale", say("delay.stale-column"), report::Format::count)
+      .column("variant-id", say("id-column"));
   std::vector<DelayRuns> delayed;
   std::vector<std::vector<LockRun>> fixes;
   for (const auto& row : p.rows) {
     std::vector<std::pair<std::string, report::Value>> cells{{"variant", row_name(row)},
                                                              {"model-count", static_cast<I>(row.model.count)},
-                                                             {"model-stale", static_cast<I>(row.model.stale_reads)}};
+                                                             {"model-stale", static_cast<I>(row.model.stale_reads)},
+                                                             {"variant-id", row_id(row)}};
     const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fence_fix(row.variant), false);
     t.row(cells, mark);
     if (is_delay(row.variant)) delayed.push_back({row.delay_ns, row.gpu});

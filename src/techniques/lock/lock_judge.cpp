@@ -110,11 +110,19 @@ std::optional<double> combining_ratio(const std::vector<LockRun>& combining, con
   return comb / base;
 }
 
-std::string delay_text(unsigned ns) {
-  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + " ms";
-  if (ns >= 1000 && ns % 1000 == 0) return std::to_string(ns / 1000) + " us";
-  return std::to_string(ns) + " ns";
+namespace {
+
+// The delay in the largest unit that holds it whole, joined by `space`: 10000 -> "10" + space + "us".
+std::string delay_in_units(unsigned ns, const char* space) {
+  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + space + "ms";
+  if (ns >= 1000 && ns % 1000 == 0) return std::to_string(ns / 1000) + space + "us";
+  return std::to_string(ns) + space + "ns";
 }
+
+}  // namespace
+
+std::string delay_text(unsigned ns) { return delay_in_units(ns, " "); }
+std::string delay_id(unsigned ns) { return delay_in_units(ns, ""); }
 
 DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vector<std::vector<LockRun>>& fixes) {
   DelayFinding f;

@@ -60,6 +60,7 @@ std::optional<double> combining_ratio(const std::vector<LockRun>& combining, con
 // The blog's delay beside the real fixes: the updates the delayed rows lost together, the longest
 // delay that still lost one (0: none lost), and whether every launch of every real fix was exact.
 std::string delay_text(unsigned ns);  // "100 ns", "10 us", "1 ms"
+std::string delay_id(unsigned ns);    // the same as an id: "100ns", "10us", "1ms"
 struct DelayRuns {
   unsigned delay_ns = 0;
   std::vector<LockRun> runs;

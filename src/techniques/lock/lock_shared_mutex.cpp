@@ -17,14 +17,16 @@ report::Table ownership_table(const SharedMutexPart& p) {
       .column("frees", "cudaFree", report::Format::count)
       .column("frees-of-freed", say("shared.frees-of-freed-column"), report::Format::count)
       .column("launches-on-freed", say("shared.launches-on-freed-column"), report::Format::count)
-      .column("use-count", say("shared.owners-column"), report::Format::count);
+      .column("use-count", say("shared.owners-column"), report::Format::count)
+      .column("holding-id", say("id-column"));
   for (const OwnershipRun* r : {&p.by_value, &p.shared})
     t.row({{"holding", say(r->config.holding == Holding::by_value ? "shared.holding-by-value" : "shared.holding-shared")},
            {"frees", static_cast<I>(r->frees)},
            {"frees-of-freed", static_cast<I>(r->frees_of_freed)},
            {"launches-on-freed", static_cast<I>(r->launches_on_freed)},
            {"use-count", r->config.holding == Holding::shared_mutex ? report::Value{static_cast<I>(r->use_count_max)}
-                                                                   : report::Value{report::Undefined{}}}});
+                                                                   : report::Value{report::Undefined{}}},
+           {"holding-id", std::string(r->config.holding == Holding::by_value ? "by-value" : "shared-mutex")}});
   t.legend.push_back(say("shared.legend-columns"));
   t.legend.push_back(say("shared.legend-launch"));
   t.legend.push_back(say("shared.legend-freed"));

@@ -22,6 +22,9 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
   if (gpu_run) t.column("ms", "GPU ms");
   if (lockstep) t.column("lockstep", say("warp.model-lockstep"));
   if (independent) t.column("independent", say("warp.model-independent"));
+  // The outcomes as ids beside their words: what an exercise reads.
+  if (lockstep) t.column("lockstep-outcome", say("warp.lockstep-outcome-column"));
+  if (independent) t.column("independent-outcome", say("warp.independent-outcome-column"));
   for (const auto& c : p.cases) {
     std::vector<std::pair<std::string, report::Value>> row{
         {"launch", grid_text(c.spec.blocks, c.spec.threads) + " x " + std::to_string(c.spec.iters)},
@@ -34,8 +37,14 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
       if (!c.gpu->timed_out()) row.emplace_back("ms", c.gpu->ms);
       if (!c.gpu->exact()) mark = report::RowMark::mismatch;
     }
-    if (c.lockstep && lockstep) row.emplace_back("lockstep", model_outcome_text(*c.lockstep));
-    if (c.independent && independent) row.emplace_back("independent", model_outcome_text(*c.independent));
+    if (c.lockstep && lockstep) {
+      row.emplace_back("lockstep", model_outcome_text(*c.lockstep));
+      row.emplace_back("lockstep-outcome", std::string(simt::outcome_id(c.lockstep->outcome)));
+    }
+    if (c.independent && independent) {
+      row.emplace_back("independent", model_outcome_text(*c.independent));
+      row.emplace_back("independent-outcome", std::string(simt::outcome_id(c.independent->outcome)));
+    }
     t.row(row, mark);
   }
   t.legend.push_back(say("warp.legend", {{"iterations", p.cases.empty() ? 0 : p.cases.front().spec.iters}}));

@@ -41,6 +41,8 @@ constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own
 // Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
 // in whole clusters.
 constexpr bool uses_clusters(Barrier b) { return b == Barrier::own_cluster; }
+// Xiao & Feng's lock-based barrier: its one word is the counter g_mutex.
+constexpr bool uses_g_mutex(Barrier b) { return b == Barrier::xf_lock || b == Barrier::xf_lock_unrepaired; }
 // The cluster sizes own-cluster chooses from (portable sizes: at most 8 blocks per cluster).
 inline constexpr int kClusterSizes[] = {1, 2, 4, 8};
 inline constexpr int kClusterSizeCount = 4;

@@ -14,6 +14,10 @@ std::string sim_outcome(const SimResult& m) {
   return s;
 }
 
+const char* sim_outcome_id(const SimResult& m) {
+  return m.deadlock ? "deadlocks" : m.completed ? "completes" : "stops";
+}
+
 bool sim_passes(const SimResult& m) { return m.completed && m.early_barrier == 0; }
 
 std::string ValuesVerdict::detail(int threads) const {

@@ -16,6 +16,9 @@ namespace cudasync::lockfree_barrier {
 // How the step simulation ended: "completed in 7 steps", "deadlock at step 4; block 0 passed
 // barrier 1 before every block had arrived".
 std::string sim_outcome(const SimResult& m);
+// The same as an id, what an exercise reads beside the words: "completes", "deadlocks" or "stops"
+// (the simulation ran out of steps first).
+const char* sim_outcome_id(const SimResult& m);
 // Every block passed every barrier, and none before every block had arrived.
 bool sim_passes(const SimResult& m);
 

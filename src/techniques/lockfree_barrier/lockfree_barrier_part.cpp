@@ -143,9 +143,15 @@ Section barrier_section(const BarrierResult& r, const Run& run) {
            say("section.model-sim-note", {{"barriers", std::min(s.phases - 1, kSimBarriers)},
                                           {"blocks", s.blocks},
                                           {"slots", s.limit_of(b)}}));
+  // What the simulation's words say, as data an exercise reads: its outcome, whether a block passed
+  // a barrier early, and Xiao & Feng's g_mutex.
+  sec.fact("model-outcome", say("section.model-outcome"), std::string(sim_outcome_id(r.sim)));
+  sec.fact("model-early", say("section.model-early"), r.sim.early_barrier > 0);
   if (!r.model_words.empty())
     sec.fact("model-words", say("section.model-words"), words_text(b, r.model_words, s.blocks), Format::plain,
              say("section.model-words-note", {{"count", s.phases - 1}}));
+  if (!r.model_words.empty() && uses_g_mutex(b))
+    sec.fact("model-g-mutex", say("section.model-g-mutex"), static_cast<I>(r.model_words[0]), Format::count);
   if (s.blocks <= kStepTableMaxBlocks || run.options.trace)
     sec.add(step_table(r.sim));
   if (auto t = model_timeline(r.sim); t && run.options.trace) sec.add(std::move(*t));

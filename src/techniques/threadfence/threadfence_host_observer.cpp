@@ -41,6 +41,8 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
         .column("stale", say("host.stale"), Format::count)
         .column("stale-words", say("host.stale-words"), Format::count);
   t.column("verdict", say("host.verdict"));
+  // The fence and the model's verdict as ids beside their words: what an exercise reads.
+  t.column("fence-id", say("host.fence-id")).column("verdict-id", say("host.verdict-id"));
   bool forbidden = false, gave_up = false;
   std::uint64_t rounds = 0;
   std::string found;
@@ -72,6 +74,8 @@ report::Section host_observer_section(const HostObserverSpec& spec, const std::v
                               : "verdict.forbidden-not-seen");
     }
     cells.emplace_back("verdict", verdict);
+    cells.emplace_back("fence-id", std::string(to_string(o.fence)));
+    cells.emplace_back("verdict-id", std::string(allowed ? "allowed" : "forbidden"));
     t.row(cells, mark);
   }
   t.legend.push_back(say("host.legend-gpu"));

@@ -72,6 +72,7 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     t.column("weak-share", say("table.weak"), Format::percent);
   }
   t.column("allowed", say("table.allowed")).column("verdict", say("table.verdict"));
+  if (opt.placement) t.column("sides-in-id", say("table.sides-in-id"));  // the placement as an id, for the exercises
   for (const auto& r : rows) {
     std::vector<std::pair<std::string, Value>> cells;
     if (opt.label) cells.emplace_back("case", r.label);
@@ -92,6 +93,8 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     }
     cells.emplace_back("allowed", allowed_text(r.model));
     cells.emplace_back("verdict", litmus_verdict(r));
+    if (opt.placement)
+      cells.emplace_back("sides-in-id", std::string(r.spec.placement == Placement::same_block ? "one-block" : "two-blocks"));
     t.row(cells, forbidden_seen(r).empty() ? report::RowMark::none : report::RowMark::mismatch);
   }
   std::vector<std::string> labels{opt.label ? "case" : "test", "fence"}, names, counts;

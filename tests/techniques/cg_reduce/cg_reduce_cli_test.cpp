@@ -122,6 +122,17 @@ TEST(CgReduceCli, PartAndDtypeSelectTheRungs) {
   EXPECT_EQ(section_ids(one), (std::vector<std::string>{"setup", "static"}));
 }
 
+// The d of each bound gamma_d is a column of its rung's results, not only a number in a check's
+// words: two-pass at 2^24 floats, grid 10240 x 128, chains 13 + 7 + 10 + 10 = 40 additions long.
+TEST(CgReduceCli, EachKernelsLongestChainIsAColumnBesideItsError) {
+  const auto doc = valid_document("cg-reduce --backend model --part two-pass,cub --json", 0);
+  std::vector<std::int64_t> chains;
+  for (const auto& row : doc["report"]["sections"]["two-pass"]["tables"]["results"]["rows"])
+    chains.push_back(row["chain"].get<std::int64_t>());
+  EXPECT_EQ(chains, (std::vector<std::int64_t>{40, 83, 42}));
+  EXPECT_TRUE(doc["report"]["sections"]["cub"]["tables"]["results"]["rows"][0]["chain"].is_null());  // no order
+}
+
 TEST(CgReduceCli, TheTraceIsAPartOfItsOwn) {
   const CliResult r = run_cli("cg-reduce --backend model --n 1000000 --block 128 --part trace --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);
@@ -265,7 +276,10 @@ TEST(CgReduceSections, AModelRunHasNoGpuColumnsAndNeedsAGpuForTimes) {
   r.depth = 30;
   const auto sec = rung_section("grid-sync", {r}, p);
   ASSERT_EQ(sec.tables.size(), 1u);
-  EXPECT_EQ(sec.tables[0].columns.size(), 3u);  // kernel, model, rel. error
+  std::vector<std::string> keys;
+  for (const auto& c : sec.tables[0].columns) keys.push_back(c.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"kernel", "model", "rel-error", "chain"}));
+  EXPECT_EQ(std::get<std::int64_t>(sec.tables[0].cell(0, "chain")), 30);
   ASSERT_FALSE(sec.measurements.empty());
   for (const auto& m : sec.measurements) EXPECT_TRUE(m.needs_gpu);
   ASSERT_EQ(sec.checks.size(), 1u);

@@ -102,6 +102,31 @@ TEST(LockCli, EveryDefaultCheckPassesAndHasAnId) {
     EXPECT_TRUE(shared[id]["passed"].get<bool>()) << id;
 }
 
+// What the exercises read is data beside the words: the models' outcomes, the rows' ids, the count
+// of handoffs; the words may be translated, these stay.
+TEST(LockCli, OutcomesRowsAndHandoffsAreIdsAndNumbersBesideTheirWords) {
+  const auto doc = valid_document(
+      "lock --backend model --part warp-deadlock,delay-fix,shared-mutex,combining --delays 10000 --runs 1 --json", 0);
+  const auto& sections = doc["report"]["sections"];
+  const auto& side = sections["warp-deadlock"]["tables"]["side-by-side"]["rows"];
+  ASSERT_EQ(side.size(), 2u);
+  for (const auto& row : side) {
+    EXPECT_EQ(row["lockstep-outcome"], "deadlocks") << row;
+    EXPECT_EQ(row["independent-outcome"], "completes") << row;
+  }
+  std::vector<std::string> variants;
+  for (const auto& row : sections["delay-fix"]["tables"]["delays"]["rows"])
+    variants.push_back(row["variant-id"].get<std::string>() + " " + std::to_string(row["model-count"].get<int>()));
+  EXPECT_EQ(variants, (std::vector<std::string>{"no-delay 3", "delay-10us-after 3", "delay-10us-before 3", "fix-2 4",
+                                                "fix-3 4"}));
+  const auto& owners = sections["shared-mutex"]["tables"]["ownership"]["rows"];
+  ASSERT_EQ(owners.size(), 2u);
+  EXPECT_EQ(owners[0]["holding-id"], "by-value");
+  EXPECT_EQ(owners[0]["frees-of-freed"], 2);
+  EXPECT_EQ(owners[1]["holding-id"], "shared-mutex");
+  EXPECT_EQ(sections["combining"]["facts"]["model-handoffs"]["value"], 2);  // 8 requests, 2 passes
+}
+
 TEST(LockCli, AWarpOfOneLaneCompletesInLockstepAndTheRunPasses) {
   // Before the fix the lockstep check expected a deadlock here and the run exited 1.
   const auto doc = valid_document("lock --backend model --part warp-deadlock --threads 1 --json", 0);

@@ -131,6 +131,24 @@ TEST(LockfreeBarrierCli, AllowUnsafeShowsTheModelsDeadlock) {
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
 }
 
+// The simulation's words (model-sim, model-words) carry data an exercise reads beside them: the
+// outcome, whether a block passed early, g_mutex. 8 blocks, 4 barriers: g_mutex ends at 32.
+TEST(LockfreeBarrierCli, TheSimulationsOutcomeEarlyPassAndGMutexAreData) {
+  const auto doc = valid_document(
+      "lockfree-barrier --backend model --blocks 8 --phases 5 --part xf-lock,xf-lock-unrepaired,xf-lockfree-unrepaired "
+      "--json",
+      0);
+  const auto& s = doc["report"]["sections"];
+  std::vector<std::string> found;
+  for (const char* part : {"xf-lock", "xf-lock-unrepaired", "xf-lockfree-unrepaired"})
+    found.push_back(std::string(part) + ": " + s[part]["facts"]["model-outcome"]["value"].get<std::string>() +
+                    (s[part]["facts"]["model-early"]["value"].get<bool>() ? ", early" : ""));
+  EXPECT_EQ(found, (std::vector<std::string>{"xf-lock: completes", "xf-lock-unrepaired: deadlocks",
+                                             "xf-lockfree-unrepaired: deadlocks, early"}));
+  EXPECT_EQ(s["xf-lock"]["facts"]["model-g-mutex"]["value"], 32);
+  EXPECT_FALSE(s["xf-lockfree-unrepaired"]["facts"].contains("model-g-mutex"));  // its words are Arrayin/out
+}
+
 TEST(LockfreeBarrierCli, TraceDefaultsTo16BlocksAndPrintsSteps) {
   const CliResult r = run_cli("lockfree-barrier --backend model --trace --part own --color never");
   ASSERT_EQ(r.exit_code, 0) << shown(r);

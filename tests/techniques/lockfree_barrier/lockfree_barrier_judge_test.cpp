@@ -27,6 +27,10 @@ TEST(LockfreeBarrierJudge, SimOutcome) {
   EXPECT_EQ(sim_outcome(d), "deadlock at step 4");
   EXPECT_FALSE(sim_passes(d));
   EXPECT_EQ(sim_outcome(SimResult{}), "stopped");
+  // The same as ids: the early pass is a fact of its own, not part of the outcome.
+  EXPECT_STREQ(sim_outcome_id(r), "completes");
+  EXPECT_STREQ(sim_outcome_id(d), "deadlocks");
+  EXPECT_STREQ(sim_outcome_id(SimResult{}), "stops");
 }
 
 TEST(LockfreeBarrierJudge, ValuesNameTheFirstWrongBlockAndThread) {

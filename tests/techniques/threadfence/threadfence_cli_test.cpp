@@ -102,6 +102,23 @@ TEST(ThreadfenceCli, ModelSaysWhatIsAllowedAndThatCountsNeedAGpu) {
   EXPECT_TRUE(contains(r.out, "00 01 10 11")) << "sb with release/acquire: r0 = r1 = 0 stays allowed\n" << r.out;
 }
 
+// Beside the words an exercise cannot read (they may be translated), the placement, the fence and
+// the model's verdict as ids: the scope table's rows by fence and sides, the host observer's by verdict.
+TEST(ThreadfenceCli, PlacementFenceAndVerdictAreIdsBesideTheirWords) {
+  const json doc = valid_document("threadfence --backend model --part scope,host-observer --iterations 1000 --json");
+  std::vector<std::string> scope;
+  for (const auto& row : doc["report"]["sections"]["scope"]["tables"]["outcomes"]["rows"])
+    scope.push_back(row["fence"].get<std::string>() + " " + row["sides-in-id"].get<std::string>() + ": " +
+                    row["allowed"].get<std::string>());
+  EXPECT_EQ(scope, (std::vector<std::string>{"none one-block: 10 11", "block one-block: 11", "device one-block: 11",
+                                             "none two-blocks: 10 11", "block two-blocks: 10 11",
+                                             "device two-blocks: 11"}));
+  std::vector<std::string> host;
+  for (const auto& row : doc["report"]["sections"]["host-observer"]["tables"]["rounds"]["rows"])
+    host.push_back(row["fence-id"].get<std::string>() + " " + row["verdict-id"].get<std::string>());
+  EXPECT_EQ(host, (std::vector<std::string>{"none allowed", "device allowed", "system forbidden"}));
+}
+
 TEST(ThreadfenceCli, ModelRunIsDeterministicAndFollowsTheSeed) {
   const std::string parts = "threadfence --backend model --part last-block,work-queue,work-queue-race,last-block-partial";
   const json a = valid_document(parts + " --seed 3 --json");
