@@ -42,6 +42,9 @@ struct RunContext {
   bool bench = false;                  // --bench: measure more (or run the lesson's sweep)
   bool color = false;                  // the text goes to a terminal in colour
   std::uint64_t max_memory = kDefaultMaxMemory;  // --max-memory: the host bytes a run may take (core/memory_budget.hpp)
+  // The process exits right after this run (the command line's process; tests that run lessons in
+  // their own process leave it false): what the run holds may be left to the operating system.
+  bool ends_process = false;
   std::string lang = "en";             // the language printed: "en" or "zh" (core/words/language.hpp)
   const GpuProbe* probe = nullptr;     // a probe made already (the run's, or a test's); else gpus() makes one
   std::vector<CommandSummary> commands;  // the main table, for list

@@ -243,6 +243,7 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     ctx.max_memory = opts.max_memory;
     ctx.commands = summaries;
     ctx.lang = words::code(words::language());
+    ctx.ends_process = true;
     // Combinations are judged before a backend is chosen: a usage error never touches a GPU.
     if (chosen->attached.validate) chosen->attached.validate(ctx);
     const bool narrowed = narrow_visible_gpus(*chosen->command, opts);

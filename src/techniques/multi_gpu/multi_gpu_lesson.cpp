@@ -188,6 +188,15 @@ void Run::require_peer(const std::string& part) const {
     throw WaivedError(say("waiver.needs-peer-access", {{"part", part}, {"why", peer_waiver}}));
 }
 
+Run::~Run() {
+  // ncclCommDestroy takes about 500 ms (bench/nccl_startup: 495-503 ms for one communicator on an
+  // H200), longer than the run's parts: a process that ends with this run leaves the communicators
+  // to the operating system, which frees them, and their memory, at exit.
+  if (!ctx.ends_process || !nccl) return;
+  static auto* kept = new std::vector<std::shared_ptr<NcclComms>>();  // never freed: that is the point
+  kept->push_back(std::move(nccl));
+}
+
 NcclComms* Run::open_nccl() {
   if (!nccl_waiver.empty()) return nullptr;
   if (!nccl) {

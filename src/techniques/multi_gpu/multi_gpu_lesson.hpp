@@ -55,6 +55,9 @@ struct Options {
 
 struct Run {
   Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection);
+  ~Run();
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
   const RunContext& ctx;
   Options options;
   bool bench = false;              // --bench: the sweep runs instead of the parts
