@@ -1,4 +1,8 @@
 // Peer access between two GPUs: what the runtime says about the pair, and switching it on.
+#include <mutex>
+#include <set>
+#include <utility>
+
 #include "core/log.hpp"
 #include "techniques/multi_gpu/multi_gpu_cuda.cuh"
 #include "techniques/multi_gpu/multi_gpu_gpu.hpp"
@@ -13,14 +17,24 @@ std::string name_of(int device) {
   return p.name;
 }
 
-// Enables access from the current device to `peer`; a second call is no error.
+// Enables access from the current device to `peer`; a second call is no error. The pairs enabled
+// are remembered (peer access lasts as long as the device's primary context, which this process
+// never resets): asking again would make the runtime return cudaErrorPeerAccessAlreadyEnabled, which
+// compute-sanitizer counts as an API error in every part after the first.
 void enable_from_current(int peer) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> enabled;
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (enabled.count({current, peer})) return;
   const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
   if (e == cudaErrorPeerAccessAlreadyEnabled) {
-    (void)cudaGetLastError();  // clear the sticky-free error the call left behind
-    return;
+    (void)cudaGetLastError();  // enabled by someone else in this process: clear the error it left
+  } else {
+    CUDA_CHECK(e);
   }
-  CUDA_CHECK(e);
+  enabled.insert({current, peer});
 }
 
 }  // namespace
