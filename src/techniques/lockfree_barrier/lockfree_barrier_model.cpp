@@ -11,22 +11,21 @@ namespace {
 struct BarrierName {
   Barrier barrier;
   const char* key;
-  const char* title;    // the part table's (English: it is built before the run's language is known)
-  const char* heading;  // the catalog key of the same title in the run's language (a section's title)
+  const char* heading;  // the catalog key of its title
 };
 
 const BarrierName kNames[] = {
-    {Barrier::relaunch, "relaunch", "kernel relaunch, back to back in a stream", "title.relaunch"},
-    {Barrier::graph, "graph", "kernel relaunch inside a CUDA graph", "title.graph"},
-    {Barrier::xf_lock, "xf-lock", "Xiao & Feng lock-based (one counter, goal += N)", "title.xf-lock"},
-    {Barrier::xf_lockfree, "xf-lockfree", "Xiao & Feng lock-free (Arrayin / Arrayout)", "title.xf-lockfree"},
-    {Barrier::grid_sync, "grid-sync", "cooperative groups grid.sync()", "title.grid-sync"},
-    {Barrier::own, "own", "cudasync's own (spread counters, release / acquire)", "title.own"},
-    {Barrier::own_cluster, "own-cluster", "cudasync's own on thread-block clusters (one poller per cluster, sm_90)", "title.own-cluster"},
-    {Barrier::xf_lock_unrepaired, "xf-lock-unrepaired", "Xiao & Feng lock-based, as widely copied (unrepaired)", "title.xf-lock-unrepaired"},
-    {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "Xiao & Feng lock-free, as widely copied (unrepaired)", "title.xf-lockfree-unrepaired"},
-    {Barrier::own_stagger, "own-stagger", "own, K pollers per block started apart (a bench candidate)", "title.own-stagger"},
-    {Barrier::own_paced, "own-paced", "own, polls paced by the arrivals still missing (a bench candidate)", "title.own-paced"},
+    {Barrier::relaunch, "relaunch", "title.relaunch"},
+    {Barrier::graph, "graph", "title.graph"},
+    {Barrier::xf_lock, "xf-lock", "title.xf-lock"},
+    {Barrier::xf_lockfree, "xf-lockfree", "title.xf-lockfree"},
+    {Barrier::grid_sync, "grid-sync", "title.grid-sync"},
+    {Barrier::own, "own", "title.own"},
+    {Barrier::own_cluster, "own-cluster", "title.own-cluster"},
+    {Barrier::xf_lock_unrepaired, "xf-lock-unrepaired", "title.xf-lock-unrepaired"},
+    {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "title.xf-lockfree-unrepaired"},
+    {Barrier::own_stagger, "own-stagger", "title.own-stagger"},
+    {Barrier::own_paced, "own-paced", "title.own-paced"},
 };
 
 }  // namespace
@@ -37,9 +36,10 @@ const char* barrier_key(Barrier b) {
   return "?";
 }
 
-const char* barrier_title(Barrier b) {
+std::string barrier_title(Barrier b) {
+  // The part table is built before the run's language is known: its titles are the catalog's English.
   for (const auto& n : kNames)
-    if (n.barrier == b) return n.title;
+    if (n.barrier == b) return words::say_in(words::Lang::en, "lockfree-barrier", n.heading);
   return "?";
 }
 

@@ -14,7 +14,7 @@
 namespace cudasync::lockfree_barrier {
 
 const char* barrier_key(Barrier b);    // the part id: "xf-lockfree"
-const char* barrier_title(Barrier b);  // "Xiao & Feng lock-free (Arrayin / Arrayout)", for the part table
+std::string barrier_title(Barrier b);  // "Xiao & Feng lock-free (Arrayin / Arrayout)": the part table's, in English
 std::string barrier_heading(Barrier b);  // the same in the run's language (lessons/lockfree-barrier/words.json)
 std::optional<Barrier> barrier_from_key(const std::string& key);
 // In the order the report shows them.
