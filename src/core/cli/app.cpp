@@ -101,6 +101,16 @@ int exit_code_of(const report::Report& r) {
 int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   const bool stdout_closed = guard_standard_streams();
   setup_logging();
+  // The help, the part list and the lessons' option help are built before CLI11 parses: they are
+  // written in the language --lang names (read here from argv; a bad value is refused by the parse
+  // itself) or else the environment's.
+  words::set_language(words::lang_from_environment());
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    const std::string value = a == "--lang" && i + 1 < argc ? argv[i + 1] : a.rfind("--lang=", 0) == 0 ? a.substr(7) : "";
+    if (const auto lang = words::parse_lang(value)) words::set_language(*lang);
+  }
   CLI::App app{"cudasync: GPU synchronization techniques, run on the GPU, checked against a CPU "
                "reference model, measured and explained.",
                "cudasync"};

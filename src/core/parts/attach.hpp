@@ -142,7 +142,12 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
 template <class Options, class Run>
 std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson) {
   std::vector<PartSummary> out;
-  for (const auto& p : lesson.parts) out.push_back({p.id, p.title, p.summary, p.needs_gpu, p.by_default});
+  // A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary) in the
+  // language known when the help is built (--lang is read before it: core/cli/app.cpp); the table's
+  // own words stand in where the catalog has none.
+  for (const auto& p : lesson.parts)
+    out.push_back({p.id, words::say_or(lesson.id, "part." + p.id + ".title", p.title),
+                   words::say_or(lesson.id, "part." + p.id + ".summary", p.summary), p.needs_gpu, p.by_default});
   return out;
 }
 
