@@ -158,14 +158,15 @@ void keys_match_code(const std::string& name, const fs::path& code, const std::v
   }
   for (const auto& l : core_literals)
     if (c.count(l)) named.insert(l);
-  // Core names a part's title and summary as part.<id>.title and part.<id>.summary, for every id
-  // of the lesson's part table (core/parts/attach.hpp).
+  // Core names a part's title and summary as part.<id>.title and part.<id>.summary, and the
+  // question of the prediction of part <id> as prediction.<id>.question, for every id of the
+  // lesson's part table (core/parts/attach.hpp).
   const auto code_literals = literals_under(code);
   const std::set<std::string> literals(code_literals.begin(), code_literals.end());
-  static const std::regex part_key(R"(part\.([a-z0-9-]+)\.(title|summary))");
+  static const std::regex part_key(R"((?:part\.([a-z0-9-]+)\.(?:title|summary))|(?:prediction\.([a-z0-9-]+)\.question))");
   std::smatch m;
   for (const auto& [k, e] : c)
-    if (std::regex_match(k, m, part_key) && literals.count(m[1].str())) named.insert(k);
+    if (std::regex_match(k, m, part_key) && literals.count(m[m[1].matched ? 1 : 2].str())) named.insert(k);
   for (const auto& [k, e] : c) EXPECT_EQ(named.count(k), 1u) << name << "/words.json: '" << k << "' is named by no code";
 }
 

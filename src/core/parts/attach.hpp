@@ -78,12 +78,21 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
   return r;
 }
 
+// The prediction --predict chose, its question in the run's language: the catalog's
+// prediction.<part>.question where the lesson's catalog has it, else the table's words.
+template <class Options, class Run>
+Prediction chosen_prediction(const Lesson<Options, Run>& lesson, std::size_t index) {
+  Prediction pr = lesson.predictions[index];
+  pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
+  return pr;
+}
+
 template <class Options, class Run>
 report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p, const RunContext& ctx) {
   if (!p.child.empty()) return run_child(lesson, p, ctx);
   // The student predicts before anything runs.
   std::string prediction = p.selection.prediction;
-  if (p.selection.predict && prediction.empty()) prediction = ask_prediction(lesson.predictions[*p.selection.predict]);
+  if (p.selection.predict && prediction.empty()) prediction = ask_prediction(chosen_prediction(lesson, *p.selection.predict));
   using Clock = std::chrono::steady_clock;
   const auto ms_since = [](Clock::time_point t) {
     return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count()) + " ms";
@@ -125,7 +134,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     }
   }
   if (p.selection.predict && r.sections.size() > 1) {
-    const Prediction& pr = lesson.predictions[*p.selection.predict];
+    const Prediction pr = chosen_prediction(lesson, *p.selection.predict);
     r.sections.push_back(prediction_section(pr, prediction, pr.truth(r.sections.back())));
   }
   t0 = Clock::now();
