@@ -285,11 +285,32 @@ TEST(KernelExercise, AskedForTheAnswerItSaysThereIsNoneToShow) {
   EXPECT_TRUE(contains(text.out, "no answer to show")) << text.out;
 }
 
+bool nvrtc_here() { return cudasync::kCudaBuiltIn && cudasync::course::nvrtc_missing().empty(); }
+
+// Without a GPU a function that compiles is waived, and says that it compiles where NVRTC is.
 TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {
   const std::string file = source_dir() + "/lessons/cg-reduce/block_sum.cu";
   const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model");
   EXPECT_EQ(r.exit_code, 77) << shown(r);
   EXPECT_TRUE(contains(r.err, "runs it on a GPU")) << r.err;
+  if (nvrtc_here()) {
+    EXPECT_TRUE(contains(r.err, "your function compiles (NVRTC, sm_90")) << r.err;
+  }
+}
+
+// NVRTC needs no GPU: a syntax error is found on any machine that has it, at the student's line.
+TEST(KernelExercise, WithoutAGpuACompileErrorIsStillFoundAtTheStudentsLine) {
+  if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";
+  const TempDir dir;
+  const std::string file = dir.path + "/my_warp_sum.cu";
+  std::ofstream(file) << "__device__ int warp_sum(int v) {\n"
+                         "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o)\n"
+                         "  return v;\n"
+                         "}\n";
+  const CliResult r = run_cli("exercise warp-primitives 10 --kernel '" + file + "' --backend model --color never");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.out, "does not compile")) << r.out;
+  EXPECT_TRUE(contains(r.out, "my_warp_sum.cu(2)") || contains(r.out, "my_warp_sum.cu(3)")) << r.out;
 }
 
 // An exercise renamed in this release keeps the answers recorded under its former id: a progress

@@ -98,6 +98,7 @@ std::optional<KernelOutcome> unfinished_outcome(const StudentKernelResult& r, co
                                                     "__syncthreads()，会一直等下去"};
       break;
     case S::failed:
+    case S::compiled:  // run_student_kernel waives it
     case S::ran:
       s.fact("outcome", "outcome", std::string("failed on the GPU"));
       s.paragraph(r.log);

@@ -11,6 +11,7 @@
 #include "core/child_process.hpp"
 #include "core/errors.hpp"
 #include "core/parts/child.hpp"
+#include "core/version.hpp"
 
 namespace cudasync::course {
 
@@ -24,6 +25,7 @@ constexpr int kMaxThreads = 1 << 16;  // the harnesses launch a few hundred; a r
 const char* status_name(StudentKernelResult::Status s) {
   switch (s) {
     case StudentKernelResult::Status::ran: return "ran";
+    case StudentKernelResult::Status::compiled: return "compiled";
     case StudentKernelResult::Status::compile_error: return "compile-error";
     case StudentKernelResult::Status::timeout: return "timeout";
     case StudentKernelResult::Status::failed: return "failed";
@@ -69,7 +71,9 @@ std::string read_student_file(const std::string& path) {
 }
 
 std::string request_text(const StudentKernel& k) {
-  return json{{"file", k.file}, {"source", k.source}, {"grid", k.grid}, {"block", k.block}, {"in", k.in}}.dump();
+  return json{{"file", k.file}, {"source", k.source}, {"grid", k.grid}, {"block", k.block}, {"in", k.in},
+              {"compile_only", k.compile_only}, {"arch", k.arch}}
+      .dump();
 }
 
 StudentKernel parse_request(const std::string& text) {
@@ -81,6 +85,8 @@ StudentKernel parse_request(const std::string& text) {
     k.grid = j.at("grid").get<int>();
     k.block = j.at("block").get<int>();
     k.in = j.at("in").get<std::vector<std::int32_t>>();
+    k.compile_only = j.at("compile_only").get<bool>();
+    k.arch = j.at("arch").get<std::string>();
   } catch (const json::exception& e) {
     throw UsageError(std::string("--kernel-request: not a request cudasync wrote (") + e.what() +
                      "); accepted: the file the parent process writes");
@@ -91,6 +97,10 @@ StudentKernel parse_request(const std::string& text) {
     throw UsageError("--kernel-request: grid " + std::to_string(k.grid) + " x block " + std::to_string(k.block) +
                      " with " + std::to_string(k.in.size()) + " inputs; accepted: one input per thread, blocks of "
                      "1..1024 threads, at most " + std::to_string(kMaxThreads) + " threads");
+  const bool arch_ok = k.arch.size() > 3 && k.arch.rfind("sm_", 0) == 0 &&
+                       k.arch.find_first_not_of("0123456789", 3) == std::string::npos;
+  if ((k.compile_only || !k.arch.empty()) && !arch_ok)
+    throw UsageError("--kernel-request: arch '" + k.arch + "'; accepted: sm_ and a compute capability (sm_90)");
   return k;
 }
 
@@ -106,7 +116,8 @@ StudentKernelResult parse_answer(const std::string& text) {
     const std::string s = j.at("status").get<std::string>();
     r.log = j.at("log").get<std::string>();
     r.out = j.at("out").get<std::vector<std::int32_t>>();
-    for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compile_error,
+    for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compiled,
+                    StudentKernelResult::Status::compile_error,
                     StudentKernelResult::Status::timeout, StudentKernelResult::Status::failed})
       if (s == status_name(st)) r.status = st;
   } catch (const json::exception& e) {
@@ -118,16 +129,21 @@ StudentKernelResult parse_answer(const std::string& text) {
 
 StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
                                        std::chrono::milliseconds deadline) {
-  if (!ctx.gpu || !ctx.device)
-    throw WaivedError("this exercise compiles your function and runs it on a GPU, and this run has none (the "
-                      "reference model cannot run your code); run it where cudasync doctor finds a GPU");
+  const bool gpu = ctx.gpu && ctx.device;
+  if (!kCudaBuiltIn)
+    throw WaivedError("this exercise compiles your function with NVRTC and runs it on a GPU, and this build of "
+                      "cudasync has neither (built without CUDA); run it where cudasync doctor finds a GPU");
   if (const std::string why = nvrtc_missing(); !why.empty())
     throw WaivedError("this exercise compiles your function at run time with NVRTC, which cannot be loaded here: " +
-                      why + " (cudasync doctor says what to install)");
+                      why + " (install the CUDA toolkit's NVRTC, the package cuda-nvrtc-13-0; cudasync doctor "
+                      "says what else is missing)");
   const std::string request = make_temp_file("kernel", "request");
   {
+    StudentKernel asked = k;
+    asked.compile_only = !gpu;
+    if (!gpu) asked.arch = kCompileOnlyArch;
     std::ofstream f(request);
-    f << request_text(k);
+    f << request_text(asked);
   }
   ChildResult c;
   {
@@ -148,7 +164,12 @@ StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKerne
     r.log = "the child process running the kernel ended with " + c.describe();
     return r;
   }
-  return parse_answer(c.output);
+  StudentKernelResult answer = parse_answer(c.output);
+  if (answer.status == StudentKernelResult::Status::compiled)
+    throw WaivedError("your function compiles (NVRTC, " + std::string(kCompileOnlyArch) + ", no errors); this "
+                      "exercise then runs it on a GPU, and this run has none (the reference model cannot run your "
+                      "code); run it where cudasync doctor finds a GPU");
+  return answer;
 }
 
 std::string student_kernel_child(const RunContext& ctx, const std::string& request_path) {
@@ -162,15 +183,19 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
   text << f.rdbuf();
   const StudentKernel k = parse_request(text.str());
   StudentKernelResult r;
-  if (!ctx.gpu || !ctx.device) {
+  if (!k.compile_only && (!ctx.gpu || !ctx.device)) {
     r.log = "no GPU in the child";
     return answer_text(r);
   }
-  const std::string arch = "sm_" + std::to_string(ctx.device->compute_capability());
+  const std::string arch = k.compile_only ? k.arch : "sm_" + std::to_string(ctx.device->compute_capability());
   const NvrtcOutput compiled = nvrtc_compile(k.source, k.file, arch);
   if (!compiled.ok) {
     r.status = StudentKernelResult::Status::compile_error;
     r.log = compiled.log;
+    return answer_text(r);
+  }
+  if (k.compile_only) {
+    r.status = StudentKernelResult::Status::compiled;
     return answer_text(r);
   }
   try {

@@ -35,11 +35,19 @@ struct StudentKernel {
   int grid = 1;
   int block = 32;
   std::vector<std::int32_t> in;  // grid x block values
+  // Only compile, for `arch`: what a run without a GPU can still tell a student (NVRTC needs no
+  // driver), so a syntax error is found on any machine that has libnvrtc.
+  bool compile_only = false;
+  std::string arch;  // "sm_90"; empty: the run's GPU
 };
+
+// The architecture a run without a GPU compiles for: the course's GPU, the H100.
+inline constexpr const char* kCompileOnlyArch = "sm_90";
 
 struct StudentKernelResult {
   enum class Status {
     ran,            // `out` holds what every thread returned
+    compiled,       // compile_only: it compiles, nothing ran
     compile_error,  // `log` holds the compiler's messages
     timeout,        // the kernel did not return before the deadline: the child was ended
     failed,         // the launch or the child failed: `log` says how (an illegal address, a trap...)
@@ -56,8 +64,10 @@ std::string program_source(const std::string& file, const std::string& student, 
 // empty, is not text, or is larger than 256 KiB (a __device__ function is a few lines).
 std::string read_student_file(const std::string& path);
 
-// Parent side: runs `k` in a child process on the run's GPU, ended after `deadline`. Throws
-// WaivedError (exit 77) without a GPU or without NVRTC, with the reason.
+// Parent side: runs `k` in a child process on the run's GPU, ended after `deadline`. Without a GPU
+// the child only compiles it (for kCompileOnlyArch): a compile error is returned as on a GPU, and a
+// function that compiles is waived (exit 77: running it needs a GPU). Throws WaivedError without
+// NVRTC, naming what to install.
 StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
                                        std::chrono::milliseconds deadline);
 

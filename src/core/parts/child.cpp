@@ -12,7 +12,8 @@ std::vector<std::string> child_args(const RunContext& ctx, const std::string& le
                                     const std::vector<std::string>& args) {
   std::vector<std::string> a{lesson, "--child", child, "--child-out", ChildProcess::kOutToken};
   a.insert(a.end(), args.begin(), args.end());
-  for (const char* s : {"--backend", "gpu"}) a.emplace_back(s);
+  // A child of a run without a GPU only compiles (a student's kernel): it must not ask for one.
+  a.insert(a.end(), {"--backend", ctx.gpu ? "gpu" : "model"});
   if (ctx.device) a.insert(a.end(), {"--device", std::to_string(ctx.device->index)});
   // The child prints in the parent's language: what it writes into its answer may be shown.
   a.insert(a.end(), {"--seed", std::to_string(ctx.seed), "--color", "never", "-q", "--lang", ctx.lang});
