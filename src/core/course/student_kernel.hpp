@@ -86,6 +86,7 @@ struct NvrtcOutput {
   bool ok = false;
   std::string log;    // the compiler's messages
   std::string cubin;  // the machine code, when ok
+  std::string ptx;    // the PTX it was made from, with .loc line information, when ok
 };
 // Empty when NVRTC can be loaded, else why not ("libnvrtc.so.13 cannot be loaded: ...").
 CUDASYNC_GPU_ENTRY(std::string, nvrtc_missing, ())

@@ -34,6 +34,8 @@ struct Nvrtc {
   decltype(&nvrtcGetProgramLog) log = nullptr;
   decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
   decltype(&nvrtcGetCUBIN) cubin = nullptr;
+  decltype(&nvrtcGetPTXSize) ptx_size = nullptr;
+  decltype(&nvrtcGetPTX) ptx = nullptr;
   decltype(&nvrtcDestroyProgram) destroy = nullptr;
   decltype(&nvrtcGetErrorString) error_string = nullptr;
   std::string missing;  // why it could not be loaded; empty when it could
@@ -70,6 +72,8 @@ const Nvrtc& nvrtc() {
     resolve(lib, "nvrtcGetProgramLog", r.log, r.missing);
     resolve(lib, "nvrtcGetCUBINSize", r.cubin_size, r.missing);
     resolve(lib, "nvrtcGetCUBIN", r.cubin, r.missing);
+    resolve(lib, "nvrtcGetPTXSize", r.ptx_size, r.missing);
+    resolve(lib, "nvrtcGetPTX", r.ptx, r.missing);
     resolve(lib, "nvrtcDestroyProgram", r.destroy, r.missing);
     resolve(lib, "nvrtcGetErrorString", r.error_string, r.missing);
     return r;
@@ -104,7 +108,8 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
   }
   // Cooperative groups and cuda:: headers come from the toolkit the binary was built with, where
   // it is still there; the intrinsics (__shfl_xor_sync...) are built into NVRTC.
-  std::vector<std::string> options{"--gpu-architecture=" + arch, "-std=c++17"};
+  // -lineinfo: the PTX's .loc lines name the student's file and lines (the PTX model reports by them).
+  std::vector<std::string> options{"--gpu-architecture=" + arch, "-std=c++17", "-lineinfo"};
   if (std::string(CUDASYNC_CUDA_INCLUDE_DIR).size() > 0) options.push_back("-I" CUDASYNC_CUDA_INCLUDE_DIR);
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
@@ -117,6 +122,12 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
       out.ok = n.cubin(p, out.cubin.data()) == NVRTC_SUCCESS;
     }
     if (!out.ok) out.log += (out.log.empty() ? "" : "\n") + std::string("NVRTC gave no machine code for ") + arch;
+    std::size_t ptx_size = 0;
+    if (n.ptx_size(p, &ptx_size) == NVRTC_SUCCESS && ptx_size > 1) {
+      out.ptx.assign(ptx_size, '\0');
+      if (n.ptx(p, out.ptx.data()) != NVRTC_SUCCESS) out.ptx.clear();
+      while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+    }
   } else if (out.log.empty()) {
     out.log = std::string("nvrtcCompileProgram: ") + n.error_string(compiled);
   }
