@@ -1,9 +1,9 @@
-#include "techniques/threadfence/threadfence_ptx_model.hpp"
-#include "techniques/threadfence/threadfence_lesson.hpp"
-
+// The PTX memory model of threadfence's litmus tests (declared, with a worked example, in fences.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+
+#include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
 

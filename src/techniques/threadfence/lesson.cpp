@@ -1,11 +1,12 @@
-// threadfence: options, validation, the setup section and the part table.
-#include "techniques/threadfence/threadfence_lesson.hpp"
+// threadfence: options, validation, the setup section, the part table, --predict and the course.
+#include "techniques/threadfence/lesson.hpp"
 
 #include <algorithm>
 
 #include <CLI/CLI.hpp>
 
 #include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/number_list.hpp"
 
 namespace cudasync::threadfence {
@@ -93,6 +94,16 @@ void setup(Run& run, report::Section& s) {
   if (!run.ctx.gpu) s.note(say("setup.no-gpu"));
 }
 
+// --predict: the litmus test, where intuition about fences fails most often.
+std::vector<parts::Prediction> predictions() {
+  return {{"litmus",
+           "The litmus test of this run (its first row: --test and --fence, by default mp with no fence, the "
+           "writer and the reader in two blocks): will this GPU show the weak outcome at least once (for mp: "
+           "the reader sees the flag and still reads the old data)?",
+           {"yes", "no"},
+           [](const report::Section& s) { return parts::weak_outcome_truth(s, "outcomes", "threadfence"); }}};
+}
+
 }  // namespace
 
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
@@ -136,6 +147,11 @@ const parts::Lesson<Options, Run>& lesson() {
       {{"last-block-divergent", last_block_divergent_child}},
       predictions()};
   return table;
+}
+
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("threadfence");
+  return c;
 }
 
 }  // namespace cudasync::threadfence
