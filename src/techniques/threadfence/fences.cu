@@ -268,21 +268,11 @@ __global__ void calibrate_kernel(double* ns_per_cycle) {
   *ns_per_cycle = static_cast<double>(g1 - g0) / static_cast<double>(c1 - c0);
 }
 
+// cost_kernel<V> runs the loop of CostVariant V: the table is in CostVariant's order.
 using CostKernel = void (*)(unsigned*, unsigned*, int, long long*);
-CostKernel cost_kernel_of(CostVariant v) {
-  switch (v) {
-    case CostVariant::none: return cost_kernel<0>;
-    case CostVariant::block: return cost_kernel<1>;
-    case CostVariant::device: return cost_kernel<2>;
-    case CostVariant::system: return cost_kernel<3>;
-    case CostVariant::acq_rel: return cost_kernel<4>;
-    case CostVariant::release_store: return cost_kernel<5>;
-    case CostVariant::l2_load_chain: return cost_kernel<6>;
-    case CostVariant::atomic_chain: return cost_kernel<7>;
-    case CostVariant::device_alone: return cost_kernel<8>;
-  }
-  return cost_kernel<0>;
-}
+const CostKernel kCostKernels[kCostVariants] = {cost_kernel<0>, cost_kernel<1>, cost_kernel<2>,
+                                                cost_kernel<3>, cost_kernel<4>, cost_kernel<5>,
+                                                cost_kernel<6>, cost_kernel<7>, cost_kernel<8>};
 
 // ---- host observer -------------------------------------------------------------------------------------
 constexpr std::size_t kLineWords = 32;  // one 128-byte line: every word below sits on a line of its own
@@ -448,7 +438,7 @@ std::vector<double> gpu_cost_ns(CostVariant variant, CostShape shape, int iterat
   chain.upload(chain_h);
   DeviceBuffer<long long> cycles(static_cast<std::size_t>(blocks));
   const double ns_per_cycle = gpu_ns_per_cycle();
-  const CostKernel k = cost_kernel_of(variant);
+  const CostKernel k = kCostKernels[static_cast<int>(variant)];
   std::vector<double> out;
   for (int rep = -1; rep < reps; ++rep) {  // rep -1: warm-up
     k<<<blocks, threads>>>(words.get(), chain.get(), iterations, cycles.get());

@@ -17,51 +17,38 @@ using I = std::int64_t;
 
 // ---- names -------------------------------------------------------------------------------------------
 
-const char* to_string(Test t) {
-  switch (t) {
-    case Test::mp: return "mp";
-    case Test::sb: return "sb";
-    case Test::lb: return "lb";
-    case Test::corr: return "corr";
-  }
-  return "?";
+namespace {
+
+// Per test, in Test's order: the catalog keys of its title and of what r0 and r1 are, and its weak
+// outcome (mp 10, sb 00, lb 11, corr 10).
+struct TestWords {
+  const char* title;
+  const char* registers;
+  int weak;
+};
+const TestWords kTestWords[kTests] = {{"test.mp", "test.mp-registers", outcome_index(1, 0)},
+                                      {"test.sb", "test.sb-registers", outcome_index(0, 0)},
+                                      {"test.lb", "test.lb-registers", outcome_index(1, 1)},
+                                      {"test.corr", "test.corr-registers", outcome_index(1, 0)}};
+
+template <class E>
+std::optional<E> parse_name(const std::vector<std::string>& names, const std::string& s) {
+  const auto i = std::find(names.begin(), names.end(), s);
+  if (i == names.end()) return std::nullopt;
+  return static_cast<E>(i - names.begin());
 }
 
-const char* to_string(Fence f) {
-  switch (f) {
-    case Fence::none: return "none";
-    case Fence::block: return "block";
-    case Fence::device: return "device";
-    case Fence::system: return "system";
-    case Fence::rel_acq: return "rel-acq";
-  }
-  return "?";
-}
+}  // namespace
 
+const char* to_string(Test t) { return kTestNames[static_cast<std::size_t>(t)].c_str(); }
+const char* to_string(Fence f) { return kFenceNames[static_cast<std::size_t>(f)].c_str(); }
 const char* to_string(Access a) { return a == Access::plain ? "plain" : "volatile"; }
 const char* to_string(Placement p) { return p == Placement::same_block ? "same-block" : "different-blocks"; }
-
-std::optional<Test> parse_test(const std::string& s) {
-  for (int i = 0; i < kTests; ++i)
-    if (kTestNames[static_cast<std::size_t>(i)] == s) return static_cast<Test>(i);
-  return std::nullopt;
-}
-
-std::optional<Fence> parse_fence(const std::string& s) {
-  for (int i = 0; i < kFences; ++i)
-    if (kFenceNames[static_cast<std::size_t>(i)] == s) return static_cast<Fence>(i);
-  return std::nullopt;
-}
-
-std::string test_title(Test t) {
-  switch (t) {
-    case Test::mp: return say("test.mp");
-    case Test::sb: return say("test.sb");
-    case Test::lb: return say("test.lb");
-    case Test::corr: return say("test.corr");
-  }
-  return "?";
-}
+std::optional<Test> parse_test(const std::string& s) { return parse_name<Test>(kTestNames, s); }
+std::optional<Fence> parse_fence(const std::string& s) { return parse_name<Fence>(kFenceNames, s); }
+std::string test_title(Test t) { return say(kTestWords[static_cast<std::size_t>(t)].title); }
+std::string registers_meaning(Test t) { return say(kTestWords[static_cast<std::size_t>(t)].registers); }
+int weak_outcome(Test t) { return kTestWords[static_cast<std::size_t>(t)].weak; }
 
 std::string fences_text(const LitmusSpec& s) {
   if (s.fence[0] == s.fence[1]) return to_string(s.fence[0]);
@@ -70,26 +57,6 @@ std::string fences_text(const LitmusSpec& s) {
 
 std::string outcome_text(int index) {
   return "r0=" + std::to_string(index / 2) + " r1=" + std::to_string(index % 2);
-}
-
-std::string registers_meaning(Test t) {
-  switch (t) {
-    case Test::mp: return say("test.mp-registers");
-    case Test::sb: return say("test.sb-registers");
-    case Test::lb: return say("test.lb-registers");
-    case Test::corr: return say("test.corr-registers");
-  }
-  return "";
-}
-
-int weak_outcome(Test t) {
-  switch (t) {
-    case Test::mp: return outcome_index(1, 0);
-    case Test::sb: return outcome_index(0, 0);
-    case Test::lb: return outcome_index(1, 1);
-    case Test::corr: return outcome_index(1, 0);
-  }
-  return 0;
 }
 
 bool meaningful(const LitmusSpec& s) {

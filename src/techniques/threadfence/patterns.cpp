@@ -40,25 +40,17 @@ std::uint64_t exact_sum(const std::vector<std::uint32_t>& v) {
   return s;
 }
 
-std::string to_string(LastBlockVariant v) {
-  switch (v) {
-    case LastBlockVariant::syncthreads_or: return say("guard.syncthreads-or");
-    case LastBlockVariant::shared_flag: return say("guard.shared-flag");
-    case LastBlockVariant::no_fence: return say("guard.no-fence");
-    case LastBlockVariant::other_writer: return say("guard.other-writer");
-  }
-  return "?";
-}
+namespace {
 
-const char* guard_id(LastBlockVariant v) {
-  switch (v) {
-    case LastBlockVariant::syncthreads_or: return "syncthreads-or";
-    case LastBlockVariant::shared_flag: return "shared-flag";
-    case LastBlockVariant::no_fence: return "no-fence";
-    case LastBlockVariant::other_writer: return "other-writer";
-  }
-  return "?";
-}
+// Per guard, in LastBlockVariant's order: its id (kebab-case, for check ids) and its catalog key.
+const char* const kGuardIds[kLastBlockVariants] = {"syncthreads-or", "shared-flag", "no-fence", "other-writer"};
+const char* const kGuardKeys[kLastBlockVariants] = {"guard.syncthreads-or", "guard.shared-flag", "guard.no-fence",
+                                                    "guard.other-writer"};
+
+}  // namespace
+
+std::string to_string(LastBlockVariant v) { return say(kGuardKeys[static_cast<std::size_t>(v)]); }
+const char* guard_id(LastBlockVariant v) { return kGuardIds[static_cast<std::size_t>(v)]; }
 
 bool guard_is_correct(LastBlockVariant v) {
   return v == LastBlockVariant::syncthreads_or || v == LastBlockVariant::shared_flag;
@@ -596,20 +588,25 @@ PartialSpec make_partial_spec(std::uint64_t seed) {
   return s;
 }
 
-std::string to_string(PartialVariant v) {
-  switch (v) {
-    case PartialVariant::every_block: return say("partial.every-block");
-    case PartialVariant::skipping_blocks: return say("partial.skipping-blocks");
-    case PartialVariant::thread_zero_only: return say("partial.thread-zero-only");
-  }
-  return "?";
-}
+namespace {
 
-std::uint64_t partial_sum(const PartialSpec& spec) {
-  std::uint64_t s = 0;
-  for (auto x : spec.input) s += x;
-  return s;
-}
+// Per call, in PartialVariant's order: its id, its catalog key, and the code its legend shows.
+struct PartialWords {
+  const char* id;
+  const char* key;
+  const char* code;
+};
+const PartialWords kPartialWords[kPartialVariants] = {
+    {"every-block", "partial.every-block", "partial(); if (lastBlock(c)) merge();"},
+    {"skipping-blocks", "partial.skipping-blocks", "if (!data) return; partial(); if (lastBlock(c)) merge();"},
+    {"thread-zero-only", "partial.thread-zero-only", "if (tid == 0 && lastBlock(c)) merge(); __syncthreads();"},
+};
+const char* partial_id(PartialVariant v) { return kPartialWords[static_cast<std::size_t>(v)].id; }
+
+}  // namespace
+
+std::string to_string(PartialVariant v) { return say(kPartialWords[static_cast<std::size_t>(v)].key); }
+std::uint64_t partial_sum(const PartialSpec& spec) { return exact_sum(spec.input); }
 
 PartialPrediction partial_model(const PartialSpec& spec, PartialVariant v) {
   PartialPrediction p;
@@ -668,26 +665,8 @@ std::string stage_text(const PartialSpec& spec, const PartialRun& r) {
 
 namespace {
 
-const char* partial_id(PartialVariant v) {
-  switch (v) {
-    case PartialVariant::every_block: return "every-block";
-    case PartialVariant::skipping_blocks: return "skipping-blocks";
-    case PartialVariant::thread_zero_only: return "thread-zero-only";
-  }
-  return "?";
-}
-
 constexpr int kWatchMs = 300;  // the child's watch on its kernel
 constexpr std::chrono::milliseconds kChildTimeout{20000};
-
-const char* code_of(PartialVariant v) {
-  switch (v) {
-    case PartialVariant::every_block: return "partial(); if (lastBlock(c)) merge();";
-    case PartialVariant::skipping_blocks: return "if (!data) return; partial(); if (lastBlock(c)) merge();";
-    case PartialVariant::thread_zero_only: return "if (tid == 0 && lastBlock(c)) merge(); __syncthreads();";
-  }
-  return "";
-}
 
 // "right sum, block 15 merged", "no sum", "hung after 300 ms": what a run gave, in a table cell.
 std::string outcome_cell(const PartialSpec& spec, const PartialRun& r) {
@@ -787,7 +766,10 @@ report::Section last_block_partial_section(const PartialSpec& spec, const std::v
     }
     t.row(cells, mark);
   }
-  for (const auto& o : runs) t.legend.push_back(std::string(partial_id(o.variant)) + ": " + code_of(o.variant));
+  for (const auto& o : runs) {
+    const PartialWords& w = kPartialWords[static_cast<std::size_t>(o.variant)];
+    t.legend.push_back(std::string(w.id) + ": " + w.code);
+  }
   s.add(std::move(t));
   if (!gpu_run) s.note(say("partial.no-gpu"));
   s.note(say("partial.correct-form"));

@@ -110,16 +110,10 @@ __global__ void last_block_kernel(LastBlockArgs a, int run) {
   }
 }
 
+// last_block_kernel<V> has the guard of LastBlockVariant V: the table is in LastBlockVariant's order.
 using LastBlockKernel = void (*)(LastBlockArgs, int);
-LastBlockKernel last_block_kernel_of(LastBlockVariant v) {
-  switch (v) {
-    case LastBlockVariant::syncthreads_or: return last_block_kernel<0>;
-    case LastBlockVariant::shared_flag: return last_block_kernel<1>;
-    case LastBlockVariant::no_fence: return last_block_kernel<2>;
-    case LastBlockVariant::other_writer: return last_block_kernel<3>;
-  }
-  return last_block_kernel<0>;
-}
+const LastBlockKernel kLastBlockKernels[kLastBlockVariants] = {last_block_kernel<0>, last_block_kernel<1>,
+                                                               last_block_kernel<2>, last_block_kernel<3>};
 
 // ---- WorkQueue ---------------------------------------------------------------------------------------
 struct QueueArgs {
@@ -336,7 +330,7 @@ LastBlockRun gpu_last_block(const LastBlockSpec& spec, LastBlockVariant variant)
   result.fill_bytes(0xFF);
   last.fill_bytes(0xFF);
   LastBlockArgs a{in.get(), spec.per_thread, partial.get(), counter.get(), result.get(), last.get()};
-  const LastBlockKernel k = last_block_kernel_of(variant);
+  const LastBlockKernel k = kLastBlockKernels[static_cast<int>(variant)];
   for (int run = 0; run < spec.runs; ++run) {
     k<<<spec.blocks, spec.threads>>>(a, run);
     CUDA_CHECK_LAUNCH();
