@@ -1,17 +1,101 @@
-// Kernels fill plain arrays and never print; the parts turn them into a Report. The device
-// helpers (inline PTX bar.*, clock stamps) are in named_barriers_device.cuh.
+// The named-barriers kernels: two groups of warps on their own barriers, the producer/consumer with
+// bar.arrive and with cuda::barrier, the bar.red reductions, the early-stamp rounds, the misuse kernel
+// (bar.sync with a bad thread count, made safe by rescue warps; only the misuse part's child process
+// launches it) and the cost loops. Kernels fill plain arrays and never print; the parts turn them
+// into a Report.
+//
+// The barrier instructions are inline PTX, exactly as the PTX ISA writes them ("bar, barrier"):
+//   bar.sync a, b      wait until b threads (whole warps) have arrived at barrier a
+//   bar.arrive a, b    count this warp's arrival at barrier a and go on without waiting
+//   bar.red.popc.u32 / bar.red.and.pred / bar.red.or.pred   wait, and reduce a predicate
+// Every one of them takes a "memory" clobber, so the compiler keeps shared-memory accesses on
+// their side of the barrier. Every warp reconverges (__syncwarp) before a bar instruction, so that
+// the whole warp executes it together. bar.sync is barrier.sync.aligned, and the PTX ISA states
+// .aligned for the whole CTA (every thread executes the same barrier instruction); its own
+// producer/consumer example has different warps execute different bar instructions, as these
+// kernels do, each warp as a whole.
+#include <algorithm>
+
 #include <cuda/barrier>
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
-#include "techniques/named_barriers/named_barriers_device.cuh"
-#include "techniques/named_barriers/named_barriers_gpu.hpp"
+#include "techniques/named_barriers/barriers.hpp"
 
 namespace cudasync::named_barriers {
 
 using cuda::DeviceBuffer;
 
 namespace {
+
+using cuda::globaltimer_ns;
+
+__device__ __forceinline__ void bar_sync(unsigned id, unsigned count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned id, unsigned count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+__device__ __forceinline__ int bar_red_popc(unsigned id, int predicate) {
+  int d;
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %2, 0; bar.red.popc.u32 %0, %1, p; }"
+               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
+  return d;
+}
+__device__ __forceinline__ int bar_red_and(unsigned id, int predicate) {
+  int d;
+  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %2, 0; bar.red.and.pred q, %1, p; selp.s32 %0, 1, 0, q; }"
+               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
+  return d;
+}
+__device__ __forceinline__ int bar_red_or(unsigned id, int predicate) {
+  int d;
+  asm volatile("{ .reg .pred p, q; setp.ne.s32 p, %2, 0; bar.red.or.pred q, %1, p; selp.s32 %0, 1, 0, q; }"
+               : "=r"(d) : "r"(id), "r"(predicate) : "memory");
+  return d;
+}
+
+// clock64 as a volatile asm, so it stays where it is written relative to the bar instructions.
+__device__ __forceinline__ long long stamp() {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+// Work of a fixed length: spins on the SM clock (bounded by the clock, waits for nobody).
+__device__ __forceinline__ void work(long long cycles) {
+  const long long s = stamp();
+  while (stamp() - s < cycles) {
+  }
+}
+// A stamp taken right after bar.sync is not a release time: the SASS form is
+// BAR.SYNC.DEFER_BLOCKING, and the warp goes on issuing instructions that touch no memory (a clock
+// read among them) until its next memory access, which waits for the barrier (the PTX ISA
+// promises only that no new memory access is made before the barrier completes). So lane 0 first
+// reads and writes a word of its own in shared memory, then takes the stamp: a warp issues in
+// order, the store needs the load's value, and the load waits for the barrier.
+__device__ __forceinline__ long long stamp_after_barrier(volatile int* own_word) {
+  *own_word = *own_word + 1;
+  return stamp();
+}
+// The same for a value loaded from global memory: the store needs it, so the stamp comes after it.
+__device__ __forceinline__ long long stamp_after_value(volatile int* own_word, int v) {
+  *own_word = v;
+  return stamp();
+}
+
+// Lane 0's four stamps of one producer/consumer round (layout in named_barriers.hpp).
+__device__ __forceinline__ void store_stamps(long long* round, long long t0, long long t1, long long t2, long long t3) {
+  round[0] = t0;
+  round[1] = t1;
+  round[2] = t2;
+  round[3] = t3;
+}
+// How the SM clock ran against %globaltimer since (g0 ns, c0 cycles): calib[0] ns, calib[1] cycles.
+__device__ __forceinline__ void store_calibration(long long* calib, long long g0, long long c0) {
+  calib[0] = static_cast<long long>(globaltimer_ns()) - g0;
+  calib[1] = stamp() - c0;
+}
 
 struct GroupsArgs {
   int threads0, threads1, id0, id1, phases;
@@ -260,6 +344,106 @@ PcResult run_pc(const PcSpec& spec, bool cuda_barrier) {
   return r;
 }
 
+// ---- early-stamp: the last warp works before each arrival, the others arrive at once and take two
+// stamps after the barrier: one at once (nothing but the clock read after bar.sync), one behind a
+// shared-memory load and store of their own word, which the PTX ISA lets happen only once the
+// barrier has completed.
+template <bool Named>
+__global__ void early_stamp_kernel(int rounds, long long late_cycles, unsigned id, long long* arrive,
+                                   long long* naive, long long* guarded, long long* calib) {
+  __shared__ int own[kMaxWarps];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / kWarpSize, lane = tid % kWarpSize, warps = static_cast<int>(blockDim.x) / kWarpSize;
+  if (lane == 0) own[warp] = 0;
+  __syncthreads();
+  const long long g0 = static_cast<long long>(globaltimer_ns()), c0 = stamp();
+  for (int r = 0; r < rounds; ++r) {
+    if (warp == warps - 1) work(late_cycles);
+    const long long a = stamp();
+    __syncwarp();
+    if constexpr (Named) {
+      bar_sync(id, blockDim.x);
+    } else {
+      __syncthreads();
+    }
+    const long long n = stamp();  // the naive stamp: the very next instruction
+    if (lane == 0) {
+      const long long g = stamp_after_barrier(&own[warp]);
+      const int k = r * warps + warp;
+      arrive[k] = a;
+      naive[k] = n;
+      guarded[k] = g;
+    }
+  }
+  if (tid == 0) store_calibration(calib, g0, c0);
+}
+
+// ---- misuse ---------------------------------------------------------------------------------------
+struct MisuseArgs {
+  int count, waiting_warps, rescue_warps;
+  unsigned id;
+  long long stagger_ns, settle_ns;
+};
+
+// Misuse, made safe: `waiting_warps` warps execute bar.sync id, count with a bad count; the
+// rescue warps (never waiting on `id` themselves) release warps the bad count would keep forever
+// by adding bar.arrive arrivals, one warp at a time, each only after the waiters have been inside
+// the barrier for settle_ns. Every spin here has a deadline.
+__global__ void misuse_kernel(MisuseArgs a, long long* arrive_ns, long long* leave_ns, long long* rescue_ns,
+                              int* rescues, unsigned* stuck_seen, unsigned* gave_up) {
+  __shared__ unsigned long long t0;
+  __shared__ int passed, turn;
+  __shared__ int own[kMaxWarps];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / kWarpSize, lane = tid % kWarpSize;
+  volatile int* vpassed = &passed;
+  volatile int* vturn = &turn;
+  if (lane == 0) own[warp] = 0;
+  if (tid == 0) {
+    t0 = globaltimer_ns();
+    passed = 0;
+    turn = 0;
+  }
+  __syncthreads();
+  const unsigned count = static_cast<unsigned>(a.count);
+  if (warp < a.waiting_warps) {
+    const unsigned long long at = t0 + static_cast<unsigned long long>(a.stagger_ns) * static_cast<unsigned>(warp);
+    while (globaltimer_ns() < at) {  // bounded by the clock: warp w arrives w * stagger after warp 0
+    }
+    if (lane == 0) arrive_ns[warp] = static_cast<long long>(globaltimer_ns() - t0);
+    __syncwarp();
+    bar_sync(a.id, count);
+    if (lane == 0) {
+      (void)stamp_after_barrier(&own[warp]);  // the barrier has completed when this returns
+      leave_ns[warp] = static_cast<long long>(globaltimer_ns() - t0);
+      __threadfence_block();
+      atomicAdd(&passed, 1);
+    }
+    return;
+  }
+  const int r = warp - a.waiting_warps;
+  int act = 0;  // 1: arrive now
+  if (lane == 0) {
+    const unsigned long long first_settle =
+        static_cast<unsigned long long>(a.settle_ns + a.stagger_ns * a.waiting_warps);
+    cuda::SpinDeadline my_turn{first_settle * static_cast<unsigned long long>(a.rescue_warps + 2), gave_up};
+    if (cuda::spin_until([&] { return *vturn == r || *vturn < 0; }, my_turn) && *vturn == r) {
+      cuda::SpinDeadline settle{r == 0 ? first_settle : static_cast<unsigned long long>(a.settle_ns), stuck_seen};
+      if (cuda::spin_until([&] { return *vpassed == a.waiting_warps; }, settle)) *vturn = -1;  // all out: done
+      else act = 1;
+    }
+  }
+  act = __shfl_sync(0xffffffffu, act, 0);
+  if (!act) return;
+  bar_arrive(a.id, count);
+  if (lane == 0) {
+    rescue_ns[r] = static_cast<long long>(globaltimer_ns() - t0);
+    atomicAdd(rescues, 1);
+    __threadfence_block();
+    *vturn = r + 1;
+  }
+}
+
 }  // namespace
 
 GroupsTrace gpu_groups(const GroupsSpec& spec) {
@@ -321,6 +505,56 @@ double gpu_ns_per_barrier(CostVariant variant, int block_threads, int iterations
   long long v = 0;
   ns.download(&v, 1);
   return static_cast<double>(v) / iterations;
+}
+
+StampResult gpu_early_stamp(const StampSpec& spec, StampBarrier barrier) {
+  const auto n = static_cast<std::size_t>(spec.rounds * spec.warps);
+  cuda::DeviceBuffer<long long> arrive(n), naive(n), guarded(n), calib(2);
+  calib.fill_bytes(0);
+  const auto id = static_cast<unsigned>(spec.id);
+  if (barrier == StampBarrier::named)
+    early_stamp_kernel<true><<<1, spec.block_threads()>>>(spec.rounds, spec.late_cycles, id, arrive.get(), naive.get(),
+                                                          guarded.get(), calib.get());
+  else
+    early_stamp_kernel<false><<<1, spec.block_threads()>>>(spec.rounds, spec.late_cycles, id, arrive.get(), naive.get(),
+                                                           guarded.get(), calib.get());
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  StampResult r;
+  r.arrive = arrive.download();
+  r.naive = naive.download();
+  r.guarded = guarded.download();
+  const auto c = calib.download();
+  r.ns_per_cycle = c[1] > 0 ? static_cast<double>(c[0]) / static_cast<double>(c[1]) : 0.0;
+  return r;
+}
+
+MisuseObservation gpu_misuse(const MisuseCase& c, int id, const MisuseTiming& timing) {
+  const int waiting = c.waiting_warps(), rescue = c.rescue_warps();
+  DeviceBuffer<long long> arrive(static_cast<std::size_t>(waiting)), leave(arrive.size()),
+      rescue_at(static_cast<std::size_t>(rescue));
+  DeviceBuffer<int> rescues(1);
+  DeviceBuffer<unsigned> stuck_seen(1), gave_up(1);
+  arrive.fill_bytes(0xff);  // -1: not recorded
+  leave.fill_bytes(0xff);
+  rescue_at.fill_bytes(0xff);
+  rescues.fill_bytes(0);
+  stuck_seen.fill_bytes(0);
+  gave_up.fill_bytes(0);
+  const MisuseArgs a{c.count, waiting, rescue, static_cast<unsigned>(id), timing.stagger_ns, timing.settle_ns};
+  misuse_kernel<<<1, (waiting + rescue) * kWarpSize>>>(a, arrive.get(), leave.get(), rescue_at.get(), rescues.get(),
+                                                        stuck_seen.get(), gave_up.get());
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  MisuseObservation o;
+  o.c = c;
+  o.arrive_ns = arrive.download();
+  o.leave_ns = leave.download();
+  int n = 0;
+  rescues.download(&n, 1);
+  const auto at = rescue_at.download();
+  o.rescue_ns.assign(at.begin(), at.begin() + std::min<std::ptrdiff_t>(n, static_cast<std::ptrdiff_t>(at.size())));
+  return o;
 }
 
 }  // namespace cudasync::named_barriers

@@ -1,20 +1,21 @@
-// named-barriers: options, their validation, the run's shared inputs, the setup section and the
-// part table.
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+// named-barriers: options, their validation, the run's shared inputs, the setup section, the part
+// table, --predict and the course.
+#include "techniques/named_barriers/lesson.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
+#include <random>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
 #include "core/parts/child.hpp"
-
-#include "techniques/named_barriers/named_barriers_model.hpp"
 
 namespace cudasync::named_barriers {
 
@@ -123,7 +124,58 @@ void setup(Run& run, report::Section& s) {
   s.fact("bar-red-block", say("setup.bar-red-block"), static_cast<I>(in.red_threads), report::Format::count);
 }
 
+// --predict: a clock read right after bar.sync, while the last warp arrives late.
+std::vector<parts::Prediction> predictions() {
+  return {{"early-stamp",
+           "Three warps read the clock right after a barrier while the fourth arrives 20,000 cycles late: will any "
+           "of those clock reads be earlier than the late warp's arrival?",
+           {"yes", "no"},
+           [](const report::Section& s) {
+             parts::Truth t;
+             t.detail = "the PTX ISA does not say when an instruction after bar.sync may execute, so the model "
+                        "cannot answer; the guarded stamp is the one it makes wait";
+             const report::Table* table = parts::find_table(s, "stamps");
+             if (table == nullptr) return t;
+             bool any_gpu = false, early = false;
+             for (std::size_t r = 0; r < table->rows.size(); ++r) {
+               const auto* n = std::get_if<std::int64_t>(&table->cell(r, "naive-before"));
+               if (n == nullptr) continue;
+               any_gpu = true;
+               early = early || *n > 0;
+             }
+             if (any_gpu) t.gpu = early ? "yes" : "no";
+             return t;
+           }}};
+}
+
 }  // namespace
+
+std::optional<Predicate> parse_predicate(const std::string& text) {
+  return parse_thread_predicate(text, PredicateGrammar{false, 1024});
+}
+
+std::vector<std::int32_t> evaluate(const Predicate& p, int threads, std::uint64_t seed) {
+  return evaluate_thread_predicate(p, threads, seed, 3);
+}
+
+std::vector<std::int32_t> make_input(int rounds, int producers, std::uint64_t seed) {
+  std::vector<std::int32_t> out(static_cast<std::size_t>(rounds) * static_cast<std::size_t>(producers));
+  std::mt19937_64 rng(seed * 0xD1B54A32D192ED03ull + 11);
+  for (auto& v : out) v = static_cast<std::int32_t>(rng() % 10000);
+  return out;
+}
+
+std::optional<std::vector<int>> parse_int_list(const std::string& text) {
+  std::vector<long long> v;
+  // split_numbers reads "1," as "1": a trailing comma is an empty last item here.
+  if (text.empty() || text.back() == ',' || !split_numbers(text, v)) return std::nullopt;
+  std::vector<int> out;
+  for (long long x : v) {
+    if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max()) return std::nullopt;
+    out.push_back(static_cast<int>(x));
+  }
+  return out;
+}
 
 std::optional<std::string> usage_error(const Options& o) {
   for (int id : o.barrier_ids)
@@ -249,6 +301,11 @@ const parts::Lesson<Options, Run>& lesson() {
       {{"misuse", misuse_child}},
       predictions()};
   return table;
+}
+
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("named-barriers");
+  return c;
 }
 
 }  // namespace cudasync::named_barriers

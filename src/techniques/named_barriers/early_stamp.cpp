@@ -1,13 +1,53 @@
-// Part early-stamp: does a clock read placed right after bar.sync wait for the barrier? Measured
-// beside a stamp taken behind a shared-memory access, which the PTX ISA makes wait.
+// named-barriers' early-stamp part: does a clock read placed right after bar.sync wait for the
+// barrier? Measured beside a stamp taken behind a shared-memory access, which the PTX ISA makes wait.
 #include <algorithm>
+#include <limits>
 
 #include "core/report/text_format.hpp"
-#include "techniques/named_barriers/named_barriers_gpu.hpp"
-#include "techniques/named_barriers/named_barriers_judge.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
+
+StampVerdict judge_stamps(const StampSpec& spec, const StampResult& r) {
+  StampVerdict v;
+  std::vector<double> naive, guarded;
+  const auto at = [&](const std::vector<long long>& x, int round, int warp) {
+    return x[static_cast<std::size_t>(round * spec.warps + warp)];
+  };
+  for (int round = 0; round < spec.rounds; ++round) {
+    int last = 0;
+    for (int w = 1; w < spec.warps; ++w)
+      if (at(r.arrive, round, w) > at(r.arrive, round, last)) last = w;
+    const long long completes = at(r.arrive, round, last);
+    bool bad = false;
+    for (int w = 0; w < spec.warps; ++w) {
+      if (w == last) continue;
+      const long long n = at(r.naive, round, w) - completes, g = at(r.guarded, round, w) - completes;
+      ++v.samples;
+      v.naive_before += n < 0 ? 1 : 0;
+      v.guarded_before += g < 0 ? 1 : 0;
+      bad = bad || g < 0;
+      naive.push_back(static_cast<double>(n));
+      guarded.push_back(static_cast<double>(g));
+      v.naive_earliest = v.samples == 1 ? n : std::min(v.naive_earliest, n);
+    }
+    if (bad) v.bad_rounds.push_back(round);
+  }
+  v.naive_median = std::llround(report::median(naive));
+  v.guarded_median = std::llround(report::median(guarded));
+  return v;
+}
+
+std::string stamp_finding(const StampVerdict& v) {
+  const auto rel = [](long long cycles) {
+    return say(cycles < 0 ? "judge.cycles-before" : "judge.cycles-after",
+               {{"cycles", report::format_value(static_cast<double>(cycles < 0 ? -cycles : cycles), report::Format::count)}});
+  };
+  if (v.naive_before == 0)
+    return say("judge.naive-waited", {{"samples", v.samples}, {"median", rel(v.naive_median)}});
+  return say("judge.naive-early", {{"early", v.naive_before}, {"samples", v.samples}, {"median", rel(v.naive_median)},
+                                   {"earliest", rel(v.naive_earliest)}});
+}
 
 namespace {
 

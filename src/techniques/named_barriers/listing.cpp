@@ -1,12 +1,28 @@
-// Part listing: the PTX and SASS of every kernel of this lesson, as this build compiled them
-// (core/kernel_listing), and checks that the barrier instructions are there.
+// named-barriers' listing part: the PTX and SASS of every kernel of this lesson, as this build
+// compiled them (core/kernel_listing), and checks that the barrier instructions are there.
 #include <cstdlib>
 
 #include "core/kernel_listing.hpp"
-#include "techniques/named_barriers/named_barriers_judge.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
+
+std::vector<OpcodeExpectation> listing_expectations(int sm) {
+  std::vector<OpcodeExpectation> expect = {{"groups_kernel", {"BAR.SYNC"}},
+                                           {"pc_kernel", {"BAR.ARV", "BAR.SYNC"}},
+                                           {"red_kernel", {"BAR.RED.POPC", "BAR.RED.AND", "BAR.RED.OR", "B2R.RESULT"}}};
+  if (sm >= 90) expect.push_back({"cuda_barrier_pc_kernel", {"SYNCS.ARRIVE", "SYNCS.PHASECHK"}});
+  else if (sm >= 80) expect.push_back({"cuda_barrier_pc_kernel", {"ATOMS.ARRIVE"}});
+  return expect;
+}
+
+std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
+                                         const std::vector<std::string>& opcodes) {
+  std::vector<std::string> missing;
+  for (const auto& op : opcodes)
+    if (!has_opcode(instructions, op)) missing.push_back(op);
+  return missing;
+}
 
 namespace {
 

@@ -1,8 +1,7 @@
-// Part cost: ns per barrier in one block, four kinds of barrier at five block sizes, measured
+// named-barriers' cost part: ns per barrier in one block, four kinds of barrier at five block sizes, measured
 // against __syncthreads() in the same run (core/sweep).
 #include "core/sweep/sweep.hpp"
-#include "techniques/named_barriers/named_barriers_gpu.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 

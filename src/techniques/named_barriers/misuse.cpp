@@ -1,13 +1,157 @@
-// Part misuse: bar.sync with a bad thread count, run safely. Each case runs in a child process
-// (named_barriers_misuse_child.hpp) started when the run begins; the part shows the model's
+// named-barriers' misuse part: bar.sync with a bad thread count, run safely. Each case runs in a child
+// process (the protocol in lesson.hpp) started when the run begins; the part shows the model's
 // readings of the count and, on a GPU, what the child saw.
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
 #include "core/errors.hpp"
+#include "core/number_list.hpp"
 #include "core/report/text_format.hpp"
-#include "techniques/named_barriers/named_barriers_gpu.hpp"
-#include "techniques/named_barriers/named_barriers_judge.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
+
+// ---- the model and the judges ----------------------------------------------------------------------
+
+MisusePrediction predict_misuse(const MisuseCase& c, CountRule rule) {
+  MisusePrediction p;
+  p.rule = rule;
+  // Waiting warps arrive one after another (the kernel staggers them), so a phase that a warp
+  // completes is over before the next warp arrives.
+  const int needed = needed_threads(c.count, c.waiting_warps() * kWarpSize, rule);
+  int in_phase = 0;
+  for (int w = 0; w < c.waiting_warps(); ++w) {
+    in_phase += kWarpSize;
+    if (in_phase >= needed) {
+      p.phase_sizes.push_back(in_phase / kWarpSize);
+      in_phase = 0;
+    }
+  }
+  if (in_phase > 0) {
+    p.rescues = (needed - in_phase + kWarpSize - 1) / kWarpSize;
+    p.phase_sizes.push_back(in_phase / kWarpSize);  // released by the rescue arrivals
+  }
+  return p;
+}
+
+std::vector<std::vector<int>> observed_phases(const MisuseObservation& o) {
+  std::vector<int> order(o.arrive_ns.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return o.arrive_ns[static_cast<std::size_t>(a)] < o.arrive_ns[static_cast<std::size_t>(b)];
+  });
+  std::vector<std::vector<int>> groups;
+  for (int w : order) {
+    const auto wi = static_cast<std::size_t>(w);
+    if (!groups.empty() && o.arrive_ns[wi] < o.leave_ns[static_cast<std::size_t>(groups.back().front())]) {
+      groups.back().push_back(w);
+      continue;
+    }
+    groups.push_back({w});
+  }
+  return groups;
+}
+
+int released_by(const MisuseObservation& o, std::size_t warp) {
+  const long long left = o.leave_ns[warp];
+  int by = 0;
+  for (std::size_t k = 0; k < o.rescue_ns.size(); ++k)
+    if (left >= o.rescue_ns[k] && (k + 1 == o.rescue_ns.size() || left < o.rescue_ns[k + 1])) by = static_cast<int>(k) + 1;
+  return by;
+}
+
+std::optional<MisusePrediction> matched_prediction(const std::vector<MisusePrediction>& predictions,
+                                                   const MisuseObservation& o) {
+  std::vector<int> sizes;
+  for (const auto& g : observed_phases(o)) sizes.push_back(static_cast<int>(g.size()));
+  const int rescues = static_cast<int>(o.rescue_ns.size());
+  std::optional<MisusePrediction> matched;
+  for (const auto& p : predictions)
+    if (p.phase_sizes == sizes && p.rescues == rescues) matched = p;
+  return matched;
+}
+
+// ---- the child's protocol ---------------------------------------------------------------------------
+
+const char* to_string(MisuseOutcome::Status s) {
+  switch (s) {
+    case MisuseOutcome::Status::ok: return "ok";
+    case MisuseOutcome::Status::cuda_error: return "cuda_error";
+    case MisuseOutcome::Status::timeout: return "timeout";
+    case MisuseOutcome::Status::crashed: return "crashed";
+  }
+  return "crashed";
+}
+
+std::string format_observation(const MisuseObservation& o) {
+  return "ok count=" + std::to_string(o.c.count) + " arrive=" + std::to_string(o.c.arrive_threads) +
+         " arrive_ns=" + join_numbers(o.arrive_ns) + " leave_ns=" + join_numbers(o.leave_ns) +
+         " rescue_ns=" + join_numbers(o.rescue_ns) + "\n";
+}
+
+std::string format_cuda_error(const std::string& message) {
+  std::string m = message;
+  std::replace(m.begin(), m.end(), '\n', ' ');
+  return "cuda_error " + m + "\n";
+}
+
+bool parse_child_output(const std::string& text, MisuseOutcome& out) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.rfind("cuda_error ", 0) == 0) {
+    out.status = MisuseOutcome::Status::cuda_error;
+    out.message = line.substr(11);
+    return true;
+  }
+  std::istringstream in(line);
+  std::string word;
+  if (!(in >> word) || word != "ok") return false;
+  MisuseObservation o;
+  bool have[5] = {false, false, false, false, false};
+  while (in >> word) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    std::vector<long long> nums;
+    if (!split_numbers(value, nums)) return false;
+    if (key == "count" && nums.size() == 1) o.c.count = static_cast<int>(nums[0]), have[0] = true;
+    else if (key == "arrive" && nums.size() == 1) o.c.arrive_threads = static_cast<int>(nums[0]), have[1] = true;
+    else if (key == "arrive_ns") o.arrive_ns = nums, have[2] = true;
+    else if (key == "leave_ns") o.leave_ns = nums, have[3] = true;
+    else if (key == "rescue_ns") o.rescue_ns = nums, have[4] = true;
+    else return false;
+  }
+  if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
+  const auto warps = static_cast<std::size_t>(o.c.waiting_warps());
+  if (o.arrive_ns.size() != warps || o.leave_ns.size() != warps) return false;
+  out.status = MisuseOutcome::Status::ok;
+  out.seen = o;
+  return true;
+}
+
+std::vector<std::string> misuse_child_args(const MisuseCase& c, int id) {
+  const int other = id == kBarrierCount - 1 ? id - 1 : id + 1;
+  return {"--count", std::to_string(c.count), "--arrive", std::to_string(c.arrive_threads),
+          "--barrier-ids", std::to_string(id) + "," + std::to_string(other)};
+}
+
+MisuseOutcome misuse_outcome(const MisuseCase& c, const ChildResult& r) {
+  MisuseOutcome out;
+  out.c = c;
+  out.seconds = r.seconds;
+  if (r.status == ChildResult::Status::timeout) {
+    out.status = MisuseOutcome::Status::timeout;
+    out.message = r.message;
+    return out;
+  }
+  if (r.status != ChildResult::Status::lost && parse_child_output(r.output, out)) return out;
+  out.status = MisuseOutcome::Status::crashed;
+  out.message = r.describe();
+  return out;
+}
+
+// ---- the part -----------------------------------------------------------------------------------------
 
 namespace {
 
