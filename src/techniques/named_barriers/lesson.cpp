@@ -24,31 +24,26 @@ namespace {
 using I = std::int64_t;
 
 std::optional<std::string> warp_multiple_error(const std::string& option, int v) {
-  const std::string given = option + " " + std::to_string(v);
-  if (v <= 0) return given + ": needs at least one warp; accepted: a multiple of 32 threads (32, 64, ...)";
+  if (v <= 0) return say("usage.needs-warp", {{"option", option}, {"value", v}});
   if (v % kWarpSize == 0) return std::nullopt;
-  std::string e = given + " is not a multiple of 32: bar.sync counts whole warps, and the PTX ISA requires a thread "
-                          "count that is a multiple of the warp size (32); accepted: 32, 64, 96, ...";
-  if (v <= kMaxBlockThreads) e += "; to see what such a count does, run --part misuse --count " + std::to_string(v);
+  std::string e = say("usage.not-warp-multiple", {{"option", option}, {"value", v}});
+  if (v <= kMaxBlockThreads) e += say("usage.try-misuse", {{"value", v}});
   return e;
 }
 
 // Two thread counts that share one block: added in 64 bits, so two huge counts never wrap into a
 // small (or negative) sum that passes.
-std::optional<std::string> block_error(const std::string& given, int a, int b, const std::string& why) {
+// `key`: usage.block-too-big, or usage.block-too-big-shared (producers and consumers).
+std::optional<std::string> block_error(const std::string& given, int a, int b, const char* key) {
   const I threads = static_cast<I>(a) + static_cast<I>(b);
   if (threads <= kMaxBlockThreads) return std::nullopt;
-  return given + ": " + std::to_string(threads) + " threads, more than a block allows (1024)" + why +
-         "; accepted: multiples of 32 that add up to at most 1024";
+  return say(key, {{"given", given}, {"threads", threads}});
 }
 
 std::vector<MisuseCase> misuse_cases(const Options& o) {
   if (o.count || o.arrive) return {MisuseCase{o.count.value_or(48), o.arrive.value_or(64)}};
   return {MisuseCase{48, 64}, MisuseCase{128, 64}};
 }
-
-const char* kIdsForm = "two barrier ids 0..15, comma-separated, e.g. 1,2";
-const char* kGroupsForm = "two thread counts, comma-separated, e.g. 64,128";
 
 // A list option whose every item must be there ("1,,2" is refused, not read as "1,2"); each item's
 // range min..max is stated for --help and --cli-spec, and checked with the other options.
@@ -59,8 +54,7 @@ void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out,
       ->check(cli::ranged_check(static_cast<std::uint64_t>(min), static_cast<std::uint64_t>(max),
                                 [accepted](const std::string& s) {
                                   return parse_int_list(s) ? std::string()
-                                                           : "'" + s + "' is not a list of whole numbers; accepted: " +
-                                                                 accepted;
+                                                           : say("usage.not-a-list", {{"text", s}, {"accepted", accepted}});
                                 },
                                 accepted));
 }
@@ -73,35 +67,27 @@ CLI::Validator warps_of_a_block(const std::string& accepted) {
 }
 
 void add_options(CLI::App& sub, Options& o) {
-  add_int_list(sub, "--barrier-ids", o.barrier_ids,
-               "Two barrier ids 0..15: group 0 / full barrier / bar.red / misuse, and group 1 / empty barrier",
-               kIdsForm, 0, 15);
-  add_int_list(sub, "--groups", o.groups,
-               "bar-sync: threads in group 0 and group 1 (multiples of 32, 32..992, at most 1024 together)",
-               kGroupsForm, kWarpSize, kMaxBlockThreads - kWarpSize);
-  sub.add_option("--phases", o.phases, "bar-sync: phases each group runs")->check(CLI::Range(1, 8));
-  const std::string warps = "a multiple of 32, 32..992, with --producers and --consumers at most 1024 together";
-  sub.add_option("--producers", o.producers,
-                 "producer-consumer, cuda-barrier: producer threads (a multiple of 32, 32..992)")
-      ->check(warps_of_a_block(warps));
-  sub.add_option("--consumers", o.consumers,
-                 "producer-consumer, cuda-barrier: consumer threads (a multiple of 32, 32..992)")
-      ->check(warps_of_a_block(warps));
-  sub.add_option("--rounds", o.rounds, "producer-consumer, cuda-barrier: values each producer hands over")
-      ->check(CLI::Range(1, 64));
-  sub.add_flag("--trace", o.trace, "producer-consumer, cuda-barrier: every warp's arrivals and waits, round by round");
-  sub.add_option("--predicate", o.predicates, std::string("bar-red: predicates, comma-separated: ") + kPredicateForms)
+  add_int_list(sub, "--barrier-ids", o.barrier_ids, say("option.barrier-ids"), say("usage.ids-form"), 0, 15);
+  add_int_list(sub, "--groups", o.groups, say("option.groups"), say("usage.groups-form"), kWarpSize,
+               kMaxBlockThreads - kWarpSize);
+  sub.add_option("--phases", o.phases, say("option.phases"))->check(CLI::Range(1, 8));
+  const std::string warps = say("option.warps-accepted");
+  sub.add_option("--producers", o.producers, say("option.producers"))->check(warps_of_a_block(warps));
+  sub.add_option("--consumers", o.consumers, say("option.consumers"))->check(warps_of_a_block(warps));
+  sub.add_option("--rounds", o.rounds, say("option.rounds"))->check(CLI::Range(1, 64));
+  sub.add_flag("--trace", o.trace, say("option.trace"));
+  sub.add_option("--predicate", o.predicates, say("option.predicate", {{"forms", say("predicate.forms")}}))
       ->delimiter(',')
       ->check([](const std::string& s) {
-        return parse_predicate(s) ? std::string() : "unknown predicate '" + s + "'; accepted: " + kPredicateForms;
+        return parse_predicate(s) ? std::string()
+                                  : say("usage.unknown-predicate", {{"text", s}, {"forms", say("predicate.forms")}});
       });
-  sub.add_option("--threads", o.threads, "bar-red: threads in the block")->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--count", o.count, "misuse: the thread count of the bad bar.sync (any 1..1024)")
-      ->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--arrive", o.arrive, "misuse: threads that arrive at it (whole warps, 32..992)")
+  sub.add_option("--threads", o.threads, say("option.threads"))->check(CLI::Range(1, kMaxBlockThreads));
+  sub.add_option("--count", o.count, say("option.count"))->check(CLI::Range(1, kMaxBlockThreads));
+  sub.add_option("--arrive", o.arrive, say("option.arrive"))
       ->check(cli::ranged_check(kWarpSize, kMaxBlockThreads - kWarpSize, [](const std::string& s) {
-        return s.empty() ? std::string("'' is not a number of threads; accepted: whole warps, 32..992") : std::string();
-      }, "whole warps, 32..992"));
+        return s.empty() ? say("usage.arrive-empty") : std::string();
+      }, say("option.arrive-accepted")));
 }
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
@@ -127,13 +113,14 @@ void setup(Run& run, report::Section& s) {
 // --predict: a clock read right after bar.sync, while the last warp arrives late.
 std::vector<parts::Prediction> predictions() {
   return {{"early-stamp",
+           // The question is the catalog's (prediction.early-stamp.question); its English stays here for the
+           // usage error that core builds from the table (core/parts/prediction.cpp).
            "Three warps read the clock right after a barrier while the fourth arrives 20,000 cycles late: will any "
            "of those clock reads be earlier than the late warp's arrival?",
            {"yes", "no"},
            [](const report::Section& s) {
              parts::Truth t;
-             t.detail = "the PTX ISA does not say when an instruction after bar.sync may execute, so the model "
-                        "cannot answer; the guarded stamp is the one it makes wait";
+             t.detail = say("prediction.early-stamp-detail");
              const report::Table* table = parts::find_table(s, "stamps");
              if (table == nullptr) return t;
              bool any_gpu = false, early = false;
@@ -179,39 +166,33 @@ std::optional<std::vector<int>> parse_int_list(const std::string& text) {
 
 std::optional<std::string> usage_error(const Options& o) {
   for (int id : o.barrier_ids)
-    if (id < 0 || id >= kBarrierCount)
-      return "--barrier-ids " + std::to_string(id) + " is outside 0..15: a block has sixteen hardware barriers, "
-             "numbered 0 to 15 (PTX ISA, \"bar, barrier\"); accepted: ids 0..15";
+    if (id < 0 || id >= kBarrierCount) return say("usage.id-range", {{"id", id}});
   if (o.barrier_ids.size() != 2)
-    return "--barrier-ids " + join_numbers(o.barrier_ids) + ": " + std::to_string(o.barrier_ids.size()) +
-           " ids; accepted: " + kIdsForm + " (the first for group 0, the full barrier, bar.red and the misuse part; "
-           "the second for group 1 and the empty barrier)";
+    return say("usage.id-count",
+               {{"ids", join_numbers(o.barrier_ids)}, {"count", o.barrier_ids.size()}, {"form", say("usage.ids-form")}});
   if (o.barrier_ids[0] == o.barrier_ids[1])
-    return "--barrier-ids " + std::to_string(o.barrier_ids[0]) + "," + std::to_string(o.barrier_ids[1]) +
-           ": the two ids must differ; one barrier with two thread counts at once is undefined; accepted: two "
-           "different ids 0..15";
+    return say("usage.ids-differ", {{"first", o.barrier_ids[0]}, {"second", o.barrier_ids[1]}});
   for (int g : o.groups)
     if (auto e = warp_multiple_error("--groups", g)) return e;
   if (o.groups.size() != 2)
-    return "--groups " + join_numbers(o.groups) + ": " + std::to_string(o.groups.size()) + " counts; accepted: " + kGroupsForm;
+    return say("usage.groups-count",
+               {{"groups", join_numbers(o.groups)}, {"count", o.groups.size()}, {"form", say("usage.groups-form")}});
   if (auto e = block_error("--groups " + std::to_string(o.groups[0]) + "," + std::to_string(o.groups[1]), o.groups[0],
-                           o.groups[1], ""))
+                           o.groups[1], "usage.block-too-big"))
     return e;
   if (auto e = warp_multiple_error("--producers", o.producers)) return e;
   if (auto e = warp_multiple_error("--consumers", o.consumers)) return e;
   if (auto e = block_error("--producers " + std::to_string(o.producers) + " --consumers " + std::to_string(o.consumers),
-                           o.producers, o.consumers, "; producers and consumers share one block"))
+                           o.producers, o.consumers, "usage.block-too-big-shared"))
     return e;
   if (o.arrive && (*o.arrive % kWarpSize != 0 || *o.arrive < kWarpSize || *o.arrive > kMaxBlockThreads - kWarpSize))
-    return "--arrive " + std::to_string(*o.arrive) + ": the threads that arrive are whole warps, leaving at least one "
-           "warp of the block for the rescue; accepted: a multiple of 32 in 32..992";
+    return say("usage.arrive", {{"arrive", *o.arrive}});
   for (const MisuseCase& c : misuse_cases(o)) {
     int worst = 0;
     for (CountRule r : {CountRule::round_up, CountRule::round_down}) worst = std::max(worst, predict_misuse(c, r).rescues);
     if (worst > c.rescue_warps())
-      return "--count " + std::to_string(c.count) + " with --arrive " + std::to_string(c.arrive_threads) + " could leave " +
-             std::to_string(worst) + " warps' worth of arrivals missing, more than the " +
-             std::to_string(c.rescue_warps()) + " rescue warps that fit in a block of 1024 can add; let fewer threads arrive";
+      return say("usage.rescue",
+                 {{"count", c.count}, {"arrive", c.arrive_threads}, {"worst", worst}, {"rescues", c.rescue_warps()}});
   }
   return std::nullopt;
 }
@@ -270,28 +251,23 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 }
 
 const parts::Lesson<Options, Run>& lesson() {
+  // The lesson's title, and each part's title and summary, are its catalog's (lesson.title,
+  // part.<id>.title, part.<id>.summary).
   static const parts::Lesson<Options, Run> table{
       "named-barriers",
-      "named-barriers: bar.sync, bar.arrive, bar.red and cuda::barrier inside one block",
+      "",
       "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (PTX ISA 9.0, barrier{.cta})",
       {
-          {"bar-sync", "bar.sync id, count", "two groups of warps, each on its own barrier",
-           {"--barrier-ids", "--groups", "--phases"}, false, false, true, bar_sync_part},
-          {"early-stamp", "a clock read after bar.sync", "does a clock read right after the barrier wait for it?",
-           {"--barrier-ids"}, true, false, true, early_stamp_part},
-          {"producer-consumer", "bar.arrive + bar.sync", "the PTX ISA's producer/consumer: signal with bar.arrive, "
-           "wait with bar.sync", {"--barrier-ids", "--producers", "--consumers", "--rounds", "--trace"}, false, false, true,
-           producer_consumer_part},
-          // "bar" ".red": instruction names written whole would read as catalog keys to the words test.
-          {"bar-red", "bar" ".red", "__syncthreads_count/and/or beside bar.red.popc/.and/.or",
-           {"--barrier-ids", "--predicate", "--threads"}, false, false, true, bar_red_part},
-          {"cuda-barrier", "cuda::barrier", "the same producer/consumer with arrive tokens and wait (8.0+)",
-           {"--producers", "--consumers", "--rounds", "--trace"}, false, false, true, cuda_barrier_part},
-          {"listing", "PTX and SASS", "what these kernels compiled to in this build", {}, false, false, true,
-           listing_part},
-          {"misuse", "a bad bar.sync count", "bar.sync with a bad thread count, run safely in a child process",
-           {"--barrier-ids", "--count", "--arrive"}, false, true, true, misuse_part},
-          {"cost", "cost", "ns per barrier in one block, by block size", {}, true, false, true, cost_part},
+          {"bar-sync", "", "", {"--barrier-ids", "--groups", "--phases"}, false, false, true, bar_sync_part},
+          {"early-stamp", "", "", {"--barrier-ids"}, true, false, true, early_stamp_part},
+          {"producer-consumer", "", "", {"--barrier-ids", "--producers", "--consumers", "--rounds", "--trace"}, false,
+           false, true, producer_consumer_part},
+          {"bar-red", "", "", {"--barrier-ids", "--predicate", "--threads"}, false, false, true, bar_red_part},
+          {"cuda-barrier", "", "", {"--producers", "--consumers", "--rounds", "--trace"}, false, false, true,
+           cuda_barrier_part},
+          {"listing", "", "", {}, false, false, true, listing_part},
+          {"misuse", "", "", {"--barrier-ids", "--count", "--arrive"}, false, true, true, misuse_part},
+          {"cost", "", "", {}, true, false, true, cost_part},
       },
       add_options,
       validate,

@@ -26,13 +26,10 @@ inline std::string say(std::string_view key, const words::Args& args = {}) {
 // What a student chooses on the command line: the predicates of bar.red, the producers' values.
 // "even", "odd", "true", "false", "random" (seeded), or VAR OP K with VAR one of lane (tid % 32),
 // warp (tid / 32) or tid, OP one of < <= > >= == !=, and 0 <= K <= 1024.
-// (core/thread_predicate, every variable.)
+// (core/thread_predicate, every variable; in words: predicate.forms.)
 using Predicate = ThreadPredicate;
 std::optional<Predicate> parse_predicate(const std::string& text);
 std::vector<std::int32_t> evaluate(const Predicate& p, int threads, std::uint64_t seed);  // 0/1 per thread
-inline const char* kPredicateForms =
-    "even, odd, true, false, random, or lane|warp|tid followed by <, <=, >, >=, == or != and a number 0..1024 "
-    "(lane<5, tid>=100, warp==1)";
 // The predicates the bar-red part runs when --predicate is not given.
 inline const std::vector<std::string> kDefaultPredicates = {"lane<5", "tid<100", "even", "true", "false", "random"};
 
