@@ -492,14 +492,12 @@ RedResult gpu_red(const RedSpec& spec) {
 }
 
 double gpu_ns_per_barrier(CostVariant variant, int block_threads, int iterations) {
+  // cost_kernel<V> is the loop of CostVariant V: the table is in CostVariant's order.
+  using CostKernel = void (*)(int, long long*);
+  const CostKernel kernels[kCostVariants] = {cost_kernel<0>, cost_kernel<1>, cost_kernel<2>, cost_kernel<3>};
   DeviceBuffer<long long> ns(1);
   ns.fill_bytes(0);
-  switch (variant) {
-    case CostVariant::syncthreads: cost_kernel<0><<<1, block_threads>>>(iterations, ns.get()); break;
-    case CostVariant::named_halves: cost_kernel<1><<<1, block_threads>>>(iterations, ns.get()); break;
-    case CostVariant::arrive_sync_pair: cost_kernel<2><<<1, block_threads>>>(iterations, ns.get()); break;
-    case CostVariant::cuda_barrier: cost_kernel<3><<<1, block_threads>>>(iterations, ns.get()); break;
-  }
+  kernels[static_cast<int>(variant)]<<<1, block_threads>>>(iterations, ns.get());
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   long long v = 0;

@@ -161,8 +161,9 @@ inline constexpr int kCostVariants = 4;
 CUDASYNC_GPU_ENTRY(double, gpu_ns_per_barrier, (CostVariant variant, int block_threads, int iterations))
 
 // ---- the reference model (phases.cpp) ------------------------------------------------------------
-// What the PTX ISA ("bar, barrier") says a block's hardware barriers do, as a barrier-phase simulation with arrival counts per barrier id, plus the predicate
-// reductions of bar.red. The GPU is checked against it.
+// What the PTX ISA ("bar, barrier") says a block's hardware barriers do, as a barrier-phase
+// simulation with arrival counts per barrier id, plus the predicate reductions of bar.red. The GPU
+// is checked against it.
 //
 // The rules simulated: each of the 16 barriers counts arrivals; a warp arrives as a whole (32
 // threads) at bar.sync, bar.red or bar.arrive; bar.sync and bar.red wait, bar.arrive does not.

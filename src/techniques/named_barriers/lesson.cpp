@@ -53,8 +53,8 @@ void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out,
       ->type_name("INT,INT")
       ->check(cli::ranged_check(static_cast<std::uint64_t>(min), static_cast<std::uint64_t>(max),
                                 [accepted](const std::string& s) {
-                                  return parse_int_list(s) ? std::string()
-                                                           : say("usage.not-a-list", {{"text", s}, {"accepted", accepted}});
+                                  if (parse_int_list(s)) return std::string();
+                                  return say("usage.not-a-list", {{"text", s}, {"accepted", accepted}});
                                 },
                                 accepted));
 }
@@ -92,6 +92,13 @@ void add_options(CLI::App& sub, Options& o) {
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
   return usage_error(o);
+}
+
+Inputs checked_inputs(const Options& o, std::uint64_t seed) {
+  // Core validates a child's options not at all (it runs what its parent asked for): a child
+  // started by hand with two huge --groups must still be refused before anything is sized by them.
+  if (const auto e = usage_error(o)) throw UsageError(*e);
+  return resolve(o, seed);
 }
 
 void setup(Run& run, report::Section& s) {
@@ -169,7 +176,9 @@ std::optional<std::string> usage_error(const Options& o) {
     if (id < 0 || id >= kBarrierCount) return say("usage.id-range", {{"id", id}});
   if (o.barrier_ids.size() != 2)
     return say("usage.id-count",
-               {{"ids", join_numbers(o.barrier_ids)}, {"count", o.barrier_ids.size()}, {"form", say("usage.ids-form")}});
+               {{"ids", join_numbers(o.barrier_ids)},
+                {"count", o.barrier_ids.size()},
+                {"form", say("usage.ids-form")}});
   if (o.barrier_ids[0] == o.barrier_ids[1])
     return say("usage.ids-differ", {{"first", o.barrier_ids[0]}, {"second", o.barrier_ids[1]}});
   for (int g : o.groups)
@@ -224,15 +233,6 @@ Inputs resolve(const Options& o, std::uint64_t seed) {
 bool starts_misuse_children(const parts::Selection& selection, const RunContext& ctx) {
   return ctx.gpu && !selection.child && selection.has("misuse");
 }
-
-namespace {
-Inputs checked_inputs(const Options& o, std::uint64_t seed) {
-  // Core validates a child's options not at all (it runs what its parent asked for): a child
-  // started by hand with two huge --groups must still be refused before anything is sized by them.
-  if (const auto e = usage_error(o)) throw UsageError(*e);
-  return resolve(o, seed);
-}
-}  // namespace
 
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
     : ctx(run_ctx), in(checked_inputs(o, run_ctx.seed)) {

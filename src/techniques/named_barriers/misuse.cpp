@@ -76,13 +76,8 @@ std::optional<MisusePrediction> matched_prediction(const std::vector<MisusePredi
 // ---- the child's protocol ---------------------------------------------------------------------------
 
 const char* to_string(MisuseOutcome::Status s) {
-  switch (s) {
-    case MisuseOutcome::Status::ok: return "ok";
-    case MisuseOutcome::Status::cuda_error: return "cuda_error";
-    case MisuseOutcome::Status::timeout: return "timeout";
-    case MisuseOutcome::Status::crashed: return "crashed";
-  }
-  return "crashed";
+  const char* const names[] = {"ok", "cuda_error", "timeout", "crashed"};  // Status's order
+  return names[static_cast<int>(s)];
 }
 
 std::string format_observation(const MisuseObservation& o) {

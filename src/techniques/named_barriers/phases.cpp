@@ -23,12 +23,8 @@ using report::Value;
 // ---- the model ---------------------------------------------------------------------------------------
 
 std::string to_string(CountRule r) {
-  switch (r) {
-    case CountRule::exact: return say("model.rule-exact");
-    case CountRule::round_up: return say("model.rule-round-up");
-    case CountRule::round_down: return say("model.rule-round-down");
-  }
-  return say("model.rule-exact");
+  const char* const keys[] = {"model.rule-exact", "model.rule-round-up", "model.rule-round-down"};  // CountRule's order
+  return say(keys[static_cast<int>(r)]);
 }
 
 int needed_threads(int count, int cta_threads, CountRule rule) {

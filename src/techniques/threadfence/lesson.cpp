@@ -53,7 +53,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
 void add_options(CLI::App& sub, Options& o) {
   const auto member = [](const std::string& what, const std::vector<std::string>& names) {
     return [what, names](const std::string& s) {
-      return has(names, s) ? std::string() : say("usage.unknown", {{"what", what}, {"value", s}, {"accepted", list_text(names)}});
+      if (has(names, s)) return std::string();
+      return say("usage.unknown", {{"what", what}, {"value", s}, {"accepted", list_text(names)}});
     };
   };
   sub.add_option("--test", o.tests, say("option.test", {{"tests", list_text(kTestNames)}}))
