@@ -39,10 +39,8 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
   if (o.fence.size() > 2)
     return say("usage.fence-count", {{"fences", list_text(o.fence)}, {"count", o.fence.size()}});
   if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
-    LitmusSpec corr;
-    corr.test = Test::corr;
-    corr.fence[0] = parse_fence(o.fence[0]).value_or(Fence::none);
-    corr.fence[1] = parse_fence(o.fence[1]).value_or(Fence::none);
+    const LitmusSpec corr{
+        Test::corr, {parse_fence(o.fence[0]).value_or(Fence::none), parse_fence(o.fence[1]).value_or(Fence::none)}};
     if (!meaningful(corr))
       return say(o.tests.empty() ? "usage.corr-fence-every-test" : "usage.corr-fence",
                  {{"side-0", o.fence[0]}, {"side-1", o.fence[1]}});

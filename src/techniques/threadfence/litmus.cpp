@@ -333,18 +333,12 @@ bool host_forbidden_seen(const ModelVerdict& model, const HostObserverRun& r) {
 // ---- the parts -----------------------------------------------------------------------------------------
 
 std::vector<LitmusRow> litmus_rows(const Options& o, long long iterations) {
-  LitmusSpec base;
-  base.access = o.access == "volatile" ? Access::vol : Access::plain;
-  base.placement = o.placement == "same-block" ? Placement::same_block : Placement::different_blocks;
+  const Access access = o.access == "volatile" ? Access::vol : Access::plain;
+  const Placement placement = o.placement == "same-block" ? Placement::same_block : Placement::different_blocks;
   std::vector<LitmusRow> rows;
   for (Test t : tests_of(o))
-    for (const auto& [f0, f1] : fences_for(o, t)) {
-      LitmusSpec s = base;
-      s.test = t;
-      s.fence[0] = f0;
-      s.fence[1] = f1;
-      rows.push_back(make_row(s, iterations, kWaitBudgetNs));
-    }
+    for (const auto& [f0, f1] : fences_for(o, t))
+      rows.push_back(make_row(LitmusSpec{t, {f0, f1}, access, placement}, iterations, kWaitBudgetNs));
   return rows;
 }
 
@@ -395,13 +389,8 @@ report::Section scope_section(const std::vector<LitmusRow>& rows, bool gpu_run) 
 report::Section scope_part(Run& run) {
   std::vector<LitmusRow> rows;
   for (Placement p : {Placement::same_block, Placement::different_blocks})
-    for (Fence f : {Fence::none, Fence::block, Fence::device}) {
-      LitmusSpec s;
-      s.test = Test::mp;
-      s.fence[0] = s.fence[1] = f;
-      s.placement = p;
-      rows.push_back(make_row(s, run.iterations, kWaitBudgetNs));
-    }
+    for (Fence f : {Fence::none, Fence::block, Fence::device})
+      rows.push_back(make_row(LitmusSpec{Test::mp, {f, f}, Access::plain, p}, run.iterations, kWaitBudgetNs));
   run_rows(rows, run.ctx.gpu);
   return scope_section(rows, run.ctx.gpu);
 }
@@ -441,11 +430,7 @@ report::Section volatile_part(Run& run) {
   };
   std::vector<LitmusRow> rows;
   for (const auto& c : cases) {
-    LitmusSpec s;
-    s.test = c.test;
-    s.fence[0] = s.fence[1] = c.fence;
-    s.access = c.access;
-    s.weak_wait = c.weak_wait;
+    const LitmusSpec s{c.test, {c.fence, c.fence}, c.access, Placement::different_blocks, c.weak_wait};
     // The wait on a plain load runs one round: a wait that gives up stops its thread.
     LitmusRow row = make_row(s, c.weak_wait ? 1 : run.iterations, c.weak_wait ? kPlainWaitBudgetNs : kWaitBudgetNs);
     row.label = say(c.label);
@@ -527,12 +512,8 @@ report::Section host_observer_part(Run& run) {
   HostObserverSpec spec;
   if (run.ctx.bench) spec.rounds *= 10;
   std::vector<HostOutcome> runs;
-  for (Fence f : kHostFences) {
-    HostOutcome o;
-    o.fence = f;
-    if (run.ctx.gpu) o.gpu = gpu_host_observer(spec, f);
-    runs.push_back(std::move(o));
-  }
+  for (Fence f : kHostFences)
+    runs.push_back({f, run.ctx.gpu ? std::optional<HostObserverRun>(gpu_host_observer(spec, f)) : std::nullopt});
   return host_observer_section(spec, runs, run.ctx.gpu);
 }
 

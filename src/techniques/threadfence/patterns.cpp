@@ -124,11 +124,9 @@ report::Section last_block_part(Run& run) {
   spec.input = make_last_block_input(spec.elements(), run.ctx.seed);
   const std::uint64_t sum = exact_sum(spec.input);
   std::vector<LastBlockOutcome> outcomes;
-  for (int v = 0; v < kLastBlockVariants; ++v) {
-    LastBlockOutcome out;
-    out.variant = static_cast<LastBlockVariant>(v);
-    if (run.ctx.gpu) out.gpu = gpu_last_block(spec, out.variant);
-    outcomes.push_back(std::move(out));
+  for (int i = 0; i < kLastBlockVariants; ++i) {
+    const auto v = static_cast<LastBlockVariant>(i);
+    outcomes.push_back({v, run.ctx.gpu ? std::optional<LastBlockRun>(gpu_last_block(spec, v)) : std::nullopt});
   }
   return last_block_section(spec, sum, outcomes, run.ctx.gpu);
 }
@@ -329,6 +327,19 @@ std::string to_string(RaceVariant v) {
 
 namespace {
 
+// Each block's fetched items from the GPU's log: up to its kNoItem, or to where the log ends.
+std::vector<std::vector<std::int32_t>> fetched_sequences(const RaceSpec& spec, const RaceRun& r) {
+  std::vector<std::vector<std::int32_t>> seq(static_cast<std::size_t>(spec.blocks));
+  for (int b = 0; b < spec.blocks; ++b)
+    for (int k = 0; k < spec.max_turns; ++k) {
+      const std::int32_t i = r.fetched[static_cast<std::size_t>(b * spec.max_turns + k)];
+      if (i == kNoTurn) break;
+      seq[static_cast<std::size_t>(b)].push_back(i);
+      if (i == kNoItem) break;
+    }
+  return seq;
+}
+
 const char* race_id(RaceVariant v) { return v == RaceVariant::barrier ? "barrier" : "no-barrier"; }
 
 std::uint32_t share_of(const RaceSpec& s, std::int32_t item, int warp) {
@@ -405,23 +416,6 @@ RaceSummary summarize_counts(const std::vector<std::uint32_t>& counts) {
   }
   return s;
 }
-
-namespace {
-
-// Each block's fetched items from the GPU's log: up to its kNoItem, or to where the log ends.
-std::vector<std::vector<std::int32_t>> fetched_sequences(const RaceSpec& spec, const RaceRun& r) {
-  std::vector<std::vector<std::int32_t>> seq(static_cast<std::size_t>(spec.blocks));
-  for (int b = 0; b < spec.blocks; ++b)
-    for (int k = 0; k < spec.max_turns; ++k) {
-      const std::int32_t i = r.fetched[static_cast<std::size_t>(b * spec.max_turns + k)];
-      if (i == kNoTurn) break;
-      seq[static_cast<std::size_t>(b)].push_back(i);
-      if (i == kNoItem) break;
-    }
-  return seq;
-}
-
-}  // namespace
 
 RaceTally tally_race(const RaceSpec& spec, RaceVariant v, const RaceRun& r) {
   RaceTally t;
@@ -569,12 +563,8 @@ report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<
 report::Section work_queue_race_part(Run& run) {
   const RaceSpec spec = make_race_spec(run.ctx.seed);
   std::vector<RaceOutcome> runs;
-  for (RaceVariant v : kRaceOrder) {
-    RaceOutcome o;
-    o.variant = v;
-    if (run.ctx.gpu) o.gpu = gpu_queue_race(spec, v);
-    runs.push_back(std::move(o));
-  }
+  for (RaceVariant v : kRaceOrder)
+    runs.push_back({v, run.ctx.gpu ? std::optional<RaceRun>(gpu_queue_race(spec, v)) : std::nullopt});
   return work_queue_race_section(spec, runs, run.ctx.gpu);
 }
 
@@ -779,11 +769,7 @@ report::Section last_block_partial_section(const PartialSpec& spec, const std::v
 report::Section last_block_partial_part(Run& run) {
   const PartialSpec spec = make_partial_spec(run.ctx.seed);
   std::vector<PartialOutcome> runs;
-  for (int v = 0; v < kPartialVariants; ++v) {
-    PartialOutcome o;
-    o.variant = static_cast<PartialVariant>(v);
-    runs.push_back(std::move(o));
-  }
+  for (int v = 0; v < kPartialVariants; ++v) runs.push_back({static_cast<PartialVariant>(v), std::nullopt, ""});
   if (run.ctx.gpu) {
     // The child first: whatever it does to its own context, this process's runs come after it.
     try {
