@@ -317,25 +317,35 @@ __global__ void cost_kernel(int iterations, long long* ns) {
   }
 }
 
+// A device buffer of n elements, every byte set to `byte`.
+template <class T>
+DeviceBuffer<T> filled(std::size_t n, int byte) {
+  DeviceBuffer<T> b(n);
+  b.fill_bytes(byte);
+  return b;
+}
+
+// The kernel launched just before, to its end.
+void finish_launch() {
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 double ns_per_cycle(const long long calib[2]) {
   return calib[1] > 0 ? static_cast<double>(calib[0]) / static_cast<double>(calib[1]) : 0.0;
 }
 
 PcResult run_pc(const PcSpec& spec, bool cuda_barrier) {
   const int warps = spec.block_threads() / kWarpSize;
-  DeviceBuffer<int> input(spec.input.size()), consumed(spec.input.size());
-  DeviceBuffer<long long> stamps(static_cast<std::size_t>(warps * spec.rounds * kPcStamps)), calib(2);
+  DeviceBuffer<int> input(spec.input.size());
+  auto consumed = filled<int>(spec.input.size(), 0xAB);
+  auto stamps = filled<long long>(static_cast<std::size_t>(warps * spec.rounds * kPcStamps), 0);
+  auto calib = filled<long long>(2, 0);
   input.upload(spec.input);
-  consumed.fill_bytes(0xAB);
-  stamps.fill_bytes(0);
-  calib.fill_bytes(0);
   const PcArgs a{spec.producers, spec.consumers, spec.ids[0], spec.ids[1], spec.rounds};
-  if (cuda_barrier)
-    cuda_barrier_pc_kernel<<<1, spec.block_threads()>>>(a, input.get(), consumed.get(), stamps.get(), calib.get());
-  else
-    pc_kernel<<<1, spec.block_threads()>>>(a, input.get(), consumed.get(), stamps.get(), calib.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto kernel = cuda_barrier ? cuda_barrier_pc_kernel : pc_kernel;
+  kernel<<<1, spec.block_threads()>>>(a, input.get(), consumed.get(), stamps.get(), calib.get());
+  finish_launch();
   PcResult r;
   r.consumed = consumed.download();
   r.stamps = stamps.download();
@@ -448,23 +458,16 @@ __global__ void misuse_kernel(MisuseArgs a, long long* arrive_ns, long long* lea
 
 GroupsTrace gpu_groups(const GroupsSpec& spec) {
   const int warps = spec.block_threads() / kWarpSize;
-  DeviceBuffer<long long> arrive(static_cast<std::size_t>(warps * spec.phases)), leave(arrive.size()), calib(2);
-  DeviceBuffer<int> passed(static_cast<std::size_t>(warps)), arrivals(static_cast<std::size_t>(2 * spec.phases));
-  DeviceBuffer<int> group0_done(1);
-  DeviceBuffer<unsigned> hold_gave_up(1);
-  group0_done.fill_bytes(0);
-  hold_gave_up.fill_bytes(0);
-  arrive.fill_bytes(0);
-  leave.fill_bytes(0);
-  calib.fill_bytes(0);
-  passed.fill_bytes(0);
-  arrivals.fill_bytes(0);
+  const auto stamps = static_cast<std::size_t>(warps * spec.phases);
+  auto arrive = filled<long long>(stamps, 0), leave = filled<long long>(stamps, 0), calib = filled<long long>(2, 0);
+  auto passed = filled<int>(static_cast<std::size_t>(warps), 0);
+  auto arrivals = filled<int>(static_cast<std::size_t>(2 * spec.phases), 0), group0_done = filled<int>(1, 0);
+  auto hold_gave_up = filled<unsigned>(1, 0);
   const GroupsArgs a{spec.threads[0], spec.threads[1], spec.ids[0], spec.ids[1], spec.phases, spec.work_cycles[0],
                      spec.work_cycles[1]};
   groups_kernel<<<1, spec.block_threads()>>>(a, arrive.get(), leave.get(), passed.get(), arrivals.get(), calib.get(),
                                              group0_done.get(), hold_gave_up.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  finish_launch();
   GroupsTrace t;
   t.arrive = arrive.download();
   t.leave = leave.download();
@@ -482,12 +485,11 @@ PcResult gpu_producer_consumer(const PcSpec& spec) { return run_pc(spec, false);
 PcResult gpu_producer_consumer_cuda_barrier(const PcSpec& spec) { return run_pc(spec, true); }
 
 RedResult gpu_red(const RedSpec& spec) {
-  DeviceBuffer<int> pred(spec.predicate.size()), out(static_cast<std::size_t>(spec.threads * kRedColumns));
+  DeviceBuffer<int> pred(spec.predicate.size());
+  auto out = filled<int>(static_cast<std::size_t>(spec.threads * kRedColumns), 0xAB);
   pred.upload(spec.predicate);
-  out.fill_bytes(0xAB);
   red_kernel<<<1, spec.threads>>>(spec.id, pred.get(), out.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  finish_launch();
   return {out.download()};
 }
 
@@ -495,11 +497,9 @@ double gpu_ns_per_barrier(CostVariant variant, int block_threads, int iterations
   // cost_kernel<V> is the loop of CostVariant V: the table is in CostVariant's order.
   using CostKernel = void (*)(int, long long*);
   const CostKernel kernels[kCostVariants] = {cost_kernel<0>, cost_kernel<1>, cost_kernel<2>, cost_kernel<3>};
-  DeviceBuffer<long long> ns(1);
-  ns.fill_bytes(0);
+  auto ns = filled<long long>(1, 0);
   kernels[static_cast<int>(variant)]<<<1, block_threads>>>(iterations, ns.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  finish_launch();
   long long v = 0;
   ns.download(&v, 1);
   return static_cast<double>(v) / iterations;
@@ -507,43 +507,33 @@ double gpu_ns_per_barrier(CostVariant variant, int block_threads, int iterations
 
 StampResult gpu_early_stamp(const StampSpec& spec, StampBarrier barrier) {
   const auto n = static_cast<std::size_t>(spec.rounds * spec.warps);
-  cuda::DeviceBuffer<long long> arrive(n), naive(n), guarded(n), calib(2);
-  calib.fill_bytes(0);
-  const auto id = static_cast<unsigned>(spec.id);
-  if (barrier == StampBarrier::named)
-    early_stamp_kernel<true><<<1, spec.block_threads()>>>(spec.rounds, spec.late_cycles, id, arrive.get(), naive.get(),
-                                                          guarded.get(), calib.get());
-  else
-    early_stamp_kernel<false><<<1, spec.block_threads()>>>(spec.rounds, spec.late_cycles, id, arrive.get(), naive.get(),
-                                                           guarded.get(), calib.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  DeviceBuffer<long long> arrive(n), naive(n), guarded(n);
+  auto calib = filled<long long>(2, 0);
+  const auto kernel = barrier == StampBarrier::named ? early_stamp_kernel<true> : early_stamp_kernel<false>;
+  kernel<<<1, spec.block_threads()>>>(spec.rounds, spec.late_cycles, static_cast<unsigned>(spec.id), arrive.get(),
+                                      naive.get(), guarded.get(), calib.get());
+  finish_launch();
   StampResult r;
   r.arrive = arrive.download();
   r.naive = naive.download();
   r.guarded = guarded.download();
   const auto c = calib.download();
-  r.ns_per_cycle = c[1] > 0 ? static_cast<double>(c[0]) / static_cast<double>(c[1]) : 0.0;
+  r.ns_per_cycle = ns_per_cycle(c.data());
   return r;
 }
 
 MisuseObservation gpu_misuse(const MisuseCase& c, int id, const MisuseTiming& timing) {
   const int waiting = c.waiting_warps(), rescue = c.rescue_warps();
-  DeviceBuffer<long long> arrive(static_cast<std::size_t>(waiting)), leave(arrive.size()),
-      rescue_at(static_cast<std::size_t>(rescue));
-  DeviceBuffer<int> rescues(1);
-  DeviceBuffer<unsigned> stuck_seen(1), gave_up(1);
-  arrive.fill_bytes(0xff);  // -1: not recorded
-  leave.fill_bytes(0xff);
-  rescue_at.fill_bytes(0xff);
-  rescues.fill_bytes(0);
-  stuck_seen.fill_bytes(0);
-  gave_up.fill_bytes(0);
+  // Times start at -1: not recorded.
+  const auto warps = static_cast<std::size_t>(waiting);
+  auto arrive = filled<long long>(warps, 0xff), leave = filled<long long>(warps, 0xff);
+  auto rescue_at = filled<long long>(static_cast<std::size_t>(rescue), 0xff);
+  auto rescues = filled<int>(1, 0);
+  auto stuck_seen = filled<unsigned>(1, 0), gave_up = filled<unsigned>(1, 0);
   const MisuseArgs a{c.count, waiting, rescue, static_cast<unsigned>(id), timing.stagger_ns, timing.settle_ns};
   misuse_kernel<<<1, (waiting + rescue) * kWarpSize>>>(a, arrive.get(), leave.get(), rescue_at.get(), rescues.get(),
                                                         stuck_seen.get(), gave_up.get());
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  finish_launch();
   MisuseObservation o;
   o.c = c;
   o.arrive_ns = arrive.download();
