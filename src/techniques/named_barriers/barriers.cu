@@ -84,7 +84,7 @@ __device__ __forceinline__ long long stamp_after_value(volatile int* own_word, i
   return stamp();
 }
 
-// Lane 0's four stamps of one producer/consumer round (layout in named_barriers.hpp).
+// Lane 0's four stamps of one producer/consumer round (layout: PcResult, barriers.hpp).
 __device__ __forceinline__ void store_stamps(long long* round, long long t0, long long t1, long long t2, long long t3) {
   round[0] = t0;
   round[1] = t1;

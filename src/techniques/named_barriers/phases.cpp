@@ -423,7 +423,7 @@ void add_trace(report::Section& s, const PcSpec& spec, const PcResult& r) {
     for (int round = 0; round < spec.rounds; ++round) {
       const auto at = [&](int k) { return Value{static_cast<I>(pc_stamp(spec, r, w, round, k) - origin)}; };
       const bool producer = w < pw;
-      // Stamps (named_barriers.hpp): a producer arrives at full (t0, on at t1), has fetched (t2), waits on
+      // Stamps (PcResult): a producer arrives at full (t0, on at t1), has fetched (t2), waits on
       // empty (t2 -> t3); a consumer waits on full (t0 -> t1), has read (t2) and arrives at empty (t2).
       t.row({{"warp", static_cast<I>(w)}, {"role", say(producer ? "pc.producer" : "pc.consumer")},
              {"round", static_cast<I>(round)}, {"full-in", at(0)}, {"full-out", at(1)}, {"between", at(2)},
