@@ -1,10 +1,3 @@
 #pragma once
-// named-barriers's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
-#include "core/course/exercise.hpp"
-#include "core/course/exercise_texts.hpp"
-
-namespace cudasync::named_barriers {
-
-const course::LessonCourse& course();
-
-}  // namespace cudasync::named_barriers
+// The name the lesson registry (cmake/lessons.cmake) includes: the course is in lesson.hpp.
+#include "techniques/named_barriers/lesson.hpp"

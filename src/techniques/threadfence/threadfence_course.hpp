@@ -1,10 +1,3 @@
 #pragma once
-// threadfence's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
-#include "core/course/exercise.hpp"
-#include "core/course/exercise_texts.hpp"
-
-namespace cudasync::threadfence {
-
-const course::LessonCourse& course();
-
-}  // namespace cudasync::threadfence
+// The name the lesson registry (cmake/lessons.cmake) includes: the course is in lesson.hpp.
+#include "techniques/threadfence/lesson.hpp"

@@ -13,10 +13,7 @@
 #include "support/gpu_available.hpp"
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/named_barriers/named_barriers_gpu.hpp"
-#include "techniques/named_barriers/named_barriers_inputs.hpp"
-#include "techniques/named_barriers/named_barriers_judge.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <numeric>
 
-#include "techniques/named_barriers/named_barriers_inputs.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {

@@ -7,8 +7,7 @@
 #include <variant>
 
 #include "support/report_lookup.hpp"
-#include "techniques/named_barriers/named_barriers_judge.hpp"
-#include "techniques/named_barriers/named_barriers_lesson.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {

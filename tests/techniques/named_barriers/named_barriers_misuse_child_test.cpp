@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "core/parts/child.hpp"
-#include "techniques/named_barriers/named_barriers_misuse_child.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {

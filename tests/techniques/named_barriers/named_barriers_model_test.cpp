@@ -6,7 +6,7 @@
 //   - without a count, all threads of the CTA take part.
 #include <gtest/gtest.h>
 
-#include "techniques/named_barriers/named_barriers_model.hpp"
+#include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
 namespace {

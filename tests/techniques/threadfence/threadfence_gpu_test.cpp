@@ -10,8 +10,7 @@
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/threadfence/threadfence_gpu.hpp"
-#include "techniques/threadfence/threadfence_lesson.hpp"
+#include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {

@@ -3,7 +3,7 @@
 // and WorkQueue tallies, and the opcodes a probe's PTX must hold.
 #include <gtest/gtest.h>
 
-#include "techniques/threadfence/threadfence_judge.hpp"
+#include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {

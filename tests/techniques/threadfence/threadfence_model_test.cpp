@@ -8,8 +8,7 @@
 #include <set>
 
 #include "core/report/report.hpp"
-#include "techniques/threadfence/threadfence_model.hpp"
-#include "techniques/threadfence/threadfence_ptx_model.hpp"
+#include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {

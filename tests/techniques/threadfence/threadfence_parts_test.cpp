@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "support/report_lookup.hpp"
-#include "techniques/threadfence/threadfence_lesson.hpp"
+#include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
 namespace {

@@ -1,0 +1,138 @@
+// threadfence: options, validation, the setup section, the part table, --predict and the course.
+#include "techniques/threadfence/lesson.hpp"
+
+#include <algorithm>
+
+#include <CLI/CLI.hpp>
+
+#include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
+#include "core/number_list.hpp"
+
+namespace cudasync::threadfence {
+
+namespace {
+
+using I = std::int64_t;
+
+const std::vector<std::string> kAccessNames = {"plain", "volatile"};
+const std::vector<std::string> kPlacementNames = {"different-blocks", "same-block"};
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::string list_text(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// "0 instances: ..." for a value out of 1..kMaxIterations or not a whole number.
+std::optional<std::string> iterations_error(const std::string& text) {
+  const auto v = whole_number(text);
+  if (!v) return say("usage.iterations-not-whole", {{"text", text}, {"max", kMaxIterations}});
+  if (*v < 1 || *v > kMaxIterations) return say("usage.iterations-range", {{"text", text}, {"max", kMaxIterations}});
+  return std::nullopt;
+}
+
+// Checks that need more than one option (CLI11 checks each alone).
+std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
+  if (o.fence.size() > 2)
+    return say("usage.fence-count", {{"fences", list_text(o.fence)}, {"count", o.fence.size()}});
+  if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
+    const LitmusSpec corr{
+        Test::corr, {parse_fence(o.fence[0]).value_or(Fence::none), parse_fence(o.fence[1]).value_or(Fence::none)}};
+    if (!meaningful(corr))
+      return say(o.tests.empty() ? "usage.corr-fence-every-test" : "usage.corr-fence",
+                 {{"side-0", o.fence[0]}, {"side-1", o.fence[1]}});
+  }
+  return std::nullopt;
+}
+
+void add_options(CLI::App& sub, Options& o) {
+  const auto member = [](const std::string& what, const std::vector<std::string>& names) {
+    return [what, names](const std::string& s) {
+      if (has(names, s)) return std::string();
+      return say("usage.unknown", {{"what", what}, {"value", s}, {"accepted", list_text(names)}});
+    };
+  };
+  sub.add_option("--test", o.tests, say("option.test", {{"tests", list_text(kTestNames)}}))
+      ->delimiter(',')
+      ->check(member("test", kTestNames));
+  sub.add_option("--fence", o.fence, say("option.fence"))
+      ->delimiter(',')
+      ->expected(1, 2)
+      ->check(member("fence", kFenceNames));
+  sub.add_option("--access", o.access, say("option.access"))
+      ->check(member("access", kAccessNames));
+  sub.add_option("--placement", o.placement, say("option.placement"))
+      ->check(member("placement", kPlacementNames));
+  sub.add_option("--iterations", o.iterations,
+                 say("option.iterations",
+                     {{"max", kMaxIterations}, {"default", kDefaultIterations}, {"bench", kBenchIterations}}))
+      ->check(cli::ranged_check(1, kMaxIterations, [](const std::string& s) { return iterations_error(s).value_or(""); }));
+}
+
+void setup(Run& run, report::Section& s) {
+  s.title = say("setup.title");
+  s.paragraph(say("setup.about"));
+  s.fact("iterations", say("setup.iterations"), I{run.iterations}, report::Format::count, say("setup.iterations-note"));
+  s.fact("seed", say("setup.seed"), static_cast<I>(run.ctx.seed), report::Format::plain, say("setup.seed-note"));
+  if (!run.ctx.gpu) s.note(say("setup.no-gpu"));
+}
+
+// --predict: the litmus test, where intuition about fences fails most often. The question is the
+// catalog's (prediction.litmus.question); its English stays here for the usage error that core builds
+// from the table (core/parts/prediction.cpp).
+std::vector<parts::Prediction> predictions() {
+  return {{"litmus",
+           "The litmus test of this run (its first row: --test and --fence, by default mp with no fence, the "
+           "writer and the reader in two blocks): will this GPU show the weak outcome at least once (for mp: "
+           "the reader sees the flag and still reads the old data)?",
+           {"yes", "no"},
+           [](const report::Section& s) { return parts::weak_outcome_truth(s, "outcomes", "threadfence"); }}};
+}
+
+}  // namespace
+
+Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
+    : ctx(run_ctx),
+      options(o),
+      iterations(o.iterations.value_or(run_ctx.bench ? kBenchIterations : kDefaultIterations)),
+      child_out(selection.child_out) {}
+
+const parts::Lesson<Options, Run>& lesson() {
+  const std::vector<std::string> litmus_reads = {"--test", "--fence", "--access", "--placement", "--iterations"};
+  // The lesson's title, and each part's title and summary, are its catalog's (lesson.title,
+  // part.<id>.title, part.<id>.summary).
+  static const parts::Lesson<Options, Run> table{
+      "threadfence",
+      "",
+      "fences in litmus tests, down to PTX, and the patterns that need them",
+      {
+          {"litmus", "", "", litmus_reads, false, false, true, litmus_part},
+          {"scope", "", "", {"--iterations"}, false, false, true, scope_part},
+          {"volatile", "", "", {"--iterations"}, false, false, true, volatile_part},
+          {"ptx", "", "", {}, false, false, false, ptx_part},
+          {"cost", "", "", {}, true, false, true, cost_part},
+          {"last-block", "", "", {}, true, false, true, last_block_part},
+          {"work-queue", "", "", {}, false, false, true, work_queue_part},
+          {"work-queue-race", "", "", {}, false, false, true, work_queue_race_part},
+          {"last-block-partial", "", "", {}, false, true, false, last_block_partial_part},
+          {"host-observer", "", "", {}, false, false, true, host_observer_part},
+      },
+      add_options,
+      validate,
+      setup,
+      {},
+      std::nullopt,
+      {{"last-block-divergent", last_block_divergent_child}},
+      predictions()};
+  return table;
+}
+
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("threadfence");
+  return c;
+}
+
+}  // namespace cudasync::threadfence
