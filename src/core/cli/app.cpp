@@ -18,6 +18,7 @@
 #include "core/cli/deliver.hpp"
 #include "core/cli/global_options.hpp"
 #include "core/words/language.hpp"
+#include "core/words/words.hpp"
 #include "core/cli/help_format.hpp"
 #include "core/cli/log_sink.hpp"
 #include "core/cli/output.hpp"
@@ -132,7 +133,10 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
   std::vector<Wired> attached;
   std::vector<CommandSummary> summaries;
   for (const auto& c : commands) {
-    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    // A lesson's one-line summary is its catalog's lesson.summary, in the language --lang chose.
+    const std::string summary =
+        c.kind == CommandKind::lesson ? words::say_or(c.name, "lesson.summary", c.summary) : c.summary;
+    CLI::App* sub = app.add_subcommand(c.name, summary);
     attached.push_back({&c, sub, c.attach(*sub)});
     const std::string footer = sub->get_footer();
     sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);

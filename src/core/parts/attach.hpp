@@ -78,13 +78,18 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
   return r;
 }
 
-// The prediction --predict chose, its question in the run's language: the catalog's
+// The lesson's predictions with their questions in the run's language: the catalog's
 // prediction.<part>.question where the lesson's catalog has it, else the table's words.
 template <class Options, class Run>
+std::vector<Prediction> worded_predictions(const Lesson<Options, Run>& lesson) {
+  std::vector<Prediction> out = lesson.predictions;
+  for (auto& pr : out) pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
+  return out;
+}
+
+template <class Options, class Run>
 Prediction chosen_prediction(const Lesson<Options, Run>& lesson, std::size_t index) {
-  Prediction pr = lesson.predictions[index];
-  pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
-  return pr;
+  return worded_predictions(lesson)[index];
 }
 
 template <class Options, class Run>
@@ -202,7 +207,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     parsed->selection.child_out = parsed->child_out;
     if (parsed->selection.child) return;  // a child runs what its parent asked for
     const PredictionChoice predict =
-        choose_prediction(lesson.predictions, lesson.id, parsed->parts, parsed->selection.bench, parsed->predict,
+        choose_prediction(detail::worded_predictions(lesson), lesson.id, parsed->parts, parsed->selection.bench, parsed->predict,
                           parsed->prediction, isatty(STDIN_FILENO) != 0);
     if (predict.index) {
       parsed->selection.ids = {lesson.predictions[*predict.index].part};
