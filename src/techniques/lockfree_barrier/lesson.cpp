@@ -1,6 +1,6 @@
 // lockfree-barrier: options, validation, the run's shared state (with the co-residency refusal),
-// the setup section and the part table.
-#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
+// the setup section, the part table, --predict and the course.
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -10,10 +10,9 @@
 #include <CLI/CLI.hpp>
 
 #include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
 
 namespace cudasync::lockfree_barrier {
 
@@ -22,93 +21,68 @@ namespace {
 using I = std::int64_t;
 
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
-const char* kUnsafeEscape = "--allow-unsafe to launch it anyway and watch the deadline end it";
+
+// A usage error's words: English whatever the run's language, as core's refusals are.
+std::string usage(std::string_view key, const words::Args& args = {}) {
+  return words::say_in(words::Lang::en, "lockfree-barrier", key, args);
+}
 
 // Why `text` is not a count lo..hi ("" when it is); usage errors put the option and the value
 // before it and what is accepted after it.
 std::string int_error(const std::string& text, long long lo, long long hi) {
   const std::optional<long long> v = whole_number(text);
-  if (!v) return "not a whole number";
-  if (*v < lo) return "give at least " + std::to_string(lo);
-  if (*v > hi) return "more than " + std::to_string(hi) + ", the most";
+  if (!v) return usage("usage.not-whole-number");
+  if (*v < lo) return usage("usage.at-least", {{"min", lo}});
+  if (*v > hi) return usage("usage.at-most", {{"max", hi}});
   return "";
 }
 
-// A count lo..hi, its range in --help and --cli-spec, and `what` it counts in "accepted:".
-CLI::Validator count_check(long long lo, long long hi, const std::string& what) {
+// A count lo..hi, its range in --help and --cli-spec, and `what` it counts (a catalog key) in "accepted:".
+CLI::Validator count_check(long long lo, long long hi, std::string_view what) {
   return cli::ranged_check(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi),
                            [=](const std::string& v) { return int_error(v, lo, hi); },
-                           "a whole number " + std::to_string(lo) + ".." + std::to_string(hi) + " (" + what + ")");
+                           usage("usage.count", {{"lo", lo}, {"hi", hi}, {"what", usage(what)}}));
 }
 
 void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--blocks", o.blocks,
-                 "Blocks in the grid, 1.." + std::to_string(kMaxBlocks) +
-                     " (default: one per SM; 16 with --trace). More than can be resident at once is refused, "
-                     "unless --allow-unsafe")
-      ->check(count_check(1, kMaxBlocks, "blocks in the grid"));
-  sub.add_option("--threads", o.threads, "Threads per block, 1..1024 (default 256; a multiple of 32 for own)")
-      ->check(count_check(1, 1024, "threads per block, at most 1024 on every GPU"));
-  sub.add_option("--phases", o.phases,
-                 "Phases of the multi-phase kernel, 2.." + std::to_string(kMaxPhases) + " (default 16: 15 barriers)")
-      ->check(count_check(2, kMaxPhases, "phases, with a barrier between each two"));
-  sub.add_flag("--trace", o.trace,
-               "Per-block arrival and release times of barrier 1 (%globaltimer) as a timeline, and the model's "
-               "step table (--blocks at most 64, default 16)");
-  sub.add_flag("--allow-unsafe", o.allow_unsafe,
-               "Run a grid larger than can be resident at once: every software barrier deadlocks, its deadline "
-               "ends it, and the report names the blocks that never arrived");
+  sub.add_option("--blocks", o.blocks, say("option.blocks", {{"max", kMaxBlocks}}))
+      ->check(count_check(1, kMaxBlocks, "usage.what-blocks"));
+  sub.add_option("--threads", o.threads, say("option.threads"))->check(count_check(1, 1024, "usage.what-threads"));
+  sub.add_option("--phases", o.phases, say("option.phases", {{"max", kMaxPhases}}))
+      ->check(count_check(2, kMaxPhases, "usage.what-phases"));
+  sub.add_flag("--trace", o.trace, say("option.trace"));
+  sub.add_flag("--allow-unsafe", o.allow_unsafe, say("option.allow-unsafe"));
   sub.add_option("--deadline-ms", o.deadline_ms,
-                 "How long one spinning block waits before it gives up, 1.." + std::to_string(kMaxDeadlineMs) +
-                     " ms (default " + std::to_string(kDefaultDeadlineMs) + ")")
-      ->check(count_check(1, kMaxDeadlineMs, "milliseconds"));
+                 say("option.deadline-ms", {{"max", kMaxDeadlineMs}, {"default", kDefaultDeadlineMs}}))
+      ->check(count_check(1, kMaxDeadlineMs, "usage.what-deadline-ms"));
 }
 
 // Combinations CLI11 cannot check one option at a time. --bench's own (--blocks, --phases, --trace
 // and --allow-unsafe are not used by it) come from core: every part reads them, the bench does not.
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
   if ((sel.bench || sel.any_of({"own", "own-cluster"})) && o.threads % kWarpSize != 0)
-    return "--threads " + std::to_string(o.threads) +
-           " is not a multiple of 32: the own barriers (own, own-cluster) wait with warp 0's 32 lanes and "
-           "__all_sync(0xffffffff), and cudasync keeps their blocks to whole warps; accepted: a multiple of 32" +
-           (sel.bench ? std::string(" (--bench times them at every grid size)")
-                      : ", or leave own and own-cluster out with --part");
+    return usage(sel.bench ? "usage.threads-warps-bench" : "usage.threads-warps", {{"threads", o.threads}});
   if (sel.bench) return std::nullopt;
   const int blocks = o.blocks.value_or(o.trace ? kTraceDefaultBlocks : 0);
   const int phases = o.phases.value_or(kDefaultPhases);
   if (o.trace && blocks > kTraceMaxBlocks)
-    return "--trace draws one row per block: at most --blocks " + std::to_string(kTraceMaxBlocks) + " (got " +
-           std::to_string(blocks) + "); accepted: --blocks 1.." + std::to_string(kTraceMaxBlocks) + " with --trace";
+    return usage("usage.trace-blocks", {{"max", kTraceMaxBlocks}, {"blocks", blocks}});
   if (blocks > 0) {
     const std::int64_t values = static_cast<std::int64_t>(blocks) * o.threads;
     if (values > kMaxValues)
-      return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " = " +
-             std::to_string(values) + " values is more than " + std::to_string(kMaxValues) +
-             " (2^24), the most the model replays; accepted: blocks x threads of at most 2^24";
+      return usage("usage.too-many-values",
+                 {{"blocks", blocks}, {"threads", o.threads}, {"values", values}, {"max", kMaxValues}});
     if (values * phases > kMaxWork)
-      return "--blocks " + std::to_string(blocks) + " x --threads " + std::to_string(o.threads) + " x --phases " +
-             std::to_string(phases) + " is more than 2^28 value updates for the model to replay; accepted: blocks x threads x phases of at "
-                                         "most 2^28: give fewer phases";
+      return usage("usage.too-much-work", {{"blocks", blocks}, {"threads", o.threads}, {"phases", phases}});
   } else if (static_cast<std::int64_t>(kModelSmCount) * 2 * o.threads * phases > kMaxWork) {
-    return "--phases " + std::to_string(phases) + " with --threads " + std::to_string(o.threads) +
-           " is more than 2^28 value updates for the model to replay at one block per SM; accepted: 132 x 2 x "
-           "threads x phases of at most 2^28: give fewer phases";
+    return usage("usage.too-much-work-per-sm", {{"phases", phases}, {"threads", o.threads}});
   }
   return std::nullopt;
 }
 
 Limits limits_for(int threads, const RunContext& ctx) {
+  if (ctx.gpu) return gpu_limits(threads, ctx.device->index);
   Limits l;
-  if (ctx.gpu) {
-    const GpuLimits g = gpu_limits(threads, ctx.device->index);
-    l.software = g.software;
-    l.candidates = g.candidates;
-    l.cooperative = g.cooperative;
-    l.cooperative_launch = g.cooperative_launch;
-    l.cluster_unsupported = g.cluster_unsupported;
-    l.clusters = g.clusters;
-    return l;
-  }
   l.software = model_coresidency(threads);
   l.candidates = l.software;
   l.cooperative = l.software;
@@ -144,16 +118,51 @@ void setup(Run& run, report::Section& sec) {
   if (!run.ctx.gpu) sec.note(say("setup.model-note"));
 }
 
-parts::Part<Run> row(Barrier b, const char* summary, std::vector<std::string> former_ids = {}) {
-  return {barrier_key(b),
-          barrier_title(b),
-          summary,
-          {"--blocks", "--threads", "--phases", "--trace", "--allow-unsafe", "--deadline-ms"},
-          false,
-          false,
-          true,
-          [b](Run& r) { return barrier_part(r, b); },
-          std::move(former_ids)};
+// One part per barrier; its title and summary are its catalog's (part.<id>.title, part.<id>.summary).
+std::vector<parts::Part<Run>> part_rows() {
+  std::vector<parts::Part<Run>> rows;
+  for (Barrier b : all_barriers()) {
+    std::vector<std::string> former;  // the transcription's barriers were the "seed" parts before
+    if (b == Barrier::xf_lock_unrepaired) former = {"xf-lock-seed"};
+    if (b == Barrier::xf_lockfree_unrepaired) former = {"xf-lockfree-seed"};
+    rows.push_back({barrier_key(b),
+                    "",
+                    "",
+                    {"--blocks", "--threads", "--phases", "--trace", "--allow-unsafe", "--deadline-ms"},
+                    false,
+                    false,
+                    true,
+                    [b](Run& r) { return barrier_part(r, b); },
+                    std::move(former)});
+  }
+  return rows;
+}
+
+// --predict: Xiao & Feng's lock-based barrier as a widely shared transcription has it (its question
+// is the catalog's prediction.xf-lock-unrepaired.question).
+std::vector<parts::Prediction> predictions() {
+  return {{"xf-lock-unrepaired",
+           "",
+           {"yes", "no"},
+           [](const report::Section& s) {
+             parts::Truth t;
+             const report::Value* deadline = parts::find_fact(s, "gpu-deadline");
+             const report::Value* wrong = parts::find_fact(s, "gpu-wrong-values");
+             if (deadline != nullptr && wrong != nullptr) {
+               const auto* hit = std::get_if<bool>(deadline);
+               const auto* n = std::get_if<std::int64_t>(wrong);
+               if (hit != nullptr && n != nullptr) t.gpu = !*hit && *n == 0 ? "yes" : "no";
+             }
+             // The model's answer by id: it completes, and no block passed a barrier early.
+             const report::Value* outcome = parts::find_fact(s, "model-outcome");
+             const report::Value* early = parts::find_fact(s, "model-early");
+             if (const report::Value* sim = parts::find_fact(s, "model-sim"); sim && outcome && early) {
+               const auto* passed_early = std::get_if<bool>(early);
+               t.model = parts::text_of(*outcome) == "completes" && passed_early && !*passed_early ? "yes" : "no";
+               t.detail = say("prediction.model-detail", {{"sim", parts::text_of(*sim)}});
+             }
+             return t;
+           }}};
 }
 
 }  // namespace
@@ -201,7 +210,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     if (!needs_coresidency(b) || o.allow_unsafe) continue;
     if (uses_clusters(b) && !limits.cluster_unsupported.empty()) continue;  // waived, never launched
     const Coresidency& c = b == Barrier::grid_sync ? s.cooperative : uses_clusters(b) ? s.cluster : s.software;
-    if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", kUnsafeEscape)) throw UsageError(*e);
+    if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", usage("usage.unsafe-escape"))) throw UsageError(*e);
   }
   if (std::any_of(barriers.begin(), barriers.end(), [&](Barrier b) { return !s.beyond(b); }))
     want = model_values(s.blocks, s.threads, s.phases, ctx.seed);
@@ -212,34 +221,28 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 }
 
 const parts::Lesson<Options, Run>& lesson() {
+  // The title is the catalog's lesson.title; the summaries are English, as the help is built
+  // before the run's language is known.
   static const parts::Lesson<Options, Run> table{
       "lockfree-barrier",
-      "lockfree-barrier: every way to make all blocks wait for each other (Xiao & Feng 2010 and after)",
-      "grid barriers: relaunch, Xiao & Feng's lock-based and lock-free, grid.sync, cudasync's own",
-      {
-          row(Barrier::relaunch, "one kernel per phase: the launch boundary is the barrier"),
-          row(Barrier::graph, "the same launches, replayed from a CUDA graph"),
-          row(Barrier::xf_lock, "one atomic counter, goal += N, repaired (fences, <)"),
-          row(Barrier::xf_lockfree, "Arrayin / Arrayout and a master block, repaired"),
-          row(Barrier::grid_sync, "cooperative_groups grid.sync() in a cooperative launch"),
-          row(Barrier::own, "red.release arrivals on spread counters, relaxed polls, one acquire"),
-          row(Barrier::own_cluster, "own, one poller per thread-block cluster (sm_90)"),
-          row(Barrier::xf_lock_unrepaired, "Xiao & Feng lock-based as published and copied: `!=` deadlocks",
-              {"xf-lock-seed"}),
-          row(Barrier::xf_lockfree_unrepaired, "Xiao & Feng lock-free as widely copied: nobody waits",
-              {"xf-lockfree-seed"}),
-      },
+      "",
+      words::say_in(words::Lang::en, "lockfree-barrier", "lesson.summary"),
+      part_rows(),
       add_options,
       validate,
       setup,
       summary_finish,
-      parts::Bench<Run>{"ns per barrier at 1, 2, 4 blocks per SM and full co-residency, beside grid.sync and the "
-                        "L2 round trip",
+      parts::Bench<Run>{words::say_in(words::Lang::en, "lockfree-barrier", "bench.summary"),
                         {"--threads", "--deadline-ms"},
                         bench_sections},
       {},
       predictions()};
   return table;
+}
+
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("lockfree-barrier");
+  return c;
 }
 
 }  // namespace cudasync::lockfree_barrier

@@ -1,16 +1,18 @@
-// The step simulation of lockfree-barrier's protocols (lockfree_barrier_step_model.hpp).
-#include "techniques/lockfree_barrier/lockfree_barrier_step_model.hpp"
-
+// The model's step simulation of each protocol (lesson.hpp says what it models), and its two tables:
+// the steps, and barrier 1 block by block (--trace).
 #include <algorithm>
 #include <map>
 
 #include "core/report/text_format.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 namespace cudasync::lockfree_barrier {
 
 namespace {
+
+using I = std::int64_t;
+using report::Undefined;
+using report::Value;
 
 // "1 1 1 0" for a few values, else "3 at 1, 1 at 0".
 std::string array_text(const std::vector<std::uint32_t>& a) {
@@ -198,16 +200,18 @@ struct Sim {
     master_done[static_cast<std::size_t>(kk)] = 1;
   }
 
-  // own-cluster: every block arrives on the counters; the leader (rank 0) polls them and then
-  // arrives at the cluster barrier, where its peers have waited since their arrival; the cluster
-  // barrier completes when every block of the cluster is there.
-  bool act_cluster(int b) {
+  // One action of block b; returns whether it changed anything. own-cluster: every block arrives on
+  // the counters; the leader (rank 0) polls them and then arrives at the cluster barrier, where its
+  // peers have waited since their arrival; the cluster barrier completes when every block of the
+  // cluster is there.
+  bool act(int b) {
     const auto i = static_cast<std::size_t>(b);
+    if (!resident[i] || st[i] == St::done || st[i] == St::unstarted) return false;
     const int kk = k[i];
+    const bool lead = !clustered() || leader(b);
     if (st[i] == St::arrive) {
-      const bool lead = leader(b);
-      begin(say(lead ? "step.arrive-leader" : "step.arrive-peer", {{"barrier", kk}, {"action", arrive_text(b, kk)}}),
-            kk);
+      const char* key = !clustered() ? "step.arrive" : lead ? "step.arrive-leader" : "step.arrive-peer";
+      begin(say(key, {{"barrier", kk}, {"action", arrive_text(b, kk)}}), kk);
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
       ++r.arrived[i];
@@ -218,12 +222,20 @@ struct Sim {
       return true;
     }
     std::string why;
+    if (lockfree() && b == master() && !master_done[static_cast<std::size_t>(kk)]) {
+      const bool ready = master_ready(kk, why);
+      begin(why, kk);
+      if (ready) apply_master(kk);
+      add(b);
+      return ready;
+    }
     if (st[i] == St::spin) {
       if (!released(b, kk, why)) {
         begin(say("step.spin", {{"why", why}}), kk);
         add(b);
         return false;
       }
+      if (!clustered()) return pass(b, kk, why);
       begin(say("step.leader-arrives", {{"why", why}}), kk);
       st[i] = St::cluster;
       cl_k[i] = kk;
@@ -238,38 +250,6 @@ struct Sim {
         return false;
       }
     return pass(b, kk, say("step.cluster-complete", {{"cluster", b / cs}}));
-  }
-
-  // One action of block b; returns whether it changed anything.
-  bool act(int b) {
-    const auto i = static_cast<std::size_t>(b);
-    if (!resident[i] || st[i] == St::done || st[i] == St::unstarted) return false;
-    if (clustered()) return act_cluster(b);
-    const int kk = k[i];
-    if (st[i] == St::arrive) {
-      begin(say("step.arrive", {{"barrier", kk}, {"action", arrive_text(b, kk)}}), kk);
-      apply_arrive(b, kk);
-      ++arrived_at[static_cast<std::size_t>(kk)];
-      ++r.arrived[i];
-      if (kk == 1) r.arrive_step[i] = step;
-      st[i] = St::spin;
-      add(b);
-      return true;
-    }
-    std::string why;
-    if (lockfree() && b == master() && !master_done[static_cast<std::size_t>(kk)]) {
-      const bool ready = master_ready(kk, why);
-      begin(why, kk);
-      if (ready) apply_master(kk);
-      add(b);
-      return ready;
-    }
-    if (!released(b, kk, why)) {
-      begin(say("step.spin", {{"why", why}}), kk);
-      add(b);
-      return false;
-    }
-    return pass(b, kk, why);
   }
 
   // Block b leaves barrier kk (why: what released it).
@@ -434,6 +414,36 @@ SimResult simulate(const SimSpec& s) {
     m.run_software();
   }
   return m.r;
+}
+
+report::Table step_table(const SimResult& m) {
+  report::Table t("steps", say("steps.title"));
+  t.column("step", say("column.step"))
+      .column("blocks", say("column.blocks"))
+      .column("event", say("column.event"))
+      .column("state", say("column.state-after"));
+  for (const auto& s : m.steps)
+    t.row({{"step", static_cast<I>(s.step)},
+           {"blocks", s.blocks.empty() ? Value{Undefined{}} : Value{s.blocks}},
+           {"event", s.event},
+           {"state", s.state.empty() ? Value{Undefined{}} : Value{s.state}}});
+  t.legend.push_back(say("steps.schedule-legend", {{"schedule", m.schedule}}));
+  return t;
+}
+
+std::optional<report::Table> model_timeline(const SimResult& m) {
+  if (std::all_of(m.arrive_step.begin(), m.arrive_step.end(), [](int s) { return s == 0; })) return std::nullopt;
+  report::Table t("model-timeline", say("model-timeline.title"));
+  t.column("block", say("column.block"))
+      .column("arrive", say("model-timeline.arrive"))
+      .column("release", say("model-timeline.release"));
+  for (std::size_t b = 0; b < m.arrive_step.size(); ++b) {
+    const auto step = [](int s) { return s == 0 ? Value{Undefined{}} : Value{static_cast<I>(s)}; };
+    t.row({{"block", static_cast<I>(b)}, {"arrive", step(m.arrive_step[b])}, {"release", step(m.release_step[b])}});
+  }
+  t.picture = report::timeline_picture("block", "arrive", "release");  // --html draws it
+  t.legend.push_back(say("model-timeline.legend"));
+  return t;
 }
 
 }  // namespace cudasync::lockfree_barrier

@@ -1,10 +1,15 @@
 #pragma once
-// lockfree-barrier: every way to make all blocks of a grid wait for each other (Xiao &
-// Feng, IPDPS 2010), run in the same multi-phase kernel and timed. This header holds the plain types
-// both backends use; nvcc compiles it too, so it includes only the standard library.
+// lockfree-barrier: every way to make all blocks of a grid wait for each other (Xiao & Feng, IPDPS
+// 2010), run in the same multi-phase kernel and timed. The plain types both backends use and the
+// GPU's entry points (core/gpu_entry.hpp); nvcc compiles it too, so it includes only the standard
+// library and plain core headers.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/coresidency.hpp"
+#include "core/gpu_entry.hpp"
 
 #if defined(__CUDACC__)
 #define CUDASYNC_LB_HD __host__ __device__
@@ -54,7 +59,7 @@ inline constexpr int kMaxOwnCounters = 32;  // one per lane of warp 0
 inline constexpr int kMaxOwnPollers = 4;    // own-stagger: poller threads per block
 inline constexpr int kOwnStride = 64;       // words between two counters of the own barrier (256 bytes)
 
-// Where each protocol keeps its words in the one zeroed array a launch gets (see words_needed).
+// Where each protocol keeps its words in the one zeroed array a launch gets (word_layout).
 struct WordLayout {
   int counter = 0;  // xf-lock, xf-lock-unrepaired: g_mutex
   int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
@@ -95,6 +100,29 @@ CUDASYNC_LB_HD inline std::uint32_t initial_value(std::uint64_t seed, std::uint3
   return h ^ (h >> 16);
 }
 
+// ---- the GPU side (barriers.cu), called under `if (ctx.gpu)` --------------------------------------
+
+// What a launch may hold at once: the GPU's occupancy API, or an assumed H100 on the model.
+struct Limits {
+  Coresidency software;     // the fewest blocks per SM of any kernel with a software barrier (phase and bench kernels)
+  Coresidency candidates;   // the same for the bench's own candidates (own-stagger, own-paced), at most `software`
+  Coresidency cooperative;  // the grid-sync kernels: what cudaLaunchCooperativeKernel accepts
+  bool cooperative_launch = true;   // cudaDevAttrCooperativeLaunch
+  std::string cluster_unsupported;  // empty: own-cluster can run here; else why not ("needs sm_90: ...")
+  std::vector<Coresidency> clusters;  // own-cluster's kernels in clusters of kClusterSizes[i] (empty if unsupported)
+};
+CUDASYNC_GPU_ENTRY(Limits, gpu_limits, (int threads, int device))
+
+struct GpuSpec {
+  int blocks = 132;
+  int threads = 256;
+  int phases = 16;
+  int own_counters = 1;
+  int own_pollers = 1;   // own-stagger: K
+  int cluster_size = 1;  // own-cluster: blocks per cluster (must divide blocks)
+  std::uint64_t deadline_ns = 100'000'000;  // how long one spinner waits before it gives up
+};
+
 // What one run of the multi-phase kernel with one barrier observed on the GPU.
 struct GpuRun {
   Barrier barrier = Barrier::relaunch;
@@ -110,5 +138,28 @@ struct GpuRun {
   double kernel_ms = 0.0;                    // the whole multi-phase run (all launches for relaunch/graph)
   std::vector<double> ns_per_barrier;        // timing samples of a barrier-only loop (empty: not timed)
 };
+
+// The multi-phase kernel with barrier b over the initial values x0 (blocks x threads). Never hangs:
+// every spin of a software barrier ends by its deadline, and once one block has given up the others
+// stop at their next spin (and blocks that start afterwards stop at once). grid-sync past
+// co-residency comes back with `refused` set (the runtime refuses the launch).
+CUDASYNC_GPU_ENTRY(GpuRun, gpu_run, (Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0))
+
+// ns per barrier, `reps` samples. Software barriers and grid-sync: a kernel that does nothing but
+// barriers, launched with k1 and with k2 barriers, (t2 - t1) / (k2 - k1), so launch costs cancel;
+// relaunch: k1 empty launches of the same grid back to back, time / k1; graph: one replay of a graph
+// of k1 such launches, time / k1. deadline_hit: a bench kernel's spin gave up (a bug; never expected).
+struct Timing {
+  std::vector<double> ns;
+  bool deadline_hit = false;
+};
+CUDASYNC_GPU_ENTRY(Timing, gpu_time, (Barrier b, const GpuSpec& s, int reps, int k1, int k2))
+
+// The physical floor: one thread, a chain of atomicAdd on one word in which each address depends on
+// the previous result (one L2 round trip each), ns per atomic, `reps` samples of `chain` atomics.
+CUDASYNC_GPU_ENTRY(std::vector<double>, gpu_floor_ns, (int reps, int chain))
+
+// The smallest non-zero step of %globaltimer one thread sees (ns), for the trace's legend.
+CUDASYNC_GPU_ENTRY(double, gpu_timer_step_ns, ())
 
 }  // namespace cudasync::lockfree_barrier
