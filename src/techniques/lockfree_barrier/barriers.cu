@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/cuda/check.hpp"
@@ -627,15 +628,30 @@ __global__ void __launch_bounds__(1024) loop_kernel(PhaseArgs a, int barriers) {
   }
 }
 
-template <Barrier B>
-void launch_phases(const PhaseArgs& a, int blocks, int threads) {
-  phases_kernel<B><<<blocks, threads>>>(a);
-  CUDA_CHECK_LAUNCH();
+// Launches kernel(args...) the way barrier B needs: cooperatively (grid-sync), in clusters of
+// s.cluster_size consecutive blocks (own-cluster), or plainly. Returns the launch's error: the
+// runtime refuses a cooperative grid past co-residency.
+template <Barrier B, typename... Params, typename... Args>
+cudaError_t launch(void (*kernel)(Params...), const GpuSpec& s, Args... args) {
+  if constexpr (B == Barrier::grid_sync) {
+    void* params[] = {&args...};
+    return cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(s.blocks), dim3(s.threads), params, 0,
+                                       nullptr);
+  } else if constexpr (B == Barrier::own_cluster) {
+    return cuda::launch_in_clusters(kernel, s.blocks, s.threads, s.cluster_size, nullptr, args...);
+  } else {
+    kernel<<<s.blocks, s.threads>>>(args...);
+    return cudaGetLastError();
+  }
 }
 
-// own-cluster: the same grid in clusters of `cluster` consecutive blocks.
-void launch_phases_in_clusters(const PhaseArgs& a, int blocks, int threads, int cluster) {
-  CUDA_CHECK(cuda::launch_in_clusters(phases_kernel<Barrier::own_cluster>, blocks, threads, cluster, nullptr, a));
+// Calls f(std::integral_constant<Barrier, b>) for a barrier b that spins inside one kernel (all but
+// relaunch and graph, the first two): the kernels are templates on it.
+template <int I = static_cast<int>(Barrier::xf_lock), typename F>
+auto in_kernel(Barrier b, F f) {
+  if constexpr (I < static_cast<int>(Barrier::own_paced))
+    if (static_cast<int>(b) != I) return in_kernel<I + 1>(b, f);
+  return f(std::integral_constant<Barrier, static_cast<Barrier>(I)>{});
 }
 
 template <typename Kernel>
@@ -646,28 +662,11 @@ int blocks_per_sm(Kernel k, int threads) {
 }
 
 template <Barrier B>
-void launch_loop(const PhaseArgs& a, const GpuSpec& s, int barriers) {
-  if constexpr (B == Barrier::grid_sync) {
-    PhaseArgs copy = a;
-    int n = barriers;
-    void* args[] = {&copy, &n};
-    CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(loop_kernel<Barrier::grid_sync>), dim3(s.blocks),
-                                           dim3(s.threads), args, 0, nullptr));
-  } else if constexpr (B == Barrier::own_cluster) {
-    CUDA_CHECK(cuda::launch_in_clusters(loop_kernel<Barrier::own_cluster>, s.blocks, s.threads, s.cluster_size, nullptr,
-                                        a, barriers));
-  } else {
-    loop_kernel<B><<<s.blocks, s.threads>>>(a, barriers);
-    CUDA_CHECK_LAUNCH();
-  }
-}
-
-template <Barrier B>
 double loop_ms(Buffers& m, const PhaseArgs& a, const GpuSpec& s, int barriers) {
   CUDA_CHECK(cudaMemsetAsync(m.words.get(), 0, m.words.bytes()));
   cuda::Event e0, e1;
   e0.record();
-  launch_loop<B>(a, s, barriers);
+  CUDA_CHECK(launch<B>(loop_kernel<B>, s, a, barriers));
   e1.record();
   return static_cast<double>(cuda::elapsed_ms(e0, e1));
 }
@@ -849,30 +848,17 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
   PhaseArgs a = m.prepare(s, x0);
   cuda::Event start, stop;
   start.record();
-  switch (b) {
-    case Barrier::grid_sync: {
-      void* args[] = {&a};
-      const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(phases_kernel<Barrier::grid_sync>),
-                                                        dim3(s.blocks), dim3(s.threads), args, 0, nullptr);
-      if (e == cudaErrorCooperativeLaunchTooLarge) {
-        (void)cudaGetLastError();  // not sticky
-        r.refused = words::say("lockfree-barrier", "gpu.refused-by-runtime",
-                               {{"error", cudaGetErrorString(e)}, {"name", cudaGetErrorName(e)}});
-        return r;
-      }
-      CUDA_CHECK(e);
-      break;
-    }
-    case Barrier::xf_lock: launch_phases<Barrier::xf_lock>(a, s.blocks, s.threads); break;
-    case Barrier::xf_lockfree: launch_phases<Barrier::xf_lockfree>(a, s.blocks, s.threads); break;
-    case Barrier::own: launch_phases<Barrier::own>(a, s.blocks, s.threads); break;
-    case Barrier::own_stagger: launch_phases<Barrier::own_stagger>(a, s.blocks, s.threads); break;
-    case Barrier::own_paced: launch_phases<Barrier::own_paced>(a, s.blocks, s.threads); break;
-    case Barrier::own_cluster: launch_phases_in_clusters(a, s.blocks, s.threads, s.cluster_size); break;
-    case Barrier::xf_lock_unrepaired: launch_phases<Barrier::xf_lock_unrepaired>(a, s.blocks, s.threads); break;
-    case Barrier::xf_lockfree_unrepaired: launch_phases<Barrier::xf_lockfree_unrepaired>(a, s.blocks, s.threads); break;
-    default: break;
+  const cudaError_t e = in_kernel(b, [&](auto B) {
+    constexpr Barrier K = decltype(B)::value;
+    return launch<K>(phases_kernel<K>, s, a);
+  });
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError();  // not sticky
+    r.refused = words::say("lockfree-barrier", "gpu.refused-by-runtime",
+                           {{"error", cudaGetErrorString(e)}, {"name", cudaGetErrorName(e)}});
+    return r;
   }
+  CUDA_CHECK(e);
   stop.record();
   r.kernel_ms = cuda::elapsed_ms(start, stop);
   collect(r, m, s);
@@ -880,18 +866,12 @@ GpuRun gpu_run(Barrier b, const GpuSpec& s, const std::vector<std::uint32_t>& x0
 }
 
 Timing gpu_time(Barrier b, const GpuSpec& s, int reps, int k1, int k2) {
-  switch (b) {
-    case Barrier::relaunch: return time_launches(s, reps, k1, false);
-    case Barrier::graph: return time_launches(s, reps, k1, true);
-    case Barrier::xf_lock: return time_loop<Barrier::xf_lock>(s, reps, k1, k2);
-    case Barrier::xf_lockfree: return time_loop<Barrier::xf_lockfree>(s, reps, k1, k2);
-    case Barrier::grid_sync: return time_loop<Barrier::grid_sync>(s, reps, k1, k2);
-    case Barrier::own: return time_loop<Barrier::own>(s, reps, k1, k2);
-    case Barrier::own_stagger: return time_loop<Barrier::own_stagger>(s, reps, k1, k2);
-    case Barrier::own_paced: return time_loop<Barrier::own_paced>(s, reps, k1, k2);
-    case Barrier::own_cluster: return time_loop<Barrier::own_cluster>(s, reps, k1, k2);
-    default: return {};  // the transcription's barriers are not timed
-  }
+  if (!needs_coresidency(b)) return time_launches(s, reps, k1, b == Barrier::graph);
+  return in_kernel(b, [&](auto B) {
+    constexpr Barrier K = decltype(B)::value;
+    if constexpr (is_correct(K)) return time_loop<K>(s, reps, k1, k2);
+    return Timing{};  // the transcription's barriers are not timed
+  });
 }
 
 std::vector<double> gpu_floor_ns(int reps, int chain) {
