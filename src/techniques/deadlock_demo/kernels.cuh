@@ -1,15 +1,16 @@
 #pragma once
-// What every deadlock-demo kernel file shares: the device-side record helpers (a time since the
+// What every deadlock-demo kernel file (grid.cu, lanes.cu, barrier.cu) shares: the device-side record helpers (a time since the
 // grid's start, volatile loads and stores) and the host side of one launch (zeroed buffers,
 // records that read "never started" until written, a launch timed with events, the health check).
 // Kernels fill plain records and never print; the parts turn them into a Report.
+#include <algorithm>
 #include <vector>
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/event_timer.hpp"
-#include "techniques/deadlock_demo/deadlock_demo.hpp"
+#include "techniques/deadlock_demo/scenarios.hpp"
 
 namespace cudasync::deadlock_demo {
 
@@ -41,8 +42,16 @@ cuda::DeviceBuffer<T> zeroed(std::size_t n) {
 }
 
 // A record nobody wrote reads as "never started": state 0, start -1.
-cuda::DeviceBuffer<Record> fresh_records(std::size_t n);
-bool all_finished(const std::vector<Record>& rs);
+inline cuda::DeviceBuffer<Record> fresh_records(std::size_t n) {
+  std::vector<Record> init(n);
+  cuda::DeviceBuffer<Record> b(n);
+  b.upload(init);
+  return b;
+}
+
+inline bool all_finished(const std::vector<Record>& rs) {
+  return std::all_of(rs.begin(), rs.end(), [](const Record& r) { return r.state == static_cast<int>(State::finished); });
+}
 
 // The launch `launch()` makes, timed with CUDA events, then synchronized (an error throws).
 template <typename Launch>
@@ -58,6 +67,10 @@ double timed_launch(Launch launch) {
 }
 
 // The timed-out flag a kernel's spins set, read back.
-bool read_flag(const cuda::DeviceBuffer<unsigned>& timed_out);
+inline bool read_flag(const cuda::DeviceBuffer<unsigned>& timed_out) {
+  unsigned v = 0;
+  timed_out.download(&v, 1);
+  return v != 0;
+}
 
 }  // namespace cudasync::deadlock_demo

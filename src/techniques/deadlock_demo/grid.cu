@@ -1,5 +1,6 @@
 // The grid parts' kernels: grid-oversubscribed's counter barrier (an ordinary and a cooperative
-// launch) and producer-before-consumer's chain of flags.
+// launch) and producer-before-consumer's chain of flags; and the health check that runs after every
+// part: a small kernel whose result is checked, so that a part proves the GPU still works.
 //
 // Every wait goes through spin_until() (core/cuda/deadline.cuh). The grid parts share one end
 // time: the first block to start publishes its %globaltimer, every block waits at most until that
@@ -8,10 +9,10 @@
 // per wave. In every block thread 0 does the work while the other threads wait at __syncthreads():
 // the block keeps all its warps, and so its slot, while thread 0 spins.
 #include <chrono>
+#include <cstdio>
 
 #include "core/cuda/occupancy.cuh"
-#include "techniques/deadlock_demo/deadlock_demo_gpu.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_launch.cuh"
+#include "techniques/deadlock_demo/kernels.cuh"
 
 namespace cudasync::deadlock_demo {
 
@@ -164,6 +165,13 @@ void collect_barrier(BarrierBuffers& bufs, GridRun& run) {
   }
 }
 
+// The health check: 4 x 256 threads write out[i] = 7 i + 3.
+__global__ void health_kernel(int* out) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  out[i] = 7 * i + 3;
+}
+
+
 }  // namespace
 
 Coresidency gpu_coresidency(GridKernel kernel, int device) {
@@ -242,6 +250,29 @@ GridRun gpu_chain(int blocks, unsigned long long deadline_ns, bool tickets) {
                      {{"right", blocks - wrong}, {"blocks", blocks}, {"last", s[tickets ? n - 1 : 0]}});
   }
   return run;
+}
+
+Health gpu_health() {
+  Health h;
+  h.ran = true;
+  try {
+    constexpr int n = kHealthBlocks * kHealthThreads;
+    cuda::DeviceBuffer<int> out(n);
+    out.fill_bytes(0xff);
+    const double ms = timed_launch([&] { health_kernel<<<kHealthBlocks, kHealthThreads>>>(out.get()); });
+    const auto v = out.download();
+    int right = 0;
+    for (int i = 0; i < n; ++i) right += v[static_cast<std::size_t>(i)] == 7 * i + 3;
+    h.ok = right == n;
+    char t[32];
+    std::snprintf(t, sizeof t, "%.3f", ms);
+    h.detail = say("health.detail", {{"blocks", kHealthBlocks}, {"threads", kHealthThreads}, {"right", right},
+                                     {"n", n}, {"ms", t}});
+  } catch (const Error& e) {
+    h.ok = false;
+    h.detail = e.what();
+  }
+  return h;
 }
 
 }  // namespace cudasync::deadlock_demo

@@ -1,8 +1,7 @@
 // The kernels of the parts whose waiters are lanes or single-thread blocks: warp-spinlock (the CAS
 // lock in one warp, and the cycle of flags between its lanes) and lock-order (two blocks, two
 // locks, opposite orders; then one order). Every wait goes through spin_until() with a deadline.
-#include "techniques/deadlock_demo/deadlock_demo_gpu.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_launch.cuh"
+#include "techniques/deadlock_demo/kernels.cuh"
 
 namespace cudasync::deadlock_demo {
 

@@ -1,13 +1,17 @@
 // deadlock-demo: options, the run's shared state (the barrier children start first and run while
-// this process does the other parts), the setup section and the part table.
-#include "techniques/deadlock_demo/deadlock_demo_lesson.hpp"
+// this process does the other parts), the setup section, the part table, --predict and the course.
+#include "techniques/deadlock_demo/lesson.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include "core/course/exercise_texts.hpp"
 #include "core/parts/child.hpp"
+
 
 namespace cudasync::deadlock_demo {
 
+// deadlock-demo: options, the run's shared state (the barrier children start first and run while
+// this process does the other parts), the setup section and the part table.
 namespace {
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext& ctx) {
@@ -127,6 +131,31 @@ const parts::Lesson<Options, Run>& lesson() {
        {"syncwarp-mask", [](Run& r) { return barrier_child(r, true); }}},
       predictions()};
   return table;
+}
+
+// --predict: a grid larger than what fits at once meets at a software barrier.
+std::vector<parts::Prediction> predictions() {
+  return {{"grid-oversubscribed",
+           "A grid of --blocks blocks (by default twice as many as fit on the GPU at once) meets at one counter "
+           "barrier: does the launch complete?",
+           {"yes", "no"},
+           [](const report::Section& s) {
+             parts::Truth t;
+             if (const report::Check* ended = parts::find_check(s, "ended")) t.gpu = ended->passed ? "no" : "yes";
+             if (const report::Check* done = parts::find_check(s, "completes")) t.gpu = done->passed ? "yes" : "no";
+             const report::Check* deadlocks = parts::find_check(s, "model-deadlocks");
+             t.model = deadlocks != nullptr && deadlocks->passed ? "no" : "yes";
+             if (const report::Value* w = parts::find_fact(s, "model-cycle")) t.detail = "the model: " + parts::text_of(*w);
+             return t;
+           }}};
+}
+
+// deadlock-demo's course: lessons/deadlock-demo/lesson.json declares every exercise, and each reads
+// its answer by id from a run of the lesson (the model's blocks without a slot, outcomes, waiters at
+// a barrier, nodes of a wait-for cycle); none needs code.
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("deadlock-demo");
+  return c;
 }
 
 }  // namespace cudasync::deadlock_demo

@@ -6,8 +6,7 @@
 // kernel still running then is hung, and on_hang gets what the threads wrote.
 #include "core/cuda/mapped_buffer.hpp"
 #include "core/watchdog.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_gpu.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_launch.cuh"
+#include "techniques/deadlock_demo/kernels.cuh"
 
 namespace cudasync::deadlock_demo {
 
