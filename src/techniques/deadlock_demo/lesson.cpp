@@ -14,33 +14,24 @@ namespace cudasync::deadlock_demo {
 // this process does the other parts), the setup section and the part table.
 namespace {
 
+// A usage error's words: English whatever the run's language, as core's refusals are.
+std::string usage(std::string_view key, const words::Args& args = {}) {
+  return words::say_in(words::Lang::en, kLessonId, key, args);
+}
+
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext& ctx) {
-  if (o.model && ctx.backend_request == BackendRequest::gpu)
-    return "--model " + *o.model + " chooses the warp scheduling of the reference model's trace, and --backend gpu "
-                                  "asks for the GPU alone; accepted: --model with --backend model, or with "
-                                  "--backend auto to see the GPU and the model side by side";
-  if (o.sanitize && ctx.backend_request == BackendRequest::model)
-    return "--sanitize runs compute-sanitizer on a GPU kernel, and --backend model runs none; accepted: --sanitize "
-           "with --backend gpu or auto, or --backend model without it";
+  if (o.model && ctx.backend_request == BackendRequest::gpu) return usage("usage.model-with-gpu", {{"model", *o.model}});
+  if (o.sanitize && ctx.backend_request == BackendRequest::model) return usage("usage.sanitize-with-model");
   return std::nullopt;
 }
 
 void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--blocks", o.blocks,
-                 "Blocks of grid-oversubscribed and producer-before-consumer (default: twice what fits on the GPU at "
-                 "once): 1.." + std::to_string(kMaxBlocks))
-      ->check(CLI::Range(1, kMaxBlocks));
+  sub.add_option("--blocks", o.blocks, say("option.blocks", {{"max", kMaxBlocks}}))->check(CLI::Range(1, kMaxBlocks));
   sub.add_option("--deadline-ms", o.deadline_ms,
-                 "How long a waiting block or lane waits before it gives up, in ms (default " +
-                     std::to_string(kDefaultDeadlineMs) + "): 1.." + std::to_string(kMaxDeadlineMs))
+                 say("option.deadline-ms", {{"default", kDefaultDeadlineMs}, {"max", kMaxDeadlineMs}}))
       ->check(CLI::Range(1, kMaxDeadlineMs));
-  sub.add_option("--model", o.model,
-                 "Warp scheduling of warp-spinlock's step-by-step trace: lockstep (pre-Volta, a SIMT stack) or "
-                 "independent (Volta and newer); default both. Not with --backend gpu")
-      ->check(CLI::IsMember({"lockstep", "independent"}));
-  sub.add_flag("--sanitize", o.sanitize,
-               "GPU only: also run the divergent-syncthreads child under compute-sanitizer --tool synccheck and show "
-               "its report");
+  sub.add_option("--model", o.model, say("option.model"))->check(CLI::IsMember({"lockstep", "independent"}));
+  sub.add_flag("--sanitize", o.sanitize, say("option.sanitize"));
   sub.add_option("--child-grace-ms", o.child_grace_ms)->group("")->check(CLI::Range(1, 600000));  // hidden
 }
 
@@ -66,6 +57,22 @@ StartedChild start_barrier_child(const Run& run, const char* part) {
     c.error = e.what();
   }
   return c;
+}
+
+// --predict: a grid larger than what fits at once meets at a software barrier.
+std::vector<parts::Prediction> predictions() {
+  return {{"grid-oversubscribed",
+           "",  // the catalog's prediction.grid-oversubscribed.question
+           {"yes", "no"},
+           [](const report::Section& s) {
+             parts::Truth t;
+             if (const report::Check* ended = parts::find_check(s, "ended")) t.gpu = ended->passed ? "no" : "yes";
+             if (const report::Check* done = parts::find_check(s, "completes")) t.gpu = done->passed ? "yes" : "no";
+             const report::Check* deadlocks = parts::find_check(s, "model-deadlocks");
+             t.model = deadlocks != nullptr && deadlocks->passed ? "no" : "yes";
+             if (const report::Value* w = parts::find_fact(s, "model-cycle")) t.detail = say("prediction.model-detail", {{"cycle", parts::text_of(*w)}});
+             return t;
+           }}};
 }
 
 }  // namespace
@@ -99,28 +106,21 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 unsigned long long Run::deadline_ns() const { return static_cast<unsigned long long>(options.deadline_ms) * 1000000ull; }
 
 const parts::Lesson<Options, Run>& lesson() {
+  // A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary), the lesson's
+  // title its lesson.title; the summary is English, as the command table is built before the run's
+  // language is known.
   static const parts::Lesson<Options, Run> table{
       kLessonId,
-      "deadlock-demo: every classic GPU sync deadlock, run for real and safely, with who was stuck and why",
-      "every classic GPU sync deadlock, run safely under a deadline: who was stuck, on what, and the fix",
+      "",
+      words::say_in(words::Lang::en, kLessonId, "lesson.summary"),
       {
-          {"grid-oversubscribed", "a grid barrier over too many blocks",
-           "a software grid barrier over more blocks than can be resident; the occupancy API and cooperative launch",
-           {"--blocks"}, false, false, true, grid_part},
-          {"warp-spinlock", "a spin lock inside one warp",
-           "a CAS lock taken by the lanes of one warp, lockstep against independent scheduling, and a lane cycle",
-           {"--model"}, false, false, true, warp_part},
-          {"divergent-syncthreads", "__syncthreads() in divergent code",
-           "__syncthreads() reached by part of a block, run in a child process", {"--sanitize"}, false, true, true,
+          {"grid-oversubscribed", "", "", {"--blocks"}, false, false, true, grid_part},
+          {"warp-spinlock", "", "", {"--model"}, false, false, true, warp_part},
+          {"divergent-syncthreads", "", "", {"--sanitize"}, false, true, true,
            [](Run& r) { return barrier_part(r, false); }},
-          {"lock-order", "two locks in opposite orders", "two blocks take two locks AB / BA; one global order fixes it",
-           {}, false, false, true, lock_order_part},
-          {"producer-before-consumer", "waiting for a later block",
-           "a block waits for a block with a higher index that has no slot; a ticket per block fixes it", {"--blocks"},
-           false, false, true, chain_part},
-          {"syncwarp-mask", "__syncwarp(mask) with absent lanes",
-           "__syncwarp(mask) whose mask names lanes that never arrive, run in a child process", {}, false, true, true,
-           [](Run& r) { return barrier_part(r, true); }},
+          {"lock-order", "", "", {}, false, false, true, lock_order_part},
+          {"producer-before-consumer", "", "", {"--blocks"}, false, false, true, chain_part},
+          {"syncwarp-mask", "", "", {}, false, true, true, [](Run& r) { return barrier_part(r, true); }},
       },
       add_options,
       validate,
@@ -133,22 +133,6 @@ const parts::Lesson<Options, Run>& lesson() {
   return table;
 }
 
-// --predict: a grid larger than what fits at once meets at a software barrier.
-std::vector<parts::Prediction> predictions() {
-  return {{"grid-oversubscribed",
-           "A grid of --blocks blocks (by default twice as many as fit on the GPU at once) meets at one counter "
-           "barrier: does the launch complete?",
-           {"yes", "no"},
-           [](const report::Section& s) {
-             parts::Truth t;
-             if (const report::Check* ended = parts::find_check(s, "ended")) t.gpu = ended->passed ? "no" : "yes";
-             if (const report::Check* done = parts::find_check(s, "completes")) t.gpu = done->passed ? "yes" : "no";
-             const report::Check* deadlocks = parts::find_check(s, "model-deadlocks");
-             t.model = deadlocks != nullptr && deadlocks->passed ? "no" : "yes";
-             if (const report::Value* w = parts::find_fact(s, "model-cycle")) t.detail = "the model: " + parts::text_of(*w);
-             return t;
-           }}};
-}
 
 // deadlock-demo's course: lessons/deadlock-demo/lesson.json declares every exercise, and each reads
 // its answer by id from a run of the lesson (the model's blocks without a slot, outcomes, waiters at

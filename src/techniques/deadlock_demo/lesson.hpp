@@ -428,8 +428,6 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
-// --predict: the parts whose outcome a student predicts before the run.
-std::vector<parts::Prediction> predictions();
 
 // The parts, one file each (deadlock_demo_<file>.cpp).
 report::Section grid_part(Run& run);        // grid-oversubscribed (grid)
