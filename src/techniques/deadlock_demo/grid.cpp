@@ -105,6 +105,16 @@ ScenarioModel chain_model(int blocks, const Coresidency& c) {
 using report::Format;
 using I = std::int64_t;
 
+namespace {
+
+// The co-residency of a grid kernel (the occupancy API's on a GPU, an H100's in the model) and the
+// grid (--blocks, or twice what fits).
+struct Grid {
+  Coresidency c;
+  int blocks = 0;
+  bool too_many() const { return blocks > c.limit(); }
+};
+
 Grid grid_of(const Run& run, GridKernel kernel) {
   Grid g;
   g.c = run.ctx.gpu ? gpu_coresidency(kernel, run.ctx.device->index) : model_coresidency();
@@ -112,19 +122,25 @@ Grid grid_of(const Run& run, GridKernel kernel) {
   return g;
 }
 
-void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what) {
+// The launch's facts and the model's side of a grid part: its schedule, wait-for graph and stuck
+// set, its count of blocks that never get a slot ("model-no-slot": the cycle's words as a number),
+// its checks.
+void add_grid_model(report::Section& s, const Run& run, const Grid& g, const ScenarioModel& m, const Describe& describe,
+                    const std::string& what) {
   s.fact("launch", say("grid.launch"), say("grid.launch-value", {{"grid", grid_text(g.blocks, kGridThreads)}, {"what", what}}),
          Format::plain, say("grid.launch-note", {{"ms", run.options.deadline_ms}}));
   s.fact("blocks", say("grid.blocks"), I{g.blocks}, Format::count);
   s.fact("resident", say("grid.resident"), I{g.c.limit()}, Format::count, g.c.text());
-}
-
-void add_no_slot(report::Section& s, const ScenarioModel& m) {
+  s.add(steps_table(m.steps, "schedule", say("tables.schedule-title")));
+  add_model_facts(s, m, describe, "block");
   const auto late = std::count_if(m.records.begin(), m.records.end(),
                                   [](const Record& r) { return r.state == static_cast<int>(State::late); });
   s.fact("model-no-slot", say("grid.model-no-slot"), I{late}, Format::count, say("grid.model-no-slot-note"));
+  add_model_checks(s, m, g.too_many());
 }
 
+// The broken launch on this GPU: what every block did, and its checks against the deadline or the
+// result, and against the model (`completes` names the check of a grid that fits).
 void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
                   const Describe& describe, const std::string& completes) {
   add_gpu_ranges(s, gpu.records, describe, "block", "gpu-blocks", say("gpu.every-block"), "gpu-stuck",
@@ -140,6 +156,8 @@ void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridR
   s.agreement("gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
 }
 
+}  // namespace
+
 report::Section grid_part(Run& run) {
   const Grid grid = grid_of(run, GridKernel::counter_barrier);
   const int blocks = grid.blocks;
@@ -147,12 +165,8 @@ report::Section grid_part(Run& run) {
   report::Section s("grid-oversubscribed", say("grid.title"));
   s.paragraph(say("grid.about"));
   s.paragraph(say("grid.fixes"));
-  add_grid_launch(s, run, grid, say("grid.counter-barrier"));
   const Describe describe = barrier_describe(blocks);
-  s.add(steps_table(model.steps, "schedule", say("tables.schedule-title")));
-  add_model_facts(s, model, describe, "block");
-  add_no_slot(s, model);
-  add_model_checks(s, model, grid.too_many());
+  add_grid_model(s, run, grid, model, describe, say("grid.counter-barrier"));
   const std::string launch_title = say("grid.launch-title");
   if (!run.ctx.gpu) {
     s.fact("gpu", say("gpu.this-gpu"), report::NeedsGpu{}, Format::plain, say("grid.gpu-note"));
@@ -204,12 +218,8 @@ report::Section chain_part(Run& run) {
   s.paragraph(say("chain.about", {{"last", limit - 1}, {"limit", limit}}));
   s.paragraph(say("chain.guaranteed"));
   s.paragraph(say("chain.fix-about"));
-  add_grid_launch(s, run, grid, say("chain.flag-chain"));
   const Describe describe = chain_describe();
-  s.add(steps_table(model.steps, "schedule", say("tables.schedule-title")));
-  add_model_facts(s, model, describe, "block");
-  add_no_slot(s, model);
-  add_model_checks(s, model, grid.too_many());
+  add_grid_model(s, run, grid, model, describe, say("chain.flag-chain"));
   s.add(steps_table(model.fix_steps, "fix", say("chain.fix-title")));
   const std::string launch_title = say("chain.launch-title");
   if (!run.ctx.gpu) {

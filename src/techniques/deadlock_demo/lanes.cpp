@@ -53,6 +53,11 @@ simt::Machine ring_machine(simt::Scheduling s, int lanes) {
   return m;
 }
 
+namespace {
+
+// lock-order: two blocks of one thread (independent). Broken: block b takes its first lock (A for
+// 0, B for 1), says so, waits until the other holds its first, then takes its second. Fixed: both
+// take A then B, `iters` times, adding one to a counter under both.
 simt::Machine lock_order_machine(bool fixed, int iters) {
   enum Mem { lock_a, lock_b, holding, count = 4 };
   simt::Machine m;
@@ -101,20 +106,12 @@ simt::Machine lock_order_machine(bool fixed, int iters) {
   return m;
 }
 
-namespace {
-
 constexpr int kTraceLanes = 4;
 constexpr int kTraceRows = 12;
 
 }  // namespace
 
 // ---- warp-spinlock --------------------------------------------------------------------------------
-
-Describe spinlock_describe() {
-  return describe_as(say("state.finished"), [](const Record& r) {
-    return parked_or(r, say("describe.gave-up-on-lock", {{"holder", r.seen - 1}}));
-  });
-}
 
 Describe ring_describe() {
   return describe_as(say("state.finished"), [](const Record& r) {
@@ -263,6 +260,10 @@ std::string row_note(const ModelRun& r, const simt::Row& row) {
   return note;
 }
 
+namespace {
+
+// The program: pc, code; and the trace: one row per step, a column per traced lane ("lane-0" ...),
+// memory, note.
 Table program_table(const simt::Machine& m, const std::string& id) {
   Table t(id, say("trace.program-title", {{"name", m.name}}));
   t.column("pc", "pc").column("code", say("trace.code"));
@@ -295,6 +296,8 @@ Table trace_table(const ModelRun& r, const std::string& id, const std::string& t
   return t;
 }
 
+// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle", "<id>-cycle-nodes" (titles
+// "<label>: ...").
 void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label) {
   for (std::size_t i = 0; i < r.waits.size(); ++i)
     s.fact(id + "-waits-" + std::to_string(i + 1), say("facts.who-waits", {{"label", label}}), r.waits[i]);
@@ -305,10 +308,13 @@ void add_waits(report::Section& s, const ModelRun& r, const std::string& id, con
          static_cast<std::int64_t>(r.graph.find_cycle().size()), report::Format::count);
 }
 
+// A run that must deadlock did, with a cycle in its wait-for graph.
 Verdict run_cycle(const ModelRun& r) {
   const std::string cycle = r.graph.cycle_text();
   return {r.deadlock() && !cycle.empty(), r.deadlock() ? (cycle.empty() ? say("judge.no-cycle") : cycle) : verdict(r)};
 }
+
+}  // namespace
 
 // Part warp-spinlock: the CAS lock in one warp under the two schedulers (the model's lockstep SIMT
 // stack deadlocks, independent scheduling completes, as this GPU does), and a wait-for cycle between
@@ -347,14 +353,14 @@ report::Section warp_part(Run& run) {
                    {{"count", lock->count}, {"expected", lock->expected}, {"iters", lock->iters}});
   if (ring)
     ring_gpu = say(ring->timed_out ? "warp.ring-gpu-deadlock" : "warp.ring-gpu-completes", {{"count", ring->count}});
-  v.row({{"program", say("warp.program-lock")}, {"lockstep", verdict(m.lock_lockstep)},
-         {"independent", verdict(m.lock_independent)}, {"gpu", lock_gpu}, {"program-id", std::string("cas-lock")},
-         {"lockstep-outcome", run_outcome_id(m.lock_lockstep)},
-         {"independent-outcome", run_outcome_id(m.lock_independent)}});
-  v.row({{"program", say("warp.program-ring")}, {"lockstep", verdict(m.ring_lockstep)},
-         {"independent", verdict(m.ring_independent)}, {"gpu", ring_gpu}, {"program-id", std::string("ring")},
-         {"lockstep-outcome", run_outcome_id(m.ring_lockstep)},
-         {"independent-outcome", run_outcome_id(m.ring_independent)}});
+  const auto row = [&](const char* program, const char* id, const ModelRun& lockstep, const ModelRun& independent,
+                       const report::Value& gpu) {
+    v.row({{"program", say(program)}, {"lockstep", verdict(lockstep)}, {"independent", verdict(independent)},
+           {"gpu", gpu}, {"program-id", std::string(id)}, {"lockstep-outcome", run_outcome_id(lockstep)},
+           {"independent-outcome", run_outcome_id(independent)}});
+  };
+  row("warp.program-lock", "cas-lock", m.lock_lockstep, m.lock_independent, lock_gpu);
+  row("warp.program-ring", "ring", m.ring_lockstep, m.ring_independent, ring_gpu);
   s.add(std::move(v));
   add_waits(s, m.lock_lockstep, "lock-lockstep", say("warp.label-lockstep-lock"));
   add_waits(s, m.ring_independent, "ring", say("warp.label-cycle"));

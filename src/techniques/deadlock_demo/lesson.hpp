@@ -108,10 +108,6 @@ std::string lanes_text(const std::string& noun, const std::vector<int>& lanes);
 simt::Machine spinlock_machine(simt::Scheduling s, int lanes);
 // The wait-for cycle inside a warp: lane i waits for lane i+1's flag (mod lanes), then sets its own.
 simt::Machine ring_machine(simt::Scheduling s, int lanes);
-// lock-order: two blocks of one thread (independent). Broken: block b takes its first lock (A for
-// 0, B for 1), says so, waits until the other holds its first, then takes its second. Fixed: both
-// take A then B, `iters` times, adding one to a counter under both.
-simt::Machine lock_order_machine(bool fixed, int iters);
 
 // The reference model of deadlock-demo: for each scenario, the schedule that leads to the deadlock,
 // step by step; the wait-for graph at that point (who waits for whom, on what) and its cycle; the
@@ -165,7 +161,6 @@ struct WarpModel {
   ModelRun ring_trace;                       // 4 lanes, independent
 };
 WarpModel warp_model(const std::vector<simt::Scheduling>& traces);
-Describe spinlock_describe();
 Describe ring_describe();
 
 // lock-order: the AB/BA run and the fix (2 iterations) on the SIMT machine, blocks as lanes.
@@ -342,11 +337,6 @@ void add_model_facts(report::Section& s, const ScenarioModel& m, const Describe&
 // `expect_deadlock`); the fix completes ("model-fix-completes").
 void add_model_checks(report::Section& s, const ScenarioModel& m, bool expect_deadlock);
 
-// Records folded into ranges, each with when its first and last member started and ended (ms on
-// %globaltimer from the grid's start; "-" where none recorded it).
-report::Table ranges_table(const std::vector<Record>& records, const Describe& describe, const std::string& noun,
-                           const std::string& id, const std::string& title);
-
 // What the GPU did: its ranges table (`table_id`) and the stuck set in words (`fact_id`).
 void add_gpu_ranges(report::Section& s, const std::vector<Record>& records, const Describe& describe,
                     const std::string& noun, const std::string& table_id, const std::string& title,
@@ -382,21 +372,9 @@ std::string memory_text(const ModelRun& r, const std::vector<long long>& memory)
 // and the repeat that makes the deadlock ("the same state as after step 2: it repeats forever").
 std::string row_note(const ModelRun& r, const simt::Row& row);
 
-// The program: pc, code.
-report::Table program_table(const simt::Machine& m, const std::string& id);
-// The trace: one row per step, a column per traced lane ("lane-0" ...), memory, note.
-report::Table trace_table(const ModelRun& r, const std::string& id, const std::string& title);
-
-// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle", "<id>-cycle-nodes" (titles
-// "<label>: ...").
-void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label);
-
-// A run that must deadlock did, with a cycle in its wait-for graph.
-Verdict run_cycle(const ModelRun& r);
-
 // The deadlock-demo lesson as core runs it: its options, what one run shares between parts (the
 // barrier children, started first so that they run while this process does the other parts), and
-// its part table. Each part is defined in the file named after it.
+// its part table.
 inline constexpr const char* kLessonId = "deadlock-demo";
 
 struct Options {
@@ -429,29 +407,13 @@ struct Run {
 
 const parts::Lesson<Options, Run>& lesson();
 
-// The parts, one file each (deadlock_demo_<file>.cpp).
-report::Section grid_part(Run& run);        // grid-oversubscribed (grid)
-report::Section chain_part(Run& run);       // producer-before-consumer (chain)
-report::Section warp_part(Run& run);        // warp-spinlock (warp)
-report::Section lock_order_part(Run& run);  // lock-order (lock_order)
-report::Section barrier_part(Run& run, bool syncwarp);  // divergent-syncthreads, syncwarp-mask (barrier)
-// Shared by the grid parts (grid): the co-residency of a grid kernel (the occupancy API's on a GPU,
-// an H100's in the model) and the grid (--blocks, or twice what fits); the launch's facts; the
-// blocks the model finds without a slot; the
-// broken launch on this GPU (what every block did, and its checks against the deadline or the
-// result, and against the model: `completes` names the check of a grid that fits).
-struct Grid {
-  Coresidency c;
-  int blocks = 0;
-  bool too_many() const { return blocks > c.limit(); }
-};
-Grid grid_of(const Run& run, GridKernel kernel);
-void add_grid_launch(report::Section& s, const Run& run, const Grid& g, const std::string& what);
-// The model's count of blocks that never get a slot ("model-no-slot"): the cycle's words as a number.
-void add_no_slot(report::Section& s, const ScenarioModel& m);
-void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
-                  const Describe& describe, const std::string& completes);
-// The barrier children's side (barrier): runs the cases on the GPU and returns the answer.
+// The parts, by topic.
+report::Section grid_part(Run& run);        // grid-oversubscribed (grid.cpp)
+report::Section chain_part(Run& run);       // producer-before-consumer (grid.cpp)
+report::Section warp_part(Run& run);        // warp-spinlock (lanes.cpp)
+report::Section lock_order_part(Run& run);  // lock-order (lanes.cpp)
+report::Section barrier_part(Run& run, bool syncwarp);  // divergent-syncthreads, syncwarp-mask (barrier.cpp)
+// The barrier children's side (barrier.cpp): runs the cases on the GPU and returns the answer.
 std::string barrier_child(Run& run, bool syncwarp);
 
 // deadlock-demo's place in the course: its tour stop and its exercises (core/course/exercise.hpp).

@@ -382,6 +382,10 @@ void add_model_checks(Section& s, const ScenarioModel& m, bool expect_deadlock) 
   s.check("model-fix-completes", say("checks.model-fix-completes"), m.fix_completes, m.fix_result);
 }
 
+namespace {
+
+// Records folded into ranges, each with when its first and last member started and ended (ms on
+// %globaltimer from the grid's start; "-" where none recorded it).
 Table ranges_table(const std::vector<Record>& records, const Describe& describe, const std::string& noun,
                    const std::string& id, const std::string& title) {
   Table t(id, title);
@@ -414,6 +418,8 @@ Table ranges_table(const std::vector<Record>& records, const Describe& describe,
   t.legend.push_back(say("ranges.legend"));
   return t;
 }
+
+}  // namespace
 
 void add_gpu_ranges(Section& s, const std::vector<Record>& records, const Describe& describe, const std::string& noun,
                     const std::string& table_id, const std::string& title, const std::string& fact_id,
