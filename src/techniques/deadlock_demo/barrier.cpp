@@ -17,8 +17,10 @@
 #include "core/parts/child.hpp"
 #include "core/report/text_format.hpp"
 
-
 namespace cudasync::deadlock_demo {
+
+using report::Format;
+using report::Section;
 
 namespace {
 
@@ -30,6 +32,110 @@ std::string one_line(std::string m) {
 bool executable(const std::string& path) {
   struct stat st {};
   return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+bool complete(const BarrierObservation& o, const bool (&have)[10]) {
+  if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
+  const auto n = static_cast<std::size_t>(o.threads);
+  return o.threads > 0 && o.present >= 0 && o.present <= o.threads && o.arrive_ns.size() == n &&
+         o.leave_ns.size() == n && o.progress_ns.size() == n && o.state.size() == n;
+}
+
+struct BarrierCase {
+  int present = 0;  // threads (lanes) that reach the barrier
+  BarrierVariant variant = BarrierVariant::rescue;
+  ScenarioModel model;
+};
+
+// The cases in the order the child runs them: the one that may hang for good last.
+std::vector<BarrierCase> barrier_cases(bool syncwarp) {
+  const std::vector<std::pair<int, BarrierVariant>> cases =
+      syncwarp ? std::vector<std::pair<int, BarrierVariant>>{{kSyncwarpPresent, BarrierVariant::rescue}}
+               : std::vector<std::pair<int, BarrierVariant>>{{kSyncPresentWholeWarps, BarrierVariant::rescue},
+                                                             {kSyncPresentWholeWarps, BarrierVariant::if_else},
+                                                             {kSyncPresent, BarrierVariant::rescue}};
+  std::vector<BarrierCase> out;
+  for (const auto& [present, variant] : cases) out.push_back({present, variant, barrier_model(syncwarp, present, variant)});
+  return out;
+}
+
+// "whole warps", "if / else", "inside a warp", "lanes 0-15": short, for fact titles.
+std::string case_name(bool syncwarp, const BarrierCase& c) {
+  if (syncwarp) return span_text(0, c.present - 1, "lane");
+  if (c.variant == BarrierVariant::if_else) return "if / else";
+  return say(c.present % kWarpSize == 0 ? "barrier.whole-warps" : "barrier.inside-a-warp");
+}
+
+// The same as an id: "whole-warps", "if-else", "inside-a-warp", "lanes-0-15".
+std::string case_id(bool syncwarp, const BarrierCase& c) {
+  if (syncwarp) return "lanes-0-" + std::to_string(c.present - 1);
+  if (c.variant == BarrierVariant::if_else) return "if-else";
+  return c.present % kWarpSize == 0 ? "whole-warps" : "inside-a-warp";
+}
+
+// The same, in full, for table titles.
+std::string case_title(bool syncwarp, const BarrierCase& c) {
+  const int last = c.present - 1;
+  if (syncwarp) return say("barrier.case-syncwarp", {{"last", last}});
+  if (c.variant == BarrierVariant::if_else) return say("barrier.case-if-else", {{"last", last}, {"present", c.present}});
+  return say("barrier.case-syncthreads", {{"name", case_name(false, c)}, {"last", last}});
+}
+
+// What one case did on this GPU, from the child's records.
+void add_observed_case(Section& s, const BarrierObservation& o, const BarrierCase& c, bool sw) {
+  const Describe describe = barrier_child_describe(sw, c.variant);
+  const std::string noun = sw ? "lane" : "thread", name = case_name(sw, c), id = case_id(sw, c);
+  const auto records = barrier_records(o);
+  add_gpu_ranges(s, records, describe, noun, "gpu-" + id, say("barrier.gpu-case", {{"case", case_title(sw, c)}}),
+                 "gpu-" + id, say("barrier.gpu-name", {{"name", name}}));
+  if (o.hung)
+    s.fact("hung-" + id, say("barrier.kernel-name", {{"name", name}}), say("barrier.never-ended"), Format::plain,
+           say("barrier.hung-note", {{"ms", o.watched_ms}}));
+  const bool specified = as_specified(o, c.model, describe);
+  s.fact("as-specified-" + id, say("barrier.as-specified", {{"name", name}}), specified, Format::plain,
+         say(specified ? "barrier.as-specified-yes" : "barrier.as-specified-no"));
+}
+
+void add_child(Section& s, const StartedChild& started, const std::vector<BarrierCase>& cases, bool sw) {
+  if (!started.process) {
+    s.check("child-started", say("barrier.child-ran-check"), false, say("barrier.child-not-started", {{"error", started.error}}));
+    return;
+  }
+  const ChildOutcome c = child_outcome(started.process->finish());
+  const std::string seconds = report::fixed(c.seconds, 3);
+  s.fact("child", say("barrier.child"), std::string(to_string(c.status)), Format::plain,
+         c.status == ChildOutcome::Status::ok
+             ? say("barrier.child-time", {{"seconds", seconds}})
+             : say("barrier.child-time-message", {{"message", c.message}, {"seconds", seconds}}));
+  const Verdict ended = child_ended(c);
+  s.check("child-ended", say("barrier.child-ended"), ended.passed, ended.detail);
+  if (c.status != ChildOutcome::Status::ok) return;
+  for (std::size_t k = 0; k < c.seen.size() && k < cases.size(); ++k) add_observed_case(s, c.seen[k], cases[k], sw);
+  if (c.seen.size() < cases.size()) s.note(say("barrier.cases-not-run"));
+  s.fact("child-health", say("barrier.child-health"),
+         say(!c.health.ran ? "barrier.health-not-run" : c.health.ok ? "health.passed" : "health.failed"), Format::plain,
+         c.health.detail);
+}
+
+void add_sanitizer(Section& s, Run& run) {
+  if (!run.sanitizer_missing.empty()) {
+    s.fact("sanitize", "--sanitize", say("barrier.sanitizer-not-found"), Format::plain,
+           say("barrier.looked-in", {{"where", run.sanitizer_missing}}));
+    s.note(say("barrier.sanitizer-missing-note", {{"where", run.sanitizer_missing}}));
+    return;
+  }
+  if (!run.sanitizer) return;
+  const SanitizerRun r = run.sanitizer->finish();
+  s.fact("sanitize", say("barrier.sanitize-ran"), r.command, Format::plain, r.result.describe());
+  s.fact("sanitize-summary", say("barrier.sanitize-says"), r.summary.empty() ? say("barrier.no-summary") : r.summary);
+  report::Table t("synccheck", say("barrier.synccheck-title"));
+  t.column("line", say("barrier.line"));
+  std::istringstream in(r.log);
+  int shown = 0, total = 0;
+  for (std::string line; std::getline(in, line); ++total)
+    if (shown < 40) t.row({{"line", line}}), ++shown;
+  if (total > shown) t.legend.push_back(say("barrier.more-lines", {{"count", total - shown}}));
+  s.add(std::move(t));
 }
 
 }  // namespace
@@ -64,17 +170,6 @@ const char* to_string(ChildOutcome::Status s) {
   }
   return "no_answer";
 }
-
-namespace {
-
-bool complete(const BarrierObservation& o, const bool (&have)[10]) {
-  if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
-  const auto n = static_cast<std::size_t>(o.threads);
-  return o.threads > 0 && o.present >= 0 && o.present <= o.threads && o.arrive_ns.size() == n &&
-         o.leave_ns.size() == n && o.progress_ns.size() == n && o.state.size() == n;
-}
-
-}  // namespace
 
 bool parse_child_output(const std::string& text, ChildOutcome& out) {
   std::istringstream in(text);
@@ -338,109 +433,6 @@ Describe barrier_child_describe(bool syncwarp, BarrierVariant variant) {
 
 // Parts divergent-syncthreads and syncwarp-mask: a hardware barrier reached by part of a block (or
 // warp), run in a child process (the table's children), and the child's side of it.
-using report::Format;
-using report::Section;
-
-namespace {
-
-struct BarrierCase {
-  int present = 0;  // threads (lanes) that reach the barrier
-  BarrierVariant variant = BarrierVariant::rescue;
-  ScenarioModel model;
-};
-
-// The cases in the order the child runs them: the one that may hang for good last.
-std::vector<BarrierCase> barrier_cases(bool syncwarp) {
-  const std::vector<std::pair<int, BarrierVariant>> cases =
-      syncwarp ? std::vector<std::pair<int, BarrierVariant>>{{kSyncwarpPresent, BarrierVariant::rescue}}
-               : std::vector<std::pair<int, BarrierVariant>>{{kSyncPresentWholeWarps, BarrierVariant::rescue},
-                                                             {kSyncPresentWholeWarps, BarrierVariant::if_else},
-                                                             {kSyncPresent, BarrierVariant::rescue}};
-  std::vector<BarrierCase> out;
-  for (const auto& [present, variant] : cases) out.push_back({present, variant, barrier_model(syncwarp, present, variant)});
-  return out;
-}
-
-// "whole warps", "if / else", "inside a warp", "lanes 0-15": short, for fact titles.
-std::string case_name(bool syncwarp, const BarrierCase& c) {
-  if (syncwarp) return span_text(0, c.present - 1, "lane");
-  if (c.variant == BarrierVariant::if_else) return "if / else";
-  return say(c.present % kWarpSize == 0 ? "barrier.whole-warps" : "barrier.inside-a-warp");
-}
-
-// The same as an id: "whole-warps", "if-else", "inside-a-warp", "lanes-0-15".
-std::string case_id(bool syncwarp, const BarrierCase& c) {
-  if (syncwarp) return "lanes-0-" + std::to_string(c.present - 1);
-  if (c.variant == BarrierVariant::if_else) return "if-else";
-  return c.present % kWarpSize == 0 ? "whole-warps" : "inside-a-warp";
-}
-
-// The same, in full, for table titles.
-std::string case_title(bool syncwarp, const BarrierCase& c) {
-  const int last = c.present - 1;
-  if (syncwarp) return say("barrier.case-syncwarp", {{"last", last}});
-  if (c.variant == BarrierVariant::if_else) return say("barrier.case-if-else", {{"last", last}, {"present", c.present}});
-  return say("barrier.case-syncthreads", {{"name", case_name(false, c)}, {"last", last}});
-}
-
-// What one case did on this GPU, from the child's records.
-void add_observed_case(Section& s, const BarrierObservation& o, const BarrierCase& c, bool sw) {
-  const Describe describe = barrier_child_describe(sw, c.variant);
-  const std::string noun = sw ? "lane" : "thread", name = case_name(sw, c), id = case_id(sw, c);
-  const auto records = barrier_records(o);
-  add_gpu_ranges(s, records, describe, noun, "gpu-" + id, say("barrier.gpu-case", {{"case", case_title(sw, c)}}),
-                 "gpu-" + id, say("barrier.gpu-name", {{"name", name}}));
-  if (o.hung)
-    s.fact("hung-" + id, say("barrier.kernel-name", {{"name", name}}), say("barrier.never-ended"), Format::plain,
-           say("barrier.hung-note", {{"ms", o.watched_ms}}));
-  const bool specified = as_specified(o, c.model, describe);
-  s.fact("as-specified-" + id, say("barrier.as-specified", {{"name", name}}), specified, Format::plain,
-         say(specified ? "barrier.as-specified-yes" : "barrier.as-specified-no"));
-}
-
-void add_child(Section& s, const StartedChild& started, const std::vector<BarrierCase>& cases, bool sw) {
-  if (!started.process) {
-    s.check("child-started", say("barrier.child-ran-check"), false, say("barrier.child-not-started", {{"error", started.error}}));
-    return;
-  }
-  const ChildOutcome c = child_outcome(started.process->finish());
-  const std::string seconds = report::fixed(c.seconds, 3);
-  s.fact("child", say("barrier.child"), std::string(to_string(c.status)), Format::plain,
-         c.status == ChildOutcome::Status::ok
-             ? say("barrier.child-time", {{"seconds", seconds}})
-             : say("barrier.child-time-message", {{"message", c.message}, {"seconds", seconds}}));
-  const Verdict ended = child_ended(c);
-  s.check("child-ended", say("barrier.child-ended"), ended.passed, ended.detail);
-  if (c.status != ChildOutcome::Status::ok) return;
-  for (std::size_t k = 0; k < c.seen.size() && k < cases.size(); ++k) add_observed_case(s, c.seen[k], cases[k], sw);
-  if (c.seen.size() < cases.size()) s.note(say("barrier.cases-not-run"));
-  s.fact("child-health", say("barrier.child-health"),
-         say(!c.health.ran ? "barrier.health-not-run" : c.health.ok ? "health.passed" : "health.failed"), Format::plain,
-         c.health.detail);
-}
-
-void add_sanitizer(Section& s, Run& run) {
-  if (!run.sanitizer_missing.empty()) {
-    s.fact("sanitize", "--sanitize", say("barrier.sanitizer-not-found"), Format::plain,
-           say("barrier.looked-in", {{"where", run.sanitizer_missing}}));
-    s.note(say("barrier.sanitizer-missing-note", {{"where", run.sanitizer_missing}}));
-    return;
-  }
-  if (!run.sanitizer) return;
-  const SanitizerRun r = run.sanitizer->finish();
-  s.fact("sanitize", say("barrier.sanitize-ran"), r.command, Format::plain, r.result.describe());
-  s.fact("sanitize-summary", say("barrier.sanitize-says"), r.summary.empty() ? say("barrier.no-summary") : r.summary);
-  report::Table t("synccheck", say("barrier.synccheck-title"));
-  t.column("line", say("barrier.line"));
-  std::istringstream in(r.log);
-  int shown = 0, total = 0;
-  for (std::string line; std::getline(in, line); ++total)
-    if (shown < 40) t.row({{"line", line}}), ++shown;
-  if (total > shown) t.legend.push_back(say("barrier.more-lines", {{"count", total - shown}}));
-  s.add(std::move(t));
-}
-
-}  // namespace
 
 Section barrier_part(Run& run, bool sw) {
   const std::string noun = sw ? "lane" : "thread";

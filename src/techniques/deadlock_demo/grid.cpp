@@ -8,8 +8,63 @@
 #include <algorithm>
 #include <functional>
 
-
 namespace cudasync::deadlock_demo {
+
+using report::Format;
+using I = std::int64_t;
+
+namespace {
+
+// The co-residency of a grid kernel (the occupancy API's on a GPU, an H100's in the model) and the
+// grid (--blocks, or twice what fits).
+struct Grid {
+  Coresidency c;
+  int blocks = 0;
+  bool too_many() const { return blocks > c.limit(); }
+};
+
+Grid grid_of(const Run& run, GridKernel kernel) {
+  Grid g;
+  g.c = run.ctx.gpu ? gpu_coresidency(kernel, run.ctx.device->index) : model_coresidency();
+  g.blocks = run.options.blocks.value_or(std::clamp(2 * g.c.limit(), 2, kMaxBlocks));  // half has no slot
+  return g;
+}
+
+// The launch's facts and the model's side of a grid part: its schedule, wait-for graph and stuck
+// set, its count of blocks that never get a slot ("model-no-slot": the cycle's words as a number),
+// its checks.
+void add_grid_model(report::Section& s, const Run& run, const Grid& g, const ScenarioModel& m, const Describe& describe,
+                    const std::string& what) {
+  s.fact("launch", say("grid.launch"), say("grid.launch-value", {{"grid", grid_text(g.blocks, kGridThreads)}, {"what", what}}),
+         Format::plain, say("grid.launch-note", {{"ms", run.options.deadline_ms}}));
+  s.fact("blocks", say("grid.blocks"), I{g.blocks}, Format::count);
+  s.fact("resident", say("grid.resident"), I{g.c.limit()}, Format::count, g.c.text());
+  s.add(steps_table(m.steps, "schedule", say("tables.schedule-title")));
+  add_model_facts(s, m, describe, "block");
+  const auto late = std::count_if(m.records.begin(), m.records.end(),
+                                  [](const Record& r) { return r.state == static_cast<int>(State::late); });
+  s.fact("model-no-slot", say("grid.model-no-slot"), I{late}, Format::count, say("grid.model-no-slot-note"));
+  add_model_checks(s, m, g.too_many());
+}
+
+// The broken launch on this GPU: what every block did, and its checks against the deadline or the
+// result, and against the model (`completes` names the check of a grid that fits).
+void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
+                  const Describe& describe, const std::string& completes) {
+  add_gpu_ranges(s, gpu.records, describe, "block", "gpu-blocks", say("gpu.every-block"), "gpu-stuck",
+                 say("gpu.who-was-stuck"));
+  if (g.too_many()) {
+    const Verdict v = ended_at_deadline(gpu.records, gpu.timed_out, run.options.deadline_ms, "block");
+    s.check("ended", say("checks.ended-block"), v.passed, v.detail);
+  } else {
+    const Verdict v = completed(gpu);
+    s.check("completes", completes, v.passed, v.detail);
+  }
+  const Verdict agree = stuck_agreement(gpu.records, model.records, describe, "block");
+  s.agreement("gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
+}
+
+}  // namespace
 
 // ---- grid-oversubscribed --------------------------------------------------------------------------
 
@@ -102,61 +157,6 @@ ScenarioModel chain_model(int blocks, const Coresidency& c) {
 
 // Part grid-oversubscribed: a software grid barrier over more blocks than can be resident, and its
 // two fixes (a grid sized by the occupancy API; cudaLaunchCooperativeKernel, which refuses).
-using report::Format;
-using I = std::int64_t;
-
-namespace {
-
-// The co-residency of a grid kernel (the occupancy API's on a GPU, an H100's in the model) and the
-// grid (--blocks, or twice what fits).
-struct Grid {
-  Coresidency c;
-  int blocks = 0;
-  bool too_many() const { return blocks > c.limit(); }
-};
-
-Grid grid_of(const Run& run, GridKernel kernel) {
-  Grid g;
-  g.c = run.ctx.gpu ? gpu_coresidency(kernel, run.ctx.device->index) : model_coresidency();
-  g.blocks = run.options.blocks.value_or(std::clamp(2 * g.c.limit(), 2, kMaxBlocks));  // half has no slot
-  return g;
-}
-
-// The launch's facts and the model's side of a grid part: its schedule, wait-for graph and stuck
-// set, its count of blocks that never get a slot ("model-no-slot": the cycle's words as a number),
-// its checks.
-void add_grid_model(report::Section& s, const Run& run, const Grid& g, const ScenarioModel& m, const Describe& describe,
-                    const std::string& what) {
-  s.fact("launch", say("grid.launch"), say("grid.launch-value", {{"grid", grid_text(g.blocks, kGridThreads)}, {"what", what}}),
-         Format::plain, say("grid.launch-note", {{"ms", run.options.deadline_ms}}));
-  s.fact("blocks", say("grid.blocks"), I{g.blocks}, Format::count);
-  s.fact("resident", say("grid.resident"), I{g.c.limit()}, Format::count, g.c.text());
-  s.add(steps_table(m.steps, "schedule", say("tables.schedule-title")));
-  add_model_facts(s, m, describe, "block");
-  const auto late = std::count_if(m.records.begin(), m.records.end(),
-                                  [](const Record& r) { return r.state == static_cast<int>(State::late); });
-  s.fact("model-no-slot", say("grid.model-no-slot"), I{late}, Format::count, say("grid.model-no-slot-note"));
-  add_model_checks(s, m, g.too_many());
-}
-
-// The broken launch on this GPU: what every block did, and its checks against the deadline or the
-// result, and against the model (`completes` names the check of a grid that fits).
-void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridRun& gpu, const ScenarioModel& model,
-                  const Describe& describe, const std::string& completes) {
-  add_gpu_ranges(s, gpu.records, describe, "block", "gpu-blocks", say("gpu.every-block"), "gpu-stuck",
-                 say("gpu.who-was-stuck"));
-  if (g.too_many()) {
-    const Verdict v = ended_at_deadline(gpu.records, gpu.timed_out, run.options.deadline_ms, "block");
-    s.check("ended", say("checks.ended-block"), v.passed, v.detail);
-  } else {
-    const Verdict v = completed(gpu);
-    s.check("completes", completes, v.passed, v.detail);
-  }
-  const Verdict agree = stuck_agreement(gpu.records, model.records, describe, "block");
-  s.agreement("gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
-}
-
-}  // namespace
 
 report::Section grid_part(Run& run) {
   const Grid grid = grid_of(run, GridKernel::counter_barrier);
@@ -207,8 +207,6 @@ report::Section grid_part(Run& run) {
 
 // Part producer-before-consumer: block b waits for block b + 1, which may have no slot; the fix, a
 // ticket per block in the order blocks start.
-using report::Format;
-using I = std::int64_t;
 
 report::Section chain_part(Run& run) {
   const Grid grid = grid_of(run, GridKernel::chain);

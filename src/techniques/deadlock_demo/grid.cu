@@ -171,7 +171,6 @@ __global__ void health_kernel(int* out) {
   out[i] = 7 * i + 3;
 }
 
-
 }  // namespace
 
 Coresidency gpu_coresidency(GridKernel kernel, int device) {

@@ -9,51 +9,18 @@
 #include <map>
 #include <string>
 
-
 namespace cudasync::deadlock_demo {
 
 using simt::At;
 using simt::Word;
+using report::Table;
+using report::Value;
+using I = std::int64_t;
+using report::Format;
 
 namespace {
 
 enum Reg { r };
-
-}  // namespace
-
-simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
-  enum Mem { lock, counter };
-  simt::Machine m;
-  m.name = say("program.spinlock");
-  m.scheduling = s;
-  m.threads = lanes;
-  m.words = {{"lock", Word::Kind::lock}, {"counter"}};
-  m.code = {
-      simt::cas(lock, simt::lane_plus(1), r, "while (atomicCAS(&lock, 0, lane + 1) != 0)").waiting(),  // 0
-      simt::branch(simt::reg_ne(r, 0), 0, 2, "  ;   // spin: try again"),                              // 1
-      simt::atomic_add(counter, simt::value(1), -1, "counter += 1;   // the critical section"),         // 2
-      simt::exch(lock, simt::value(0), "atomicExch(&lock, 0);"),                                       // 3
-      simt::exit("return;"),                                                                           // 4
-  };
-  return m;
-}
-
-simt::Machine ring_machine(simt::Scheduling s, int lanes) {
-  simt::Machine m;
-  m.name = say("program.ring");
-  m.scheduling = s;
-  m.threads = lanes;
-  for (int l = 0; l < lanes; ++l) m.words.push_back({"flag[" + std::to_string(l) + "]", Word::Kind::flag, false, false, l, l});
-  m.code = {
-      simt::load(0, r, "while (flag[(lane + 1) % 32] == 0)").addressed(At::next).waiting(),  // 0
-      simt::branch(simt::reg_eq(r, 0), 0, 2, "  ;   // spin: the next lane has not set its flag"),  // 1
-      simt::store(0, simt::value(1), "flag[lane] = 1;").addressed(At::self),                  // 2
-      simt::exit("return;"),                                                                  // 3
-  };
-  return m;
-}
-
-namespace {
 
 // lock-order: two blocks of one thread (independent). Broken: block b takes its first lock (A for
 // 0, B for 1), says so, waits until the other holds its first, then takes its second. Fixed: both
@@ -109,7 +76,105 @@ simt::Machine lock_order_machine(bool fixed, int iters) {
 constexpr int kTraceLanes = 4;
 constexpr int kTraceRows = 12;
 
+std::vector<int> bits(std::uint32_t mask) {
+  std::vector<int> out;
+  for (int k = 0; k < 32; ++k)
+    if ((mask >> k) & 1u) out.push_back(k);
+  return out;
+}
+
+// The program: pc, code; and the trace: one row per step, a column per traced lane ("lane-0" ...),
+// memory, note.
+Table program_table(const simt::Machine& m, const std::string& id) {
+  Table t(id, say("trace.program-title", {{"name", m.name}}));
+  t.column("pc", "pc").column("code", say("trace.code"));
+  for (std::size_t i = 0; i < m.code.size(); ++i) t.row({{"pc", static_cast<I>(i)}, {"code", m.code[i].code}});
+  return t;
+}
+
+Table trace_table(const ModelRun& r, const std::string& id, const std::string& title) {
+  const simt::Result& res = r.result;
+  Table t(id, title);
+  t.column("step", say("column.step"));
+  for (int lane : res.traced) t.column(r.noun + "-" + number_text(lane), span_text(lane, lane, r.noun));
+  t.column("memory", say("trace.memory")).column("note", say("trace.note"));
+  for (const auto& row : res.trace) {
+    std::vector<std::pair<std::string, Value>> cells{{"step", static_cast<I>(row.step)}};
+    for (std::size_t k = 0; k < row.lanes.size(); ++k) {
+      const std::string text = event_text(r, row.lanes[k]);
+      cells.emplace_back(r.noun + "-" + number_text(res.traced[k]), text.empty() ? Value{report::Undefined{}} : Value{text});
+    }
+    cells.emplace_back("memory", memory_text(r, row.memory));
+    cells.emplace_back("note", row_note(r, row));
+    t.row(cells);
+  }
+  std::vector<std::string> lanes;
+  for (int lane : res.traced) lanes.push_back(r.noun + "-" + number_text(lane));
+  t.picture = report::grid_picture("step", lanes);  // --html draws it
+  if (res.rows_not_shown > 0)
+    t.legend.push_back(say("trace.more-steps", {{"count", res.rows_not_shown}, {"verdict", verdict(r)}}));
+  if (res.machine.scheduling == simt::Scheduling::lockstep) t.legend.push_back(say("trace.waits-at-legend"));
+  return t;
+}
+
+// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle", "<id>-cycle-nodes" (titles
+// "<label>: ...").
+void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label) {
+  for (std::size_t i = 0; i < r.waits.size(); ++i)
+    s.fact(id + "-waits-" + std::to_string(i + 1), say("facts.who-waits", {{"label", label}}), r.waits[i]);
+  const std::string cycle = r.graph.cycle_text();
+  if (cycle.empty()) return;
+  s.fact(id + "-cycle", say("facts.wait-for-cycle", {{"label", label}}), cycle);
+  s.fact(id + "-cycle-nodes", say("facts.cycle-nodes", {{"label", label}}),
+         static_cast<std::int64_t>(r.graph.find_cycle().size()), report::Format::count);
+}
+
+// A run that must deadlock did, with a cycle in its wait-for graph.
+Verdict run_cycle(const ModelRun& r) {
+  const std::string cycle = r.graph.cycle_text();
+  return {r.deadlock() && !cycle.empty(), r.deadlock() ? (cycle.empty() ? say("judge.no-cycle") : cycle) : verdict(r)};
+}
+
+std::string scheduling_title(simt::Scheduling s) {
+  return say(s == simt::Scheduling::lockstep ? "warp.scheduling-lockstep" : "warp.scheduling-independent");
+}
+
+// The run's outcome as an id ("deadlocks"), beside its verdict in words.
+report::Value run_outcome_id(const ModelRun& r) { return std::string(simt::outcome_id(r.result.outcome)); }
+
 }  // namespace
+
+simt::Machine spinlock_machine(simt::Scheduling s, int lanes) {
+  enum Mem { lock, counter };
+  simt::Machine m;
+  m.name = say("program.spinlock");
+  m.scheduling = s;
+  m.threads = lanes;
+  m.words = {{"lock", Word::Kind::lock}, {"counter"}};
+  m.code = {
+      simt::cas(lock, simt::lane_plus(1), r, "while (atomicCAS(&lock, 0, lane + 1) != 0)").waiting(),  // 0
+      simt::branch(simt::reg_ne(r, 0), 0, 2, "  ;   // spin: try again"),                              // 1
+      simt::atomic_add(counter, simt::value(1), -1, "counter += 1;   // the critical section"),         // 2
+      simt::exch(lock, simt::value(0), "atomicExch(&lock, 0);"),                                       // 3
+      simt::exit("return;"),                                                                           // 4
+  };
+  return m;
+}
+
+simt::Machine ring_machine(simt::Scheduling s, int lanes) {
+  simt::Machine m;
+  m.name = say("program.ring");
+  m.scheduling = s;
+  m.threads = lanes;
+  for (int l = 0; l < lanes; ++l) m.words.push_back({"flag[" + std::to_string(l) + "]", Word::Kind::flag, false, false, l, l});
+  m.code = {
+      simt::load(0, r, "while (flag[(lane + 1) % 32] == 0)").addressed(At::next).waiting(),  // 0
+      simt::branch(simt::reg_eq(r, 0), 0, 2, "  ;   // spin: the next lane has not set its flag"),  // 1
+      simt::store(0, simt::value(1), "flag[lane] = 1;").addressed(At::self),                  // 2
+      simt::exit("return;"),                                                                  // 3
+  };
+  return m;
+}
 
 // ---- warp-spinlock --------------------------------------------------------------------------------
 
@@ -165,21 +230,6 @@ LockOrderModel lock_order_model() {
   m.fix_result = say("lock-model.fix-result", {{"count", lo.fixed.word("count")}});
   return lo;
 }
-
-using report::Table;
-using report::Value;
-using I = std::int64_t;
-
-namespace {
-
-std::vector<int> bits(std::uint32_t mask) {
-  std::vector<int> out;
-  for (int k = 0; k < 32; ++k)
-    if ((mask >> k) & 1u) out.push_back(k);
-  return out;
-}
-
-}  // namespace
 
 std::string verdict(const ModelRun& r) {
   const simt::Result& res = r.result;
@@ -260,75 +310,9 @@ std::string row_note(const ModelRun& r, const simt::Row& row) {
   return note;
 }
 
-namespace {
-
-// The program: pc, code; and the trace: one row per step, a column per traced lane ("lane-0" ...),
-// memory, note.
-Table program_table(const simt::Machine& m, const std::string& id) {
-  Table t(id, say("trace.program-title", {{"name", m.name}}));
-  t.column("pc", "pc").column("code", say("trace.code"));
-  for (std::size_t i = 0; i < m.code.size(); ++i) t.row({{"pc", static_cast<I>(i)}, {"code", m.code[i].code}});
-  return t;
-}
-
-Table trace_table(const ModelRun& r, const std::string& id, const std::string& title) {
-  const simt::Result& res = r.result;
-  Table t(id, title);
-  t.column("step", say("column.step"));
-  for (int lane : res.traced) t.column(r.noun + "-" + number_text(lane), span_text(lane, lane, r.noun));
-  t.column("memory", say("trace.memory")).column("note", say("trace.note"));
-  for (const auto& row : res.trace) {
-    std::vector<std::pair<std::string, Value>> cells{{"step", static_cast<I>(row.step)}};
-    for (std::size_t k = 0; k < row.lanes.size(); ++k) {
-      const std::string text = event_text(r, row.lanes[k]);
-      cells.emplace_back(r.noun + "-" + number_text(res.traced[k]), text.empty() ? Value{report::Undefined{}} : Value{text});
-    }
-    cells.emplace_back("memory", memory_text(r, row.memory));
-    cells.emplace_back("note", row_note(r, row));
-    t.row(cells);
-  }
-  std::vector<std::string> lanes;
-  for (int lane : res.traced) lanes.push_back(r.noun + "-" + number_text(lane));
-  t.picture = report::grid_picture("step", lanes);  // --html draws it
-  if (res.rows_not_shown > 0)
-    t.legend.push_back(say("trace.more-steps", {{"count", res.rows_not_shown}, {"verdict", verdict(r)}}));
-  if (res.machine.scheduling == simt::Scheduling::lockstep) t.legend.push_back(say("trace.waits-at-legend"));
-  return t;
-}
-
-// The run's wait-for graph as facts: "<id>-waits-1" ..., "<id>-cycle", "<id>-cycle-nodes" (titles
-// "<label>: ...").
-void add_waits(report::Section& s, const ModelRun& r, const std::string& id, const std::string& label) {
-  for (std::size_t i = 0; i < r.waits.size(); ++i)
-    s.fact(id + "-waits-" + std::to_string(i + 1), say("facts.who-waits", {{"label", label}}), r.waits[i]);
-  const std::string cycle = r.graph.cycle_text();
-  if (cycle.empty()) return;
-  s.fact(id + "-cycle", say("facts.wait-for-cycle", {{"label", label}}), cycle);
-  s.fact(id + "-cycle-nodes", say("facts.cycle-nodes", {{"label", label}}),
-         static_cast<std::int64_t>(r.graph.find_cycle().size()), report::Format::count);
-}
-
-// A run that must deadlock did, with a cycle in its wait-for graph.
-Verdict run_cycle(const ModelRun& r) {
-  const std::string cycle = r.graph.cycle_text();
-  return {r.deadlock() && !cycle.empty(), r.deadlock() ? (cycle.empty() ? say("judge.no-cycle") : cycle) : verdict(r)};
-}
-
-}  // namespace
-
 // Part warp-spinlock: the CAS lock in one warp under the two schedulers (the model's lockstep SIMT
 // stack deadlocks, independent scheduling completes, as this GPU does), and a wait-for cycle between
 // lanes that no scheduler can break.
-namespace {
-
-std::string scheduling_title(simt::Scheduling s) {
-  return say(s == simt::Scheduling::lockstep ? "warp.scheduling-lockstep" : "warp.scheduling-independent");
-}
-
-// The run's outcome as an id ("deadlocks"), beside its verdict in words.
-report::Value run_outcome_id(const ModelRun& r) { return std::string(simt::outcome_id(r.result.outcome)); }
-
-}  // namespace
 
 report::Section warp_part(Run& run) {
   const WarpModel m = warp_model(run.traces);
@@ -397,8 +381,6 @@ report::Section warp_part(Run& run) {
 
 // Part lock-order: two blocks take locks A and B in opposite orders (AB / BA), with the window
 // between them made certain; the fix is one global order.
-using report::Format;
-using I = std::int64_t;
 
 report::Section lock_order_part(Run& run) {
   const LockOrderModel m = lock_order_model();

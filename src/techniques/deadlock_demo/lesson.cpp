@@ -7,11 +7,8 @@
 #include "core/course/exercise_texts.hpp"
 #include "core/parts/child.hpp"
 
-
 namespace cudasync::deadlock_demo {
 
-// deadlock-demo: options, the run's shared state (the barrier children start first and run while
-// this process does the other parts), the setup section and the part table.
 namespace {
 
 // A usage error's words: English whatever the run's language, as core's refusals are.
@@ -77,6 +74,9 @@ std::vector<parts::Prediction> predictions() {
 
 }  // namespace
 
+// deadlock-demo: options, the run's shared state (the barrier children start first and run while
+// this process does the other parts), the setup section and the part table.
+
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
     : ctx(run_ctx), options(o), child_out(selection.child_out) {
   if (selection.has("warp-spinlock")) {
@@ -132,7 +132,6 @@ const parts::Lesson<Options, Run>& lesson() {
       predictions()};
   return table;
 }
-
 
 // deadlock-demo's course: lessons/deadlock-demo/lesson.json declares every exercise, and each reads
 // its answer by id from a run of the lesson (the model's blocks without a slot, outcomes, waiters at

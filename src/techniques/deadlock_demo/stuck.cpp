@@ -9,8 +9,72 @@
 
 #include "core/report/text_format.hpp"
 
-
 namespace cudasync::deadlock_demo {
+
+using report::Format;
+using report::Section;
+using report::Table;
+using report::Value;
+using I = std::int64_t;
+
+namespace {
+
+// The lanes its warp runs, for a lockstep lane (global indices).
+std::vector<int> running_with(const simt::Result& r, int lane) {
+  const simt::Machine& m = r.machine;
+  const int per_block = (m.threads + simt::kWarpSize - 1) / simt::kWarpSize;
+  const int block = lane / m.threads, thread = lane % m.threads;
+  const auto wi = static_cast<std::size_t>(block * per_block + thread / simt::kWarpSize);
+  const int first = block * m.threads + (thread / simt::kWarpSize) * simt::kWarpSize;
+  std::vector<int> out;
+  if (wi >= r.warp_running.size()) return out;
+  for (int k = 0; k < simt::kWarpSize; ++k)
+    if ((r.warp_running[wi] >> k) & 1u) out.push_back(first + k);
+  return out;
+}
+
+struct Wait {
+  std::vector<int> to;
+  std::string on;
+  bool next_flag = false;  // it waits for the flag of the lane after it
+};
+
+// Records folded into ranges, each with when its first and last member started and ended (ms on
+// %globaltimer from the grid's start; "-" where none recorded it).
+Table ranges_table(const std::vector<Record>& records, const Describe& describe, const std::string& noun,
+                   const std::string& id, const std::string& title) {
+  Table t(id, title);
+  t.column("first", say("ranges.first", {{"noun", noun_word(noun)}}))
+      .column("last", say("ranges.last", {{"noun", noun_word(noun)}}))
+      .column("state", say("ranges.state"))
+      .column("what", say("ranges.what"));
+  t.column("first-start", say("ranges.started"), Format::ms).column("last-start", say("ranges.last-started"), Format::ms);
+  t.column("first-end", say("ranges.ended"), Format::ms).column("last-end", say("ranges.last-ended"), Format::ms);
+  // The earliest and latest of the range's times (ns on the grid's clock), in ms; "-" for none.
+  const auto span = [&records](int a, int b, bool start) -> std::pair<Value, Value> {
+    long long lo = -1, hi = -1;
+    for (int i = a; i <= b; ++i) {
+      const Record& r = records[static_cast<std::size_t>(i)];
+      const long long v = start ? r.start_ns : r.end_ns;
+      if (v < 0) continue;
+      lo = lo < 0 ? v : std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    if (lo < 0) return {report::Undefined{}, report::Undefined{}};
+    return {static_cast<double>(lo) / 1e6, static_cast<double>(hi) / 1e6};
+  };
+  for (const auto& r : fold(records, describe)) {
+    const auto [first_start, last_start] = span(r.first, r.last, true);
+    const auto [first_end, last_end] = span(r.first, r.last, false);
+    t.row({{"first", r.first}, {"last", r.last}, {"state", to_string(r.state)}, {"what", r.what},
+           {"first-start", first_start}, {"last-start", last_start}, {"first-end", first_end},
+           {"last-end", last_end}});
+  }
+  t.legend.push_back(say("ranges.legend"));
+  return t;
+}
+
+}  // namespace
 
 std::string to_string(State s) {
   switch (s) {
@@ -116,30 +180,6 @@ std::string WaitGraph::cycle_text() const {
   for (std::size_t i = 0; i < 3; ++i) s += name(c[i]) + " -> ";
   return s + "... -> " + name(c.back()) + " -> " + name(c.front()) + say("graph.nodes", {{"count", c.size()}});
 }
-
-namespace {
-
-// The lanes its warp runs, for a lockstep lane (global indices).
-std::vector<int> running_with(const simt::Result& r, int lane) {
-  const simt::Machine& m = r.machine;
-  const int per_block = (m.threads + simt::kWarpSize - 1) / simt::kWarpSize;
-  const int block = lane / m.threads, thread = lane % m.threads;
-  const auto wi = static_cast<std::size_t>(block * per_block + thread / simt::kWarpSize);
-  const int first = block * m.threads + (thread / simt::kWarpSize) * simt::kWarpSize;
-  std::vector<int> out;
-  if (wi >= r.warp_running.size()) return out;
-  for (int k = 0; k < simt::kWarpSize; ++k)
-    if ((r.warp_running[wi] >> k) & 1u) out.push_back(first + k);
-  return out;
-}
-
-struct Wait {
-  std::vector<int> to;
-  std::string on;
-  bool next_flag = false;  // it waits for the flag of the lane after it
-};
-
-}  // namespace
 
 std::string lanes_text(const std::string& noun, const std::vector<int>& lanes) {
   std::string s;
@@ -347,12 +387,6 @@ Verdict child_ended(const ChildOutcome& c) {
   }
 }
 
-using report::Format;
-using report::Section;
-using report::Table;
-using report::Value;
-using I = std::int64_t;
-
 Table steps_table(const std::vector<Step>& steps, const std::string& id, const std::string& title) {
   Table t(id, title);
   t.column("step", say("column.step")).column("who", say("column.who")).column("what", say("column.what"));
@@ -381,45 +415,6 @@ void add_model_checks(Section& s, const ScenarioModel& m, bool expect_deadlock) 
   }
   s.check("model-fix-completes", say("checks.model-fix-completes"), m.fix_completes, m.fix_result);
 }
-
-namespace {
-
-// Records folded into ranges, each with when its first and last member started and ended (ms on
-// %globaltimer from the grid's start; "-" where none recorded it).
-Table ranges_table(const std::vector<Record>& records, const Describe& describe, const std::string& noun,
-                   const std::string& id, const std::string& title) {
-  Table t(id, title);
-  t.column("first", say("ranges.first", {{"noun", noun_word(noun)}}))
-      .column("last", say("ranges.last", {{"noun", noun_word(noun)}}))
-      .column("state", say("ranges.state"))
-      .column("what", say("ranges.what"));
-  t.column("first-start", say("ranges.started"), Format::ms).column("last-start", say("ranges.last-started"), Format::ms);
-  t.column("first-end", say("ranges.ended"), Format::ms).column("last-end", say("ranges.last-ended"), Format::ms);
-  // The earliest and latest of the range's times (ns on the grid's clock), in ms; "-" for none.
-  const auto span = [&records](int a, int b, bool start) -> std::pair<Value, Value> {
-    long long lo = -1, hi = -1;
-    for (int i = a; i <= b; ++i) {
-      const Record& r = records[static_cast<std::size_t>(i)];
-      const long long v = start ? r.start_ns : r.end_ns;
-      if (v < 0) continue;
-      lo = lo < 0 ? v : std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    if (lo < 0) return {report::Undefined{}, report::Undefined{}};
-    return {static_cast<double>(lo) / 1e6, static_cast<double>(hi) / 1e6};
-  };
-  for (const auto& r : fold(records, describe)) {
-    const auto [first_start, last_start] = span(r.first, r.last, true);
-    const auto [first_end, last_end] = span(r.first, r.last, false);
-    t.row({{"first", r.first}, {"last", r.last}, {"state", to_string(r.state)}, {"what", r.what},
-           {"first-start", first_start}, {"last-start", last_start}, {"first-end", first_end},
-           {"last-end", last_end}});
-  }
-  t.legend.push_back(say("ranges.legend"));
-  return t;
-}
-
-}  // namespace
 
 void add_gpu_ranges(Section& s, const std::vector<Record>& records, const Describe& describe, const std::string& noun,
                     const std::string& table_id, const std::string& title, const std::string& fact_id,

@@ -11,11 +11,11 @@
 
 namespace cudasync::lockfree_barrier {
 
-namespace {
-
 using I = std::int64_t;
 using report::Format;
 using report::Section;
+
+namespace {
 
 constexpr int kK1 = 100, kK2 = 500;  // barriers per timed kernel in a run of the parts (relaunch: launches)
 
@@ -83,7 +83,6 @@ report::Table trace_table(const GpuRun& g, double timer_step_ns) {
   t.picture = report::timeline_picture("block", "arrive-ns", "release-ns");  // --html draws it
   return t;
 }
-
 
 std::string blocks_count(std::size_t n) {
   return n == 1 ? say("count.block", {{"count", n}}) : say("count.blocks", {{"count", n}});
@@ -455,7 +454,6 @@ Section barrier_part(Run& run, Barrier b) {
   if (r.waived) throw WaivedError(*r.waived);
   return barrier_section(r, run);
 }
-
 
 void summary_finish(Run& run, report::Report& r) {
   // One barrier needs no summary; when every one was waived the run has nothing to show (exit 77).

@@ -16,11 +16,11 @@
 
 namespace cudasync::lockfree_barrier {
 
-namespace {
-
 using I = std::int64_t;
 using report::Format;
 using report::Value;
+
+namespace {
 
 // The sweep's rows and columns.
 struct BenchGrid {
@@ -264,7 +264,6 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
   }
   return out;
 }
-
 
 void bench_setup(Run& run, report::Section& sec) {
   const Limits& lim = run.limits;

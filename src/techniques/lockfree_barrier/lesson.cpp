@@ -16,9 +16,9 @@
 
 namespace cudasync::lockfree_barrier {
 
-namespace {
-
 using I = std::int64_t;
+
+namespace {
 
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
 

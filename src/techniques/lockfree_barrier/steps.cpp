@@ -8,11 +8,11 @@
 
 namespace cudasync::lockfree_barrier {
 
-namespace {
-
 using I = std::int64_t;
 using report::Undefined;
 using report::Value;
+
+namespace {
 
 // "1 1 1 0" for a few values, else "3 at 1, 1 at 0".
 std::string array_text(const std::vector<std::uint32_t>& a) {
