@@ -24,6 +24,12 @@ using report::Section;
 
 namespace {
 
+// The command a student can type: "compute-sanitizer --tool synccheck cudasync deadlock-demo --child ..."
+std::string synccheck_command_text() {
+  return "compute-sanitizer --tool synccheck cudasync deadlock-demo --child divergent-syncthreads --child-out FILE "
+         "--backend gpu";
+}
+
 std::string one_line(std::string m) {
   std::replace(m.begin(), m.end(), '\n', ' ');
   return m;
@@ -275,10 +281,6 @@ std::optional<std::string> find_compute_sanitizer(std::string& looked) {
   return std::nullopt;
 }
 
-std::string synccheck_command_text() {
-  return "compute-sanitizer --tool synccheck cudasync deadlock-demo --child divergent-syncthreads --child-out FILE "
-         "--backend gpu";
-}
 
 SanitizerChild::SanitizerChild(const std::string& sanitizer, const RunContext& ctx, int deadline_ms) : tool_(sanitizer) {
   const char* dir = std::getenv("TMPDIR");

@@ -243,9 +243,6 @@ std::vector<std::string> barrier_child_options(int deadline_ms, bool sanitized);
 // compute-sanitizer: on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda (bin/ and
 // compute-sanitizer/). nullopt when none is found; `looked` then says where it looked.
 std::optional<std::string> find_compute_sanitizer(std::string& looked);
-// The command a student can type: "compute-sanitizer --tool synccheck cudasync deadlock-demo --child ..."
-std::string synccheck_command_text();
-
 // The divergent-syncthreads child under synccheck: its output (the sanitizer's log) and exit.
 struct SanitizerRun {
   bool found = false;

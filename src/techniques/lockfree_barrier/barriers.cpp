@@ -17,6 +17,9 @@ using report::Section;
 
 namespace {
 
+// Xiao & Feng's lock-based barrier: its one word is the counter g_mutex.
+constexpr bool uses_g_mutex(Barrier b) { return b == Barrier::xf_lock || b == Barrier::xf_lock_unrepaired; }
+
 constexpr int kK1 = 100, kK2 = 500;  // barriers per timed kernel in a run of the parts (relaunch: launches)
 
 struct Named {

@@ -33,6 +33,24 @@ using cuda::globaltimer_ns;
 using cuda::SpinDeadline;
 using u32 = std::uint32_t;
 
+// Where each protocol keeps its words in the one zeroed array a launch gets (word_layout).
+struct WordLayout {
+  int counter = 0;  // xf-lock, xf-lock-unrepaired: g_mutex
+  int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
+  int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
+  int out = 0;      //                     Arrayout[0..N-1]
+  int total = 0;
+};
+__host__ __device__ inline WordLayout word_layout(int blocks) {
+  WordLayout w;
+  w.counter = 0;
+  w.own = kOwnStride;
+  w.in = kOwnStride * (kMaxOwnCounters + 1);
+  w.out = w.in + blocks;
+  w.total = w.out + blocks;
+  return w;
+}
+
 // ---- what every launch shares: the kernel's arguments, one phase of the data, the device memory
 // of a run and how its results come back -------------------------------------------------------
 
@@ -100,20 +118,9 @@ struct Buffers {
   }
 
   PhaseArgs args(const GpuSpec& s) {
-    PhaseArgs a{};
-    a.buf0 = buf0.get();
-    a.buf1 = buf1.get();
-    a.phases = s.phases;
-    a.words = words.get();
-    a.own_counters = s.own_counters;
-    a.own_pollers = s.own_pollers;
-    a.watch = SpinDeadline{s.deadline_ns, abort_word.get()};
-    a.phases_done = phases_done.get();
-    a.gave_up = gave_up.get();
-    a.stopped = stopped.get();
-    a.arrive_ns = arrive_ns.get();
-    a.release_ns = release_ns.get();
-    return a;
+    return {buf0.get(), buf1.get(), s.phases, words.get(), s.own_counters, s.own_pollers,
+            SpinDeadline{s.deadline_ns, abort_word.get()}, phases_done.get(), gave_up.get(), stopped.get(),
+            arrive_ns.get(), release_ns.get()};
   }
 };
 

@@ -41,13 +41,9 @@ inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
 // The barriers the bench times (the transcription's, as written, are broken).
 constexpr bool is_correct(Barrier b) { return b != Barrier::xf_lock_unrepaired && b != Barrier::xf_lockfree_unrepaired; }
-// own and its candidates: the same arrival on the same counters.
-constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
 // Launched in thread-block clusters: needs compute capability 9.0, and its co-residency is counted
 // in whole clusters.
 constexpr bool uses_clusters(Barrier b) { return b == Barrier::own_cluster; }
-// Xiao & Feng's lock-based barrier: its one word is the counter g_mutex.
-constexpr bool uses_g_mutex(Barrier b) { return b == Barrier::xf_lock || b == Barrier::xf_lock_unrepaired; }
 // The cluster sizes own-cluster chooses from (portable sizes: at most 8 blocks per cluster).
 inline constexpr int kClusterSizes[] = {1, 2, 4, 8};
 inline constexpr int kClusterSizeCount = 4;
@@ -58,24 +54,6 @@ inline constexpr int kStepTableMaxBlocks = 16;  // the model's step table is pri
 inline constexpr int kMaxOwnCounters = 32;  // one per lane of warp 0
 inline constexpr int kMaxOwnPollers = 4;    // own-stagger: poller threads per block
 inline constexpr int kOwnStride = 64;       // words between two counters of the own barrier (256 bytes)
-
-// Where each protocol keeps its words in the one zeroed array a launch gets (word_layout).
-struct WordLayout {
-  int counter = 0;  // xf-lock, xf-lock-unrepaired: g_mutex
-  int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
-  int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
-  int out = 0;      //                     Arrayout[0..N-1]
-  int total = 0;
-};
-CUDASYNC_LB_HD inline WordLayout word_layout(int blocks) {
-  WordLayout w;
-  w.counter = 0;
-  w.own = kOwnStride;
-  w.in = kOwnStride * (kMaxOwnCounters + 1);
-  w.out = w.in + blocks;
-  w.total = w.out + blocks;
-  return w;
-}
 
 // The multi-phase kernel's data. Phase p (1 .. phases) reads buffer (p - 1) % 2 and writes buffer
 // p % 2: thread t of block b combines its own value with the value of thread t in block b + 1 and

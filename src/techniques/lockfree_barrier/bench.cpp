@@ -22,6 +22,9 @@ using report::Value;
 
 namespace {
 
+// own and its candidates: the same arrival on the same counters.
+constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
+
 // The sweep's rows and columns.
 struct BenchGrid {
   std::vector<Barrier> barriers;  // rows
