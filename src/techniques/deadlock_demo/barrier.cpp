@@ -377,28 +377,27 @@ std::vector<Record> barrier_records(const BarrierObservation& o) {
     Record r = rec(State::never_started);
     r.start_ns = arrive;
     r.end_ns = leave;
+    const auto set = [&r](State state, long long seen) {
+      r.state = static_cast<int>(state);
+      r.seen = seen;
+    };
     if (t >= o.present && if_else) {
-      if (st == BarrierState::rescued) r = rec(State::finished, -1, 7);
-      else if (arrive >= 0) r = rec(State::gave_up, -1, 3);
-      r.start_ns = arrive;
-      r.end_ns = leave;
+      if (st == BarrierState::rescued) set(State::finished, 7);
+      else if (arrive >= 0) set(State::gave_up, 3);
     } else if (t < o.present) {
-      if (st == BarrierState::passed) r = rec(State::finished, -1, rescue >= 0 && leave >= rescue ? 1 : 0);
-      else if (arrive >= 0) r = rec(State::gave_up, -1, 3);
-      r.start_ns = arrive;
-      r.end_ns = leave;
+      if (st == BarrierState::passed) set(State::finished, rescue >= 0 && leave >= rescue ? 1 : 0);
+      else if (arrive >= 0) set(State::gave_up, 3);
     } else if (st == BarrierState::saw_flag) {
-      r = rec(State::finished, -1, 2);
-      r.start_ns = arrive;
+      set(State::finished, 2);
+      r.end_ns = -1;
     } else if (st == BarrierState::rescued) {
-      r = rec(State::gave_up, -1, 0);
-      r.start_ns = arrive;
-      r.end_ns = leave;
+      set(State::gave_up, 0);
     } else if (arrive >= 0) {
-      r = rec(State::gave_up, -1, 5);
-      r.start_ns = arrive;
+      set(State::gave_up, 5);
+      r.end_ns = -1;
     } else if (o.progress_ns[i] >= 0) {
-      r = rec(State::gave_up, -1, 4);
+      set(State::gave_up, 4);
+      r.start_ns = 0;
       r.end_ns = o.progress_ns[i];  // the last time it was seen spinning
     }
     out.push_back(r);
