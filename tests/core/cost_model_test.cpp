@@ -1,12 +1,11 @@
 // The cost model (core/cost): a prediction is the sum of its terms, each term reads the primitives
 // its design needs (and only those), and every formula moves the way its algorithm says it must
-// when a primitive grows.
+// when a primitive grows. (lockfree-barrier's formulas are tested with the lesson.)
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 
-#include "core/cost/barrier_model.hpp"
 #include "core/cost/compare.hpp"
 #include "core/cost/lock_model.hpp"
 #include "core/cost/primitive_keys.hpp"
@@ -60,12 +59,6 @@ double sum_of_terms(const Prediction& p) {
   return s;
 }
 
-std::vector<std::string> term_ids(const Prediction& p) {
-  std::vector<std::string> ids;
-  for (const Term& t : p.terms) ids.push_back(t.id);
-  return ids;
-}
-
 TEST(CostModel, APredictionIsTheSumOfItsTermsAndNaNUntilEveryPrimitiveIsMeasured) {
   Prediction p;
   p.add("sync", "sync", 40, "2 x sync(256)").add("fence", "fence", 300, "fence-rel(132)");
@@ -83,54 +76,6 @@ TEST(CostModel, APredictionIsTheSumOfItsTermsAndNaNUntilEveryPrimitiveIsMeasured
   EXPECT_TRUE(std::isnan(none.ns({"cluster-barrier", "132c4"})));
   EXPECT_TRUE(std::isnan(nan_max(NAN, 1.0)) && std::isnan(nan_max(1.0, NAN)));
   EXPECT_DOUBLE_EQ(excess(-5), 0);
-}
-
-TEST(CostModel, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
-  const BarrierShape shapes[] = {{132, 256, 1, 4, 4}, {528, 256, 2, 8, 1}, {1056, 256, 2, 2, 1}};
-  for (BarrierDesign d : {BarrierDesign::xf_lock, BarrierDesign::xf_lockfree, BarrierDesign::grid_sync,
-                          BarrierDesign::own, BarrierDesign::own_cluster, BarrierDesign::own_stagger,
-                          BarrierDesign::own_paced})
-    for (const BarrierShape& s : shapes) {
-      const Prediction p = predict_barrier(d, s, measured(barrier_needs(d, s), plausible));
-      SCOPED_TRACE(static_cast<int>(d));
-      ASSERT_FALSE(std::isnan(p.ns())) << p.formula();  // every primitive it read was among its needs
-      EXPECT_DOUBLE_EQ(p.ns(), sum_of_terms(p));
-      EXPECT_GT(p.ns(), 0);
-    }
-  const BarrierShape s{132, 256, 1, 4, 4};
-  EXPECT_EQ(term_ids(predict_barrier(BarrierDesign::own, s, Primitives{})),
-            (std::vector<std::string>{"sync", "fence", "queue", "poll", "acquire"}));
-  EXPECT_EQ(term_ids(predict_barrier(BarrierDesign::own_cluster, s, Primitives{})).back(), "cluster");
-}
-
-TEST(CostModel, BarrierTermsFollowTheirPrimitives) {
-  const BarrierShape own132{132, 256, 1, 1, 1}, own1056{1056, 256, 2, 1, 1};
-  const auto own = [](const BarrierShape& s, const Value& v) {
-    return predict_barrier(BarrierDesign::own, s, measured(barrier_needs(BarrierDesign::own, s), v));
-  };
-  // More blocks on one counter: a longer queue of arrivals and more pollers, so more ns.
-  EXPECT_GT(own(own1056, plausible).ns(), own(own132, plausible).ns());
-  // The queue is what N same-address atomics take beyond one alone, never negative.
-  const Prediction small = own(own132, plausible);
-  EXPECT_DOUBLE_EQ(small.term("queue")->ns, 0.0);  // 132 x 1.5 ns is hidden by one 200 ns round trip
-  EXPECT_DOUBLE_EQ(own(own1056, plausible).term("queue")->ns, 1.5 * 528 - 200);  // C = 2: 528 per counter
-  // Slower fences, slower polls: each moves the barrier by exactly its own term.
-  EXPECT_NEAR(own(own132, slower("fence-rel", 2)).ns() - small.ns(), 300, 1e-9);
-  EXPECT_GT(own(own132, slower("poll-relaxed", 2)).ns(), small.ns());
-  // Xiao & Feng's lock-free barrier pays three fences and two hops; its master scans more slots
-  // per thread as the grid outgrows the block.
-  const auto lf = [](int n) {
-    const BarrierShape s{n, 256, 1, 1, 1};
-    return predict_barrier(BarrierDesign::xf_lockfree, s, measured(barrier_needs(BarrierDesign::xf_lockfree, s), plausible));
-  };
-  EXPECT_DOUBLE_EQ(lf(132).term("fence")->ns, 3 * 300.0);
-  EXPECT_DOUBLE_EQ(lf(132).term("scan")->ns, 0.0);
-  EXPECT_DOUBLE_EQ(lf(1056).term("scan")->ns, 4 * 200.0);  // ceil(1056 / 256) - 1 = 4 more slots
-  // grid.sync's last block waits for its atom's return, then polls once: never less than that.
-  const BarrierShape gs{132, 256, 1, 1, 1};
-  const Prediction g =
-      predict_barrier(BarrierDesign::grid_sync, gs, measured(barrier_needs(BarrierDesign::grid_sync, gs), plausible));
-  EXPECT_GE(g.term("poll")->ns, 200.0 + 200.0);
 }
 
 TEST(CostModel, EveryLockReadsOnlyWhatItNeedsAndContentionCostsMore) {

@@ -1,10 +1,3 @@
 #pragma once
-// deadlock-demo's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
-#include "core/course/exercise.hpp"
-#include "core/course/exercise_texts.hpp"
-
-namespace cudasync::deadlock_demo {
-
-const course::LessonCourse& course();
-
-}  // namespace cudasync::deadlock_demo
+// The name the lesson registry includes (cmake/lessons.cmake: <stem>_course.hpp); the lesson is lesson.hpp.
+#include "techniques/deadlock_demo/lesson.hpp"

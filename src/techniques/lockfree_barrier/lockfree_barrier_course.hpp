@@ -1,10 +1,3 @@
 #pragma once
-// lockfree-barrier's place in the course: its tour stop and its exercises (core/course/exercise.hpp).
-#include "core/course/exercise.hpp"
-#include "core/course/exercise_texts.hpp"
-
-namespace cudasync::lockfree_barrier {
-
-const course::LessonCourse& course();
-
-}  // namespace cudasync::lockfree_barrier
+// The name the lesson registry includes (cmake/lessons.cmake: <stem>_course.hpp); the lesson is lesson.hpp.
+#include "techniques/lockfree_barrier/lesson.hpp"

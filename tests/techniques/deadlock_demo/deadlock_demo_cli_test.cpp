@@ -11,7 +11,7 @@
 
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_child.hpp"
+#include "techniques/deadlock_demo/lesson.hpp"
 
 namespace cudasync::deadlock_demo {
 namespace {

@@ -14,9 +14,7 @@
 #include "support/gpu_available.hpp"
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_child.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_gpu.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_model.hpp"
+#include "techniques/deadlock_demo/lesson.hpp"
 
 namespace cudasync::deadlock_demo {
 namespace {

@@ -3,7 +3,7 @@
 // cooperative launch's refusal, the barrier children.
 #include <gtest/gtest.h>
 
-#include "techniques/deadlock_demo/deadlock_demo_judge.hpp"
+#include "techniques/deadlock_demo/lesson.hpp"
 
 namespace cudasync::deadlock_demo {
 namespace {

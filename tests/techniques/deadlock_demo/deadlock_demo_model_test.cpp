@@ -6,9 +6,7 @@
 // only cycles; records must fold into the ranges the report prints.
 #include <gtest/gtest.h>
 
-#include "techniques/deadlock_demo/deadlock_demo_model.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_simt.hpp"
-#include "techniques/deadlock_demo/deadlock_demo_trace.hpp"
+#include "techniques/deadlock_demo/lesson.hpp"
 
 namespace cudasync::deadlock_demo {
 namespace {

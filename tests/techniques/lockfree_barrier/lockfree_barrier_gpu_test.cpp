@@ -14,8 +14,7 @@
 
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_gpu.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 namespace cudasync::lockfree_barrier {
 namespace {
@@ -24,7 +23,7 @@ constexpr Barrier kCorrect[] = {Barrier::relaunch,  Barrier::graph, Barrier::xf_
                                 Barrier::grid_sync, Barrier::own,   Barrier::own_cluster};
 
 // The cluster size the lesson would choose (1 where the GPU has no clusters: own-cluster is skipped there).
-GpuSpec spec_for(int blocks, int threads, int phases, const GpuLimits& lim) {
+GpuSpec spec_for(int blocks, int threads, int phases, const Limits& lim) {
   GpuSpec s;
   s.blocks = blocks;
   s.threads = threads;
@@ -37,7 +36,7 @@ GpuSpec spec_for(int blocks, int threads, int phases, const GpuLimits& lim) {
 
 // Whether barrier b can run this grid here: grid.sync needs cooperative launch; own-cluster needs
 // clusters and the grid co-resident in clusters of the chosen size.
-bool runs_here(Barrier b, const GpuSpec& s, const GpuLimits& lim) {
+bool runs_here(Barrier b, const GpuSpec& s, const Limits& lim) {
   if (b == Barrier::grid_sync) return lim.cooperative_launch;
   if (!uses_clusters(b)) return true;
   if (!lim.cluster_unsupported.empty()) return false;
@@ -63,7 +62,7 @@ void expect_matches_the_model(Barrier b, const GpuSpec& s, const std::vector<std
 TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) {
   CUDASYNC_REQUIRE_GPU();
   for (int threads : {32, 256, 1024}) {
-    const GpuLimits lim = gpu_limits(threads, 0);
+    const Limits lim = gpu_limits(threads, 0);
     const int full = std::min(lim.software.limit(), lim.cooperative.limit());
     const int sms = lim.software.sm_count;
     for (int blocks : {1, 2, 7, sms, full}) {
@@ -84,7 +83,7 @@ TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) 
 
 TEST(LockfreeBarrierGpu, OwnClusterMatchesTheModelInEveryClusterSize) {
   CUDASYNC_REQUIRE_GPU();
-  const GpuLimits lim = gpu_limits(256, 0);
+  const Limits lim = gpu_limits(256, 0);
   if (!lim.cluster_unsupported.empty()) GTEST_SKIP() << lim.cluster_unsupported;
   ASSERT_EQ(lim.clusters.size(), static_cast<std::size_t>(kClusterSizeCount));
   for (int i = 0; i < kClusterSizeCount; ++i) {
@@ -104,7 +103,7 @@ TEST(LockfreeBarrierGpu, OwnClusterMatchesTheModelInEveryClusterSize) {
 
 TEST(LockfreeBarrierGpu, NoBlockLeavesBarrierOneBeforeTheLastArrives) {
   CUDASYNC_REQUIRE_GPU();
-  const GpuLimits lim = gpu_limits(256, 0);
+  const Limits lim = gpu_limits(256, 0);
   const int blocks = lim.software.sm_count;
   const auto x0 = initial_values(blocks, 256, 1);
   for (Barrier b : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync, Barrier::own, Barrier::own_cluster}) {
@@ -120,7 +119,7 @@ TEST(LockfreeBarrierGpu, NoBlockLeavesBarrierOneBeforeTheLastArrives) {
 
 TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived) {
   CUDASYNC_REQUIRE_GPU();
-  const GpuLimits lim = gpu_limits(256, 0);
+  const Limits lim = gpu_limits(256, 0);
   const int blocks = lim.software.limit() + 100;
   const auto x0 = initial_values(blocks, 256, 1);
   GpuSpec s = spec_for(blocks, 256, 4, lim);
@@ -181,7 +180,7 @@ TEST(LockfreeBarrierGpu, PastCoresidencyTheDeadlineEndsItAndNamesWhoNeverArrived
 
 TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
   CUDASYNC_REQUIRE_GPU();
-  const GpuLimits lim = gpu_limits(256, 0);
+  const Limits lim = gpu_limits(256, 0);
   for (int blocks : {1, 2, lim.software.sm_count, lim.software.limit()}) {
     const auto x0 = initial_values(blocks, 256, 3);
     GpuSpec s = spec_for(blocks, 256, 16, lim);
@@ -198,7 +197,7 @@ TEST(LockfreeBarrierGpu, TheSeedsCodeNeverHangs) {
 
 TEST(LockfreeBarrierGpu, TimingsArePositiveAndTheFloorIsAnL2RoundTrip) {
   CUDASYNC_REQUIRE_GPU();
-  const GpuLimits lim = gpu_limits(256, 0);
+  const Limits lim = gpu_limits(256, 0);
   const int blocks = lim.software.sm_count;
   for (Barrier b : kCorrect) {
     const GpuSpec s = spec_for(blocks, 256, 2, lim);

@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "techniques/lockfree_barrier/lockfree_barrier_judge.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 namespace cudasync::lockfree_barrier {
 namespace {

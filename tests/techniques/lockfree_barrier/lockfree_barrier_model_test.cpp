@@ -7,8 +7,7 @@
 #include <numeric>
 #include <string>
 
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_step_model.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 namespace cudasync::lockfree_barrier {
 namespace {

@@ -7,8 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "techniques/lockfree_barrier/lockfree_barrier_lesson.hpp"
-#include "techniques/lockfree_barrier/lockfree_barrier_model.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
 
 namespace cudasync::lockfree_barrier {
 namespace {

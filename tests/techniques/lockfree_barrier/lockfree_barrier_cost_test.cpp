@@ -1,0 +1,120 @@
+// lockfree-barrier's cost model (bench.cpp): a prediction is the sum of its terms, each term reads
+// the primitives its barrier needs (and only those), and every formula moves the way its algorithm
+// says it must when a primitive grows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "core/cost/primitive_keys.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
+
+namespace cudasync::lockfree_barrier {
+namespace {
+
+using cost::Key;
+using cost::Prediction;
+using cost::Primitives;
+using cost::ProbeResult;
+using cost::ProbeSpec;
+using cost::Term;
+
+using Value = std::function<double(const Key&)>;
+
+// Every need measured as `value(key)`, three samples around it (the median is the value).
+Primitives measured(const std::vector<cost::Need>& needs, const Value& value) {
+  return cost::measure_all(needs, true, [&](const ProbeSpec& spec) {
+    for (const cost::Need& n : needs)
+      if (&n.spec == &spec) {
+        const double v = value(n.key);
+        return ProbeResult{{v * 0.99, v, v * 1.01}, ""};
+      }
+    return ProbeResult{{}, "not asked for"};
+  });
+}
+
+// A plausible GPU: 200 ns round trips, 300 ns fences (a fence after a store about 330), a 10 ns
+// acquire, 1.5 ns per same-address atomic beyond the first.
+double plausible(const Key& k) {
+  const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
+  if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
+  if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
+  if (k.id == "fence-acquire") return 10.0;
+  if (k.id.rfind("fence", 0) == 0) return 300.0;
+  if (k.id.rfind("store-fence", 0) == 0) return 331.0;
+  if (k.id.rfind("store-release", 0) == 0) return 327.0;
+  if (k.id == "sync") return 20.0;
+  if (k.id.rfind("read-", 0) == 0) return 5000.0 + 1e-3 * std::pow(2.0, std::atof(k.at.c_str() + 2)) * 4 / 3.0;
+  if (k.id == "launch-2") return 7000.0;
+  if (k.id.rfind("launch", 0) == 0) return 4000.0;
+  if (k.id == "store-issue") return 2.0;
+  return 200.0;
+}
+
+// The same GPU with one primitive (by id) `factor` times as slow.
+Value slower(const std::string& id, double factor) {
+  return [id, factor](const Key& k) { return plausible(k) * (k.id == id ? factor : 1.0); };
+}
+
+double sum_of_terms(const Prediction& p) {
+  double s = 0;
+  for (const Term& t : p.terms) s += t.ns;
+  return s;
+}
+
+std::vector<std::string> term_ids(const Prediction& p) {
+  std::vector<std::string> ids;
+  for (const Term& t : p.terms) ids.push_back(t.id);
+  return ids;
+}
+
+TEST(LockfreeBarrierCost, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
+  const BarrierShape shapes[] = {{132, 256, 1, 4, 4}, {528, 256, 2, 8, 1}, {1056, 256, 2, 2, 1}};
+  for (Barrier d : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync,
+                          Barrier::own, Barrier::own_cluster, Barrier::own_stagger,
+                          Barrier::own_paced})
+    for (const BarrierShape& s : shapes) {
+      const Prediction p = predict_barrier(d, s, measured(barrier_needs(d, s), plausible));
+      SCOPED_TRACE(static_cast<int>(d));
+      ASSERT_FALSE(std::isnan(p.ns())) << p.formula();  // every primitive it read was among its needs
+      EXPECT_DOUBLE_EQ(p.ns(), sum_of_terms(p));
+      EXPECT_GT(p.ns(), 0);
+    }
+  const BarrierShape s{132, 256, 1, 4, 4};
+  EXPECT_EQ(term_ids(predict_barrier(Barrier::own, s, Primitives{})),
+            (std::vector<std::string>{"sync", "fence", "queue", "poll", "acquire"}));
+  EXPECT_EQ(term_ids(predict_barrier(Barrier::own_cluster, s, Primitives{})).back(), "cluster");
+}
+
+TEST(LockfreeBarrierCost, BarrierTermsFollowTheirPrimitives) {
+  const BarrierShape own132{132, 256, 1, 1, 1}, own1056{1056, 256, 2, 1, 1};
+  const auto own = [](const BarrierShape& s, const Value& v) {
+    return predict_barrier(Barrier::own, s, measured(barrier_needs(Barrier::own, s), v));
+  };
+  // More blocks on one counter: a longer queue of arrivals and more pollers, so more ns.
+  EXPECT_GT(own(own1056, plausible).ns(), own(own132, plausible).ns());
+  // The queue is what N same-address atomics take beyond one alone, never negative.
+  const Prediction small = own(own132, plausible);
+  EXPECT_DOUBLE_EQ(small.term("queue")->ns, 0.0);  // 132 x 1.5 ns is hidden by one 200 ns round trip
+  EXPECT_DOUBLE_EQ(own(own1056, plausible).term("queue")->ns, 1.5 * 528 - 200);  // C = 2: 528 per counter
+  // Slower fences, slower polls: each moves the barrier by exactly its own term.
+  EXPECT_NEAR(own(own132, slower("fence-rel", 2)).ns() - small.ns(), 300, 1e-9);
+  EXPECT_GT(own(own132, slower("poll-relaxed", 2)).ns(), small.ns());
+  // Xiao & Feng's lock-free barrier pays three fences and two hops; its master scans more slots
+  // per thread as the grid outgrows the block.
+  const auto lf = [](int n) {
+    const BarrierShape s{n, 256, 1, 1, 1};
+    return predict_barrier(Barrier::xf_lockfree, s, measured(barrier_needs(Barrier::xf_lockfree, s), plausible));
+  };
+  EXPECT_DOUBLE_EQ(lf(132).term("fence")->ns, 3 * 300.0);
+  EXPECT_DOUBLE_EQ(lf(132).term("scan")->ns, 0.0);
+  EXPECT_DOUBLE_EQ(lf(1056).term("scan")->ns, 4 * 200.0);  // ceil(1056 / 256) - 1 = 4 more slots
+  // grid.sync's last block waits for its atom's return, then polls once: never less than that.
+  const BarrierShape gs{132, 256, 1, 1, 1};
+  const Prediction g =
+      predict_barrier(Barrier::grid_sync, gs, measured(barrier_needs(Barrier::grid_sync, gs), plausible));
+  EXPECT_GE(g.term("poll")->ns, 200.0 + 200.0);
+}
+
+}  // namespace
+}  // namespace cudasync::lockfree_barrier
