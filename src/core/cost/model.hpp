@@ -11,8 +11,9 @@
 //   own.add("poll", "poll", p.ns({"poll-relaxed", "132"}), "poll-relaxed(132)");
 //   own.ns();                              // the sum; NaN while any term lacks its primitive
 //
-// Pure C++ (no CUDA): the model library builds and is tested without a GPU. The three models are
-// barrier_model.hpp, lock_model.hpp and reduce_model.hpp; compare.hpp puts a model beside a sweep.
+// Pure C++ (no CUDA): the model library builds and is tested without a GPU. Each lesson keeps its
+// own formulas (lockfree-barrier's, lock's and cg-reduce's bench.cpp or cost.cpp, in their topic
+// slices); compare.hpp puts a model beside a sweep.
 #include <cmath>
 #include <map>
 #include <string>

@@ -1,3 +1,0 @@
-#pragma once
-// The name the lesson registry includes (cmake/lessons.cmake: <stem>_lesson.hpp); the lesson is lesson.hpp.
-#include "techniques/deadlock_demo/lesson.hpp"
