@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_inputs.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 using PK = wp::Predicate::Kind;
