@@ -5,8 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "techniques/cg_reduce/cg_reduce_judge.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

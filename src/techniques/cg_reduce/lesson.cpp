@@ -1,6 +1,5 @@
-// cg-reduce: options, validation, the run's shared inputs, the setup section and the part table.
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
-
+// cg-reduce: options, validation, the run's shared inputs, the setup section, the part table and
+// the course hook.
 #include <algorithm>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +9,8 @@
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
+#include "techniques/cg_reduce/cg_reduce_course.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
 
@@ -258,6 +258,15 @@ const parts::Lesson<Options, Run>& lesson() {
       {},
       {}};
   return table;
+}
+
+// Every exercise is a row of lessons/cg-reduce/lesson.json; those with an answer read it by id from a
+// run of the lesson (the rungs' errors compared, a bound's chain, whether the rungs' sums are the
+// same bits). Only the kernel exercise needs code (block_sum.cpp).
+const course::LessonCourse& course() {
+  static const course::LessonCourse c =
+      course::lesson_course("cg-reduce", {{}, {{"block-sum-kernel", run_block_sum_exercise}}});
+  return c;
 }
 
 }  // namespace cudasync::cg_reduce

@@ -1,5 +1,5 @@
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
-
+// The reference model (cg_reduce_lesson.hpp): the inputs, their exact sum, and every deterministic
+// rung's float order, replayed addition by addition.
 #include <algorithm>
 #include <array>
 #include <cmath>

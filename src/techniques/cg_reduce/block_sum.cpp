@@ -1,8 +1,8 @@
-#include "techniques/cg_reduce/cg_reduce_kernel_exercise.hpp"
-
+// The block-sum kernel exercise (cg_reduce_course.hpp): thread 0 of every block against its block's sum.
 #include <random>
 #include <string>
 
+#include "techniques/cg_reduce/cg_reduce_course.hpp"
 
 namespace cudasync::cg_reduce {
 
@@ -19,13 +19,14 @@ std::int32_t total(const std::vector<std::int32_t>& in, std::size_t from, std::s
   return s;
 }
 
-}  // namespace
-
+// The harness NVRTC compiles after the student's file.
 const char* const kBlockSumHarness =
     "extern \"C\" __global__ void cudasync_exercise(const int* in, int* out) {\n"
     "  const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  out[t] = block_sum(in[t]);\n"
     "}\n";
+
+}  // namespace
 
 std::vector<std::int32_t> block_sum_inputs(std::uint64_t seed) {
   std::mt19937_64 gen(seed);
