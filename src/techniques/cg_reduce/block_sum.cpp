@@ -3,15 +3,20 @@
 #include <string>
 
 #include "techniques/cg_reduce/cg_reduce_course.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
 
 namespace {
 
-using std::to_string;
 using I = std::int64_t;
 
-constexpr std::size_t kExamples = 3;                    // wrong blocks named in the reason
+constexpr std::size_t kExamples = 3;  // wrong blocks named in the reason
+
+// The verdict's reason is given in both languages.
+std::string in_lang(words::Lang lang, std::string_view key, const words::Args& args = {}) {
+  return words::say_in(lang, "cg-reduce", key, args);
+}
 
 std::int32_t total(const std::vector<std::int32_t>& in, std::size_t from, std::size_t count) {
   std::int32_t s = 0;
@@ -38,12 +43,12 @@ std::vector<std::int32_t> block_sum_inputs(std::uint64_t seed) {
 course::KernelOutcome judge_block_sum(const std::vector<std::int32_t>& in, const std::vector<std::int32_t>& out) {
   course::KernelOutcome o;
   const std::size_t block = kBlockSumBlock, blocks = in.size() / block;
-  report::Section s("blocks", "your block_sum, block by block");
-  report::Table t("blocks", "what thread 0 of each block returned");
+  report::Section s("blocks", say("exercise.blocks-title"));
+  report::Table t("blocks", say("exercise.table-title"));
   t.column("block", "block", report::Format::count)
-      .column("got", "thread 0 returned", report::Format::count)
-      .column("expected", "block's sum", report::Format::count)
-      .column("warp-0", "warp 0's sum", report::Format::count);
+      .column("got", say("exercise.returned"), report::Format::count)
+      .column("expected", say("exercise.block-sum"), report::Format::count)
+      .column("warp-0", say("exercise.warp-0-sum"), report::Format::count);
   std::size_t wrong = 0, own_value = 0, warp0_only = 0;
   std::string examples_en, examples_zh;
   for (std::size_t b = 0; b < blocks && b * block < out.size(); ++b) {
@@ -58,38 +63,31 @@ course::KernelOutcome judge_block_sum(const std::vector<std::int32_t>& in, const
     if (got == in[b * block]) ++own_value;
     if (got == warp0) ++warp0_only;
     if (wrong <= kExamples) {
-      examples_en += (wrong > 1 ? "; " : "") + std::string("block ") + to_string(b) + "'s thread 0 returned " +
-                     to_string(got) + ", the block's sum is " + to_string(expected);
-      examples_zh += (wrong > 1 ? "；" : "") + std::string("线程块 ") + to_string(b) + " 的线程 0 返回 " +
-                     to_string(got) + "，该线程块的和是 " + to_string(expected);
+      const words::Args example{{"block", b}, {"got", got}, {"sum", expected}};
+      examples_en += (wrong > 1 ? "; " : "") + in_lang(words::Lang::en, "exercise.example", example);
+      examples_zh += (wrong > 1 ? "；" : "") + in_lang(words::Lang::zh, "exercise.example", example);
     }
   }
-  t.legend.push_back("only thread 0's value is checked; warp 0's sum is there to compare with");
-  s.fact("blocks", "blocks checked", static_cast<I>(blocks), report::Format::count,
-         "of " + to_string(block) + " threads");
-  s.fact("wrong", "blocks wrong", static_cast<I>(wrong), report::Format::count);
+  t.legend.push_back(say("exercise.legend"));
+  s.fact("blocks", say("exercise.blocks-checked"), static_cast<I>(blocks), report::Format::count,
+         say("exercise.of-threads", {{"threads", block}}));
+  s.fact("wrong", say("exercise.blocks-wrong"), static_cast<I>(wrong), report::Format::count);
   s.add(std::move(t));
   o.sections.push_back(std::move(s));
 
   o.verdict.right = wrong == 0;
   if (o.verdict.right) {
-    o.verdict.reason = {"thread 0 of every one of the " + to_string(blocks) + " blocks returned its block's sum",
-                        to_string(blocks) + " 个线程块中每个线程块的线程 0 都返回了该线程块的和"};
+    o.verdict.reason = {in_lang(words::Lang::en, "exercise.right", {{"blocks", blocks}}),
+                        in_lang(words::Lang::zh, "exercise.right", {{"blocks", blocks}})};
     return o;
   }
-  std::string why_en, why_zh;
-  if (own_value == wrong) {
-    why_en = ": thread 0 returned its own v, as if nothing was added";
-    why_zh = "：线程 0 返回的是它自己的 v，好像什么也没有加";
-  } else if (warp0_only == wrong) {
-    why_en = ": thread 0 holds warp 0's sum only: the 4 warps' partial sums were never added together "
-             "(shared memory and a __syncthreads() between the two steps)";
-    why_zh = "：线程 0 只有线程束 0 的和：4 个线程束的部分和从未加在一起（两步之间需要共享内存和 __syncthreads()）";
-  }
-  o.verdict.reason = {to_string(wrong) + " of " + to_string(blocks) + " blocks are wrong: " + examples_en +
-                          (wrong > kExamples ? "; ..." : "") + why_en,
-                      to_string(blocks) + " 个线程块中有 " + to_string(wrong) + " 个不对：" + examples_zh +
-                          (wrong > kExamples ? "；……" : "") + why_zh};
+  const char* why = own_value == wrong ? "exercise.own-value" : warp0_only == wrong ? "exercise.warp-0-only" : nullptr;
+  const auto reason = [&](words::Lang lang, const std::string& examples, const char* more) {
+    return in_lang(lang, "exercise.wrong", {{"wrong", wrong}, {"blocks", blocks}, {"examples", examples},
+                                            {"more", wrong > kExamples ? more : ""},
+                                            {"why", why ? in_lang(lang, why) : std::string()}});
+  };
+  o.verdict.reason = {reason(words::Lang::en, examples_en, "; ..."), reason(words::Lang::zh, examples_zh, "；……")};
   return o;
 }
 

@@ -45,7 +45,7 @@ struct TileOut {
   int shfl_down[32], any[32], all[32];
   unsigned ballot[32];
 };
-static_assert(sizeof(TileOut) == sizeof(TileLanes), "TileOut is TileLanes' layout");
+static_assert(sizeof(TileOut) == sizeof(TileLanes));
 
 __global__ void tiles_kernel(const int* values, const int* pred, TileOut* out) {
   const int t = static_cast<int>(threadIdx.x);

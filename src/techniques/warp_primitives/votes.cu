@@ -17,7 +17,7 @@ struct VoteOut {
   unsigned activemask[32], match_any[32], match_all[32];
   int match_all_pred[32];
 };
-static_assert(sizeof(VoteOut) == sizeof(VoteLanes), "VoteOut is VoteLanes' layout");
+static_assert(sizeof(VoteOut) == sizeof(VoteLanes));
 
 __global__ void vote_kernel(unsigned mask, const int* pred, const int* key, VoteOut* out) {
   const int lane = threadIdx.x;
