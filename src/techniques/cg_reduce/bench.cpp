@@ -8,6 +8,7 @@
 #include "core/cost/primitive_keys.hpp"
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
+#include "core/sweep/sweep.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
@@ -96,6 +97,48 @@ void add_versus_cub(report::Section& s, const std::vector<Kernel>& kernels, cons
   s.fact("best-at-library-speed", say("cost.best-at-library-speed"), gpu ? Value{met} : Value{report::NeedsGpu{}});
 }
 
+
+// The bench's rows: the ladder, then its candidates.
+std::vector<Kernel> bench_kernels() {
+  std::vector<Kernel> v(kLadder.begin(), kLadder.end());
+  v.insert(v.end(), std::begin(kBenchCandidates), std::end(kBenchCandidates));
+  return v;
+}
+
+// The primitives the model needs for every kernel at every size (log2); the streaming reads
+// (read_key) are the bench's to measure, size by size, on its own input.
+std::vector<cost::Need> cost_needs(const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
+                                   const std::vector<int>& sizes) {
+  std::vector<cost::Need> needs;
+  for (Kernel k : kernels)
+    for (int l : sizes)
+      for (cost::Need& n : reduce_needs(design_of(k), shape_of(k, p, d, l))) cost::add_need(needs, std::move(n));
+  return needs;
+}
+
+cost::Key read_key(const Plan& p, Dtype d, int log2_n) {
+  return read_need(shape_of(Kernel::two_pass_vector, p, d, log2_n)).key;
+}
+
+// The model's tables beside the sweep's medians, and the target table.
+void add_cost_model(report::Section& s, const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
+                    const std::vector<int>& sizes, const sweep::Sweep& sw, const cost::Primitives& prims, bool gpu) {
+  std::vector<cost::Cell> cells;
+  for (std::size_t r = 0; r < kernels.size(); ++r)
+    for (std::size_t c = 0; c < sizes.size(); ++c) {
+      const ReduceShape shape = shape_of(kernels[r], p, d, sizes[c]);
+      cost::Cell cell;
+      cell.row = cell.row_title = kernel_id(kernels[r]);
+      cell.column = shape.at;
+      cell.column_title = "2^" + std::to_string(sizes[c]);
+      cell.predicted = predict_reduce(design_of(kernels[r]), shape, prims);
+      cell.measured = sw.median(r, c);
+      cell.bytes = shape.bytes();
+      cells.push_back(std::move(cell));
+    }
+  cost::add_model(s, cells, {"GB/s", Format::gbps, cost::kTolerance}, cost_needs(kernels, p, d, sizes), prims, gpu);
+  add_versus_cub(s, kernels, sizes, sw, gpu);
+}
 
 template <typename T>
 report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
@@ -244,44 +287,6 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
   return out;
 }
 
-std::vector<Kernel> bench_kernels() {
-  std::vector<Kernel> v(kLadder.begin(), kLadder.end());
-  v.insert(v.end(), std::begin(kBenchCandidates), std::end(kBenchCandidates));
-  return v;
-}
-
-std::vector<cost::Need> cost_needs(const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
-                                   const std::vector<int>& sizes) {
-  std::vector<cost::Need> needs;
-  for (Kernel k : kernels)
-    for (int l : sizes)
-      for (cost::Need& n : reduce_needs(design_of(k), shape_of(k, p, d, l))) cost::add_need(needs, std::move(n));
-  return needs;
-}
-
-cost::Key read_key(const Plan& p, Dtype d, int log2_n) {
-  return read_need(shape_of(Kernel::two_pass_vector, p, d, log2_n)).key;
-}
-
-void add_cost_model(report::Section& s, const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
-                    const std::vector<int>& sizes, const sweep::Sweep& sw, const cost::Primitives& prims, bool gpu) {
-  std::vector<cost::Cell> cells;
-  for (std::size_t r = 0; r < kernels.size(); ++r)
-    for (std::size_t c = 0; c < sizes.size(); ++c) {
-      const ReduceShape shape = shape_of(kernels[r], p, d, sizes[c]);
-      cost::Cell cell;
-      cell.row = cell.row_title = kernel_id(kernels[r]);
-      cell.column = shape.at;
-      cell.column_title = "2^" + std::to_string(sizes[c]);
-      cell.predicted = predict_reduce(design_of(kernels[r]), shape, prims);
-      cell.measured = sw.median(r, c);
-      cell.bytes = shape.bytes();
-      cells.push_back(std::move(cell));
-    }
-  cost::add_model(s, cells, {"GB/s", Format::gbps, cost::kTolerance}, cost_needs(kernels, p, d, sizes), prims, gpu);
-  add_versus_cub(s, kernels, sizes, sw, gpu);
-}
-
 std::vector<report::Section> bench_sweep(Run& run) {
   const std::vector<int> sizes = bench_sizes(run.options.sizes);
   const auto& dtype = run.options.dtype;
@@ -292,3 +297,4 @@ std::vector<report::Section> bench_sweep(Run& run) {
 }
 
 }  // namespace cudasync::cg_reduce
+

@@ -13,7 +13,6 @@
 
 #include "core/cost/model.hpp"
 #include "core/parts/lesson.hpp"
-#include "core/sweep/sweep.hpp"
 #include "core/words/words.hpp"
 #include "techniques/cg_reduce/ladder.hpp"
 
@@ -82,10 +81,6 @@ T warp_first_block_sum(const T* y, int block);
 // thread tid adds partial[tid], partial[tid + block] ... and warp_first_block_sum again.
 template <typename T>
 T grid_sync_sum(const T* x, std::int64_t n, int grid, int block);
-// One block adding `count` partial sums: thread tid adds partials[tid], partials[tid + block], ...
-// from 0, then warp_first_block_sum (rung 7's block 0, the one-pass candidate's last block).
-template <typename T>
-T finishing_block_sum(const T* partials, int count, int block);
 
 // --- per kernel --------------------------------------------------------------------------------
 
@@ -191,8 +186,6 @@ Verdict within_order_bound(const Sum& gpu, const Sum& model, double bound);
 // publishes no order). error_bound_title says which: "relative error within gamma_d".
 std::string error_bound_title(Kernel k, Dtype d);
 Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_t depth);
-// Cub's Reduce(cuda::std::plus<>{}, 0) gives Sum's bits.
-Verdict reduce_plus_agrees(const Sum& reduce, const Sum& sum);
 
 // The ladder's "model" column: "bit-exact" / "MISMATCH" for a fixed order, "in bound" / "OUT"
 // for atomics; nullopt without a GPU sum or a model. `agrees` is false for MISMATCH and OUT.
@@ -336,16 +329,5 @@ cost::Need read_need(const ReduceShape& s);
 std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s);
 // ns per call; GB/s = s.bytes() / ns.
 cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost::Primitives& p);
-
-// The bench's rows: the ladder, then its candidates.
-std::vector<Kernel> bench_kernels();
-// The primitives the model needs for every kernel at every size (log2); the streaming reads
-// (read_key) are the bench's to measure, size by size, on its own input.
-std::vector<cost::Need> cost_needs(const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
-                                   const std::vector<int>& sizes);
-cost::Key read_key(const Plan& p, Dtype d, int log2_n);
-// The model's tables beside the sweep's medians, and the target table.
-void add_cost_model(report::Section& s, const std::vector<Kernel>& kernels, const Plan& p, Dtype d,
-                    const std::vector<int>& sizes, const sweep::Sweep& sw, const cost::Primitives& prims, bool gpu);
 
 }  // namespace cudasync::cg_reduce

@@ -99,6 +99,11 @@ std::vector<double> scaled(const std::vector<double>& v, double factor) {
   return out;
 }
 
+// Cub's Reduce(cuda::std::plus<>{}, 0) gives Sum's bits.
+Verdict reduce_plus_agrees(const Sum& reduce, const Sum& sum) {
+  return {reduce.bits == sum.bits, "Reduce " + reduce.with_bits() + ", Sum " + sum.with_bits()};
+}
+
 // One kernel's checks and measurements into `s`; returns whether the GPU agreed with the model.
 bool judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
   const std::string id = kernel_id(r.kernel);
@@ -319,9 +324,6 @@ Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_
   return {err <= g, say("judge.in-bound", {{"error", e}, {"depth", depth}, {"gamma", printf_number("%.3e", g)}})};
 }
 
-Verdict reduce_plus_agrees(const Sum& reduce, const Sum& sum) {
-  return {reduce.bits == sum.bits, "Reduce " + reduce.with_bits() + ", Sum " + sum.with_bits()};
-}
 
 std::optional<std::string> agreement_word(const KernelRun& r, bool& agrees) {
   agrees = true;
