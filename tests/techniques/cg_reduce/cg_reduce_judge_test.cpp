@@ -1,4 +1,4 @@
-// The verdicts of cg_reduce_judge, as functions: bits, two runs, the atomic-order bound, Higham's
+// The verdicts of rungs.cpp, as functions: bits, two runs, the atomic-order bound, Higham's
 // bound and CUB's tolerance, the ladder's word, the bench row, and the trace word by word.
 #include <gtest/gtest.h>
 
