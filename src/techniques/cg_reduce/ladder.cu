@@ -360,13 +360,113 @@ namespace {
 template <typename T>
 class GpuReduce final : public GpuInput {
  public:
-  GpuReduce(const std::vector<T>& x, int count);
-  double sum(Kernel k, const Plan& plan) override;
-  std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) override;
-  std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) override;
-  double cub_reduce_plus() override;
-  std::vector<double> read_ns(int reps, int warmup) override;
-  Trace<T> trace(const Plan& plan, int block_index, int warp);
+  GpuReduce(const std::vector<T>& x, int count) : n(static_cast<int>(x.size())) {
+    ticket.fill_bytes(0);
+    copies.emplace_back(x.size());
+    copies[0].upload(x);
+    for (int i = 1; i < count; ++i) {
+      copies.emplace_back(x.size());
+      CUDA_CHECK(cudaMemcpy(copies.back().get(), copies[0].get(), copies[0].bytes(), cudaMemcpyDeviceToDevice));
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  double sum(Kernel k, const Plan& plan) override {
+    launch(k, plan, copies[0].get());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return read(result_of(k, plan));
+  }
+
+  std::vector<double> time_ms(Kernel k, const Plan& plan, int reps, int warmup) override {
+    return cuda::time_repeated_ms(
+        [&] { launch(k, plan, copies[rotation++ % copies.size()].get()); }, reps, warmup);
+  }
+
+  std::vector<double> wrapper_us(Kernel k, const Plan& plan, int reps) override {
+    const int B = plan.block;
+    const int grid = plan.seed_grid;
+    const auto smem = static_cast<std::size_t>(B) * sizeof(T);
+    const Tracer<T> none{};
+    const auto call = [&](const T* x) {
+      T h_y[1] = {0};
+      T* d_y = nullptr;
+      if (k == Kernel::static_buffer) d_y = static_y_address<T>();  // cudaGetSymbolAddress, every call
+      else CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_y), sizeof(T) * grid));
+      reduce_cp<T, false><<<grid, B, smem>>>(x, d_y, n, none);
+      CUDA_CHECK_LAUNCH();
+      reduce_cp<T, false><<<1, kSecondPassBlock, kSecondPassBlock * sizeof(T)>>>(d_y, d_y, grid, none);
+      CUDA_CHECK_LAUNCH();
+      CUDA_CHECK(cudaMemcpy(h_y, d_y, sizeof(T), cudaMemcpyDeviceToHost));
+      if (k != Kernel::static_buffer) CUDA_CHECK(cudaFree(d_y));
+      return h_y[0];
+    };
+    for (int i = 0; i < 2; ++i) (void)call(copies[0].get());  // warm-up
+    std::vector<double> samples;
+    for (int i = 0; i < reps; ++i) {
+      const T* x = copies[rotation++ % copies.size()].get();
+      const auto t0 = std::chrono::steady_clock::now();
+      (void)call(x);
+      const auto t1 = std::chrono::steady_clock::now();
+      samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+    return samples;
+  }
+
+  double cub_reduce_plus() override {
+    const T* x = copies[0].get();
+    std::size_t bytes = 0;
+    CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, x, out.get(), n, ::cuda::std::plus<>{}, T(0)));
+    DeviceBuffer<unsigned char> temp(bytes > 0 ? bytes : 1);
+    CUDA_CHECK(cub::DeviceReduce::Reduce(temp.get(), bytes, x, out.get(), n, ::cuda::std::plus<>{}, T(0)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return read(out.get());
+  }
+
+  // The cost model's "bytes": a plain streaming read of the same input, rotating through the copies
+  // as the rungs' timing does, ns per call.
+  std::vector<double> read_ns(int reps, int warmup) override {
+    const int grid = cost::stream_read_grid();
+    const auto bytes = static_cast<long long>(n) * static_cast<long long>(sizeof(T));
+    const auto one_read = [&] {
+      cost::launch_stream_read(copies[rotation++ % copies.size()].get(), bytes, ticket.get() + 1, grid);
+    };
+    std::vector<double> ns = cuda::time_repeated_ms(one_read, reps, warmup);
+    for (double& v : ns) v *= 1e6;
+    return ns;
+  }
+
+  Trace<T> trace(const Plan& plan, int block_index, int warp) {
+    const int B = plan.block;
+    int steps = 1;
+    for (int o = B >> 1; o > 0; o >>= 1) ++steps;
+    const auto smem = static_cast<std::size_t>(B) * sizeof(T);
+    const int blocks = (n + B - 1) / B;
+    const T* x = copies[0].get();
+    Trace<T> t;
+    t.block_index = block_index;
+    t.warp = warp;
+    t.block = B;
+
+    DeviceBuffer<T> tree(static_cast<std::size_t>(steps * B));
+    DeviceBuffer<T> shuffle(kShuffleSteps * kWarpSize);
+    CUDA_CHECK(cudaMemset(out.get(), 0, sizeof(T)));
+    reduce_syncwarp<T, true><<<blocks, B, smem>>>(x, out.get(), n, Tracer<T>{tree.get(), block_index, warp});
+    CUDA_CHECK_LAUNCH();
+    reduce_shfl<T, false, true><<<blocks, B, smem>>>(x, out.get(), n, Tracer<T>{shuffle.get(), block_index, warp});
+    CUDA_CHECK_LAUNCH();
+    if (block_index < plan.seed_grid) {
+      DeviceBuffer<T> gs(kGridStrideSteps * kWarpSize);
+      reduce_cp<T, true><<<plan.seed_grid, B, smem>>>(x, partials_for(plan.seed_grid), n,
+                                                      Tracer<T>{gs.get(), block_index, warp});
+      CUDA_CHECK_LAUNCH();
+      CUDA_CHECK(cudaDeviceSynchronize());
+      t.grid_stride = gs.download();
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    t.shared_tree = tree.download();
+    t.shuffle = shuffle.download();
+    return t;
+  }
 
  private:
   std::vector<DeviceBuffer<T>> copies;
@@ -480,126 +580,6 @@ class GpuReduce final : public GpuInput {
     return h;
   }
 };
-
-template <typename T>
-GpuReduce<T>::GpuReduce(const std::vector<T>& x, int count) : n(static_cast<int>(x.size())) {
-  ticket.fill_bytes(0);
-  copies.emplace_back(x.size());
-  copies[0].upload(x);
-  for (int i = 1; i < count; ++i) {
-    copies.emplace_back(x.size());
-    CUDA_CHECK(cudaMemcpy(copies.back().get(), copies[0].get(), copies[0].bytes(), cudaMemcpyDeviceToDevice));
-  }
-  CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-template <typename T>
-double GpuReduce<T>::sum(Kernel k, const Plan& plan) {
-  launch(k, plan, copies[0].get());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  return read(result_of(k, plan));
-}
-
-template <typename T>
-std::vector<double> GpuReduce<T>::time_ms(Kernel k, const Plan& plan, int reps, int warmup) {
-  GpuReduce& m = *this;
-  return cuda::time_repeated_ms(
-      [&] { m.launch(k, plan, m.copies[m.rotation++ % m.copies.size()].get()); }, reps, warmup);
-}
-
-template <typename T>
-std::vector<double> GpuReduce<T>::wrapper_us(Kernel k, const Plan& plan, int reps) {
-  GpuReduce& m = *this;
-  const int B = plan.block;
-  const int grid = plan.seed_grid;
-  const auto smem = static_cast<std::size_t>(B) * sizeof(T);
-  const Tracer<T> none{};
-  const auto call = [&](const T* x) {
-    T h_y[1] = {0};
-    T* d_y = nullptr;
-    if (k == Kernel::static_buffer) d_y = static_y_address<T>();  // cudaGetSymbolAddress, every call
-    else CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_y), sizeof(T) * grid));
-    reduce_cp<T, false><<<grid, B, smem>>>(x, d_y, m.n, none);
-    CUDA_CHECK_LAUNCH();
-    reduce_cp<T, false><<<1, kSecondPassBlock, kSecondPassBlock * sizeof(T)>>>(d_y, d_y, grid, none);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h_y, d_y, sizeof(T), cudaMemcpyDeviceToHost));
-    if (k != Kernel::static_buffer) CUDA_CHECK(cudaFree(d_y));
-    return h_y[0];
-  };
-  for (int i = 0; i < 2; ++i) (void)call(m.copies[0].get());  // warm-up
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    const T* x = m.copies[m.rotation++ % m.copies.size()].get();
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)call(x);
-    const auto t1 = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  return samples;
-}
-
-// The cost model's "bytes": a plain streaming read of the same input, rotating through the copies
-// as the rungs' timing does, ns per call.
-template <typename T>
-std::vector<double> GpuReduce<T>::read_ns(int reps, int warmup) {
-  GpuReduce& m = *this;
-  const int grid = cost::stream_read_grid();
-  const auto bytes = static_cast<long long>(m.n) * static_cast<long long>(sizeof(T));
-  std::vector<double> ns = cuda::time_repeated_ms(
-      [&] { cost::launch_stream_read(m.copies[m.rotation++ % m.copies.size()].get(), bytes, m.ticket.get() + 1, grid); },
-      reps, warmup);
-  for (double& v : ns) v *= 1e6;
-  return ns;
-}
-
-template <typename T>
-double GpuReduce<T>::cub_reduce_plus() {
-  GpuReduce& m = *this;
-  const T* x = m.copies[0].get();
-  std::size_t bytes = 0;
-  CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, x, m.out.get(), m.n, ::cuda::std::plus<>{}, T(0)));
-  DeviceBuffer<unsigned char> temp(bytes > 0 ? bytes : 1);
-  CUDA_CHECK(cub::DeviceReduce::Reduce(temp.get(), bytes, x, m.out.get(), m.n, ::cuda::std::plus<>{}, T(0)));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  return m.read(m.out.get());
-}
-
-template <typename T>
-Trace<T> GpuReduce<T>::trace(const Plan& plan, int block_index, int warp) {
-  GpuReduce& m = *this;
-  const int B = plan.block;
-  int steps = 1;
-  for (int o = B >> 1; o > 0; o >>= 1) ++steps;
-  const auto smem = static_cast<std::size_t>(B) * sizeof(T);
-  const int blocks = (m.n + B - 1) / B;
-  const T* x = m.copies[0].get();
-  Trace<T> t;
-  t.block_index = block_index;
-  t.warp = warp;
-  t.block = B;
-
-  DeviceBuffer<T> tree(static_cast<std::size_t>(steps * B));
-  DeviceBuffer<T> shuffle(kShuffleSteps * kWarpSize);
-  CUDA_CHECK(cudaMemset(m.out.get(), 0, sizeof(T)));
-  reduce_syncwarp<T, true><<<blocks, B, smem>>>(x, m.out.get(), m.n, Tracer<T>{tree.get(), block_index, warp});
-  CUDA_CHECK_LAUNCH();
-  reduce_shfl<T, false, true><<<blocks, B, smem>>>(x, m.out.get(), m.n, Tracer<T>{shuffle.get(), block_index, warp});
-  CUDA_CHECK_LAUNCH();
-  if (block_index < plan.seed_grid) {
-    DeviceBuffer<T> gs(kGridStrideSteps * kWarpSize);
-    reduce_cp<T, true><<<plan.seed_grid, B, smem>>>(x, m.partials_for(plan.seed_grid), m.n,
-                                                    Tracer<T>{gs.get(), block_index, warp});
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    t.grid_stride = gs.download();
-  }
-  CUDA_CHECK(cudaDeviceSynchronize());
-  t.shared_tree = tree.download();
-  t.shuffle = shuffle.download();
-  return t;
-}
-
 
 // The input behind `in`, in the type the caller's trace asks for.
 template <typename T>
