@@ -12,7 +12,6 @@
 
 #include "support/cli_expect.hpp"
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -1,12 +1,11 @@
-// The verdicts of cg_reduce_judge, as functions: bits, two runs, the atomic-order bound, Higham's
+// The verdicts of rungs.cpp, as functions: bits, two runs, the atomic-order bound, Higham's
 // bound and CUB's tolerance, the ladder's word, the bench row, and the trace word by word.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "techniques/cg_reduce/cg_reduce_judge.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -6,7 +6,6 @@
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
@@ -60,12 +59,12 @@ TEST(WarpTilesModel, VotesAndBallotPerTileInRankOrder) {
 TEST(WarpTilesJudge, EveryFieldIsCompared) {
   const TileLanes m = model_tiles(tid_values(), predicate_of(0x5555u));
   EXPECT_TRUE(judge_tiles(m, m).passed());
-  EXPECT_EQ(judge_tiles(m, m).compared, 32);
+  EXPECT_EQ(judge_tiles(m, m).compared(), 32u);
   TileLanes g = m;
   g.g4_rank[3] = 0;
   g.ballot[20] ^= 1u;
   g.all[30] = 1 - g.all[30];
-  EXPECT_EQ(judge_tiles(m, g).mismatches, (std::vector<int>{3, 20, 30}));
+  EXPECT_EQ(judge_tiles(m, g).differing(), (std::vector<std::int64_t>{3, 20, 30}));
 }
 
 TEST(WarpTilesSection, ModelRunHasTheTablesAndSaysWhatTheBuildKnows) {

@@ -4,7 +4,6 @@
 
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {
@@ -64,7 +63,7 @@ TEST(WarpDivergenceModel, CaseWorkByHand) {
 TEST(WarpDivergenceJudge, PathsAcceptTheModelOrFewerLanesButNeverOthers) {
   for (SwitchOn on : {SwitchOn::warp, SwitchOn::lane}) {
     EXPECT_TRUE(judge_paths(on, model_masks(on)).passed());
-    EXPECT_EQ(judge_paths(on, model_masks(on)).compared, 128);
+    EXPECT_EQ(judge_paths(on, model_masks(on)).compared(), 128u);
   }
   BlockMasks alone{};  // every thread ran by itself: allowed, the hardware may split a path further
   for (int t = 0; t < kDivergenceThreads; ++t) alone[static_cast<std::size_t>(t)] = 1u << (t % 32);
@@ -72,8 +71,8 @@ TEST(WarpDivergenceJudge, PathsAcceptTheModelOrFewerLanesButNeverOthers) {
   BlockMasks wrong = model_masks(SwitchOn::lane);
   wrong[35] |= 1u << 4;  // thread 35 (lane 3) ran case 3 together with lane 4 of another case
   wrong[70] = 0;         // thread 70 did not see itself
-  const LaneVerdict v = judge_paths(SwitchOn::lane, wrong);
-  EXPECT_EQ(v.mismatches, (std::vector<int>{35, 70}));
+  const report::Agreement v = judge_paths(SwitchOn::lane, wrong);
+  EXPECT_EQ(v.differing(), (std::vector<std::int64_t>{35, 70}));
 }
 
 TEST(WarpDivergenceJudge, ResultsMustBeEachThreadsOwnCase) {
@@ -83,7 +82,7 @@ TEST(WarpDivergenceJudge, ResultsMustBeEachThreadsOwnCase) {
   EXPECT_TRUE(judge_case_results(SwitchOn::lane, 64, r).passed());
   EXPECT_FALSE(judge_case_results(SwitchOn::warp, 64, r).passed()) << "the other switch's cases";
   r[9] += 1;
-  EXPECT_EQ(judge_case_results(SwitchOn::lane, 64, r).mismatches, (std::vector<int>{9}));
+  EXPECT_EQ(judge_case_results(SwitchOn::lane, 64, r).differing(), (std::vector<std::int64_t>{9}));
 }
 
 TEST(WarpDivergenceJudge, RatioOfMedians) {

@@ -5,9 +5,6 @@
 #include <random>
 
 #include "support/gpu_available.hpp"
-#include "techniques/warp_primitives/warp_primitives_gpu.hpp"
-#include "techniques/warp_primitives/warp_primitives_inputs.hpp"
-#include "techniques/warp_primitives/warp_primitives_model.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {

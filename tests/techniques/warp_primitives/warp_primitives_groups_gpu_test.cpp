@@ -6,8 +6,6 @@
 
 #include "support/gpu_available.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_gpu.hpp"
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {
@@ -27,10 +25,10 @@ TEST(WarpGroupsGpu, DivergencePathsAndResultsMatchTheModel) {
       SCOPED_TRACE("switch on " + std::string(on == SwitchOn::warp ? "warp" : "lane") + ", " +
                    std::to_string(iterations) + " steps");
       const DivergenceRun r = gpu_divergence(on, iterations);
-      const LaneVerdict paths = judge_paths(on, r.activemask);
-      EXPECT_TRUE(paths.passed()) << paths.detail();
-      const LaneVerdict results = judge_case_results(on, iterations, r.result);
-      EXPECT_TRUE(results.passed()) << results.detail();
+      const report::Agreement paths = judge_paths(on, r.activemask);
+      EXPECT_TRUE(paths.passed()) << lanes_detail(paths);
+      const report::Agreement results = judge_case_results(on, iterations, r.result);
+      EXPECT_TRUE(results.passed()) << lanes_detail(results);
       for (auto c : r.cycles) EXPECT_GT(c, 0);
     }
 }
@@ -69,8 +67,8 @@ TEST(WarpGroupsGpu, TilesMatchTheModelForSeveralPredicatesAndValues) {
       SCOPED_TRACE(pred);
       const Lanes values = make_values(kind, 5);
       const Lanes predicate = evaluate(*parse_predicate(pred), 9);
-      const LaneVerdict v = judge_tiles(model_tiles(values, predicate), gpu_tiles(values, predicate));
-      EXPECT_TRUE(v.passed()) << v.detail();
+      const report::Agreement v = judge_tiles(model_tiles(values, predicate), gpu_tiles(values, predicate));
+      EXPECT_TRUE(v.passed()) << lanes_detail(v);
     }
 }
 
@@ -89,8 +87,12 @@ TEST(WarpGroupsGpu, SixtyFourBitShufflesMatchTheModelBitForBit) {
         spec.width = width;
         spec.warp = {threads, mask};
         spec.values = make_values(ValueKind::random, 21);
-        const LaneVerdict v = judge_shuffle64(model_shuffle(spec), model_shuffle64(spec), gpu_shuffle64(spec), threads);
-        EXPECT_TRUE(v.passed()) << v.detail();
+        const auto lanes = model_shuffle(spec);
+        const Shuffle64Lanes model = model_shuffle64(spec), gpu = gpu_shuffle64(spec);
+        for (int lane = 0; lane < threads; ++lane) {
+          const auto l = static_cast<std::size_t>(lane);
+          EXPECT_TRUE(shuffle64_lane_agrees(lanes[l], model, gpu, l)) << "lane " << lane;
+        }
       }
 }
 

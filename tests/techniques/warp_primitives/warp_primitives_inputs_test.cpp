@@ -1,5 +1,5 @@
 // The inputs a student types: predicates (--predicate), keys (--key), values and masks (--mask).
-// The accepted forms are the ones warp_primitives_inputs.hpp documents (kPredicateForms,
+// The accepted forms are the ones warp_primitives_lesson.hpp documents (kPredicateForms,
 // kKeyForms, "Hex (0x...) or decimal, 32 bits").
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_inputs.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 using PK = wp::Predicate::Kind;

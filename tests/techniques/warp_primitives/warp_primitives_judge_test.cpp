@@ -1,8 +1,8 @@
-// The verdicts on a GPU's lanes (warp_primitives_judge.*), fed made-up GPU results: what counts as
-// agreeing with the reference model, and how a disagreement is named.
+// The verdicts on a GPU's lanes (shuffles.cpp, votes.cpp, reduction.cpp), fed made-up GPU results:
+// what counts as agreeing with the reference model, and how a disagreement is named.
 #include <gtest/gtest.h>
 
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
 namespace wp = cudasync::warp_primitives;
@@ -32,6 +32,17 @@ wp::Lanes faithful_gpu(const wp::ShuffleSpec& spec) {
   return g;
 }
 
+// The lanes of a shuffle noted as shuffle_part notes them.
+cudasync::report::Agreement judge_shuffle(const std::array<wp::ShuffleLane, wp::kWarpSize>& model, const wp::Lanes& gpu,
+                                          int threads) {
+  cudasync::report::Agreement a(true);
+  for (int lane = 0; lane < threads; ++lane) {
+    const auto l = static_cast<std::size_t>(lane);
+    wp::note_lane(a, lane, model[l], wp::shuffle_lane_agrees(model[l], gpu[l]));
+  }
+  return a;
+}
+
 wp::VoteSpec vote_spec(std::uint32_t mask, int threads) {
   wp::VoteSpec v;
   v.warp.mask = mask;
@@ -50,18 +61,18 @@ TEST(WarpJudgeShuffle, AgreeingGpuPassesAndUndefinedSourcesAreNotCompared) {
   // 32 threads, mask 0x0000ffff, shfl_down 2: lanes 14, 15 read non-callers (any value is fine
   // there), lanes 16-31 did not call and must keep kPoison.
   const auto spec = spec_of(wp::ShuffleOp::down, 2, 32, 32, 0x0000ffffu);
-  const auto v = wp::judge_shuffle(wp::model_shuffle(spec), faithful_gpu(spec), 32);
+  const auto v = judge_shuffle(wp::model_shuffle(spec), faithful_gpu(spec), 32);
   EXPECT_TRUE(v.passed());
-  EXPECT_EQ(v.detail(), "30 of 30 compared lanes agree");
+  EXPECT_EQ(wp::lanes_detail(v), "30 of 30 compared lanes agree");
 }
 
 TEST(WarpJudgeShuffle, OneDisagreeingLaneIsNamed) {
   const auto spec = spec_of(wp::ShuffleOp::idx, 2, 8, 16, 0xffffffffu);
   auto gpu = faithful_gpu(spec);
   gpu[5] = 3;  // the model says 2
-  const auto v = wp::judge_shuffle(wp::model_shuffle(spec), gpu, 16);
+  const auto v = judge_shuffle(wp::model_shuffle(spec), gpu, 16);
   EXPECT_FALSE(v.passed());
-  EXPECT_EQ(v.detail(), "lanes 5 differ");
+  EXPECT_EQ(wp::lanes_detail(v), "lanes 5 differ");
 }
 
 TEST(WarpJudgeShuffle, KeptOwnLaneThatDiffersIsAMismatch) {
@@ -75,15 +86,15 @@ TEST(WarpJudgeShuffle, GpuWritingIntoAnInactiveLaneFails) {
   const auto spec = spec_of(wp::ShuffleOp::bfly, 1, 32, 32, 0x0000ffffu);
   auto gpu = faithful_gpu(spec);
   gpu[17] = 16;  // lane 17 is not in the mask: it must still hold kPoison
-  EXPECT_EQ(wp::judge_shuffle(wp::model_shuffle(spec), gpu, 32).detail(), "lanes 17 differ");
+  EXPECT_EQ(wp::lanes_detail(judge_shuffle(wp::model_shuffle(spec), gpu, 32)), "lanes 17 differ");
 }
 
 TEST(WarpJudgeShuffle, ManyMismatchesAreListedShortly) {
   const auto spec = spec_of(wp::ShuffleOp::down, 1, 32, 32, 0xffffffffu);
   auto gpu = faithful_gpu(spec);
   for (auto& x : gpu) x += 1000;
-  const auto v = wp::judge_shuffle(wp::model_shuffle(spec), gpu, 32);
-  EXPECT_EQ(v.detail(), "lanes 0, 1, 2, 3, 4, 5, 6, 7, ... (32 in all) differ");
+  const auto v = judge_shuffle(wp::model_shuffle(spec), gpu, 32);
+  EXPECT_EQ(wp::lanes_detail(v), "lanes 0, 1, 2, 3, 4, 5, 6, 7, ... (32 in all) differ");
 }
 
 TEST(WarpJudgeVotes, EveryOpMustEqualTheModelExactly) {

@@ -7,7 +7,6 @@
 #include "core/kernel_listing.hpp"
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {
@@ -24,6 +23,17 @@ ShuffleSpec fan_down(int delta) {  // Fan's block of 16, width 8, var = tid
   s.warp.threads = 16;
   for (int i = 0; i < kWarpSize; ++i) s.values[static_cast<std::size_t>(i)] = i;
   return s;
+}
+
+// The lanes of a 64-bit shuffle noted as shfl64_part notes them.
+report::Agreement judge_shuffle64(const std::array<ShuffleLane, kWarpSize>& lanes, const Shuffle64Lanes& model,
+                                  const Shuffle64Lanes& gpu, int threads) {
+  report::Agreement a(true);
+  for (int lane = 0; lane < threads; ++lane) {
+    const auto l = static_cast<std::size_t>(lane);
+    note_lane(a, lane, lanes[l], shuffle64_lane_agrees(lanes[l], model, gpu, l));
+  }
+  return a;
 }
 
 template <typename T>
@@ -54,13 +64,13 @@ TEST(WarpShfl64Judge, BitForBitAndPoisonWhereNobodyCalled) {
     g.dbl[l] = poison<double>();
   }
   EXPECT_TRUE(judge_shuffle64(lanes, m, g, 32).passed());
-  EXPECT_EQ(judge_shuffle64(lanes, m, g, 32).compared, 32);
+  EXPECT_EQ(judge_shuffle64(lanes, m, g, 32).compared(), 32u);
   Shuffle64Lanes low_half_only = g;  // a GPU that moved only the low 32 bits of lane 3's long long
   low_half_only.ll[3] = (m.ll[3] & 0xffffffffLL) | (wide_long_long(3) & ~0xffffffffLL);
-  EXPECT_EQ(judge_shuffle64(lanes, m, low_half_only, 32).mismatches, (std::vector<int>{3}));
+  EXPECT_EQ(judge_shuffle64(lanes, m, low_half_only, 32).differing(), (std::vector<std::int64_t>{3}));
   Shuffle64Lanes written = g;
   written.dbl[20] = 0.0;  // a lane that never called was written
-  EXPECT_EQ(judge_shuffle64(lanes, m, written, 32).mismatches, (std::vector<int>{20}));
+  EXPECT_EQ(judge_shuffle64(lanes, m, written, 32).differing(), (std::vector<std::int64_t>{20}));
 }
 
 TEST(WarpShfl64Judge, ShflCountReadsTheOpcodes) {

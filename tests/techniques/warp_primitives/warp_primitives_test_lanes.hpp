@@ -1,6 +1,6 @@
 #pragma once
 // Lane values the warp-primitives tests share.
-#include "techniques/warp_primitives/warp_primitives.hpp"
+#include "techniques/warp_primitives/warp.hpp"
 
 namespace cudasync::warp_primitives::test_lanes {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_model.hpp"
+#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 

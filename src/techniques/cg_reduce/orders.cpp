@@ -1,5 +1,5 @@
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
-
+// The reference model (cg_reduce_lesson.hpp): the inputs, their exact sum, and every deterministic
+// rung's float order, replayed addition by addition.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -177,6 +177,20 @@ std::vector<T> vector_partials(const T* x, std::int64_t n, int grid, int block) 
   return per_block(y, grid, block, [](T* s, int size) { return warp_first_block_sum(s, size); });
 }
 
+namespace {
+
+// One block adding `count` partial sums: thread tid adds partials[tid], partials[tid + block], ...
+// from 0, then warp_first_block_sum (rung 7's block 0, the one-pass candidate's last block).
+template <typename T>
+T finishing_block_sum(const T* partials, int count, int block) {
+  std::vector<T> z(static_cast<std::size_t>(block), T(0));
+  for (int tid = 0; tid < block; ++tid)
+    for (int i = tid; i < count; i += block) z[static_cast<std::size_t>(tid)] += partials[static_cast<std::size_t>(i)];
+  return warp_first_block_sum(z.data(), block);
+}
+
+}  // namespace
+
 template <typename T>
 T grid_sync_sum(const T* x, std::int64_t n, int grid, int block) {
   const auto acc = grid_stride_accumulate(x, n, static_cast<std::int64_t>(grid) * block);
@@ -186,14 +200,6 @@ T grid_sync_sum(const T* x, std::int64_t n, int grid, int block) {
   const std::vector<T> partial =
       per_block(acc, live, block, [](T* s, int size) { return warp_first_block_sum(s, size); });
   return finishing_block_sum(partial.data(), live, block);  // block 0 after grid.sync()
-}
-
-template <typename T>
-T finishing_block_sum(const T* partials, int count, int block) {
-  std::vector<T> z(static_cast<std::size_t>(block), T(0));
-  for (int tid = 0; tid < block; ++tid)
-    for (int i = tid; i < count; i += block) z[static_cast<std::size_t>(tid)] += partials[static_cast<std::size_t>(i)];
-  return warp_first_block_sum(z.data(), block);
 }
 
 // --- per kernel --------------------------------------------------------------------------------
@@ -469,7 +475,6 @@ const char* dtype_name(Dtype d) { return d == Dtype::f32 ? "float" : "double"; }
   template std::vector<T> vector_partials<T>(const T*, std::int64_t, int, int);                     \
   template T warp_first_block_sum<T>(const T*, int);                                                \
   template T grid_sync_sum<T>(const T*, std::int64_t, int, int);                                    \
-  template T finishing_block_sum<T>(const T*, int, int);                                            \
   template ModelResult<T> model_kernel<T>(Kernel, const std::vector<T>&, const Plan&);              \
   template double atomic_order_bound<T>(const std::vector<T>&);                                     \
   template Trace<T> model_trace<T>(const std::vector<T>&, const Plan&, int, int);

@@ -2,8 +2,6 @@
 // which lanes run each case, step by step; the GPU shows __activemask() inside each case and the
 // cycles each warp spent in the switch.
 #include "core/report/text_format.hpp"
-#include "techniques/warp_primitives/warp_primitives_gpu.hpp"
-#include "techniques/warp_primitives/warp_primitives_judge.hpp"
 #include "techniques/warp_primitives/warp_primitives_lesson.hpp"
 
 namespace cudasync::warp_primitives {
@@ -18,7 +16,7 @@ constexpr int kIterations = 64;  // dependent steps of work in every case
 
 struct Launches {
   std::vector<double> cycles;  // every warp of every launch
-  LaneVerdict paths, results;  // over every launch
+  report::Agreement paths{true}, results{true};  // over every launch
   DivergenceRun first;         // the first launch, shown
 };
 
@@ -27,9 +25,9 @@ Launches launch(SwitchOn on, int reps) {
   for (int i = 0; i < reps; ++i) {
     const DivergenceRun r = gpu_divergence(on, kIterations);
     for (auto c : r.cycles) l.cycles.push_back(static_cast<double>(c));
-    const LaneVerdict p = judge_paths(on, r.activemask), v = judge_case_results(on, kIterations, r.result);
-    if (l.paths.compared == 0 || !p.passed()) l.paths = p;
-    if (l.results.compared == 0 || !v.passed()) l.results = v;
+    const report::Agreement p = judge_paths(on, r.activemask), v = judge_case_results(on, kIterations, r.result);
+    if (l.paths.compared() == 0 || !p.passed()) l.paths = p;
+    if (l.results.compared() == 0 || !v.passed()) l.results = v;
     if (i == 0) l.first = r;
   }
   return l;
@@ -67,7 +65,82 @@ report::Table bounds_check_table() {
   return t;
 }
 
+// The steps of one switch (on the lane, warp 0's), the model's lanes beside the GPU's __activemask()
+// in the first lane of each step.
+report::Table path_table(SwitchOn on, const std::optional<Launches>& run, bool gpu) {
+  const bool warp = on == SwitchOn::warp;
+  const char* first_column = warp ? "warp" : "step";
+  report::Table t(warp ? "warp-switch" : "lane-switch",
+                  say(warp ? "divergence.warp-switch-title" : "divergence.lane-switch-title"));
+  t.column(first_column, first_column).column("case", "case").column("lanes", say("divergence.lanes-model"), Format::hex32);
+  if (gpu) t.column("gpu", say("divergence.activemask-gpu"), Format::hex32);
+  int step = 0;
+  for (const PathStep& p : model_paths(on)) {
+    if (!warp && p.warp != 0) continue;
+    std::vector<std::pair<std::string, Value>> cells{
+        {first_column, warp ? p.warp : ++step}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
+    if (run) {
+      int first = 0;
+      while (!((p.lanes >> first) & 1u)) ++first;
+      cells.emplace_back("gpu", I{run->first.activemask[static_cast<std::size_t>(p.warp * kWarpSize + first)]});
+    }
+    t.row(cells);
+  }
+  if (gpu && !warp) t.legend.push_back(say("divergence.gpu-legend"));
+  return t;
+}
+
 }  // namespace
+
+int divergence_case(SwitchOn on, int thread) { return on == SwitchOn::warp ? thread / kWarpSize : thread % kWarpSize; }
+
+std::uint32_t case_work(int c, int thread, int iterations) {
+  auto x = static_cast<std::uint32_t>(thread);
+  for (int i = 0; i < iterations; ++i) x = x * 3u + static_cast<std::uint32_t>(c);
+  return x;
+}
+
+std::uint32_t path_lanes(SwitchOn on, int thread) {
+  const int first = thread - thread % kWarpSize;
+  std::uint32_t lanes = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (divergence_case(on, first + lane) == divergence_case(on, thread)) lanes |= 1u << lane;
+  return lanes;
+}
+
+std::vector<PathStep> model_paths(SwitchOn on) {
+  std::vector<PathStep> steps;
+  for (int warp = 0; warp < kDivergenceWarps; ++warp)
+    for (int c = 0; c < kDivergenceCases; ++c) {
+      std::uint32_t lanes = 0;
+      for (int lane = 0; lane < kWarpSize; ++lane)
+        if (divergence_case(on, warp * kWarpSize + lane) == c) lanes |= 1u << lane;
+      if (lanes != 0) steps.push_back({warp, c, lanes});
+    }
+  return steps;
+}
+
+report::Agreement judge_paths(SwitchOn on, const BlockMasks& gpu) {
+  report::Agreement a(true);
+  for (int t = 0; t < kDivergenceThreads; ++t) {
+    const std::uint32_t got = gpu[static_cast<std::size_t>(t)];
+    a.note(t, ((got >> (t % kWarpSize)) & 1u) && (got & ~path_lanes(on, t)) == 0);
+  }
+  return a;
+}
+
+report::Agreement judge_case_results(SwitchOn on, int iterations, const BlockValues& gpu) {
+  report::Agreement a(true);
+  for (int t = 0; t < kDivergenceThreads; ++t)
+    a.note(t, gpu[static_cast<std::size_t>(t)] == case_work(divergence_case(on, t), t, iterations));
+  return a;
+}
+
+double divergence_ratio(const std::vector<double>& warp_switch, const std::vector<double>& lane_switch) {
+  if (warp_switch.empty() || lane_switch.empty()) return 0.0;
+  const double base = report::median(warp_switch);
+  return base > 0.0 ? report::median(lane_switch) / base : 0.0;
+}
 
 report::Section divergence_part(Run& run) {
   const bool gpu = run.ctx.gpu;
@@ -82,34 +155,8 @@ report::Section divergence_part(Run& run) {
     by_lane = launch(SwitchOn::lane, reps);
   }
 
-  report::Table w("warp-switch", say("divergence.warp-switch-title"));
-  w.column("warp", "warp").column("case", "case").column("lanes", say("divergence.lanes-model"), Format::hex32);
-  if (gpu) w.column("gpu", say("divergence.activemask-gpu"), Format::hex32);
-  for (const PathStep& p : model_paths(SwitchOn::warp)) {
-    std::vector<std::pair<std::string, Value>> cells{{"warp", p.warp}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
-    if (by_warp) cells.emplace_back("gpu", I{by_warp->first.activemask[static_cast<std::size_t>(p.warp * kWarpSize)]});
-    w.row(cells);
-  }
-  s.add(std::move(w));
-
-  report::Table l("lane-switch", say("divergence.lane-switch-title"));
-  l.column("step", "step").column("case", "case").column("lanes", say("divergence.lanes-model"), Format::hex32);
-  if (gpu) l.column("gpu", say("divergence.activemask-gpu"), Format::hex32);
-  int step = 0;
-  for (const PathStep& p : model_paths(SwitchOn::lane)) {
-    if (p.warp != 0) continue;
-    std::vector<std::pair<std::string, Value>> cells{{"step", ++step}, {"case", p.case_id}, {"lanes", I{p.lanes}}};
-    if (by_lane) {
-      int first = 0;
-      while (!((p.lanes >> first) & 1u)) ++first;
-      cells.emplace_back("gpu", I{by_lane->first.activemask[static_cast<std::size_t>(first)]});
-    }
-    l.row(cells);
-  }
-  if (gpu)
-    l.legend.push_back(say("divergence.gpu-legend"));
-  s.add(std::move(l));
-
+  s.add(path_table(SwitchOn::warp, by_warp, gpu));
+  s.add(path_table(SwitchOn::lane, by_lane, gpu));
   s.add(bounds_check_table());
   s.fact("pc-registers", say("divergence.pc-registers"), I{2}, Format::count, say("divergence.pc-registers-note"));
   s.fact("paths-per-warp-warp-switch", say("divergence.paths-warp-switch"), I{1});
@@ -125,13 +172,13 @@ report::Section divergence_part(Run& run) {
   const double ratio = divergence_ratio(by_warp->cycles, by_lane->cycles);
   s.fact("ratio", say("divergence.ratio"), ratio, Format::ratio,
          say("divergence.ratio-note", {{"launches", reps}, {"warps", kDivergenceWarps}}));
-  s.agreement("warp-paths-agree", say("divergence.warp-paths-agree"), by_warp->paths.passed(), by_warp->paths.detail());
-  s.agreement("lane-paths-agree", say("divergence.lane-paths-agree"), by_lane->paths.passed(), by_lane->paths.detail());
+  by_warp->paths.check(s, "warp-paths-agree", say("divergence.warp-paths-agree"), lanes_detail(by_warp->paths));
+  by_lane->paths.check(s, "lane-paths-agree", say("divergence.lane-paths-agree"), lanes_detail(by_lane->paths));
   const bool results = by_warp->results.passed() && by_lane->results.passed();
   s.agreement("results-agree", say("divergence.results-agree"), results,
               results ? say("divergence.results-agree-detail", {{"threads", kDivergenceThreads}})
-                      : say("divergence.results-differ",
-                            {{"warp", by_warp->results.detail()}, {"lane", by_lane->results.detail()}}));
+                      : say("divergence.results-differ", {{"warp", lanes_detail(by_warp->results)},
+                                                          {"lane", lanes_detail(by_lane->results)}}));
   s.check("lane-switch-serialised", say("divergence.serialised", {{"times", report::fixed(kSerialisedAtLeast, 0)}}),
           ratio >= kSerialisedAtLeast, say("divergence.serialised-detail", {{"times", report::fixed(ratio, 1)}}));
   return s;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "techniques/cg_reduce/cg_reduce_lesson.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
 
 namespace cudasync::cg_reduce {
 

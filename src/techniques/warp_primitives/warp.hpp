@@ -1,9 +1,12 @@
 #pragma once
 // warp-primitives: the warp-level functions of Fan, ch. 10 (sections 10.1-10.4), run in one warp
 // on the GPU and computed by the reference model, lane by lane. This header holds the plain structs
-// both backends fill; it is compiled by nvcc too, so it includes nothing but the standard library.
+// both backends fill and the GPU entries (each launches one block and copies its lanes back); nvcc
+// compiles it too, so it includes nothing but the standard library and core/gpu_entry.hpp.
 #include <array>
 #include <cstdint>
+
+#include "core/gpu_entry.hpp"
 
 namespace cudasync::warp_primitives {
 
@@ -109,5 +112,40 @@ inline long long wide_long_long(std::int32_t x) {
   return static_cast<long long>(x) * 4294967296LL + static_cast<long long>(static_cast<std::uint32_t>(x));
 }
 inline double wide_double(std::int32_t x) { return static_cast<double>(x) + 0.1; }
+
+// ---------------------------------------------------------------- the GPU side
+
+// Lanes that did not call keep kPoison.
+CUDASYNC_GPU_ENTRY(Lanes, gpu_shuffle, (const ShuffleSpec& spec))
+CUDASYNC_GPU_ENTRY(VoteLanes, gpu_votes, (const VoteSpec& spec))
+// Needs compute capability 8.0+: the caller waives below.
+CUDASYNC_GPU_ENTRY(ReduceLanes, gpu_reduce, (const VoteSpec& spec))
+CUDASYNC_GPU_ENTRY(SharedWords, gpu_syncwarp, (const Lanes& values, SyncwarpVariant variant))
+// Full warp, width 32.
+CUDASYNC_GPU_ENTRY(ReductionTrace, gpu_reduction_trace, (const Lanes& values, ShuffleOp op))
+
+// Fan 10.1: one block of kDivergenceThreads runs the 32-case switch on the warp or on the lane;
+// each case does `iterations` dependent steps.
+CUDASYNC_GPU_ENTRY(DivergenceRun, gpu_divergence, (SwitchOn on, int iterations))
+// Fan 10.4: one warp; ranks and sizes of the thread_group partitions, a thread_block_tile<4>'s
+// shfl_down(v, 1), any, all and ballot of `predicate`.
+CUDASYNC_GPU_ENTRY(TileLanes, gpu_tiles, (const Lanes& values, const Lanes& predicate))
+// Fan 10.3: __shfl_down_sync(spec.warp.mask, v, spec.param, spec.width) on the long long and the
+// double of each lane's value (wide_long_long, wide_double); lanes that did not call keep 0xAB bytes.
+CUDASYNC_GPU_ENTRY(Shuffle64Lanes, gpu_shuffle64, (const ShuffleSpec& spec))
+
+// Latency of one operation in a dependent chain in one warp, in SM cycles (clock64).
+enum class CostProbe : int {
+  shfl_xor = 0,
+  ballot,
+  match_any,
+  sum_shared_syncwarp,  // Fan 10.2: the guarded shared-memory loop, 5 steps
+  sum_shfl_down,        // Fan 10.3.2: five __shfl_down_sync
+  sum_shfl_xor,
+  sum_cg_reduce,        // cooperative_groups::reduce on a thread_block_tile<32>
+  sum_reduce_add,       // __reduce_add_sync: one instruction (REDUX) on 8.0+
+};
+inline constexpr int kCostProbes = 8;
+CUDASYNC_GPU_ENTRY(double, gpu_cycles_per_op, (CostProbe probe, int iterations))
 
 }  // namespace cudasync::warp_primitives

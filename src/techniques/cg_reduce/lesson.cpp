@@ -1,6 +1,5 @@
-// cg-reduce: options, validation, the run's shared inputs, the setup section and the part table.
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
-
+// cg-reduce: options, validation, the run's shared inputs, the setup section, the part table and
+// the course hook.
 #include <algorithm>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +9,8 @@
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
-#include "techniques/cg_reduce/cg_reduce_model.hpp"
+#include "techniques/cg_reduce/cg_reduce_course.hpp"
+#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
 
 namespace cudasync::cg_reduce {
 
@@ -31,20 +31,23 @@ std::string pow2_name(std::int64_t v) {
   return std::to_string(v) + " (2^" + std::to_string(l) + ")";
 }
 
+// A usage error's words: English, as every usage error.
+std::string english(std::string_view key, const words::Args& args) {
+  return words::say_in(words::Lang::en, "cg-reduce", key, args);
+}
+
 std::optional<std::string> n_error(const std::string& text) {
   const auto v = whole_number(text);
-  if (!v) return "'" + text + "' is not a whole number of elements";
-  if (*v <= 0) return text + " elements: give at least 1";
-  if (*v > kMaxN)
-    return text + " is more than " + pow2_name(kMaxN) +
-           ", the most Fan's kernels handle (they index with int); give 1.." + std::to_string(kMaxN);
+  if (!v) return english("usage.n-not-whole", {{"n", text}});
+  if (*v <= 0) return english("usage.n-not-positive", {{"n", text}});
+  if (*v > kMaxN) return english("usage.n-too-large", {{"n", text}, {"most", pow2_name(kMaxN)}, {"max", kMaxN}});
   return std::nullopt;
 }
 
 std::string block_error(const std::string& s) {
   const long long b = whole_number(s).value_or(0);
   const bool ok = b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
-  return ok ? std::string() : s + " is not a power of two in 32..1024: accepted 32, 64, 128, 256, 512, 1024";
+  return ok ? std::string() : english("usage.block", {{"block", s}});
 }
 
 // What only the trace part limits: the problem's size, the block, and which block and warp exist.
@@ -52,44 +55,29 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   if (!selection.has("trace")) return std::nullopt;
   const std::int64_t n = o.n.value_or(kDefaultN);
   if (n > kTraceMaxN)
-    return "--part trace is for problems of at most " + pow2_name(kTraceMaxN) + " elements (the model replays "
-           "every traced kernel beside it); got --n " + std::to_string(n) + "; accepted: --n 1.." +
-           std::to_string(kTraceMaxN) + " with --part trace";
-  if (o.block > kTraceMaxBlock)
-    return "--part trace prints the shared-memory tree with one row per word: at most --block " +
-           std::to_string(kTraceMaxBlock) + " (got " + std::to_string(o.block) + "); accepted: --block 32.." +
-           std::to_string(kTraceMaxBlock) + " with --part trace";
+    return english("usage.trace-n", {{"most", pow2_name(kTraceMaxN)}, {"n", n}, {"max", kTraceMaxN}});
+  if (o.block > kTraceMaxBlock) return english("usage.trace-block-size", {{"max", kTraceMaxBlock}, {"block", o.block}});
   const int blocks = blocks_for(n, o.block);
   if (o.trace_block && *o.trace_block >= blocks)
-    return "--trace-block " + std::to_string(*o.trace_block) + " does not exist: " + std::to_string(n) +
-           " elements in blocks of " + std::to_string(o.block) + " make blocks 0.." + std::to_string(blocks - 1) +
-           "; accepted: --trace-block 0.." + std::to_string(blocks - 1);
+    return english("usage.trace-block",
+                   {{"trace-block", *o.trace_block}, {"n", n}, {"block", o.block}, {"last", blocks - 1}});
   if (o.trace_warp && *o.trace_warp >= o.block / kWarpSize)
-    return "--trace-warp " + std::to_string(*o.trace_warp) + " does not exist: a block of " + std::to_string(o.block) +
-           " threads has warps 0.." + std::to_string(o.block / kWarpSize - 1) + "; accepted: --trace-warp 0.." +
-           std::to_string(o.block / kWarpSize - 1);
+    return english("usage.trace-warp", {{"warp", *o.trace_warp}, {"block", o.block}, {"last", o.block / kWarpSize - 1}});
   return std::nullopt;
 }
 
 void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--n", o.n, "Elements to sum, 1.." + std::to_string(kMaxN) + " (default 2^24)")
+  sub.add_option("--n", o.n, say("option.n", {{"max", kMaxN}}))
       ->check(cli::ranged_check(1, kMaxN, [](const std::string& s) { return n_error(s).value_or(""); }));
-  sub.add_option("--block", o.block, "Threads per block: a power of two, 32..1024 (default 128, Fan's BLOCK_SIZE)")
+  sub.add_option("--block", o.block, say("option.block"))
       ->check(CLI::Validator(block_error, "{32,64,128,256,512,1024}", "accepts: one of 32, 64, 128, 256, 512, 1024"));
-  sub.add_option("--dtype", o.dtype, "float or double (default float; --bench without it runs both)")
+  sub.add_option("--dtype", o.dtype, say("option.dtype"))
       ->check(CLI::IsMember({"float", "double"}));
   // The largest trace has kTraceMaxN elements in blocks of 32, and a block of kTraceMaxBlock threads.
-  cli::add_count(sub, "--trace-block", o.trace_block, kTraceMaxN / kWarpSize - 1,
-                 "The block the trace part shows (default 0; fewer where --n and --block make fewer blocks)", 0);
-  cli::add_count(sub, "--trace-warp", o.trace_warp, kTraceMaxBlock / kWarpSize - 1,
-                 "The warp of that block the trace part shows (default 0; fewer in a smaller --block)", 0);
-  sub.add_option("--grid", o.grid,
-                 "Blocks of the grid-sync rung (default: the most a cooperative launch accepts, from the occupancy API; "
-                 "a larger grid is refused, and a run of that rung alone exits 77)")
-      ->check(CLI::Range(1, 1 << 30));
-  sub.add_option("--sizes", o.sizes,
-                 "--bench sizes as powers of two, comma-separated log2 values in " + std::to_string(kMinLog2Size) +
-                     ".." + std::to_string(kMaxLog2Size) + " (default 20,21,...,28)")
+  cli::add_count(sub, "--trace-block", o.trace_block, kTraceMaxN / kWarpSize - 1, say("option.trace-block"), 0);
+  cli::add_count(sub, "--trace-warp", o.trace_warp, kTraceMaxBlock / kWarpSize - 1, say("option.trace-warp"), 0);
+  sub.add_option("--grid", o.grid, say("option.grid"))->check(CLI::Range(1, 1 << 30));
+  sub.add_option("--sizes", o.sizes, say("option.sizes", {{"min", kMinLog2Size}, {"max", kMaxLog2Size}}))
       ->delimiter(',')
       ->check(CLI::Range(kMinLog2Size, kMaxLog2Size));
 }
@@ -144,13 +132,14 @@ std::optional<std::uint64_t> model_run_bytes(const Problem& p, const parts::Sele
 std::string model_run_named(const Options& o, const Problem& p, const parts::Selection& selection) {
   std::string named = "--n " + std::to_string(p.n);
   if (o.grid && selection.has("grid-sync")) named += " --grid " + std::to_string(*o.grid);
-  return named + ": the input array of " + dtype_name(p.dtype) + "s and the model's per-thread and per-block sums";
+  return english("usage.model-memory", {{"options", named}, {"dtype", dtype_name(p.dtype)}});
 }
 
-parts::Part<Run> rung_row(const std::string& id, const char* title, const char* summary, bool needs_gpu = false) {
+// A part's title and summary are its catalog's: part.<id>.title and part.<id>.summary.
+parts::Part<Run> rung_row(const std::string& id, bool needs_gpu = false) {
   std::vector<std::string> reads{"--n", "--block", "--dtype"};
   if (id == "grid-sync") reads.push_back("--grid");
-  return {id, title, summary, reads, needs_gpu, false, true, [id](Run& r) { return rung_part(r, id); }};
+  return {id, "", "", reads, needs_gpu, false, true, [id](Run& r) { return rung_part(r, id); }};
 }
 
 }  // namespace
@@ -188,10 +177,11 @@ void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::s
   const int grid = std::max({p.seed_grid, p.occupancy_grid, p.vector_grid, sync_grid});
   const double partials = static_cast<double>(grid) * static_cast<double>(elem);
   if (input + partials > 0.9 * static_cast<double>(free_bytes))
-    throw UsageError(what + " needs " + mib(input) + " of device memory for the input and " + mib(partials) +
-                     " for the partial sums; GPU " + std::to_string(ctx.device ? ctx.device->index : 0) + " has " +
-                     mib(static_cast<double>(free_bytes)) + " free; accepted: a problem whose input and partial sums fit "
-                     "in 90 % of the free memory (a smaller --n, or smaller --sizes for --bench)");
+    throw UsageError(english("usage.device-memory", {{"what", what},
+                                                     {"input", mib(input)},
+                                                     {"partials", mib(partials)},
+                                                     {"gpu", ctx.device ? ctx.device->index : 0},
+                                                     {"free", mib(static_cast<double>(free_bytes))}}));
 }
 
 std::vector<int> bench_sizes(std::vector<int> sizes) {
@@ -234,19 +224,19 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "cg-reduce",
-      "cg-reduce: the reduction ladder of Fan, ch. 10 (10.2-10.5), rung by rung, against the model and CUB",
+      "",  // the catalog's lesson.title
       "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (Fan, ch. 10)",
       {
-          rung_row("shared", "rung 1: shared tree", "shared-memory tree, __syncthreads each step, atomicAdd (ch. 9)"),
-          rung_row("syncwarp", "rung 2: __syncwarp", "the same tree, __syncwarp for offsets <= 16 (10.2)"),
-          rung_row("shfl", "rung 3: shuffles", "__shfl_down_sync or __shfl_xor_sync for offsets <= 16 (10.3.2)"),
-          rung_row("cg", "rung 4: cooperative groups", "thread_block_tile<32>::shfl_down and cg::reduce (10.4.2)"),
-          rung_row("two-pass", "rung 5: two passes", "grid-stride loop in a register, two launches, no atomics (10.5.1)"),
-          rung_row("static", "rung 6: static buffer", "rung 5 with a static __device__ buffer (10.5.2)"),
-          rung_row("grid-sync", "rung 7: grid.sync", "one cooperative launch: block sums, grid.sync(), block 0 ends"),
-          rung_row("cub", "rung 8: CUB", "cub::DeviceReduce::Sum, the speed every rung is measured against", true),
-          {"trace", "trace", "one warp's partial sums and one block's shared tree, step by step",
-           {"--n", "--block", "--dtype", "--trace-block", "--trace-warp"}, false, false, false, trace_part},
+          rung_row("shared"),
+          rung_row("syncwarp"),
+          rung_row("shfl"),
+          rung_row("cg"),
+          rung_row("two-pass"),
+          rung_row("static"),
+          rung_row("grid-sync"),
+          rung_row("cub", true),
+          {"trace", "", "", {"--n", "--block", "--dtype", "--trace-block", "--trace-warp"}, false, false, false,
+           trace_part},
       },
       add_options,
       validate,
@@ -258,6 +248,15 @@ const parts::Lesson<Options, Run>& lesson() {
       {},
       {}};
   return table;
+}
+
+// Every exercise is a row of lessons/cg-reduce/lesson.json; those with an answer read it by id from a
+// run of the lesson (the rungs' errors compared, a bound's chain, whether the rungs' sums are the
+// same bits). Only the kernel exercise needs code (block_sum.cpp).
+const course::LessonCourse& course() {
+  static const course::LessonCourse c =
+      course::lesson_course("cg-reduce", {{}, {{"block-sum-kernel", run_block_sum_exercise}}});
+  return c;
 }
 
 }  // namespace cudasync::cg_reduce
