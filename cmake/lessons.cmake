@@ -44,8 +44,14 @@ function(cudasync_lesson_registry out_cpp)
   set(includes "")
   set(rows "")
   foreach(stem IN LISTS CUDASYNC_LESSONS)
-    string(APPEND includes "#include \"techniques/${stem}/${stem}_course.hpp\"\n"
-                           "#include \"techniques/${stem}/${stem}_lesson.hpp\"\n")
+    # A lesson's lesson.hpp declares lesson() and course() (the topic-slice shape, ARCHITECTURE.md);
+    # the older shape kept them in <stem>_lesson.hpp and <stem>_course.hpp.
+    if(EXISTS "${PROJECT_SOURCE_DIR}/src/techniques/${stem}/lesson.hpp")
+      string(APPEND includes "#include \"techniques/${stem}/lesson.hpp\"\n")
+    else()
+      string(APPEND includes "#include \"techniques/${stem}/${stem}_course.hpp\"\n"
+                             "#include \"techniques/${stem}/${stem}_lesson.hpp\"\n")
+    endif()
     string(APPEND rows "      parts::command(${stem}::lesson(), ${stem}::course()),\n")
   endforeach()
   file(CONFIGURE OUTPUT "${out_cpp}" CONTENT
