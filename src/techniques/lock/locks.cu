@@ -1,6 +1,6 @@
 // The lock lesson's kernels: one per variant, each a loop of `iters` acquire / critical section /
-// release per thread (for the combining lock, `iters` requests, lock_combining.cuh). Kernels fill
-// plain arrays and never print; lock.cpp turns them into a Report.
+// release per thread (for the combining lock, `iters` requests). Kernels fill plain arrays and
+// never print.
 //
 // Every wait goes through spin_until() with a deadline on %globaltimer (after one try, so that a
 // free lock costs no read of the clock): a thread whose wait passes the deadline sets gave_up[tid],
@@ -14,14 +14,129 @@
 #include "core/cuda/deadline.cuh"
 #include "core/cuda/device_buffer.hpp"
 #include "core/cuda/event_timer.hpp"
-#include "techniques/lock/lock_combining.cuh"
-#include "techniques/lock/lock_gpu.hpp"
+#include "core/cuda/vector_load.cuh"
+#include "techniques/lock/locks.hpp"
 
 namespace cudasync::lock {
 
 using cuda::DeviceBuffer;
 using cuda::SpinDeadline;
 using cuda::spin_until;
+
+// The combining lock on the device (flat combining: D. Hendler, I. Incze, N. Shavit, M. Tzafrir,
+// "Flat Combining and the Synchronization-Parallelism Tradeoff", SPAA 2010).
+//
+// Each thread owns one 32-bit slot. To run its critical section it publishes a request in the slot
+// (the operation is fixed: fetch-and-add; the word carries the argument) and waits for the answer
+// to appear in the same word. A waiter that finds the lock free takes it and, while holding it,
+// serves every request published in the slot array: it applies each to the protected counter and
+// overwrites the slot with the answer. One lock handoff runs many critical sections.
+//
+//   slot word:  [31:30] state  idle 0 | pending 1 | done 2      [29:0] argument, then answer
+//   thread t, request 0 of "+1":  slot[t] = pending|1  ...  a combiner writes slot[t] = done|17:
+//   thread t's fetch-and-add returned 17 (the counter went 17 -> 18 in that combiner's pass).
+//
+// Ordering. The lock word is taken with an acquire compare-and-swap and given back with a release
+// store: the counter passes from one combiner to the next exactly as in any lock. The slot words
+// are relaxed device-scope atomics: the request's argument and the answer live in the word that
+// carries the flag, so reading "done" is reading the answer (one location is always coherent), and
+// there is no other memory for a release or acquire on the slot to order. A critical section whose
+// caller must read other memory the combiner wrote would need a release before the done marks (one
+// fence per pass) and an acquire load of the slot. Coherence also keeps a request from being served
+// twice: the next combiner takes the lock after this one wrote "done", so it cannot read the old
+// "pending" again.
+namespace combining {
+
+inline constexpr unsigned kIdle = 0u, kPending = 1u, kDone = 2u;
+inline constexpr unsigned kPayloadMask = (1u << kSlotPayloadBits) - 1u;
+// A waiter looks at the lock word on one poll in kLockEvery (its own slot on every poll): the slots
+// are spread over L2, the lock word is one address, and a lock word polled by every waiter slows
+// the combiner's release and the next taker's compare-and-swap.
+inline constexpr int kLockEvery = 4;
+// The combiner reads the slots 32 at a time, as 8 vector loads all in flight at once: one L2 round
+// trip per 32 slots instead of one per slot. (64 would not fit the 64 registers a thread may use
+// in a block of 1024 without spilling.)
+inline constexpr int kScanChunk = 32;
+
+__host__ __device__ constexpr unsigned word(unsigned state, unsigned payload) {
+  return state << kSlotPayloadBits | (payload & kPayloadMask);
+}
+__host__ __device__ constexpr unsigned state_of(unsigned w) { return w >> kSlotPayloadBits; }
+__host__ __device__ constexpr unsigned payload_of(unsigned w) { return w & kPayloadMask; }
+
+using SlotRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>;
+using LockRef = ::cuda::atomic_ref<int, ::cuda::thread_scope_device>;
+
+// Four slots in one relaxed device-scope load (each element is its own relaxed access).
+using ::cudasync::cuda::load4_relaxed;
+
+struct Shared {
+  int* mutex;
+  int* cnt;            // the protected data
+  unsigned* slots;     // one per thread of the grid, padded with idle slots to a multiple of 4
+  int slot_count;      // padded
+  int* handoffs;       // times the lock was taken (each a pass over the slots), under the lock
+};
+
+// Serve one slot word `w` of slot `s`: a pending fetch-and-add gets the counter's value as answer.
+__device__ __forceinline__ void serve(const Shared& g, int s, unsigned w, int& counter) {
+  if (state_of(w) != kPending) return;
+  SlotRef(g.slots[s]).store(word(kDone, static_cast<unsigned>(counter)), ::cuda::memory_order_relaxed);
+  counter += static_cast<int>(payload_of(w));
+}
+
+// The holder's pass: every published request, in slot order, applied to the counter.
+__device__ __forceinline__ void combine(const Shared& g) {
+  int counter = *g.cnt;  // a plain load: the acquire that took the lock dropped this SM's L1
+  for (int base = 0; base < g.slot_count; base += kScanChunk) {
+    uint4 w[kScanChunk / 4];
+#pragma unroll
+    for (int k = 0; k < kScanChunk / 4; ++k)
+      w[k] = base + 4 * k < g.slot_count ? load4_relaxed(g.slots + base + 4 * k) : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+    for (int k = 0; k < kScanChunk / 4; ++k) {
+      const int s = base + 4 * k;
+      serve(g, s, w[k].x, counter);
+      serve(g, s + 1, w[k].y, counter);
+      serve(g, s + 2, w[k].z, counter);
+      serve(g, s + 3, w[k].w, counter);
+    }
+  }
+  *g.cnt = counter;
+  *g.handoffs += 1;
+}
+
+// One request of thread `tid`: fetch-and-add(arg) on the counter. Returns false when the wait for
+// the answer passed the deadline (the request may still be served later; its answer is lost).
+__device__ __forceinline__ bool request(const Shared& g, int tid, unsigned arg, unsigned& answer,
+                                        const cuda::SpinDeadline& d) {
+  SlotRef mine(g.slots[tid]);
+  mine.store(word(kPending, arg), ::cuda::memory_order_relaxed);
+  LockRef lock(*g.mutex);
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int warp = static_cast<int>(blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32);
+  int poll = warp;  // waiters of different warps look at the lock word on different polls
+  const auto try_once = [&] {
+    const unsigned w = mine.load(::cuda::memory_order_relaxed);
+    if (state_of(w) == kDone) {
+      answer = payload_of(w);
+      return true;
+    }
+    if (poll++ % kLockEvery != 0 || lock.load(::cuda::memory_order_relaxed) != 0) return false;
+    // The lanes of a warp that poll together elect one of them to try: one compare-and-swap per
+    // warp at the lock word instead of up to 32.
+    if (lane != __ffs(__activemask()) - 1) return false;
+    int expected = 0;
+    if (!lock.compare_exchange_strong(expected, 1, ::cuda::memory_order_acquire, ::cuda::memory_order_relaxed))
+      return false;
+    combine(g);  // serves this thread's own request too: it was published before the lock was taken
+    lock.store(0, ::cuda::memory_order_release);
+    return false;  // the next poll reads the answer
+  };
+  return try_once() || cuda::spin_until(try_once, d);
+}
+
+}  // namespace combining
 
 namespace {
 
@@ -139,21 +254,35 @@ __device__ __forceinline__ bool ttas_lock(int* m, const SpinDeadline& d) {
 }
 
 // ---- the kernels ---------------------------------------------------------------------------
-// One loop for every lock of the form lock(); *cnt = *cnt + 1; unlock();.
-template <typename Lock, typename Unlock>
-__device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock unlock) {
+// One thread's `iters` acquisitions: `once(i)` acquires, runs its critical section and releases, or
+// returns false when its wait passed the deadline: the thread gives up and stops.
+template <typename Once>
+__device__ __forceinline__ void each_acquisition(const Args& a, Once once) {
   const int tid = global_tid();
   int done = 0;
   for (int i = 0; i < a.iters; ++i) {
-    if (!lock()) {
+    if (!once(i)) {
       a.gave_up[tid] = 1;
       break;
     }
-    *a.cnt = *a.cnt + 1;
-    unlock();
     ++done;
   }
   a.done[tid] = done;
+}
+
+// One loop for every lock of the form lock(); section(); unlock(); (by default *cnt = *cnt + 1).
+template <typename Lock, typename Unlock, typename Section>
+__device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock unlock, Section section) {
+  each_acquisition(a, [&](int) {
+    if (!lock()) return false;
+    section();
+    unlock();
+    return true;
+  });
+}
+template <typename Lock, typename Unlock>
+__device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock unlock) {
+  counting_loop(a, lock, unlock, [&] { *a.cnt = *a.cnt + 1; });
 }
 
 // Parts 1 and 3: the blog's class, used as kernel<<<N, 1>>>, around its two critical sections.
@@ -161,18 +290,7 @@ __global__ void book_kernel(Args a) {
   counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); });
 }
 __global__ void book_atomic_add_kernel(Args a) {
-  const int tid = global_tid();
-  int done = 0;
-  for (int i = 0; i < a.iters; ++i) {
-    if (!book_lock(a.mutex, a.d)) {
-      a.gave_up[tid] = 1;
-      break;
-    }
-    atomicAdd(a.cnt, 1);
-    book_unlock(a.mutex);
-    ++done;
-  }
-  a.done[tid] = done;
+  counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); }, [&] { atomicAdd(a.cnt, 1); });
 }
 
 // Part 2: lock() and unlock() as functions, called by every lane.
@@ -191,10 +309,8 @@ __global__ void acq_rel_kernel(Args a) {
 // Part 7: the blog's "true thread lock": try, and if the lock was free do the work and release it
 // in the same iteration, so no lane ever holds the lock while it waits for its warp.
 __global__ void thread_lock_kernel(Args a) {
-  const int tid = global_tid();
-  int done = 0;
-  for (int i = 0; i < a.iters; ++i) {
-    const bool ok = take(
+  each_acquisition(a, [&](int) {
+    return take(
         [&] {
           if (0 == atomicCAS(a.mutex, 0, 1)) {
             atomicAdd(a.cnt, 1);
@@ -205,13 +321,7 @@ __global__ void thread_lock_kernel(Args a) {
           return false;
         },
         a.d);
-    if (!ok) {
-      a.gave_up[tid] = 1;
-      break;
-    }
-    ++done;
-  }
-  a.done[tid] = done;
+  });
 }
 
 // Part 4, the blog's first remedy for stale reads: wait `ns` inside the critical section, after the
@@ -228,20 +338,12 @@ __device__ __forceinline__ void delay(unsigned ns) {
 }
 template <bool AfterIncrement>
 __global__ void delay_kernel(Args a) {
-  const int tid = global_tid();
-  int done = 0;
-  for (int i = 0; i < a.iters; ++i) {
-    if (!book_lock(a.mutex, a.d)) {
-      a.gave_up[tid] = 1;
-      break;
-    }
-    if (!AfterIncrement) delay(a.delay_ns);
-    *a.cnt = *a.cnt + 1;
-    if (AfterIncrement) delay(a.delay_ns);
-    book_unlock(a.mutex);
-    ++done;
-  }
-  a.done[tid] = done;
+  counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); },
+                [&] {
+                  if (!AfterIncrement) delay(a.delay_ns);
+                  *a.cnt = *a.cnt + 1;
+                  if (AfterIncrement) delay(a.delay_ns);
+                });
 }
 
 // The benchmark's other locks: acquire on lock, release on unlock, the same critical section.
@@ -256,7 +358,8 @@ __global__ void ticket_kernel(Args a) {
 
 // Warp-aggregated: the lanes of a warp that arrive together elect their lowest lane; it takes the
 // lock (compare_exchange with acquire) once and adds the warp's n updates in one critical section;
-// the others wait for it with __syncwarp (in __shfl_sync). One lock handoff serves n updates.
+// the others wait for it with __syncwarp (in __shfl_sync). One lock handoff serves n updates. Only
+// the leader is counted as giving up.
 __global__ void warp_aggregated_kernel(Args a) {
   const int tid = global_tid();
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -290,39 +393,20 @@ __global__ void ttas_kernel(Args a) {
 // (the counter before this update) is kept for the host's check that the answers are 0..n-1.
 __global__ void __launch_bounds__(kMaxBlockThreads) combining_kernel(Args a) {
   const int tid = global_tid();
-  int done = 0;
-  for (int i = 0; i < a.iters; ++i) {
+  each_acquisition(a, [&](int i) {
     unsigned answer = 0;
-    if (!combining::request(a.comb, tid, 1u, answer, a.d)) {
-      a.gave_up[tid] = 1;
-      break;
-    }
+    if (!combining::request(a.comb, tid, 1u, answer, a.d)) return false;
     a.answers[static_cast<long long>(tid) * a.iters + i] = static_cast<int>(answer);
-    ++done;
-  }
-  a.done[tid] = done;
+    return true;
+  });
 }
 
+// The kernel of each Variant, in its order (ttas_same_line runs ttas_kernel on another counter).
 using KernelFn = void (*)(Args);
-KernelFn kernel_of(Variant v) {
-  switch (v) {
-    case Variant::book: return book_kernel;
-    case Variant::book_atomic_add: return book_atomic_add_kernel;
-    case Variant::lock_functions: return lock_functions_kernel;
-    case Variant::fenced: return fenced_kernel;
-    case Variant::acq_rel: return acq_rel_kernel;
-    case Variant::thread_lock: return thread_lock_kernel;
-    case Variant::backoff: return backoff_kernel;
-    case Variant::ticket: return ticket_kernel;
-    case Variant::warp_aggregated: return warp_aggregated_kernel;
-    case Variant::combining: return combining_kernel;
-    case Variant::ttas:
-    case Variant::ttas_same_line: return ttas_kernel;
-    case Variant::delay_after: return delay_kernel<true>;
-    case Variant::delay_before: return delay_kernel<false>;
-  }
-  return book_kernel;
-}
+const KernelFn kKernels[kVariants] = {book_kernel,    book_atomic_add_kernel, lock_functions_kernel, fenced_kernel,
+                                      acq_rel_kernel, thread_lock_kernel,     backoff_kernel,        ticket_kernel,
+                                      warp_aggregated_kernel, combining_kernel, ttas_kernel,         ttas_kernel,
+                                      delay_kernel<true>,     delay_kernel<false>};
 
 }  // namespace
 
@@ -340,7 +424,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
          SpinDeadline{spec.deadline_ns, timed_out.get()},
          combining::Shared{mutex.get(), counter, slots.get(), static_cast<int>(slots.size()), handoffs.get()},
          answers.get(), spec.delay_ns};
-  const KernelFn kernel = kernel_of(spec.variant);
+  const KernelFn kernel = kKernels[static_cast<int>(spec.variant)];
   const auto reset = [&] {
     const int words[2] = {spec.start_locked ? 1 : 0, 0};
     mutex.upload(words, 2);

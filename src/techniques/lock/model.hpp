@@ -3,7 +3,7 @@
 // operations that matter (atomicCAS, the spin branch, the counter's load and store, atomicExch,
 // fences, tickets, __syncwarp) for core/simt's step machine, run by a few threads under lockstep
 // (pre-Volta: one program counter per warp, a SIMT stack) or independent scheduling, and its trace
-// told in this lesson's words.
+// told in this lesson's words and drawn as report tables.
 //
 // Memory: the lock word, the counter and the ticket words live in L2; every block runs on its own
 // SM with its own L1. The counter is `cached`: a plain load goes through the SM's L1 (a hit returns
@@ -16,8 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "core/report/report.hpp"
 #include "core/simt/simt.hpp"
-#include "techniques/lock/lock.hpp"
+#include "techniques/lock/locks.hpp"
 
 namespace cudasync::lock {
 
@@ -105,5 +106,14 @@ struct SimResult {
 };
 
 SimResult simulate(const SimConfig& c);
+
+// Table "program": pc and the source line of each instruction.
+report::Table program_table(Protocol p);
+// A run's trace, one row per step, one column per traced lane (or block); `show_l1` adds what each
+// traced SM's L1 holds for the counter.
+report::Table trace_table(const SimResult& r, const std::string& id, const std::string& title, bool show_l1);
+std::string trace_id(Regime r);        // "trace-lockstep"
+std::string regime_title(Regime r);    // "lockstep (one pc per warp: pre-Volta, cc < 7.0)"
+
 
 }  // namespace cudasync::lock

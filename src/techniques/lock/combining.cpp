@@ -1,14 +1,43 @@
 // Part combining, beyond the blog: the combining lock (flat combining, Hendler et al., SPAA 2010),
 // its model run and trace, and on a GPU its time per critical section beside the CAS lock's time
-// per handoff at the same grid, in the same run.
+// per handoff at the same grid, in the same run; and the check of its answers.
 #include <algorithm>
 
 #include "core/report/text_format.hpp"
-#include "techniques/lock/lock_gpu.hpp"
-#include "techniques/lock/lock_lesson.hpp"
-#include "techniques/lock/lock_trace.hpp"
+#include "techniques/lock/lesson.hpp"
 
 namespace cudasync::lock {
+
+// check_answers: the combining lock's answers as a check of mutual exclusion and
+// linearizability. n fetch-and-add(1) requests on a counter that starts at 0 must return 0 .. n-1,
+// each exactly once. Two critical sections that overlapped, an update lost, or a request served
+// twice each leave a value missing and another one repeated (or out of range). The count alone
+// would not see a wrong answer.
+void check_answers(const std::vector<int>& answers, int iters, LockRun& run) {
+  const long long n = static_cast<long long>(answers.size());
+  std::vector<int> first_seen(answers.size(), -1);  // index of the request that returned each value
+  run.answers_checked = n;
+  run.answers_bad = 0;
+  run.first_bad_answer.clear();
+  const auto who = [&](long long k) {
+    return say("answers.who", {{"thread", k / iters}, {"request", k % iters + 1}});
+  };
+  for (long long k = 0; k < n; ++k) {
+    const int v = answers[static_cast<std::size_t>(k)];
+    std::string bad;
+    if (v < 0 || v >= n) {
+      bad = say("answers.out-of-range", {{"value", v}, {"last", n - 1}, {"who", who(k)}});
+    } else if (first_seen[static_cast<std::size_t>(v)] >= 0) {
+      bad = say("answers.twice", {{"value", v}, {"first", who(first_seen[static_cast<std::size_t>(v)])}, {"second", who(k)}});
+    } else {
+      first_seen[static_cast<std::size_t>(v)] = static_cast<int>(k);
+    }
+    if (!bad.empty()) {
+      ++run.answers_bad;
+      if (run.first_bad_answer.empty()) run.first_bad_answer = bad;
+    }
+  }
+}
 
 namespace {
 

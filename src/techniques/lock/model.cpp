@@ -1,6 +1,6 @@
 // The lock protocols as core/simt programs, the combining lock's own instructions, and the trace
-// in this lesson's words.
-#include "techniques/lock/lock_model.hpp"
+// in this lesson's words, as report tables.
+#include "techniques/lock/model.hpp"
 
 #include <algorithm>
 
@@ -18,23 +18,13 @@ const char* to_string(Outcome o) {
 }
 
 Protocol protocol_of(Variant v) {
-  switch (v) {
-    case Variant::book: return Protocol::book;
-    case Variant::book_atomic_add: return Protocol::book_atomic_add;
-    case Variant::lock_functions: return Protocol::lock_functions;
-    case Variant::fenced: return Protocol::fenced;
-    case Variant::acq_rel: return Protocol::acq_rel;
-    case Variant::thread_lock: return Protocol::thread_lock;
-    case Variant::backoff: return Protocol::backoff;
-    case Variant::ticket: return Protocol::ticket;
-    case Variant::warp_aggregated: return Protocol::warp_aggregated;
-    case Variant::combining: return Protocol::combining;
-    case Variant::ttas:
-    case Variant::ttas_same_line: return Protocol::ttas;
-    case Variant::delay_after: return Protocol::delay_after;
-    case Variant::delay_before: return Protocol::delay_before;
-  }
-  return Protocol::book;
+  // Variant's order; both ttas variants run the ttas program (the counter's line is not modelled).
+  static const Protocol p[kVariants] = {
+      Protocol::book,    Protocol::book_atomic_add, Protocol::lock_functions,  Protocol::fenced,    Protocol::acq_rel,
+      Protocol::thread_lock, Protocol::backoff,     Protocol::ticket,          Protocol::warp_aggregated,
+      Protocol::combining,   Protocol::ttas,        Protocol::ttas,            Protocol::delay_after,
+      Protocol::delay_before};
+  return p[static_cast<int>(v)];
 }
 
 bool SimResult::answers_exact() const {
@@ -185,24 +175,12 @@ void combining_code(std::vector<Instr>& c, int lanes, const Who& who) {
   c.push_back(tag(simt::jump(1, "      goto wait;   // its own request was served too"), Op::jmp));
 }
 
-std::string program_name(Protocol p) {
-  switch (p) {
-    case Protocol::book: return say("program.book");
-    case Protocol::book_atomic_add: return say("program.book-atomic-add");
-    case Protocol::lock_functions: return say("program.lock-functions");
-    case Protocol::fenced: return say("program.fenced");
-    case Protocol::acq_rel: return say("program.acq-rel");
-    case Protocol::thread_lock: return say("program.thread-lock");
-    case Protocol::backoff: return say("program.backoff");
-    case Protocol::ticket: return say("program.ticket");
-    case Protocol::combining: return say("program.combining");
-    case Protocol::ttas: return say("program.ttas");
-    case Protocol::warp_aggregated: return say("program.warp-aggregated");
-    case Protocol::delay_after: return say("program.delay-after");
-    case Protocol::delay_before: return say("program.delay-before");
-  }
-  return "";
-}
+// The catalog key of each Protocol's name, in its order.
+const char* const kProgramNames[] = {"program.book",   "program.book-atomic-add", "program.lock-functions",
+                                     "program.fenced", "program.acq-rel",         "program.thread-lock",
+                                     "program.backoff", "program.ticket",         "program.warp-aggregated",
+                                     "program.combining", "program.ttas",         "program.delay-after",
+                                     "program.delay-before"};
 
 void protocol_code(std::vector<Instr>& c, Protocol p, int lanes, const Who& who) {
   switch (p) {
@@ -357,7 +335,7 @@ void describe_deadlock(const SimConfig& c, const simt::Result& r, const Who& who
 
 simt::Machine machine_of(const SimConfig& c) {
   simt::Machine m;
-  m.name = program_name(c.protocol);
+  m.name = say(kProgramNames[static_cast<int>(c.protocol)]);
   m.scheduling = c.regime;
   m.blocks = c.blocks;
   m.threads = c.threads;
@@ -418,6 +396,52 @@ SimResult simulate(const SimConfig& c) {
   res.largest_pass = r.tallies[kLargestPass];
   res.served_by_others = r.tallies[kServedByOthers];
   return res;
+}
+
+using I = std::int64_t;
+
+report::Table program_table(Protocol p) {
+  const simt::Machine m = program_of(p);
+  report::Table t("program", say("trace.program-title", {{"name", m.name}}));
+  t.column("pc", "pc").column("code", say("trace.code"));
+  for (std::size_t i = 0; i < m.code.size(); ++i) t.row({{"pc", static_cast<I>(i)}, {"code", m.code[i].code}});
+  return t;
+}
+
+report::Table trace_table(const SimResult& r, const std::string& id, const std::string& title, bool show_l1) {
+  report::Table t(id, title);
+  t.column("step", say("trace.step"));
+  const std::string noun = r.config.threads == 1 ? "block-" : "lane-";
+  for (std::size_t k = 0; k < r.columns.size(); ++k) t.column(noun + std::to_string(k), r.columns[k]);
+  t.column("mutex", "mutex").column("cnt", "cnt (L2)");
+  if (show_l1) t.column("l1", say("trace.counter-in-l1"));
+  t.column("note", say("trace.note"));
+  for (const auto& row : r.trace) {
+    std::vector<std::pair<std::string, report::Value>> cells{{"step", static_cast<I>(row.step)}};
+    for (std::size_t k = 0; k < row.cells.size(); ++k)
+      cells.emplace_back(noun + std::to_string(k),
+                         row.cells[k].empty() ? report::Value{report::Undefined{}} : report::Value{row.cells[k]});
+    cells.emplace_back("mutex", static_cast<I>(row.mutex));
+    cells.emplace_back("cnt", static_cast<I>(row.cnt));
+    if (show_l1) cells.emplace_back("l1", row.l1);
+    cells.emplace_back("note", row.note);
+    t.row(cells);
+  }
+  std::vector<std::string> lanes;
+  for (std::size_t k = 0; k < r.columns.size(); ++k) lanes.push_back(noun + std::to_string(k));
+  t.picture = report::grid_picture("step", lanes);  // --html draws it
+  if (r.rows_not_shown > 0)
+    t.legend.push_back(say(r.outcome == Outcome::completed  ? "trace.more-steps-completes"
+                           : r.outcome == Outcome::deadlock ? "trace.more-steps-deadlock"
+                                                            : "trace.more-steps-limit",
+                           {{"rows", r.rows_not_shown}, {"steps", r.rounds}}));
+  return t;
+}
+
+std::string trace_id(Regime r) { return std::string("trace-") + simt::to_string(r); }
+
+std::string regime_title(Regime r) {
+  return say(r == Regime::lockstep ? "trace.regime-lockstep" : "trace.regime-independent");
 }
 
 }  // namespace cudasync::lock

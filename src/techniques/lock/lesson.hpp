@@ -1,8 +1,11 @@
 #pragma once
 // The lock lesson as core runs it: its options, what one run shares between parts, the part table,
-// and each part's data and section (lock_<part>.cpp). A part function gathers the model's and the
-// GPU's results into its struct; the section builder turns a struct into the report, so tests can
-// feed it made-up GPU results.
+// the verdicts the parts share, and each part's data and section. A part function gathers the
+// model's and the GPU's results into its struct; the section builder turns a struct into the
+// report, so tests can feed it made-up GPU results. The topics: spin_lock.cpp (lock-class,
+// warp-deadlock, thread-lock), stale_reads.cpp (stale-reads, delay-fix), ownership.* (copy-destructor,
+// shared-mutex), combining.cpp, bench.cpp (--bench and its cost model); model.* is the reference
+// model, locks.* the kernels.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -11,10 +14,11 @@
 
 #include "core/child_process.hpp"
 #include "core/cost/model.hpp"
+#include "core/course/exercise.hpp"
 #include "core/parts/lesson.hpp"
-#include "techniques/lock/lock_copy.hpp"
-#include "techniques/lock/lock_judge.hpp"
-#include "techniques/lock/lock_model.hpp"
+#include "techniques/lock/locks.hpp"
+#include "techniques/lock/model.hpp"
+#include "techniques/lock/ownership.hpp"
 
 namespace cudasync::lock {
 
@@ -65,8 +69,9 @@ struct Run {
 };
 
 const parts::Lesson<Options, Run>& lesson();
-// --predict: the parts whose outcome a student predicts before the run (lock_prediction.cpp).
-std::vector<parts::Prediction> predictions();
+// lock's place in the course: lessons/lock/lesson.json declares every exercise, and each reads its
+// answer by id from a run of the lesson; none needs code.
+const course::LessonCourse& course();
 
 // ---- names -------------------------------------------------------------------------------------
 std::string variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"
@@ -75,6 +80,91 @@ const char* bench_id(Variant v);      // "cas", "ticket", "warp-aggregated"
 const char* kernel_name(Variant v);   // "fenced_kernel"
 // A model run of protocol `p` under `r` at blocks x threads x iterations, `trace_rows` kept.
 SimResult sim(Protocol p, Regime r, int blocks, int threads, int iterations, int trace_rows = 0);
+
+// ---- verdicts the parts share (lesson.cpp) ------------------------------------------------------
+struct Verdict {
+  bool passed = false;
+  std::string detail;
+};
+
+std::string grid_text(int blocks, int threads);  // "<<<132, 1>>>"
+std::string grid_id(int blocks, int threads);    // "132x1": a kebab-case id
+
+// "2 threads gave up at their deadline; blocks still spinning: 17, 40 (completed 13000 of 13200
+// acquisitions)"
+std::string stuck_text(const LockRun& r);
+std::string count_text(long long count, long long expected);  // "320 of 320 (exact)"
+// The launches' ns per acquisition; launches that timed out are left out (a stuck launch is not a time).
+std::vector<double> ns_samples(const std::vector<LockRun>& runs);
+bool any_timed_out(const std::vector<LockRun>& runs);
+
+// Passes when every launch completed with its exact count (and, for the combining lock, every answer
+// 0 .. n-1 once); the detail names the first launch that did not.
+Verdict runs_exact(const std::vector<LockRun>& runs);
+// The first launch's problem as "<where>: ..." ("" when every launch is exact): the bench's cells.
+std::string first_problem(const std::vector<LockRun>& runs, const std::string& where);
+
+// Updates lost over several launches (expected - count), and how many launches lost any.
+struct Lost {
+  long long lost = 0, total = 0;
+  long long losing = 0;
+  bool stuck = false;  // a launch timed out: its count says nothing about stale reads
+};
+Lost lost_updates(const std::vector<LockRun>& runs);
+
+// "completes in 12 steps, count 8 of 8 (exact)", "deadlock: the state after step 4 is the state
+// after step 2", "undecided after 200000 steps".
+std::string model_outcome_text(const SimResult& r);
+
+// warp-deadlock: in lockstep the lane that takes the lock waits at the spin loop's exit for the
+// lanes still spinning; a warp of one lane has no other lane, so it cannot deadlock.
+bool lockstep_deadlocks(int threads);
+// The model's lockstep run of lock() / unlock() against that expectation.
+Verdict lockstep_verdict(const SimResult& lockstep);
+
+// combining: critical sections per lock handoff of each launch that completed.
+std::vector<double> per_handoff(const std::vector<LockRun>& runs);
+// Its time per critical section over the CAS lock's time per handoff (medians), when both ran.
+std::optional<double> combining_ratio(const std::vector<LockRun>& combining, const std::vector<LockRun>& cas);
+
+// ---- delay-fix (stale_reads.cpp) -----------------------------------------------------------------
+// The blog's delay beside the real fixes: the updates the delayed rows lost together, the longest
+// delay that still lost one (0: none lost), and whether every launch of every real fix was exact.
+std::string delay_text(unsigned ns);  // "100 ns", "10 us", "1 ms"
+struct DelayRuns {
+  unsigned delay_ns = 0;
+  std::vector<LockRun> runs;
+};
+struct DelayFinding {
+  Lost lost;
+  unsigned longest_losing = 0;
+  bool fixes_exact = false;
+};
+DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vector<std::vector<LockRun>>& fixes);
+// "with a delay of up to 10 us the book's lock still lost 5200 of 10560 updates; the fences lost
+// none", or what a run with no loss means.
+std::string delay_verdict(const DelayFinding& f);
+// The waiting --part delay-fix would do, in ns: runs x blocks x iterations x every delay, twice
+// (after the increment and before the load). Over kMaxDelayWaitNs it is refused.
+inline constexpr long long kMaxDelayWaitNs = 4000000000LL;  // 4 s
+inline constexpr int kMaxDelayNs = 1000000;                 // 1 ms per critical section
+std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns, int runs, int blocks, int iterations);
+
+// ---- shared-mutex (ownership.cpp) ----------------------------------------------------------------
+// Every launch counted exactly and nobody gave up.
+Verdict shared_mutex_counts(const SharedMutexRun& r);
+// The mutex was a device allocation after every launch (nothing freed it while a lock used it).
+Verdict shared_mutex_alive(const SharedMutexRun& r);
+// ~Mutex ran once, when no CudaKernelLock was left, and its cudaFree succeeded: what the ownership
+// model says the fix does.
+Verdict shared_mutex_frees_once(const SharedMutexRun& r, const OwnershipRun& model);
+
+// The usage error when one launch of `part` would make more than kMaxAcquisitions acquisitions.
+std::optional<std::string> acquisitions_error(const std::string& part, int blocks, int threads, int iterations);
+// stale-reads: 4 runs of each variant, fewer when one launch is big (about a million acquisitions
+// per variant at most), so that --blocks 132 --iterations 10000 takes seconds, not minutes.
+int stale_runs(std::optional<int> runs, int blocks, int iterations);
+
 
 // ---- lock-class ----------------------------------------------------------------------------------
 struct ClassPart {
@@ -197,13 +287,40 @@ struct BenchPart {
   int reps = 0;
   cost::Primitives primitives;       // the cost model's, measured in the same run (empty on the model)
 };
-std::vector<BenchConfig> bench_configs();
+
+// The cost of one lock handoff (--bench), term by term. Under contention a handoff is: the
+// release reaches the lock word, the next taker's atomic gets through the queue of waiters'
+// atomics there (take), the taker's acquire (acquire), the critical section's load of the counter
+// from the L2 (load), and the release, which waits for the counter's store (release). A lock whose
+// waiters poll with loads first (detect) or that serves many requests per handoff (serve) adds its
+// own terms. Each primitive is measured under the same waiters as the lock it explains
+// (core/cost/probe.hpp, Background), at the same <<<blocks, threads>>>:
+//
+//   the CAS lock at <<<132, 1>>> (waiters: 131 threads spinning with atomicCAS):
+//     take     cas-round-under-cas(132x1)        one CAS on the lock word behind the waiters'
+//     fence    fence-sc-under-cas(132x1)         __threadfence() after taking
+//     load     load-under-cas(132x1)             *cnt from the L2 (the fence dropped the L1)
+//     release  store-fence-sc-under-cas(132x1)   *cnt = ..., __threadfence() waits for it, atomicExch
+enum class LockDesign : int {
+  book = 0,         // atomicCAS / atomicExch, no fence: the critical section hits the L1 (not correct)
+  fenced,           // the CAS lock: __threadfence() after taking and before releasing
+  acq_rel,          // compare_exchange(acquire), store(release)
+  ttas,             // relaxed polls, compare_exchange(acquire) when the word reads 0, store(release)
+  ttas_same_line,   // the same, the counter in the lock word's line
+  backoff,          // acq_rel with __nanosleep back-off after a failed try
+  ticket,           // fetch_add a ticket, acquire polls of `serving`, sleeping by distance
+  warp_aggregated,  // one lane per warp takes the lock for the warp's updates
+  combining,        // flat combining: the holder serves every published request
+};
+
+// The waiters a lock's primitives are measured under.
+cost::Background lock_background(LockDesign d, int blocks, int threads);
+std::vector<cost::Need> lock_needs(LockDesign d, int blocks, int threads);
+// ns per update (for most locks one handoff; warp-aggregated and combining divide a handoff among
+// the updates it carries).
+cost::Prediction predict_lock(LockDesign d, int blocks, int threads, const cost::Primitives& p);
+
 report::Section bench_section(const BenchPart& p, bool gpu_run);
-// The cost model (lock_cost.cpp, core/cost/lock_model.hpp): what it needs measured for every lock
-// and contention level of `p`, and its tables beside the sweep's medians.
-std::vector<cost::Need> cost_needs(const BenchPart& p);
-void add_cost_model(report::Section& s, const BenchPart& p, const std::vector<std::optional<double>>& medians,
-                    bool gpu_run);
 std::vector<report::Section> bench(Run& run);
 
 }  // namespace cudasync::lock

@@ -1,14 +1,15 @@
 #pragma once
 // lock: the spin lock of CUDA by Example, App. A (atomicCAS to take, atomicExch to release), the
 // four pitfalls a well-known blog analysis of it names, run on a real GPU, the blog's remedies,
-// and locks that are correct and fast. This header holds the
-// plain structs the GPU and the reference model both fill; nvcc compiles it too, so it includes
-// only the standard library and the word catalogs (plain C++).
+// and locks that are correct and fast. This header holds what the kernels (locks.cu) and the host
+// share: every lock variant, one launch's shape and what it did. nvcc compiles it too, so it
+// includes only the standard library and the word catalogs (plain C++).
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/gpu_entry.hpp"
 #include "core/words/words.hpp"
 
 namespace cudasync::lock {
@@ -75,6 +76,7 @@ inline constexpr int kVariants = 14;
 // The combining lock's slot word: 2 bits of state and a 30-bit payload (the request's argument,
 // then its answer). Every answer is a counter value below kMaxAcquisitions.
 inline constexpr unsigned kSlotPayloadBits = 30;
+static_assert(kMaxAcquisitions < (1LL << kSlotPayloadBits));  // a combining answer fits its slot
 
 // One launch: `blocks` x `threads` threads, each acquiring the lock `iters` times.
 struct RunSpec {
@@ -120,55 +122,15 @@ struct LockRun {
   long long lost() const { return expected - count; }
 };
 
-static_assert(kMaxAcquisitions < (1LL << kSlotPayloadBits), "a combining answer must fit its slot's payload");
-
 // Checks fetch-and-add answers (answers[t * iters + i]: thread t's i-th request): each of
-// 0 .. answers.size()-1 must appear exactly once. Fills the answers_* fields of `run`.
+// 0 .. answers.size()-1 must appear exactly once. Fills the answers_* fields of `run`
+// (combining.cpp).
 void check_answers(const std::vector<int>& answers, int iters, LockRun& run);
 
-// ---- part 5: the lock class passed by value, in a child process --------------------------------
-// One step of the child's run of the blog's callKernel(): what was called and what CUDA answered.
-struct CopyStep {
-  std::string what;     // "launch 1: GtThrCntKernel<<<132,1>>>(..., lock_)"
-  std::string error;    // "cudaSuccess", "cudaErrorInvalidValue", ... ("" when no call)
-  std::string detail;   // count, pointer type, destructor calls
-};
-struct CopyObservation {
-  std::vector<CopyStep> steps;
-  int destructor_calls = 0;   // ~CudaKernelLock() calls, all of them host-side
-  int frees_ok = 0;           // cudaFree(mutex) calls that returned cudaSuccess
-  int frees_failed = 0;       // and that failed (a pointer freed before)
-  long long count1 = -1, count2 = -1, expected = 0;
-  bool reused = false;        // the next cudaMalloc returned the freed mutex's address
-  bool second_timed_out = false;
-};
-
-// A fix of the blog's, run twice in this process: count of each launch and cudaFree calls.
-struct FixRun {
-  std::string name;
-  long long expected = 0;
-  long long count1 = -1, count2 = -1;
-  int frees = 0;          // cudaFree(mutex) calls
-  int frees_failed = 0;
-  int copies_made = 0;    // copy constructor calls the launches made (shared_ptr: use_count went up)
-  bool ok() const { return count1 == expected && count2 == expected && frees == 1 && frees_failed == 0; }
-};
-
-// ---- part 6: the blog's fix 2, a Mutex class held by std::shared_ptr ---------------------------
-// The blog's callKernel() with its Mutex (cudaMalloc in the constructor, cudaFree in the
-// destructor) owned by a shared_ptr in every CudaKernelLock: two launches by value, then the
-// original destroyed while a copy keeps the mutex and runs a third launch.
-struct SharedMutexRun {
-  std::vector<CopyStep> steps;
-  long long expected = 0;        // per launch
-  std::vector<long long> counts; // per launch (-1: not read)
-  std::vector<int> copies;       // CudaKernelLock copies each launch statement made
-  std::vector<bool> alive;       // after each launch: the mutex is still a device allocation
-  long long use_count_max = 0;   // the most owners the shared_ptr had at once (seen on the host)
-  int mutex_destructor_calls = 0;
-  int frees_ok = 0, frees_failed = 0;
-  int owners_at_free = -1;       // CudaKernelLock objects alive when ~Mutex ran (-1: it never ran)
-  int gave_up = 0;               // blocks whose wait passed its deadline
-};
+// Launches `spec` `reps` times (after one warm-up launch when `warmup`), the counter and the lock
+// reset before each; one LockRun per launch, each timed with events. Every spin of every kernel
+// goes through spin_until (core/cuda/deadline.cuh): a thread that waits past its deadline gives up,
+// and the run says which blocks were stuck.
+CUDASYNC_GPU_ENTRY(std::vector<LockRun>, gpu_runs, (const RunSpec& spec, int reps, bool warmup))
 
 }  // namespace cudasync::lock
