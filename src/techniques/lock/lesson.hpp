@@ -165,7 +165,6 @@ std::optional<std::string> acquisitions_error(const std::string& part, int block
 // per variant at most), so that --blocks 132 --iterations 10000 takes seconds, not minutes.
 int stale_runs(std::optional<int> runs, int blocks, int iterations);
 
-
 // ---- lock-class ----------------------------------------------------------------------------------
 struct ClassPart {
   RunSpec spec;                  // book_atomic_add; the plain runs use the same grid
@@ -191,42 +190,28 @@ struct WarpPart {
 report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run);
 report::Section warp_deadlock_part(Run& run);
 
-// ---- stale-reads ---------------------------------------------------------------------------------
-struct StaleRow {
-  Variant variant;
-  SimResult model;                    // two blocks, two iterations
+// ---- stale-reads and delay-fix: updates the book's lock loses, its fixes and the blog's delay ------
+struct LossRow {
+  Variant variant;                    // stale-reads: book and the fixes; delay-fix: with the delays too
+  unsigned delay_ns = 0;              // delay_after, delay_before
+  SimResult model;                    // two blocks, two iterations, independent
   std::vector<LockRun> gpu;           // one per run
-  std::vector<std::string> compiled;  // the kernel's fence and cache instructions (SASS), if listed
+  std::vector<std::string> compiled;  // stale-reads: the kernel's fence and cache instructions (SASS), if listed
 };
-struct StalePart {
-  RunSpec spec;  // blocks, iterations (variant unused)
-  int runs = 4;
-  std::vector<StaleRow> rows;
-  SimResult trace;   // the model's run of the blog's code, step by step
-  std::string arch;  // the SASS shown ("sm_90"), "" when none
-};
-report::Section stale_reads_section(const StalePart& p, bool gpu_run);
-// A row's GPU cells of lost updates, shared with delay-fix: "lost", "share", "ns" and, with
-// `runs_losing`, "runs-losing" (NeedsGpu in each without a GPU). Mismatch when a row that must be
-// exact lost an update or a wait passed its deadline.
-report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
-                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing);
-report::Section stale_reads_part(Run& run);
-
-// ---- delay-fix: the blog's first remedy, a delay, beside the real fixes --------------------------
-struct DelayRow {
-  Variant variant;                  // book (no delay), delay_after, delay_before, fenced, acq_rel
-  unsigned delay_ns = 0;
-  SimResult model;                  // two blocks, two iterations, independent
-  std::vector<LockRun> gpu;         // one per run
-};
-struct DelayPart {
+struct LossPart {
   RunSpec spec;  // blocks, iterations (variant and delay per row)
-  int runs = kDelayRuns;
-  std::vector<DelayRow> rows;
-  SimResult trace;                  // the model's run with the blog's delay, step by step
-  std::optional<SimResult> lockstep;  // the same lock() with the delay in one lockstep warp
+  int runs = 4;
+  std::vector<LossRow> rows;
+  SimResult trace;                    // the model's run of the blog's code (with its delay), step by step
+  std::string arch;                   // stale-reads: the SASS shown ("sm_90"), "" when none
+  std::optional<SimResult> lockstep;  // delay-fix: the same lock() with the delay in one lockstep warp
 };
+using StaleRow = LossRow;
+using StalePart = LossPart;
+using DelayRow = LossRow;
+using DelayPart = LossPart;
+report::Section stale_reads_section(const StalePart& p, bool gpu_run);
+report::Section stale_reads_part(Run& run);
 report::Section delay_fix_section(const DelayPart& p, bool gpu_run);
 report::Section delay_fix_part(Run& run);
 

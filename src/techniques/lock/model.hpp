@@ -115,5 +115,4 @@ report::Table trace_table(const SimResult& r, const std::string& id, const std::
 std::string trace_id(Regime r);        // "trace-lockstep"
 std::string regime_title(Regime r);    // "lockstep (one pc per warp: pre-Volta, cc < 7.0)"
 
-
 }  // namespace cudasync::lock

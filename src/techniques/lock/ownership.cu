@@ -20,6 +20,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
+#include "core/cuda/device_buffer.hpp"
 #include "techniques/lock/locks.hpp"
 #include "techniques/lock/ownership.hpp"
 
@@ -59,30 +60,20 @@ __device__ void count_under(L& lock, int* cnt, int iters, const cuda::SpinDeadli
 
 // Scratch for one launch: the counter, the give-up count and the deadline flag.
 struct Scratch {
-  int* cnt = nullptr;
-  int* gave_up = nullptr;
-  unsigned* timed_out = nullptr;
-  Scratch() {
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&cnt), sizeof(int)));
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&gave_up), sizeof(int)));
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&timed_out), sizeof(unsigned)));
-    reset();
-  }
-  ~Scratch() {
-    CUDA_CHECK_NOTHROW(cudaFree(cnt));
-    CUDA_CHECK_NOTHROW(cudaFree(gave_up));
-    CUDA_CHECK_NOTHROW(cudaFree(timed_out));
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
+  cuda::DeviceBuffer<int> counter{1}, gave_up_count{1};
+  cuda::DeviceBuffer<unsigned> deadline_flag{1};
+  int* cnt = counter.get();
+  int* gave_up = gave_up_count.get();
+  unsigned* timed_out = deadline_flag.get();
+  Scratch() { reset(); }
   void reset() {
-    CUDA_CHECK(cudaMemset(cnt, 0, sizeof(int)));
-    CUDA_CHECK(cudaMemset(gave_up, 0, sizeof(int)));
-    CUDA_CHECK(cudaMemset(timed_out, 0, sizeof(unsigned)));
+    counter.fill_bytes(0);
+    gave_up_count.fill_bytes(0);
+    deadline_flag.fill_bytes(0);
   }
   long long count() const {
     int c = 0;
-    CUDA_CHECK(cudaMemcpy(&c, cnt, sizeof(int), cudaMemcpyDeviceToHost));
+    counter.download(&c, 1);
     return c;
   }
 };
@@ -194,7 +185,6 @@ __global__ void shared_ptr_kernel(int* cnt, int iters, SharedLock lock, SpinDead
 __global__ void owner_ref_kernel(int* cnt, int iters, MutexRef lock, SpinDeadline d, int* gave_up) {
   count_under(lock, cnt, iters, d, gave_up);
 }
-
 
 }  // namespace
 

@@ -17,41 +17,109 @@ namespace {
 using I = std::int64_t;
 
 bool is_stale_read_fix(Variant v) { return v == Variant::book_atomic_add || v == Variant::fenced || v == Variant::acq_rel; }
+bool is_delay(Variant v) { return v == Variant::delay_after || v == Variant::delay_before; }
 
-const char* variant_id(Variant v) {
-  switch (v) {
+// The delay in the largest unit that holds it whole, joined by `space`: 10000 -> "10" + space + "us".
+std::string delay_in_units(unsigned ns, const char* space) {
+  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + space + "ms";
+  if (ns >= 1000 && ns % 1000 == 0) return std::to_string(ns / 1000) + space + "us";
+  return std::to_string(ns) + space + "ns";
+}
+
+// A row's id, as both parts name it: "book", "fix-1" .. "fix-3", and in delay-fix "no-delay",
+// "delay-10us-after": what an exercise selects a row by.
+std::string row_id(const LossRow& r) {
+  switch (r.variant) {
     case Variant::book_atomic_add: return "fix-1";
     case Variant::fenced: return "fix-2";
     case Variant::acq_rel: return "fix-3";
+    case Variant::delay_after: return "delay-" + delay_in_units(r.delay_ns, "") + "-after";
+    case Variant::delay_before: return "delay-" + delay_in_units(r.delay_ns, "") + "-before";
     default: return "book";
   }
 }
 
-}  // namespace
+std::string delay_row_name(const LossRow& r) {
+  if (r.variant == Variant::delay_after) return say("delay.row-after", {{"delay", delay_text(r.delay_ns)}});
+  if (r.variant == Variant::delay_before) return say("delay.row-before", {{"delay", delay_text(r.delay_ns)}});
+  if (r.variant == Variant::book) return say("delay.row-book");
+  if (r.variant == Variant::fenced) return say("delay.row-fix-2");
+  return say("delay.row-fix-3");
+}
 
-report::RowMark add_lost_cells(std::vector<std::pair<std::string, report::Value>>& cells,
-                               const std::vector<LockRun>& gpu, bool gpu_run, bool must_be_exact, bool runs_losing) {
+// "The runs: 4 times <<<132, 1>>> x 50 iterations ..." (key: stale.about-runs or delay.about-rows).
+std::string runs_paragraph(const char* key, const LossPart& p) {
+  return say(key, {{"times", p.runs == 1 ? say("runs-once") : say("runs-times", {{"runs", p.runs}})},
+                   {"grid", grid_text(p.spec.blocks, 1)},
+                   {"iterations", p.spec.iters}});
+}
+
+// A row's model cells and GPU cells of lost updates: "lost", "share", "ns" and, with `runs_losing`,
+// "runs-losing" (NeedsGpu in each without a GPU). Mismatch when a row that must be exact lost an
+// update or a wait passed its deadline.
+report::RowMark loss_cells(std::vector<std::pair<std::string, report::Value>>& cells, const LossRow& row,
+                           bool gpu_run, bool must_be_exact, bool runs_losing) {
+  cells.emplace_back("model-count", static_cast<I>(row.model.count));
+  cells.emplace_back("model-stale", static_cast<I>(row.model.stale_reads));
   if (!gpu_run) {
     for (const char* k : {"lost", "share", "runs-losing", "ns"})
       if (runs_losing || std::string(k) != "runs-losing") cells.emplace_back(k, report::NeedsGpu{});
     return report::RowMark::none;
   }
-  if (gpu.empty()) return report::RowMark::none;
-  const Lost l = lost_updates(gpu);
+  if (row.gpu.empty()) return report::RowMark::none;
+  const Lost l = lost_updates(row.gpu);
   if (l.stuck) cells.emplace_back("lost", say("stale.lost-stuck"));
   else cells.insert(cells.end(), {{"lost", static_cast<I>(l.lost)},
                                   {"share", static_cast<double>(l.lost) / static_cast<double>(l.total)}});
   if (runs_losing) cells.emplace_back("runs-losing", static_cast<I>(l.losing));
-  cells.emplace_back("ns", report::median(ns_samples(gpu)));
+  cells.emplace_back("ns", report::median(ns_samples(row.gpu)));
   return must_be_exact && (l.lost != 0 || l.stuck) ? report::RowMark::mismatch : report::RowMark::none;
 }
+
+// The program of `protocol`, the model's trace of it, and the stale read that lost an update.
+void add_trace(report::Section& s, const LossPart& p, Protocol protocol, const std::string& title,
+               const std::string& how_lost, const std::string& how_lost_note) {
+  s.add(program_table(protocol));
+  s.add(trace_table(p.trace, "trace", title, true));
+  if (!p.trace.first_stale.empty())
+    s.fact("how-lost", how_lost, p.trace.first_stale, report::Format::plain, how_lost_note);
+}
+
+// A fix's checks: the model loses nothing, and on a GPU every launch counted exactly.
+void check_fix(report::Section& s, const LossRow& row, bool gpu_run) {
+  const std::string id = row_id(row);
+  s.check("model-" + id, say("check.model-loses-nothing", {{"variant", variant_name(row.variant)}}),
+          row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
+  if (!gpu_run) return;
+  const Verdict v = runs_exact(row.gpu);
+  s.agreement("gpu-agrees-" + id, say("check.every-count-exact", {{"variant", variant_name(row.variant)}}), v.passed,
+              v.detail);
+}
+
+// Part `p`'s rows of variants `rows` (with their delays), the model's and, on a GPU, `p.runs` launches each.
+void run_rows(Run& run, LossPart& p, const std::vector<std::pair<Variant, unsigned>>& rows) {
+  for (const auto& [v, ns] : rows) {
+    LossRow row;
+    row.variant = v;
+    row.delay_ns = ns;
+    row.model = sim(protocol_of(v), Regime::independent, 2, 1, 2);
+    if (!p.arch.empty()) row.compiled = run.sass(kernel_name(v));
+    if (run.ctx.gpu) {
+      RunSpec spec = RunSpec::of(v, p.spec.blocks, 1, p.spec.iters);
+      spec.delay_ns = ns;
+      spec.deadline_ns += static_cast<unsigned long long>(spec.acquisitions()) * ns;  // every holder's delay
+      row.gpu = gpu_runs(spec, p.runs, false);
+    }
+    p.rows.push_back(std::move(row));
+  }
+}
+
+}  // namespace
 
 report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
   report::Section s("stale-reads", say("stale.title"));
   s.paragraph(say("stale.about"));
-  s.paragraph(say("stale.about-runs", {{"times", p.runs == 1 ? say("runs-once") : say("runs-times", {{"runs", p.runs}})},
-                                      {"grid", grid_text(p.spec.blocks, 1)},
-                                      {"iterations", p.spec.iters}}));
+  s.paragraph(runs_paragraph("stale.about-runs", p));
   report::Table t("variants", say("stale.variants-title"));
   t.column("variant", say("variant-column"))
       .column("lost", say("stale.lost-column"), report::Format::count)
@@ -63,11 +131,8 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
       .column("compiled", p.arch.empty() ? say("stale.compiled-column")
                                          : say("stale.compiled-column-arch", {{"arch", p.arch}}));
   for (const auto& row : p.rows) {
-    std::vector<std::pair<std::string, report::Value>> cells{
-        {"variant", variant_name(row.variant)},
-        {"model-count", static_cast<I>(row.model.count)},
-        {"model-stale", static_cast<I>(row.model.stale_reads)}};
-    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_stale_read_fix(row.variant), true);
+    std::vector<std::pair<std::string, report::Value>> cells{{"variant", variant_name(row.variant)}};
+    const report::RowMark mark = loss_cells(cells, row, gpu_run, is_stale_read_fix(row.variant), true);
     if (!p.arch.empty())
       cells.emplace_back("compiled", row.compiled.empty() ? say("stale.compiled-none") : distinct_instructions(row.compiled));
     t.row(cells, mark);
@@ -75,24 +140,12 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
   t.legend.push_back(say("stale.model-legend"));
   if (!p.arch.empty()) t.legend.push_back(say("stale.sass-legend"));
   s.add(std::move(t));
-  s.add(program_table(Protocol::book));
-  s.add(trace_table(p.trace, "trace", say("stale.trace-title"), true));
-  if (!p.trace.first_stale.empty())
-    s.fact("how-lost", say("stale.how-lost"), p.trace.first_stale, report::Format::plain, say("stale.how-lost-note"));
+  add_trace(s, p, Protocol::book, say("stale.trace-title"), say("stale.how-lost"), say("stale.how-lost-note"));
   for (const auto& row : p.rows) {
-    const std::string id = variant_id(row.variant);
-    if (is_stale_read_fix(row.variant)) {
-      s.check("model-" + id, say("check.model-loses-nothing", {{"variant", variant_name(row.variant)}}),
-              row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
-      if (gpu_run) {
-        const Verdict v = runs_exact(row.gpu);
-        s.agreement("gpu-agrees-" + id, say("check.every-count-exact", {{"variant", variant_name(row.variant)}}),
-                    v.passed, v.detail);
-      }
-    } else if (gpu_run && any_timed_out(row.gpu)) {
-      s.check(id + "-within-deadline", say("check.within-deadline", {{"variant", variant_name(row.variant)}}), false,
-              say("gave-up-says-nothing"));
-    }
+    if (is_stale_read_fix(row.variant)) check_fix(s, row, gpu_run);
+    else if (gpu_run && any_timed_out(row.gpu))
+      s.check(row_id(row) + "-within-deadline", say("check.within-deadline", {{"variant", variant_name(row.variant)}}),
+              false, say("gave-up-says-nothing"));
   }
   if (gpu_run) {
     Lost book;
@@ -109,41 +162,16 @@ report::Section stale_reads_section(const StalePart& p, bool gpu_run) {
 
 report::Section stale_reads_part(Run& run) {
   StalePart p;
-  p.spec.blocks = run.options.blocks.value_or(kStaleBlocks);
-  p.spec.threads = 1;
-  p.spec.iters = run.options.iterations.value_or(kStaleIters);
-  p.spec.deadline_ns = deadline_for(p.spec.acquisitions());
+  p.spec = RunSpec::of(Variant::book, run.options.blocks.value_or(kStaleBlocks), 1,
+                       run.options.iterations.value_or(kStaleIters));
   p.runs = stale_runs(run.options.runs, p.spec.blocks, p.spec.iters);
   p.arch = run.arch;
-  for (Variant v : {Variant::book, Variant::book_atomic_add, Variant::fenced, Variant::acq_rel}) {
-    StaleRow row;
-    row.variant = v;
-    row.model = sim(protocol_of(v), Regime::independent, 2, 1, 2);
-    row.compiled = run.sass(kernel_name(v));
-    if (run.ctx.gpu) {
-      RunSpec spec = p.spec;
-      spec.variant = v;
-      row.gpu = gpu_runs(spec, p.runs, false);
-    }
-    p.rows.push_back(std::move(row));
-  }
+  run_rows(run, p, {{Variant::book, 0}, {Variant::book_atomic_add, 0}, {Variant::fenced, 0}, {Variant::acq_rel, 0}});
   p.trace = sim(Protocol::book, Regime::independent, 2, 1, 2, kTraceRows);
   return stale_reads_section(p, run.ctx.gpu);
 }
 
-namespace {
-
-// The delay in the largest unit that holds it whole, joined by `space`: 10000 -> "10" + space + "us".
-std::string delay_in_units(unsigned ns, const char* space) {
-  if (ns >= 1000000 && ns % 1000000 == 0) return std::to_string(ns / 1000000) + space + "ms";
-  if (ns >= 1000 && ns % 1000 == 0) return std::to_string(ns / 1000) + space + "us";
-  return std::to_string(ns) + space + "ns";
-}
-
-}  // namespace
-
 std::string delay_text(unsigned ns) { return delay_in_units(ns, " "); }
-std::string delay_id(unsigned ns) { return delay_in_units(ns, ""); }
 
 DelayFinding delay_finding(const std::vector<DelayRuns>& delayed, const std::vector<std::vector<LockRun>>& fixes) {
   DelayFinding f;
@@ -184,41 +212,10 @@ std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns,
                                     {"max-ms", kMaxDelayWaitNs / 1000000}});
 }
 
-
-namespace {
-
-using I = std::int64_t;
-
-bool is_delay(Variant v) { return v == Variant::delay_after || v == Variant::delay_before; }
-bool is_fence_fix(Variant v) { return v == Variant::fenced || v == Variant::acq_rel; }
-
-std::string row_name(const DelayRow& r) {
-  if (r.variant == Variant::delay_after) return say("delay.row-after", {{"delay", delay_text(r.delay_ns)}});
-  if (r.variant == Variant::delay_before) return say("delay.row-before", {{"delay", delay_text(r.delay_ns)}});
-  if (r.variant == Variant::book) return say("delay.row-book");
-  if (r.variant == Variant::fenced) return say("delay.row-fix-2");
-  return say("delay.row-fix-3");
-}
-
-// The fixes' ids, as part 3 names them.
-std::string fix_id(Variant v) { return v == Variant::fenced ? "fix-2" : "fix-3"; }
-
-// The row's name as an id, what an exercise selects it by: "delay-10us-after", "no-delay", "fix-2".
-std::string row_id(const DelayRow& r) {
-  if (r.variant == Variant::delay_after) return "delay-" + delay_id(r.delay_ns) + "-after";
-  if (r.variant == Variant::delay_before) return "delay-" + delay_id(r.delay_ns) + "-before";
-  if (r.variant == Variant::book) return "no-delay";
-  return fix_id(r.variant);
-}
-
-}  // namespace
-
 report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
   report::Section s("delay-fix", say("delay.title"));
   s.paragraph(say("delay.about"));
-  s.paragraph(say("delay.about-rows", {{"times", p.runs == 1 ? say("runs-once") : say("runs-times", {{"runs", p.runs}})},
-                                       {"grid", grid_text(p.spec.blocks, 1)},
-                                       {"iterations", p.spec.iters}}));
+  s.paragraph(runs_paragraph("delay.about-rows", p));
   report::Table t("delays", say("delay.table-title"));
   t.column("variant", say("variant-column"))
       .column("lost", say("delay.lost-column"), report::Format::count)
@@ -229,41 +226,27 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
       .column("variant-id", say("id-column"));
   std::vector<DelayRuns> delayed;
   std::vector<std::vector<LockRun>> fixes;
+  bool any_delay = false, model_loses = true;
+  std::string delayed_model;
   for (const auto& row : p.rows) {
-    std::vector<std::pair<std::string, report::Value>> cells{{"variant", row_name(row)},
-                                                             {"model-count", static_cast<I>(row.model.count)},
-                                                             {"model-stale", static_cast<I>(row.model.stale_reads)},
-                                                             {"variant-id", row_id(row)}};
-    const report::RowMark mark = add_lost_cells(cells, row.gpu, gpu_run, is_fence_fix(row.variant), false);
-    t.row(cells, mark);
-    if (is_delay(row.variant)) delayed.push_back({row.delay_ns, row.gpu});
-    if (is_fence_fix(row.variant)) fixes.push_back(row.gpu);
+    const bool fix = row.variant == Variant::fenced || row.variant == Variant::acq_rel;
+    std::vector<std::pair<std::string, report::Value>> cells{{"variant", delay_row_name(row)},
+                                                             {"variant-id", row.variant == Variant::book ? "no-delay" : row_id(row)}};
+    t.row(cells, loss_cells(cells, row, gpu_run, fix, false));
+    if (fix) fixes.push_back(row.gpu);
+    if (!is_delay(row.variant)) continue;
+    delayed.push_back({row.delay_ns, row.gpu});
+    any_delay = true;
+    model_loses = model_loses && row.model.stale_reads > 0 && row.model.count < row.model.expected;
+    if (delayed_model.empty()) delayed_model = model_outcome_text(row.model);
   }
   t.legend.push_back(say("delay.legend-gpu"));
   t.legend.push_back(say("delay.legend-model"));
   t.legend.push_back(say("delay.legend-delay"));
   s.add(std::move(t));
-  s.add(program_table(Protocol::delay_after));
-  s.add(trace_table(p.trace, "trace", say("delay.trace-title"), true));
-  if (!p.trace.first_stale.empty())
-    s.fact("how-lost", say("delay.how-lost"), p.trace.first_stale, report::Format::plain, say("delay.how-lost-note"));
-  bool any_delay = false, model_loses = true;
-  std::string delayed_model;
-  for (const auto& row : p.rows) {
-    if (is_delay(row.variant)) {
-      any_delay = true;
-      model_loses = model_loses && row.model.stale_reads > 0 && row.model.count < row.model.expected;
-      if (delayed_model.empty()) delayed_model = model_outcome_text(row.model);
-    }
-    if (!is_fence_fix(row.variant)) continue;
-    s.check("model-" + fix_id(row.variant), say("check.model-loses-nothing", {{"variant", variant_name(row.variant)}}),
-            row.model.exact() && row.model.stale_reads == 0, model_outcome_text(row.model));
-    if (gpu_run) {
-      const Verdict v = runs_exact(row.gpu);
-      s.agreement("gpu-agrees-" + fix_id(row.variant),
-                  say("check.every-count-exact", {{"variant", variant_name(row.variant)}}), v.passed, v.detail);
-    }
-  }
+  add_trace(s, p, Protocol::delay_after, say("delay.trace-title"), say("delay.how-lost"), say("delay.how-lost-note"));
+  for (const auto& row : p.rows)
+    if (row.variant == Variant::fenced || row.variant == Variant::acq_rel) check_fix(s, row, gpu_run);
   if (any_delay) s.check("model-delay-loses", say("delay.check-loses"), model_loses, delayed_model);
   if (p.lockstep)
     s.check("model-delay-deadlocks", say("delay.check-deadlocks"), p.lockstep->outcome == Outcome::deadlock,
@@ -281,9 +264,8 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
 
 report::Section delay_fix_part(Run& run) {
   DelayPart p;
-  p.spec.blocks = run.options.blocks.value_or(kDelayBlocks);
-  p.spec.threads = 1;
-  p.spec.iters = run.options.iterations.value_or(kDelayIters);
+  p.spec = RunSpec::of(Variant::book, run.options.blocks.value_or(kDelayBlocks), 1,
+                       run.options.iterations.value_or(kDelayIters));
   p.runs = run.options.runs.value_or(kDelayRuns);
   const std::vector<int> delays = run.options.delays.value_or(kDefaultDelaysNs);
   std::vector<std::pair<Variant, unsigned>> rows{{Variant::book, 0}};
@@ -291,19 +273,7 @@ report::Section delay_fix_part(Run& run) {
   for (int d : delays) rows.emplace_back(Variant::delay_before, static_cast<unsigned>(d));
   rows.emplace_back(Variant::fenced, 0);
   rows.emplace_back(Variant::acq_rel, 0);
-  for (const auto& [v, ns] : rows) {
-    DelayRow row;
-    row.variant = v;
-    row.delay_ns = ns;
-    row.model = sim(protocol_of(v), Regime::independent, 2, 1, 2);
-    if (run.ctx.gpu) {
-      RunSpec spec = RunSpec::of(v, p.spec.blocks, 1, p.spec.iters);
-      spec.delay_ns = ns;
-      spec.deadline_ns += static_cast<unsigned long long>(spec.acquisitions()) * ns;  // every holder's delay
-      row.gpu = gpu_runs(spec, p.runs, false);
-    }
-    p.rows.push_back(std::move(row));
-  }
+  run_rows(run, p, rows);
   p.trace = sim(Protocol::delay_after, Regime::independent, 2, 1, 2, kTraceRows);
   p.lockstep = sim(Protocol::delay_after, Regime::lockstep, 1, 4, 1);
   return delay_fix_section(p, run.ctx.gpu);
