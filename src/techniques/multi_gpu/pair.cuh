@@ -1,8 +1,8 @@
 #pragma once
 // What every multi-gpu .cu file shares: memory owned by one GPU whatever GPU is current, a stream
-// per GPU, peer access switched on, the current device put back, and on the device the accesses of
-// the flag protocol and the barrier across GPUs (device-scope counters, system-scope release stores
-// into the peer's flag).
+// per GPU, peer access switched on, the current device put back, NCCL's collectives, and on the
+// device the barrier across GPUs (device-scope counters, system-scope release stores into the
+// peer's flag).
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -11,7 +11,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/deadline.cuh"
-#include "techniques/multi_gpu/multi_gpu.hpp"
+#include "techniques/multi_gpu/barrier.hpp"
 
 namespace cudasync::multi_gpu {
 
@@ -82,44 +82,36 @@ class DeviceStream {
   cudaStream_t s_ = nullptr;
 };
 
+// Both GPUs of a run and a stream on each.
+struct Pair {
+  int dev[kGpus];
+  DeviceStream s0, s1;
+  Pair(int a, int b) : dev{a, b}, s0(a), s1(b) {}
+  cudaStream_t stream(int g) const { return g == 0 ? s0.get() : s1.get(); }
+  void sync() const {
+    s0.sync();
+    s1.sync();
+  }
+};
+
 // Lets kernels on a touch b's memory and kernels on b touch a's (cudaDeviceEnablePeerAccess both
-// ways; "already enabled" is no error). Throws when the runtime refuses. (multi_gpu_peer.cu)
+// ways; "already enabled" is no error). Throws when the runtime refuses. (pair.cu)
 void enable_peer_access(int a, int b);
 
-// ---- device: the flag protocol -------------------------------------------------------------------
+// NCCL (pair.cu): both GPUs' halves of one collective, enqueued from this one thread inside
+// ncclGroupStart / ncclGroupEnd. Without NCCL built in, each throws WaivedError.
+struct NcclComms;
 
+// An all-reduce of one integer on both GPUs: their streams wait until both have got there.
+void nccl_barrier(NcclComms& comms, const cudaStream_t streams[kGpus]);
+// ncclAllReduce(in[g], out[g], elements, ncclUint32, ncclSum) on both GPUs.
+void nccl_all_reduce(NcclComms& comms, const std::uint32_t* const in[kGpus], std::uint32_t* const out[kGpus],
+                     std::size_t elements, const cudaStream_t streams[kGpus]);
+
+
+// ---- device ------------------------------------------------------------------------------------
 using SysRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_system>;
 using DevRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>;
-
-// The data's accesses are weak (ld.global / st.global, no scope), as inline PTX so that the compiler
-// keeps their order and number exactly as written: the look before the handoff, the data itself.
-__device__ __forceinline__ unsigned ld_weak(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(__cvta_generic_to_global(p)) : "memory");
-  return v;
-}
-// The producer's side: data = 1, the fence, flag = 1 (a release store for the rel-acq fences, else
-// a relaxed store at system scope, which is what a volatile store is to the memory model).
-__device__ __forceinline__ void produce(unsigned* data, unsigned* flag, Fence f) {
-  asm volatile("st.global.u32 [%0], %1;" ::"l"(__cvta_generic_to_global(data)), "r"(1u) : "memory");
-  if (f == Fence::device) __threadfence();
-  if (f == Fence::system) __threadfence_system();
-  if (f == Fence::rel_acq_device) DevRef(*flag).store(1u, ::cuda::memory_order_release);
-  else if (f == Fence::rel_acq_system) SysRef(*flag).store(1u, ::cuda::memory_order_release);
-  else SysRef(*flag).store(1u, ::cuda::memory_order_relaxed);
-}
-
-// The consumer's load of the flag (an acquire load for the rel-acq fences, else relaxed at system
-// scope), and its fence once the flag is seen.
-__device__ __forceinline__ unsigned flag_load(unsigned* flag, Fence f) {
-  if (f == Fence::rel_acq_device) return DevRef(*flag).load(::cuda::memory_order_acquire);
-  if (f == Fence::rel_acq_system) return SysRef(*flag).load(::cuda::memory_order_acquire);
-  return SysRef(*flag).load(::cuda::memory_order_relaxed);
-}
-__device__ __forceinline__ void consumer_fence(Fence f) {
-  if (f == Fence::device) __threadfence();
-  if (f == Fence::system) __threadfence_system();
-}
 
 // ---- device: the barrier across GPUs -------------------------------------------------------------
 // Each GPU holds a counter of its own blocks' arrivals and a copy of two flags, flags[g] = the last

@@ -6,12 +6,42 @@
 #include <vector>
 
 #include "core/cuda/mapped_buffer.hpp"
-#include "techniques/multi_gpu/multi_gpu_cuda.cuh"
-#include "techniques/multi_gpu/multi_gpu_gpu.hpp"
+#include "techniques/multi_gpu/flags.hpp"
+#include "techniques/multi_gpu/pair.cuh"
 
 namespace cudasync::multi_gpu {
 
 namespace {
+
+// The data's accesses are weak (ld.global / st.global, no scope), as inline PTX so that the compiler
+// keeps their order and number exactly as written: the look before the handoff, the data itself.
+__device__ __forceinline__ unsigned ld_weak(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(__cvta_generic_to_global(p)) : "memory");
+  return v;
+}
+// The producer's side: data = 1, the fence, flag = 1 (a release store for the rel-acq fences, else
+// a relaxed store at system scope, which is what a volatile store is to the memory model).
+__device__ __forceinline__ void produce(unsigned* data, unsigned* flag, Fence f) {
+  asm volatile("st.global.u32 [%0], %1;" ::"l"(__cvta_generic_to_global(data)), "r"(1u) : "memory");
+  if (f == Fence::device) __threadfence();
+  if (f == Fence::system) __threadfence_system();
+  if (f == Fence::rel_acq_device) DevRef(*flag).store(1u, ::cuda::memory_order_release);
+  else if (f == Fence::rel_acq_system) SysRef(*flag).store(1u, ::cuda::memory_order_release);
+  else SysRef(*flag).store(1u, ::cuda::memory_order_relaxed);
+}
+
+// The consumer's load of the flag (an acquire load for the rel-acq fences, else relaxed at system
+// scope), and its fence once the flag is seen.
+__device__ __forceinline__ unsigned flag_load(unsigned* flag, Fence f) {
+  if (f == Fence::rel_acq_device) return DevRef(*flag).load(::cuda::memory_order_acquire);
+  if (f == Fence::rel_acq_system) return SysRef(*flag).load(::cuda::memory_order_acquire);
+  return SysRef(*flag).load(::cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void consumer_fence(Fence f) {
+  if (f == Fence::device) __threadfence();
+  if (f == Fence::system) __threadfence_system();
+}
 
 constexpr int kFlagThreads = 256;
 constexpr unsigned char kFresh = 1, kStale = 2;  // 0: not completed

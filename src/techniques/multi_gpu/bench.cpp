@@ -4,7 +4,7 @@
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
 #include "core/sweep/sweep.hpp"
-#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 
 namespace cudasync::multi_gpu {
 

@@ -1,13 +1,16 @@
 #pragma once
-// multi-gpu: how one GPU knows another has finished writing. A flag handed from one GPU to another
-// (and from a GPU to a host thread) under each fence, a barrier across two GPUs built on
-// device-scope counters and system-scope release stores into the peer's flag (no atomic crosses
-// the link) beside NCCL's and the streams', and an all-reduce of a large
-// array, NCCL against the hand-made one. This header holds the plain types both backends use and
-// the arithmetic the kernels and the model share; nvcc compiles it too, so it includes only the
-// standard library.
+// multi-gpu's pair of GPUs (peer access, NCCL) and what runs on it: the barrier across two GPUs and
+// the all-reduce built on it. What the kernels (pair.cu, barrier.cu) and the host (barrier.cpp)
+// share: the plain types, the arithmetic the kernels and the model share, and the GPU entries
+// (every one leaves the calling thread's current device as it found it). nvcc compiles it too, so
+// it includes only the standard library and core's plain headers.
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
+
+#include "core/coresidency.hpp"
+#include "core/gpu_entry.hpp"
 
 #if defined(__CUDACC__)
 #define CUDASYNC_MG_HD __host__ __device__
@@ -19,44 +22,15 @@ namespace cudasync::multi_gpu {
 
 inline constexpr int kGpus = 2;  // the lesson runs on a pair of GPUs (--devices A,B)
 
-// ---- a flag handed across the system ------------------------------------------------------------
-// One instance: the producer stores 1 into `data`, then 1 into `flag`; the consumer waits until it
-// sees the flag, then reads `data`. Stale: the flag seen, the data still 0.
-//   peer-flag: producer on GPU A, data and flag in GPU B's memory (written through peer access),
-//              consumer on GPU B.
-//   host-flag: producer on the GPU, data and flag in pinned host memory, consumer a host thread.
-// What sits on each side between the two accesses:
-enum class Fence : int {
-  none = 0,        // nothing: the flag is a volatile store / load (relaxed, system scope)
-  device,          // __threadfence()          membar.gl  = fence.sc.gpu
-  system,          // __threadfence_system()   membar.sys = fence.sc.sys
-  rel_acq_device,  // cuda::atomic_ref<unsigned, thread_scope_device> release store / acquire load
-  rel_acq_system,  // cuda::atomic_ref<unsigned, thread_scope_system> release store / acquire load
+// What the runtime says about a pair of GPUs.
+struct PeerInfo {
+  bool a_to_b = false;          // cudaDeviceCanAccessPeer(a, b): a kernel on a may touch b's memory
+  bool b_to_a = false;
+  bool native_atomics = false;  // cudaDevP2PAttrNativeAtomicSupported (a -> b)
+  int performance_rank = -1;    // cudaDevP2PAttrPerformanceRank (a -> b): lower is faster
+  std::string a_name, b_name;
 };
-inline constexpr int kFences = 5;
-
-enum class Consumer : int {
-  peer_gpu = 0,  // a kernel on the other GPU
-  host,          // a host thread: its load of the flag is a C++ acquire load
-};
-
-struct FlagSpec {
-  Fence producer = Fence::none;
-  Fence consumer = Fence::none;  // peer-flag only: the host's side is always an acquire load
-  Consumer where = Consumer::peer_gpu;
-};
-
-// What the GPU observed for one configuration.
-struct FlagCounts {
-  std::uint64_t fresh = 0;      // the flag seen, the data written
-  std::uint64_t stale = 0;      // the flag seen, the data still 0
-  std::uint64_t timed_out = 0;  // instances not completed: a wait gave up at its deadline
-  std::uint64_t instances = 0;  // every instance run, timed out ones included
-  int blocks = 0;               // each kernel's grid (host-flag: one thread)
-  int threads = 0;
-  int rounds = 0;
-  std::uint64_t completed() const { return fresh + stale; }
-};
+CUDASYNC_GPU_ENTRY(PeerInfo, gpu_peer_info, (int a, int b))
 
 // ---- a barrier across two GPUs -------------------------------------------------------------------
 // The barrier every method builds between the phases of one computation:
@@ -125,5 +99,34 @@ struct ReduceRun {
   std::vector<double> ns;           // per all-reduce, `reps` samples
   bool deadline_hit = false;
 };
+
+
+// The co-residency of the peer barrier's kernels on GPU `device`.
+CUDASYNC_GPU_ENTRY(Coresidency, gpu_barrier_coresidency, (int device, int threads))
+
+// NCCL's communicators for a pair of GPUs, opened once per run (ncclCommInitAll) and destroyed with
+// the last owner. Opaque here; defined in pair.cu. gpu_nccl_open throws WaivedError when
+// NCCL is not built in.
+struct NcclComms;
+CUDASYNC_GPU_ENTRY(std::shared_ptr<NcclComms>, gpu_nccl_open, (int a, int b))
+// The NCCL library's own version (ncclGetVersion), e.g. 22809.
+CUDASYNC_GPU_ENTRY(int, gpu_nccl_version, ())
+
+// The multi-phase computation on GPUs a and b from the starting values x0 (both halves) under
+// method m. `nccl` is needed by Method::nccl only.
+CUDASYNC_GPU_ENTRY(BarrierRun, gpu_barrier_run, (Method m, int a, int b, const BarrierSpec& spec,
+                                                 const std::vector<std::uint32_t>& x0, NcclComms* nccl))
+// ns per barrier: the method runs k1 and k2 barriers with no work between them, host-timed from the
+// first launch to the end on both GPUs, (t2 - t1) / (k2 - k1), so the launch and the final
+// synchronization cancel. For nccl and event a barrier includes one kernel launch per GPU: they
+// order kernels, not threads inside one.
+CUDASYNC_GPU_ENTRY(BarrierTiming, gpu_barrier_ns, (Method m, int a, int b, const BarrierSpec& spec, int reps, int k1,
+                                                   int k2, NcclComms* nccl))
+
+// All-reduce (sum) of `elements` 32-bit integers per GPU, inputs input_value(seed, gpu, i), with
+// method r: every output element is compared on the GPU with reduced_value(seed, i), and `reps`
+// samples of the time per all-reduce are taken, each over `iterations` back-to-back all-reduces.
+CUDASYNC_GPU_ENTRY(ReduceRun, gpu_all_reduce, (Reduce r, int a, int b, std::uint64_t elements, std::uint64_t seed,
+                                               int reps, int iterations, std::uint64_t deadline_ns, NcclComms* nccl))
 
 }  // namespace cudasync::multi_gpu

@@ -1,15 +1,79 @@
-// NCCL for a pair of GPUs driven from one thread: the communicators (ncclCommInitAll), an
-// all-reduce of one integer used as a barrier, and the all-reduce of a large array. Built only
-// where CMake found nccl.h (cmake/nccl.cmake), and loaded at run time; elsewhere, or where the
-// library does not load, every entry throws WaivedError with the reason. NCCL_NVLS_ENABLE=0
-// (NVLink SHARP, which uses NVLink multicast, stays off) is set by the lesson before the first NCCL
-// call, so that every child process inherits it too.
+// The pair of GPUs: what the runtime says about it, switching peer access on, and NCCL for the pair
+// driven from one thread: the communicators (ncclCommInitAll), an all-reduce of one integer used as
+// a barrier, and the all-reduce of a large array. NCCL is built only where CMake found nccl.h
+// (cmake/nccl.cmake), and loaded at run time; elsewhere, or where the library does not load, every
+// NCCL entry throws WaivedError with the reason. NCCL_NVLS_ENABLE=0 (NVLink SHARP, which uses NVLink
+// multicast, stays off) is set by the lesson before the first NCCL call, so that every child
+// process inherits it too.
+#include <mutex>
+#include <set>
+#include <utility>
+
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/words/words.hpp"
-#include "techniques/multi_gpu/multi_gpu_cuda.cuh"
-#include "techniques/multi_gpu/multi_gpu_gpu.hpp"
-#include "techniques/multi_gpu/multi_gpu_nccl.cuh"
+#include "techniques/multi_gpu/pair.cuh"
+
+namespace cudasync::multi_gpu {
+
+namespace {
+
+std::string name_of(int device) {
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  return p.name;
+}
+
+// Enables access from the current device to `peer`; a second call is no error. The pairs enabled
+// are remembered (peer access lasts as long as the device's primary context, which this process
+// never resets): asking again would make the runtime return cudaErrorPeerAccessAlreadyEnabled, which
+// compute-sanitizer counts as an API error in every part after the first.
+void enable_from_current(int peer) {
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> enabled;
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (enabled.count({current, peer})) return;
+  const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+  if (e == cudaErrorPeerAccessAlreadyEnabled) {
+    (void)cudaGetLastError();  // enabled by someone else in this process: clear the error it left
+  } else {
+    CUDA_CHECK(e);
+  }
+  enabled.insert({current, peer});
+}
+
+}  // namespace
+
+PeerInfo gpu_peer_info(int a, int b) {
+  PeerInfo p;
+  int v = 0;
+  CUDA_CHECK(cudaDeviceCanAccessPeer(&v, a, b));
+  p.a_to_b = v != 0;
+  CUDA_CHECK(cudaDeviceCanAccessPeer(&v, b, a));
+  p.b_to_a = v != 0;
+  if (p.a_to_b) {
+    CUDA_CHECK(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrNativeAtomicSupported, a, b));
+    p.native_atomics = v != 0;
+    CUDA_CHECK(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, a, b));
+    p.performance_rank = v;
+  }
+  p.a_name = name_of(a);
+  p.b_name = name_of(b);
+  return p;
+}
+
+void enable_peer_access(int a, int b) {
+  const log::Timed timed("multi-gpu: peer access between GPUs " + std::to_string(a) + " and " + std::to_string(b));
+  DeviceGuard keep;
+  CUDA_CHECK(cudaSetDevice(a));
+  enable_from_current(b);
+  CUDA_CHECK(cudaSetDevice(b));
+  enable_from_current(a);
+}
+
+}  // namespace cudasync::multi_gpu
 
 #if CUDASYNC_HAVE_NCCL
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 // multi-gpu: options, validation, the run's shared state (the pair of GPUs, peer access, NCCL),
-// the setup section and the part table.
-#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+// the setup section, --predict, the course and the part table.
+#include "techniques/multi_gpu/lesson.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/errors.hpp"
 #include "core/version.hpp"
 
@@ -32,60 +33,38 @@ std::string devices_text(const std::vector<int>& v) {
 
 // Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
 // number 1..4096"; the help ends with the range.
+// Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
+// number 1..4096"; the help ends with the range.
 void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--devices", o.devices,
-                 "The two GPUs of peer-flag, barrier, all-reduce and --bench, comma-separated (default 0,1; each "
-                 "0.." + std::to_string(kMaxDevice) + ", counted after CUDA_VISIBLE_DEVICES remapping); host-flag "
-                 "runs on --device")
+  sub.add_option("--devices", o.devices, say("option.devices", {{"max", kMaxDevice}}))
       ->delimiter(',')
       ->check(cli::whole_range(0, kMaxDevice));
-  sub.add_option("--fence", o.fence,
-                 "host-flag, peer-flag: one fence for both sides, or two (producer,consumer); default: the matrix. "
-                 "none, device (__threadfence), system (__threadfence_system), rel-acq-device, rel-acq-system "
-                 "(cuda::atomic_ref release store / acquire load at that scope)")
-      ->delimiter(',')
-      ->check([](const std::string& s) {
-        return parse_fence(s) ? std::string()
-                              : "unknown fence '" + s + "'; accepted: " + list_text(fence_names());
-      });
+  sub.add_option("--fence", o.fence, say("option.fence"))->delimiter(',')->check([](const std::string& s) {
+    return parse_fence(s) ? std::string() : say("usage.unknown-fence", {{"fence", s}, {"accepted", list_text(fence_names())}});
+  });
   cli::add_count(sub, "--iterations", o.iterations, kMaxIterations,
-                 "Handoffs per flag row (default " + std::to_string(kDefaultIterations) +
-                     "; peer-flag rounds up to whole rounds of its grid)");
-  cli::add_count(sub, "--blocks", o.blocks, kMaxBlocks,
-                 "barrier: blocks per GPU (default one per SM); more than fit at once are refused");
+                 say("option.iterations", {{"default", kDefaultIterations}}));
+  cli::add_count(sub, "--blocks", o.blocks, kMaxBlocks, say("option.blocks"));
   cli::add_count(sub, "--phases", o.phases, kMaxPhases,
-                 "barrier: phases of the computation (default " + std::to_string(kDefaultPhases) + ": " +
-                     std::to_string(kDefaultPhases - 1) + " barriers)",
-                 2);
-  cli::add_count(sub, "--mib", o.mib, kMaxMib,
-                 "all-reduce: MiB of 32-bit integers per GPU (default " + std::to_string(kDefaultMib) + ")");
-  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs,
-                 "How long one spin waits before it gives up, in ms (default " + std::to_string(kDefaultDeadlineMs) +
-                     ")");
+                 say("option.phases", {{"default", kDefaultPhases}, {"barriers", kDefaultPhases - 1}}), 2);
+  cli::add_count(sub, "--mib", o.mib, kMaxMib, say("option.mib", {{"default", kDefaultMib}}));
+  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs, say("option.deadline-ms", {{"default", kDefaultDeadlineMs}}));
 }
 
 // Combinations CLI11 cannot check one option at a time.
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
   if (!o.devices.empty()) {
-    const std::string given = "--devices " + devices_text(o.devices);
-    if (o.devices.size() != 2)
-      return given + ": multi-gpu runs on a pair of GPUs; accepted: two GPUs, e.g. --devices 0,1 (--device alone "
-                     "picks host-flag's GPU)";
-    if (o.devices[0] == o.devices[1])
-      return given + ": the same GPU twice; accepted: two different GPUs, e.g. --devices 0,1";
+    const std::string given = devices_text(o.devices);
+    if (o.devices.size() != 2) return say("usage.devices-pair", {{"devices", given}});
+    if (o.devices[0] == o.devices[1]) return say("usage.devices-same", {{"devices", given}});
   }
   if (o.fence.size() > 2)
-    return "--fence " + list_text(o.fence) + ": " + std::to_string(o.fence.size()) +
-           " fences; accepted: one fence for both sides or two (producer,consumer), e.g. --fence device,none";
+    return say("usage.fences", {{"fences", list_text(o.fence)}, {"count", o.fence.size()}});
   if (o.fence.size() == 2 && sel.has("host-flag"))
-    return "--fence " + o.fence[0] + "," + o.fence[1] +
-           " with host-flag: its consumer is a host thread, whose side is always an acquire load; accepted: one "
-           "fence (the GPU's), or two with host-flag left out (--part peer-flag)";
+    return say("usage.two-fences-host", {{"producer", o.fence[0]}, {"consumer", o.fence[1]}});
   const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;
   if (sel.has("barrier") && values * o.phases > (std::int64_t{1} << 28))
-    return "--blocks " + std::to_string(o.blocks.value_or(kModelSmCount)) + " x --phases " + std::to_string(o.phases) +
-           " is more than 2^28 value updates for the model to replay; accepted: blocks x 2 GPUs x 256 threads x "
-           "phases of at most 2^28: give fewer phases or blocks";
+    return say("usage.barrier-too-big", {{"blocks", o.blocks.value_or(kModelSmCount)}, {"phases", o.phases}});
   return std::nullopt;
 }
 
@@ -122,6 +101,14 @@ void setup(Run& run, report::Section& s) {
   if (!run.ctx.gpu) s.note(say("setup.no-gpu"));
 }
 
+// --predict: a GPU hands data to a host thread through a flag, with or without a fence (the question
+// is the catalog's).
+std::vector<parts::Prediction> predictions() {
+  return {{"host-flag", "", {"yes", "no"}, [](const report::Section& s) {
+             return parts::weak_outcome_truth(s, "outcomes", "multi-gpu");
+           }}};
+}
+
 }  // namespace
 
 Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& selection)
@@ -149,9 +136,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     } else {
       for (int d : dev)
         if (d >= visible)
-          throw UsageError("--devices " + std::to_string(dev[0]) + "," + std::to_string(dev[1]) + ": there is no GPU " +
-                           std::to_string(d) + "; this machine has " + std::to_string(visible) + " GPUs; accepted: "
-                           "two of 0.." + std::to_string(visible - 1));
+          throw UsageError(say("usage.no-such-gpu", {{"a", dev[0]}, {"b", dev[1]}, {"gpu", d}, {"visible", visible}, {"last", visible - 1}}));
       peer = gpu_peer_info(dev[0], dev[1]);
       if (!peer->a_to_b || !peer->b_to_a)
         peer_waiver = say("waiver.peer", {{"pair", pair_text()},
@@ -210,21 +195,23 @@ NcclComms* Run::open_nccl() {
   return nccl.get();
 }
 
+const course::LessonCourse& course() {
+  static const course::LessonCourse c = course::lesson_course("multi-gpu");
+  return c;
+}
+
+// A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary), the lesson's
+// title is lesson.title.
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "multi-gpu",
-      "multi-gpu: system-scope fences, peer flags, a barrier across GPUs, and NCCL",
+      "",
       "how one GPU knows another has finished writing: .sys fences, peer flags, a cross-GPU barrier, NCCL",
       {
-          {"host-flag", "GPU to host", "a flag from a kernel to a host thread through pinned memory, per fence",
-           {"--fence", "--iterations"}, false, false, true, host_flag_part},
-          {"peer-flag", "GPU to GPU", "data and a flag stored into the other GPU's memory, per fence on each side",
-           {"--fence", "--iterations", "--devices"}, false, false, true, peer_flag_part},
-          {"barrier", "barrier across GPUs",
-           "local counters, a system-scope release store into the peer's flag; beside NCCL and events",
-           {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
-          {"all-reduce", "all-reduce", "a large array summed across two GPUs: NCCL against the peer barrier",
-           {"--devices", "--mib"}, false, false, true, all_reduce_part},
+          {"host-flag", "", "", {"--fence", "--iterations"}, false, false, true, host_flag_part},
+          {"peer-flag", "", "", {"--fence", "--iterations", "--devices"}, false, false, true, peer_flag_part},
+          {"barrier", "", "", {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
+          {"all-reduce", "", "", {"--devices", "--mib"}, false, false, true, all_reduce_part},
       },
       add_options,
       validate,
