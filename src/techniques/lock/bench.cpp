@@ -91,8 +91,8 @@ std::vector<LockTerm> lock_terms(LockDesign d, int blocks, int threads) {
          r.loads > 1 ? std::to_string(r.loads) + " x " : "", div);
   if (r.serve) term("serve", say("cost.serve"), cost::prim::store_issue(), 1.0, "", " (x requests" + div + ")");
   if (r.releases)
-    term("release", say(r.release == cost::Op::store_fence_sc ? "cost.release-fence" : "cost.release"), under(r.release),
-         per, "", div);
+    term("release", say(r.release == cost::Op::store_fence_sc ? "cost.release-fence" : "cost.release"),
+         under(r.release), per, "", div);
   return t;
 }
 
@@ -275,7 +275,8 @@ std::vector<cost::Need> lock_needs(LockDesign d, int blocks, int threads) {
 
 cost::Prediction predict_lock(LockDesign d, int blocks, int threads, const cost::Primitives& p) {
   cost::Prediction out;
-  for (const LockTerm& t : lock_terms(d, blocks, threads)) out.add(t.id, t.title, t.scale * p.ns(t.need.key), t.formula);
+  for (const LockTerm& t : lock_terms(d, blocks, threads))
+    out.add(t.id, t.title, t.scale * p.ns(t.need.key), t.formula);
   return out;
 }
 

@@ -308,8 +308,11 @@ std::optional<double> combining_ratio(const std::vector<LockRun>& combining, con
 std::optional<std::string> acquisitions_error(const std::string& part, int blocks, int threads, int iterations) {
   const long long n = static_cast<long long>(blocks) * threads * iterations;
   if (n <= kMaxAcquisitions) return std::nullopt;
-  return say("usage.acquisitions",
-             {{"part", part}, {"grid", grid_text(blocks, threads)}, {"iterations", iterations}, {"n", n}, {"max", kMaxAcquisitions}});
+  return say("usage.acquisitions", {{"part", part},
+                                    {"grid", grid_text(blocks, threads)},
+                                    {"iterations", iterations},
+                                    {"n", n},
+                                    {"max", kMaxAcquisitions}});
 }
 
 int stale_runs(std::optional<int> runs, int blocks, int iterations) {
@@ -332,8 +335,10 @@ const parts::Lesson<Options, Run>& lesson() {
           {"delay-fix", "", "", {"--blocks", "--iterations", "--runs", "--delays"}, false, false, true, delay_fix_part},
           {"copy-destructor", "", "", {}, true, true, true, copy_destructor_part},
           {"shared-mutex", "", "", {}, true, false, true, shared_mutex_part},
-          {"thread-lock", "", "", {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, thread_lock_part},
-          {"combining", "", "", {"--blocks", "--threads", "--iterations", "--model"}, false, false, true, combining_part},
+          {"thread-lock", "", "", {"--blocks", "--threads", "--iterations", "--model"}, false, false, true,
+           thread_lock_part},
+          {"combining", "", "", {"--blocks", "--threads", "--iterations", "--model"}, false, false, true,
+           combining_part},
       },
       add_options,
       validate,

@@ -73,7 +73,7 @@ const parts::Lesson<Options, Run>& lesson();
 // answer by id from a run of the lesson; none needs code.
 const course::LessonCourse& course();
 
-// ---- names -------------------------------------------------------------------------------------
+// ---- names --------------------------------------------------------------------------------------
 std::string variant_name(Variant v);  // "fix 2: __threadfence() in lock() and unlock()"
 std::string bench_name(Variant v);    // the same kernels named as locks: "CAS lock (atomicCAS, ...)"
 const char* bench_id(Variant v);      // "cas", "ticket", "warp-aggregated"
@@ -127,7 +127,7 @@ std::vector<double> per_handoff(const std::vector<LockRun>& runs);
 // Its time per critical section over the CAS lock's time per handoff (medians), when both ran.
 std::optional<double> combining_ratio(const std::vector<LockRun>& combining, const std::vector<LockRun>& cas);
 
-// ---- delay-fix (stale_reads.cpp) -----------------------------------------------------------------
+// ---- delay-fix (stale_reads.cpp) ----------------------------------------------------------------
 // The blog's delay beside the real fixes: the updates the delayed rows lost together, the longest
 // delay that still lost one (0: none lost), and whether every launch of every real fix was exact.
 std::string delay_text(unsigned ns);  // "100 ns", "10 us", "1 ms"
@@ -150,7 +150,7 @@ inline constexpr long long kMaxDelayWaitNs = 4000000000LL;  // 4 s
 inline constexpr int kMaxDelayNs = 1000000;                 // 1 ms per critical section
 std::optional<std::string> delay_budget_error(const std::vector<int>& delays_ns, int runs, int blocks, int iterations);
 
-// ---- shared-mutex (ownership.cpp) ----------------------------------------------------------------
+// ---- shared-mutex (ownership.cpp) ---------------------------------------------------------------
 // Every launch counted exactly and nobody gave up.
 Verdict shared_mutex_counts(const SharedMutexRun& r);
 // The mutex was a device allocation after every launch (nothing freed it while a lock used it).
@@ -165,7 +165,7 @@ std::optional<std::string> acquisitions_error(const std::string& part, int block
 // per variant at most), so that --blocks 132 --iterations 10000 takes seconds, not minutes.
 int stale_runs(std::optional<int> runs, int blocks, int iterations);
 
-// ---- lock-class ----------------------------------------------------------------------------------
+// ---- lock-class ---------------------------------------------------------------------------------
 struct ClassPart {
   RunSpec spec;                  // book_atomic_add; the plain runs use the same grid
   SimResult model, model_plain;  // a few blocks, independent threads
@@ -175,7 +175,7 @@ struct ClassPart {
 report::Section lock_class_section(const ClassPart& p, bool gpu_run);
 report::Section lock_class_part(Run& run);
 
-// ---- warp-deadlock: one case per block size ------------------------------------------------------
+// ---- warp-deadlock: one case per block size -----------------------------------------------------
 struct WarpCase {
   RunSpec spec;
   std::optional<SimResult> lockstep, independent;  // the model at the case's size, one iteration
@@ -190,7 +190,7 @@ struct WarpPart {
 report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run);
 report::Section warp_deadlock_part(Run& run);
 
-// ---- stale-reads and delay-fix: updates the book's lock loses, its fixes and the blog's delay ------
+// ---- stale-reads and delay-fix: updates the book's lock loses, its fixes and the blog's delay ---
 struct LossRow {
   Variant variant;                    // stale-reads: book and the fixes; delay-fix: with the delays too
   unsigned delay_ns = 0;              // delay_after, delay_before
@@ -215,7 +215,7 @@ report::Section stale_reads_part(Run& run);
 report::Section delay_fix_section(const DelayPart& p, bool gpu_run);
 report::Section delay_fix_part(Run& run);
 
-// ---- copy-destructor -----------------------------------------------------------------------------
+// ---- copy-destructor ----------------------------------------------------------------------------
 struct CopyPart {
   std::optional<CopyOutcome> child;
   std::vector<FixRun> fixes;
@@ -225,7 +225,7 @@ report::Section copy_destructor_section(const CopyPart& p, bool gpu_run);
 report::Section copy_destructor_part(Run& run);
 std::string copy_child(Run& run);  // the child mode "copy": the blog's callKernel(), one answer
 
-// ---- shared-mutex: the blog's fix 2, a Mutex class held by std::shared_ptr -----------------------
+// ---- shared-mutex: the blog's fix 2, a Mutex class held by std::shared_ptr ----------------------
 struct SharedMutexPart {
   int blocks = kSharedBlocks, iters = kSharedIters;
   OwnershipRun by_value, shared;      // the ownership model of both ways of holding the mutex
@@ -235,7 +235,7 @@ struct SharedMutexPart {
 report::Section shared_mutex_section(const SharedMutexPart& p, bool gpu_run);
 report::Section shared_mutex_part(Run& run);
 
-// ---- thread-lock ---------------------------------------------------------------------------------
+// ---- thread-lock --------------------------------------------------------------------------------
 struct ThreadLockPart {
   RunSpec spec;
   std::optional<SimResult> lockstep, independent;  // one warp, the model
@@ -245,7 +245,7 @@ struct ThreadLockPart {
 report::Section thread_lock_section(const ThreadLockPart& p, bool gpu_run);
 report::Section thread_lock_part(Run& run);
 
-// ---- combining, beyond the blog: the combining lock, and the CAS lock at the same grid -----------
+// ---- combining, beyond the blog: the combining lock, and the CAS lock at the same grid ----------
 struct CombiningPart {
   RunSpec spec;                   // combining
   std::optional<SimResult> lockstep;  // the model: one warp of 32 lanes in lockstep
@@ -258,7 +258,7 @@ struct CombiningPart {
 report::Section combining_section(const CombiningPart& p, bool gpu_run);
 report::Section combining_part(Run& run);
 
-// ---- --bench: every lock at every contention level -----------------------------------------------
+// ---- --bench: every lock at every contention level ----------------------------------------------
 struct BenchConfig {
   int blocks = 1;
   int threads = 1;

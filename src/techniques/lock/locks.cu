@@ -253,7 +253,7 @@ __device__ __forceinline__ bool ttas_lock(int* m, const SpinDeadline& d) {
       d);
 }
 
-// ---- the kernels ---------------------------------------------------------------------------
+// ---- the kernels --------------------------------------------------------------------------------
 // One thread's `iters` acquisitions: `once(i)` acquires, runs its critical section and releases, or
 // returns false when its wait passed the deadline: the thread gives up and stops.
 template <typename Once>
@@ -290,7 +290,8 @@ __global__ void book_kernel(Args a) {
   counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); });
 }
 __global__ void book_atomic_add_kernel(Args a) {
-  counting_loop(a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); }, [&] { atomicAdd(a.cnt, 1); });
+  counting_loop(
+      a, [&] { return book_lock(a.mutex, a.d); }, [&] { book_unlock(a.mutex); }, [&] { atomicAdd(a.cnt, 1); });
 }
 
 // Part 2: lock() and unlock() as functions, called by every lane.

@@ -115,10 +115,11 @@ void launch(const Lock& arg, int copies, bool shared, Heap& h, OwnershipRun& r) 
   const bool freed = !h.alive(ptr);
   r.launches_on_freed += freed ? 1 : 0;
   ++r.launches;
-  r.steps.push_back(say("ownership.launch", {{"launch", r.launches},
-                                             {"copies", say(copies == 1 ? "ownership.copy" : "ownership.copies", {{"n", copies}})},
-                                             {"owners", shared ? say("ownership.use-count", {{"owners", owners}}) : ""},
-                                             {"mutex", say(freed ? "ownership.freed" : "ownership.alive")}}));
+  r.steps.push_back(
+      say("ownership.launch", {{"launch", r.launches},
+                               {"copies", say(copies == 1 ? "ownership.copy" : "ownership.copies", {{"n", copies}})},
+                               {"owners", shared ? say("ownership.use-count", {{"owners", owners}}) : ""},
+                               {"mutex", say(freed ? "ownership.freed" : "ownership.alive")}}));
 }
 
 void owner_fact(report::Section& s) {
@@ -187,7 +188,8 @@ report::Table ownership_table(const SharedMutexPart& p) {
 std::string format_copy_observation(const CopyObservation& o) {
   std::string s;
   for (const auto& st : o.steps) s += "step\t" + clean(st.what) + "\t" + clean(st.error) + "\t" + clean(st.detail) + "\n";
-  each_number(o, [&](const char* key, const auto& v) { s += key + (" " + std::to_string(static_cast<long long>(v))) + "\n"; });
+  each_number(
+      o, [&](const char* key, const auto& v) { s += key + (" " + std::to_string(static_cast<long long>(v))) + "\n"; });
   return s + "end\n";
 }
 

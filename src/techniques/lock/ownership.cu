@@ -105,7 +105,7 @@ struct FreeLog {
 };
 FreeLog* g_log = nullptr;  // the log of the run in progress (host code, one thread)
 
-// ---- the blog's class, as written (plus the log) ---------------------------------------------
+// ---- the blog's class, as written (plus the log) ------------------------------------------------
 class CudaKernelLock {
  public:
   int* mutex = nullptr;
@@ -323,7 +323,7 @@ std::vector<FixRun> gpu_copy_fixes(int blocks, int iters, unsigned long long dea
   return out;
 }
 
-// ---- part 6, the blog's fix 2 ------------------------------------------------------------------
+// ---- part 6, the blog's fix 2 -------------------------------------------------------------------
 // The device allocation belongs to a class Mutex (cudaMalloc in its constructor, cudaFree in its
 // destructor), and every CudaKernelLock holds it through a std::shared_ptr: a copy only adds to the
 // use count, and the Mutex goes when the last lock object does. The classes are the blog's, with one

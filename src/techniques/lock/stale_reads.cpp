@@ -230,8 +230,8 @@ report::Section delay_fix_section(const DelayPart& p, bool gpu_run) {
   std::string delayed_model;
   for (const auto& row : p.rows) {
     const bool fix = row.variant == Variant::fenced || row.variant == Variant::acq_rel;
-    std::vector<std::pair<std::string, report::Value>> cells{{"variant", delay_row_name(row)},
-                                                             {"variant-id", row.variant == Variant::book ? "no-delay" : row_id(row)}};
+    std::vector<std::pair<std::string, report::Value>> cells{
+        {"variant", delay_row_name(row)}, {"variant-id", row.variant == Variant::book ? "no-delay" : row_id(row)}};
     t.row(cells, loss_cells(cells, row, gpu_run, fix, false));
     if (fix) fixes.push_back(row.gpu);
     if (!is_delay(row.variant)) continue;

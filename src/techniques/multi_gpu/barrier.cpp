@@ -16,7 +16,7 @@
 
 namespace cudasync::multi_gpu {
 
-// ---- the barrier: values -------------------------------------------------------------------------
+// ---- the barrier: values ------------------------------------------------------------------------
 
 std::vector<std::uint32_t> start_values(const BarrierSpec& s, std::uint64_t seed) {
   std::vector<std::uint32_t> x(static_cast<std::size_t>(kGpus) * static_cast<std::size_t>(s.values()));
@@ -34,7 +34,7 @@ std::vector<std::uint32_t> model_values(const BarrierSpec& s, std::uint64_t seed
   return cur;
 }
 
-// ---- the barrier: the protocol -------------------------------------------------------------------
+// ---- the barrier: the protocol ------------------------------------------------------------------
 
 namespace {
 

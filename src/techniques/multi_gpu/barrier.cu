@@ -24,7 +24,7 @@ struct Halves {
   int threads;  // per block: the "next block" neighbour is this far on
 };
 
-// Phase p of this thread's value (see mix() in multi_gpu.hpp): reads phase p - 1 from buffer
+// Phase p of this thread's value (see mix() in barrier.hpp): reads phase p - 1 from buffer
 // (p - 1) % 2 of whichever GPU holds each neighbour, writes buffer p % 2 of its own GPU.
 __device__ __forceinline__ void compute_phase(const Halves& h, int p) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -97,7 +97,7 @@ class StreamBarrier {
   cudaEvent_t ev_[kGpus] = {nullptr, nullptr};
 };
 
-// ---- the all-reduce ----------------------------------------------------------------------------
+// ---- the all-reduce -----------------------------------------------------------------------------
 constexpr int kReduceThreads = 512;
 
 __global__ void fill_kernel(unsigned* in, unsigned long long n, unsigned long long seed, int gpu) {

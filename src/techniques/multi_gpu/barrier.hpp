@@ -32,7 +32,7 @@ struct PeerInfo {
 };
 CUDASYNC_GPU_ENTRY(PeerInfo, gpu_peer_info, (int a, int b))
 
-// ---- a barrier across two GPUs -------------------------------------------------------------------
+// ---- a barrier across two GPUs ------------------------------------------------------------------
 // The barrier every method builds between the phases of one computation:
 enum class Method : int {
   peer = 0,  // in one kernel per GPU: arrivals on a local counter, flags stored into both GPUs
@@ -76,7 +76,7 @@ struct BarrierTiming {
   bool deadline_hit = false;
 };
 
-// ---- all-reduce ----------------------------------------------------------------------------------
+// ---- all-reduce ---------------------------------------------------------------------------------
 enum class Reduce : int {
   nccl = 0,  // ncclAllReduce, ncclUint32, ncclSum
   peer,      // one kernel per GPU: the peer barrier, each GPU sums its half from both inputs (peer

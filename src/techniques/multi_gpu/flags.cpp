@@ -10,7 +10,7 @@
 
 namespace cudasync::multi_gpu {
 
-// ---- fences by name ------------------------------------------------------------------------------
+// ---- fences by name -----------------------------------------------------------------------------
 
 const std::vector<std::string>& fence_names() {
   static const std::vector<std::string> names = {"none", "device", "system", "rel-acq-device", "rel-acq-system"};
@@ -26,7 +26,7 @@ std::optional<Fence> parse_fence(const std::string& name) {
   return static_cast<Fence>(it - n.begin());
 }
 
-// ---- the flag handoff ----------------------------------------------------------------------------
+// ---- the flag handoff ---------------------------------------------------------------------------
 
 namespace {
 

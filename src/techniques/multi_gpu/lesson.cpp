@@ -40,7 +40,8 @@ void add_options(CLI::App& sub, Options& o) {
       ->delimiter(',')
       ->check(cli::whole_range(0, kMaxDevice));
   sub.add_option("--fence", o.fence, say("option.fence"))->delimiter(',')->check([](const std::string& s) {
-    return parse_fence(s) ? std::string() : say("usage.unknown-fence", {{"fence", s}, {"accepted", list_text(fence_names())}});
+    return parse_fence(s) ? std::string()
+                          : say("usage.unknown-fence", {{"fence", s}, {"accepted", list_text(fence_names())}});
   });
   cli::add_count(sub, "--iterations", o.iterations, kMaxIterations,
                  say("option.iterations", {{"default", kDefaultIterations}}));
@@ -48,7 +49,8 @@ void add_options(CLI::App& sub, Options& o) {
   cli::add_count(sub, "--phases", o.phases, kMaxPhases,
                  say("option.phases", {{"default", kDefaultPhases}, {"barriers", kDefaultPhases - 1}}), 2);
   cli::add_count(sub, "--mib", o.mib, kMaxMib, say("option.mib", {{"default", kDefaultMib}}));
-  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs, say("option.deadline-ms", {{"default", kDefaultDeadlineMs}}));
+  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs,
+                 say("option.deadline-ms", {{"default", kDefaultDeadlineMs}}));
 }
 
 // Combinations CLI11 cannot check one option at a time.
@@ -136,7 +138,9 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     } else {
       for (int d : dev)
         if (d >= visible)
-          throw UsageError(say("usage.no-such-gpu", {{"a", dev[0]}, {"b", dev[1]}, {"gpu", d}, {"visible", visible}, {"last", visible - 1}}));
+          throw UsageError(
+              say("usage.no-such-gpu",
+                  {{"a", dev[0]}, {"b", dev[1]}, {"gpu", d}, {"visible", visible}, {"last", visible - 1}}));
       peer = gpu_peer_info(dev[0], dev[1]);
       if (!peer->a_to_b || !peer->b_to_a)
         peer_waiver = say("waiver.peer", {{"pair", pair_text()},

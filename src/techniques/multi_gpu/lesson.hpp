@@ -100,7 +100,7 @@ const course::LessonCourse& course();
 //   - the flag handoff: whether the PTX memory model allows the stale outcome, by its scope rules;
 //   - the barrier: the values of the multi-phase computation, and the protocol's steps simulated
 //     over random interleavings (every block of both GPUs must arrive before any leaves);
-//   - the all-reduce: the sums (reduced_value in multi_gpu.hpp).
+//   - the all-reduce: the sums (reduced_value in barrier.hpp).
 //
 // The flag rule, from the PTX ISA's memory consistency model (its "morally strong" relation and
 // release / acquire patterns): the data store happens before the data load, and the load cannot
@@ -117,14 +117,14 @@ const course::LessonCourse& course();
 // Worked example: --fence device on two GPUs. __threadfence() is fence.sc.gpu; its scope is the
 // producer's GPU, which does not hold the consumer: no release pattern at a scope holding both
 // threads, so (2) fails and a stale read is allowed, however fast the fence made it in practice.
-// ---- fences by name ------------------------------------------------------------------------------
+// ---- fences by name -----------------------------------------------------------------------------
 const std::vector<std::string>& fence_names();  // none, device, system, rel-acq-device, rel-acq-system
 const char* fence_key(Fence f);
 std::optional<Fence> parse_fence(const std::string& name);
 // "__threadfence_system()", "atomic_ref<thread_scope_system> release/acquire"
 const char* fence_code(Fence f);
 
-// ---- the flag handoff ----------------------------------------------------------------------------
+// ---- the flag handoff ---------------------------------------------------------------------------
 enum class Scope : int { none = 0, cta, gpu, sys };
 
 struct FlagVerdict {
@@ -135,13 +135,13 @@ struct FlagVerdict {
 };
 FlagVerdict flag_model(const FlagSpec& s);
 
-// ---- the barrier: values -------------------------------------------------------------------------
+// ---- the barrier: values ------------------------------------------------------------------------
 // The starting values of both GPUs (GPU A's half first).
 std::vector<std::uint32_t> start_values(const BarrierSpec& s, std::uint64_t seed);
 // The values after s.phases phases, computed on the CPU from start_values().
 std::vector<std::uint32_t> model_values(const BarrierSpec& s, std::uint64_t seed);
 
-// ---- the barrier: the protocol, step by step -----------------------------------------------------
+// ---- the barrier: the protocol, step by step ----------------------------------------------------
 // Two GPUs of `blocks` blocks each run `barriers` barriers; a random scheduler picks which block
 // makes its next step: arrive (the counter), publish (the last of its GPU: the flag in both GPUs'
 // copies, one step each), poll (pass, or wait). `cross_gpu` false is the broken variant a
@@ -163,7 +163,7 @@ struct ProtocolSim {
 ProtocolSim simulate_protocol(int blocks, int barriers, int schedules, std::uint64_t seed, bool cross_gpu);
 
 
-// ---- verdicts: the flag handoff ----------------------------------------------------------------------------
+// ---- verdicts: the flag handoff -----------------------------------------------------------------
 // One configuration: what the model allows and, on a GPU, what was seen.
 struct FlagRow {
   FlagSpec spec;
@@ -191,7 +191,7 @@ FlagSummary summarize(const std::vector<FlagRow>& rows);
 // "system -> system", "device -> host"
 std::string row_label(const FlagSpec& s);
 
-// ---- verdicts: the barrier and the all-reduce --------------------------------------------------------------
+// ---- verdicts: the barrier and the all-reduce ---------------------------------------------------
 struct ValuesDiff {
   std::size_t compared = 0;
   std::size_t differ = 0;
@@ -207,7 +207,7 @@ double gbps(std::uint64_t bytes, double ns);
 std::vector<double> gbps_samples(std::uint64_t bytes, const std::vector<double>& ns);
 
 
-// ---- the parts -------------------------------------------------------------------------------
+// ---- the parts ----------------------------------------------------------------------------------
 report::Section host_flag_part(Run& run);
 report::Section peer_flag_part(Run& run);
 report::Section barrier_part(Run& run);
@@ -215,14 +215,14 @@ report::Section all_reduce_part(Run& run);
 std::vector<report::Section> bench_sections(Run& run);
 void bench_setup(Run& run, report::Section& s);
 
-// ---- the flag handoff (flags.cpp) -------------------------------------------------------------------
+// ---- the flag handoff (flags.cpp) ---------------------------------------------------------------
 // The rows --fence chooses (the matrix without it), not yet run. host: the producer's fence only.
 std::vector<FlagRow> flag_rows(const Options& o, Consumer where);
 // The table of outcomes, the PTX of each side, the model's reasons, and the checks.
 report::Section flag_section(const std::string& id, const std::string& title, const std::vector<FlagRow>& rows,
                              bool gpu_run);
 
-// ---- the barrier (barrier.cpp) ----------------------------------------------------------------------
+// ---- the barrier (barrier.cpp) ------------------------------------------------------------------
 // What one method did on the GPUs: nullopt run where it was not run (model, waived).
 struct MethodResult {
   Method method = Method::peer;
@@ -235,7 +235,7 @@ const char* method_key(Method m);  // "peer", "nccl", "event"
 report::Section barrier_section(const BarrierSpec& spec, const std::vector<std::uint32_t>& model,
                                 const std::vector<MethodResult>& results, bool gpu_run, std::uint64_t seed);
 
-// ---- the all-reduce (barrier.cpp) ----------------------------------------------------------------
+// ---- the all-reduce (barrier.cpp) ---------------------------------------------------------------
 struct ReduceResult {
   Reduce method = Reduce::nccl;
   std::optional<ReduceRun> run;

@@ -15,7 +15,7 @@
 
 namespace cudasync::multi_gpu {
 
-// ---- host ----------------------------------------------------------------------------------------
+// ---- host ---------------------------------------------------------------------------------------
 
 // Puts the calling thread's current device back when it goes out of scope.
 class DeviceGuard {
@@ -109,11 +109,11 @@ void nccl_all_reduce(NcclComms& comms, const std::uint32_t* const in[kGpus], std
                      std::size_t elements, const cudaStream_t streams[kGpus]);
 
 
-// ---- device ------------------------------------------------------------------------------------
+// ---- device -------------------------------------------------------------------------------------
 using SysRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_system>;
 using DevRef = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>;
 
-// ---- device: the barrier across GPUs -------------------------------------------------------------
+// ---- device: the barrier across GPUs ------------------------------------------------------------
 // Each GPU holds a counter of its own blocks' arrivals and a copy of two flags, flags[g] = the last
 // barrier all of GPU g's blocks have reached. Barrier k: thread 0 of every block adds 1 to its GPU's
 // counter (device scope, acq_rel: the block's writes go with it); the block that brings it to k x
