@@ -89,10 +89,11 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
   // The outcomes as ids beside their words: what an exercise reads.
   if (lockstep) t.column("lockstep-outcome", say("warp.lockstep-outcome-column"));
   if (independent) t.column("independent-outcome", say("warp.independent-outcome-column"));
+  bool any_deadlock = false;
   for (const auto& c : p.cases) {
-    std::vector<std::pair<std::string, report::Value>> row{
-        {"launch", grid_text(c.spec.blocks, c.spec.threads) + " x " + std::to_string(c.spec.iters)},
-        {"gpu", report::NeedsGpu{}}};
+    const std::string g = grid_text(c.spec.blocks, c.spec.threads), id = grid_id(c.spec.blocks, c.spec.threads);
+    std::vector<std::pair<std::string, report::Value>> row{{"launch", g + " x " + std::to_string(c.spec.iters)},
+                                                           {"gpu", report::NeedsGpu{}}};
     report::RowMark mark = report::RowMark::none;
     if (c.gpu) {
       row[1].second = c.gpu->timed_out()
@@ -110,24 +111,6 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
       row.emplace_back("independent-outcome", std::string(simt::outcome_id(c.independent->outcome)));
     }
     t.row(row, mark);
-  }
-  t.legend.push_back(say("warp.legend", {{"iterations", p.cases.empty() ? 0 : p.cases.front().spec.iters}}));
-  s.add(std::move(t));
-  s.add(program_table(Protocol::lock_functions));
-  for (const auto& tr : p.traces) {
-    s.add(trace_table(tr, trace_id(tr.config.regime),
-                      say(tr.config.threads == 1 ? "warp.trace-title-one" : "warp.trace-title",
-                          {{"regime", regime_title(tr.config.regime)}, {"lanes", tr.config.threads}}),
-                      false));
-    if (tr.config.regime == Regime::lockstep && tr.outcome == Outcome::deadlock) {
-      s.tables.back().legend.push_back(say("warp.waits-at-legend"));
-      s.fact("lockstep-waits", say("warp.lockstep-waits"), tr.holder, report::Format::plain, tr.spinners);
-    }
-  }
-  if (!p.sass_note.empty()) s.note(p.sass_note);
-  bool any_deadlock = false;
-  for (const auto& c : p.cases) {
-    const std::string g = grid_text(c.spec.blocks, c.spec.threads), id = grid_id(c.spec.blocks, c.spec.threads);
     any_deadlock = any_deadlock || lockstep_deadlocks(c.spec.threads);
     if (c.lockstep && lockstep) {
       const Verdict v = lockstep_verdict(*c.lockstep);
@@ -145,6 +128,20 @@ report::Section warp_deadlock_section(const WarpPart& p, bool gpu_run) {
                   c.gpu->timed_out() ? stuck_text(*c.gpu)
                                      : say("judge.problem-count", {{"count", count_text(c.gpu->count, c.gpu->expected)}}));
   }
+  t.legend.push_back(say("warp.legend", {{"iterations", p.cases.empty() ? 0 : p.cases.front().spec.iters}}));
+  s.add(std::move(t));
+  s.add(program_table(Protocol::lock_functions));
+  for (const auto& tr : p.traces) {
+    s.add(trace_table(tr, trace_id(tr.config.regime),
+                      say(tr.config.threads == 1 ? "warp.trace-title-one" : "warp.trace-title",
+                          {{"regime", regime_title(tr.config.regime)}, {"lanes", tr.config.threads}}),
+                      false));
+    if (tr.config.regime == Regime::lockstep && tr.outcome == Outcome::deadlock) {
+      s.tables.back().legend.push_back(say("warp.waits-at-legend"));
+      s.fact("lockstep-waits", say("warp.lockstep-waits"), tr.holder, report::Format::plain, tr.spinners);
+    }
+  }
+  if (!p.sass_note.empty()) s.note(p.sass_note);
   s.fact("verdict", say("verdict"),
          say(gpu_run ? "warp.verdict-gpu" : any_deadlock ? "warp.verdict-model" : "warp.verdict-one-lane"));
   return s;
