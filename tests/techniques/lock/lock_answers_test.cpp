@@ -3,7 +3,7 @@
 // found and named by thread and request.
 #include <gtest/gtest.h>
 
-#include "techniques/lock/lock.hpp"
+#include "techniques/lock/locks.hpp"
 
 namespace cudasync::lock {
 namespace {

@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/child_process.hpp"
 #include "support/cli_expect.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/lock/lock_copy.hpp"
+#include "techniques/lock/ownership.hpp"
 
 namespace cudasync::lock {
 namespace {

@@ -15,9 +15,7 @@
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/lock/lock_copy.hpp"
-#include "techniques/lock/lock_gpu.hpp"
-#include "techniques/lock/lock_judge.hpp"
+#include "techniques/lock/lesson.hpp"
 
 namespace cudasync::lock {
 namespace {

@@ -4,8 +4,7 @@
 
 #include "support/cli_expect.hpp"
 
-#include "techniques/lock/lock_judge.hpp"
-#include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lock/lesson.hpp"
 #include "techniques/lock/lock_runs.hpp"
 
 namespace cudasync::lock {

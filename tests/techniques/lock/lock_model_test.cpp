@@ -6,8 +6,8 @@
 
 #include <tuple>
 
-#include "techniques/lock/lock_model.hpp"
-#include "techniques/lock/lock_ownership_model.hpp"
+#include "techniques/lock/model.hpp"
+#include "techniques/lock/ownership.hpp"
 
 namespace cudasync::lock {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "techniques/lock/lock_lesson.hpp"
+#include "techniques/lock/lesson.hpp"
 #include "techniques/lock/lock_runs.hpp"
 
 namespace cudasync::lock {

@@ -1,6 +1,6 @@
 #pragma once
 // Made-up GPU runs of a lock for the tests that feed the lesson's judges and sections.
-#include "techniques/lock/lock.hpp"
+#include "techniques/lock/locks.hpp"
 
 namespace cudasync::lock::test_runs {
 

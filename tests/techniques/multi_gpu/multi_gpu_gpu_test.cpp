@@ -12,7 +12,7 @@
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
-#include "techniques/multi_gpu/multi_gpu_gpu.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 #include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {

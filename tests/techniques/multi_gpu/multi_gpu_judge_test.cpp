@@ -1,7 +1,7 @@
 // multi-gpu's verdicts as functions: the flag rows' words and summary, value comparison, bandwidth.
 #include <gtest/gtest.h>
 
-#include "techniques/multi_gpu/multi_gpu_judge.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 #include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "techniques/multi_gpu/multi_gpu_model.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {

@@ -11,8 +11,7 @@
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
-#include "techniques/multi_gpu/multi_gpu_gpu.hpp"
-#include "techniques/multi_gpu/multi_gpu_model.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 
 namespace cudasync::multi_gpu {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/multi_gpu/multi_gpu_lesson.hpp"
+#include "techniques/multi_gpu/lesson.hpp"
 #include "techniques/multi_gpu/multi_gpu_test_support.hpp"
 
 namespace cudasync::multi_gpu {

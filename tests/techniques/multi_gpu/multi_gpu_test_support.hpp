@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "techniques/multi_gpu/multi_gpu.hpp"
+#include "techniques/multi_gpu/flags.hpp"
 
 namespace cudasync::multi_gpu::test_support {
 

@@ -1,0 +1,100 @@
+// lock's cost model (techniques/lock/bench.cpp): every lock's prediction is the sum of its terms,
+// each term reads the primitives its design needs (and only those), and the formula moves the way
+// the lock's algorithm says it must when a primitive grows. (Moved here from
+// tests/core/cost_model_test.cpp with the formula; the same plausible GPU.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "core/cost/primitive_keys.hpp"
+#include "core/cost/reduce_model.hpp"
+#include "techniques/lock/lesson.hpp"
+
+namespace cudasync::lock {
+namespace {
+
+using namespace cudasync::cost;
+
+using Value = std::function<double(const Key&)>;
+
+// Every need measured as `value(key)`, three samples around it (the median is the value).
+Primitives measured(const std::vector<Need>& needs, const Value& value) {
+  return measure_all(needs, true, [&](const ProbeSpec& spec) {
+    for (const Need& n : needs)
+      if (&n.spec == &spec) {
+        const double v = value(n.key);
+        return ProbeResult{{v * 0.99, v, v * 1.01}, ""};
+      }
+    return ProbeResult{{}, "not asked for"};
+  });
+}
+
+// A plausible GPU: 200 ns round trips, 300 ns fences (a fence after a store about 330), a 10 ns
+// acquire, 1.5 ns per same-address atomic beyond the first.
+double plausible(const Key& k) {
+  const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
+  if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
+  if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
+  if (k.id == "fence-acquire") return 10.0;
+  if (k.id.rfind("fence", 0) == 0) return 300.0;
+  if (k.id.rfind("store-fence", 0) == 0) return 331.0;
+  if (k.id.rfind("store-release", 0) == 0) return 327.0;
+  if (k.id == "sync") return 20.0;
+  if (k.id.rfind("read-", 0) == 0) return 5000.0 + 1e-3 * std::pow(2.0, std::atof(k.at.c_str() + 2)) * 4 / 3.0;
+  if (k.id == "launch-2") return 7000.0;
+  if (k.id.rfind("launch", 0) == 0) return 4000.0;
+  if (k.id.rfind("empty-blocks", 0) == 0) return 4000.0 + 0.4 * kDispatchBlocks;
+  if (k.id.rfind("atomic-blocks", 0) == 0) return 4000.0 + 1.9 * kAtomicProbeBlocks;
+  if (k.id == "store-issue") return 2.0;
+  return 200.0;
+}
+
+// The same GPU with one primitive (by id) `factor` times as slow.
+Value slower(const std::string& id, double factor) {
+  return [id, factor](const Key& k) { return plausible(k) * (k.id == id ? factor : 1.0); };
+}
+
+double sum_of_terms(const Prediction& p) {
+  double s = 0;
+  for (const Term& t : p.terms) s += t.ns;
+  return s;
+}
+
+TEST(CostModel, EveryLockReadsOnlyWhatItNeedsAndContentionCostsMore) {
+  for (LockDesign d : {LockDesign::book, LockDesign::fenced, LockDesign::acq_rel, LockDesign::ttas,
+                       LockDesign::ttas_same_line, LockDesign::backoff, LockDesign::ticket,
+                       LockDesign::warp_aggregated, LockDesign::combining})
+    for (auto [b, t] : std::vector<std::pair<int, int>>{{1, 1}, {132, 1}, {132, 128}}) {
+      const Prediction p = predict_lock(d, b, t, measured(lock_needs(d, b, t), plausible));
+      SCOPED_TRACE(std::to_string(static_cast<int>(d)) + " at " + at_grid(b, t));
+      ASSERT_FALSE(std::isnan(p.ns())) << p.formula();
+      EXPECT_DOUBLE_EQ(p.ns(), sum_of_terms(p));
+    }
+  // Alone there is nobody to measure beside: one thread's primitives serve every lock.
+  EXPECT_EQ(lock_background(LockDesign::ttas, 1, 1), Background::none);
+  EXPECT_EQ(lock_background(LockDesign::ttas, 132, 1), Background::poll);
+  EXPECT_EQ(lock_background(LockDesign::warp_aggregated, 132, 1), Background::cas);
+  EXPECT_EQ(lock_background(LockDesign::warp_aggregated, 132, 128), Background::leaders);
+  // A longer queue at the lock word (the waiters' CAS) makes every CAS lock's handoff longer.
+  const auto cas_lock = [](LockDesign d, const Value& v) {
+    return predict_lock(d, 132, 1, measured(lock_needs(d, 132, 1), v)).ns();
+  };
+  for (LockDesign d : {LockDesign::book, LockDesign::fenced, LockDesign::acq_rel})
+    EXPECT_GT(cas_lock(d, slower("cas-round-under-cas", 3)), cas_lock(d, plausible));
+  // The CAS lock pays a fence after taking and waits for its store before releasing; the book's
+  // lock pays neither, and acquire / release pays only the light acquire.
+  EXPECT_GT(cas_lock(LockDesign::fenced, plausible), cas_lock(LockDesign::acq_rel, plausible));
+  EXPECT_GT(cas_lock(LockDesign::acq_rel, plausible), cas_lock(LockDesign::book, plausible));
+  // Warp aggregation carries 32 updates per handoff; combining, every waiting thread's request.
+  const Prediction wa = predict_lock(LockDesign::warp_aggregated, 132, 128,
+                                     measured(lock_needs(LockDesign::warp_aggregated, 132, 128), plausible));
+  EXPECT_NEAR(wa.term("take")->ns, 200.0 / 32, 1e-9);
+  const Prediction comb =
+      predict_lock(LockDesign::combining, 132, 128, measured(lock_needs(LockDesign::combining, 132, 128), plausible));
+  EXPECT_DOUBLE_EQ(comb.term("serve")->ns, 2.0);  // one store issued per request served
+  EXPECT_LT(comb.ns(), cas_lock(LockDesign::acq_rel, plausible));
+}
+
+}  // namespace
+}  // namespace cudasync::lock
