@@ -19,7 +19,7 @@
 #include "core/cuda/cluster.cuh"
 #include "core/cuda/ptx_memory.cuh"
 #include "core/cuda/vector_load.cuh"
-#include "techniques/lockfree_barrier/lockfree_barrier.hpp"
+#include "techniques/lockfree_barrier/barriers.hpp"
 
 using namespace cudasync::lockfree_barrier;
 namespace cg = cooperative_groups;

@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
 #include "core/sweep/sweep.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 

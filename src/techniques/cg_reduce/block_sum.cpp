@@ -2,8 +2,7 @@
 #include <random>
 #include <string>
 
-#include "techniques/cg_reduce/cg_reduce_course.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 

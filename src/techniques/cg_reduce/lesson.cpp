@@ -6,11 +6,11 @@
 
 #include "core/checked.hpp"
 #include "core/cli/option_checks.hpp"
+#include "core/course/exercise_texts.hpp"
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
-#include "techniques/cg_reduce/cg_reduce_course.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 

@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 

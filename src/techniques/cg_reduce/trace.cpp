@@ -2,7 +2,7 @@
 // each step: rung 1-2's shared tree, rung 3's shuffles, rung 5's grid-stride loop and shuffles.
 #include <algorithm>
 
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 

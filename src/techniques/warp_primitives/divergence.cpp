@@ -2,7 +2,7 @@
 // which lanes run each case, step by step; the GPU shows __activemask() inside each case and the
 // cycles each warp spent in the switch.
 #include "core/report/text_format.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 

@@ -9,8 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/course/exercise_texts.hpp"
-#include "techniques/warp_primitives/warp_primitives_course.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 

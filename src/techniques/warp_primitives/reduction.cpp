@@ -6,8 +6,7 @@
 #include <random>
 
 #include "core/report/text_format.hpp"
-#include "techniques/warp_primitives/warp_primitives_course.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 

@@ -8,7 +8,7 @@
 #include "core/expected_errors.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/report/text_format.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 

@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "support/cli_expect.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "core/cost/compare.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -15,7 +15,7 @@
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 #include "support/run_cli.hpp"
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

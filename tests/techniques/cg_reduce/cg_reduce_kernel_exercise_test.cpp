@@ -3,7 +3,7 @@
 // the wrong sums point to.
 #include <gtest/gtest.h>
 
-#include "techniques/cg_reduce/cg_reduce_course.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -9,7 +9,7 @@
 #include <numeric>
 #include <vector>
 
-#include "techniques/cg_reduce/cg_reduce_lesson.hpp"
+#include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
 namespace {

@@ -8,7 +8,7 @@
 #include <functional>
 
 #include "core/cost/primitive_keys.hpp"
-#include "core/cost/reduce_model.hpp"
+#include "core/cost/compare.hpp"
 #include "techniques/lock/lesson.hpp"
 
 namespace cudasync::lock {
@@ -44,8 +44,6 @@ double plausible(const Key& k) {
   if (k.id.rfind("read-", 0) == 0) return 5000.0 + 1e-3 * std::pow(2.0, std::atof(k.at.c_str() + 2)) * 4 / 3.0;
   if (k.id == "launch-2") return 7000.0;
   if (k.id.rfind("launch", 0) == 0) return 4000.0;
-  if (k.id.rfind("empty-blocks", 0) == 0) return 4000.0 + 0.4 * kDispatchBlocks;
-  if (k.id.rfind("atomic-blocks", 0) == 0) return 4000.0 + 1.9 * kAtomicProbeBlocks;
   if (k.id == "store-issue") return 2.0;
   return 200.0;
 }

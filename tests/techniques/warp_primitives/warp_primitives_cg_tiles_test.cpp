@@ -6,7 +6,7 @@
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
 namespace cudasync::warp_primitives {

@@ -4,7 +4,7 @@
 
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "support/gpu_available.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {

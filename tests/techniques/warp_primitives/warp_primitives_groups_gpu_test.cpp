@@ -6,7 +6,7 @@
 
 #include "support/gpu_available.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 using PK = wp::Predicate::Kind;

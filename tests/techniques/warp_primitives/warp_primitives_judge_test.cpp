@@ -2,7 +2,7 @@
 // what counts as agreeing with the reference model, and how a disagreement is named.
 #include <gtest/gtest.h>
 
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
 namespace wp = cudasync::warp_primitives;

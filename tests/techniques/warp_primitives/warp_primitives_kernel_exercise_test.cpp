@@ -3,7 +3,7 @@
 // reason says what the pattern of wrong lanes points to.
 #include <gtest/gtest.h>
 
-#include "techniques/warp_primitives/warp_primitives_course.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 #include "techniques/warp_primitives/warp_primitives_test_lanes.hpp"
 
 namespace wp = cudasync::warp_primitives;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/parts/attach.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 namespace report = cudasync::report;

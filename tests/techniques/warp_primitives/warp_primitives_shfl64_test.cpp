@@ -7,7 +7,7 @@
 #include "core/kernel_listing.hpp"
 #include "support/cli_expect.hpp"
 #include "support/report_lookup.hpp"
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
 namespace {

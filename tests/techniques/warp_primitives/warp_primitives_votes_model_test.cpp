@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "techniques/warp_primitives/warp_primitives_lesson.hpp"
+#include "techniques/warp_primitives/lesson.hpp"
 
 namespace wp = cudasync::warp_primitives;
 
