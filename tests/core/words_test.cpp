@@ -108,6 +108,15 @@ TEST(Words, SaysInTheProcessLanguage) {
   EXPECT_THROW((void)say("no-such-lesson", "a"), std::logic_error);
 }
 
+// A usage error reads the same in every language (option, value, "accepted: ..."), as CLI11's own.
+TEST(Words, AUsageErrorIsSaidInEnglishInEveryLanguage) {
+  const LanguageScope zh(Lang::zh);
+  const std::string e = say("named-barriers", "usage.id-range", {{"id", 16}});
+  EXPECT_EQ(e, say_in(Lang::en, "named-barriers", "usage.id-range", {{"id", 16}}));
+  EXPECT_NE(e.find("accepted: ids 0..15"), std::string::npos) << e;
+  EXPECT_NE(say("named-barriers", "part.bar-sync.summary"), say_in(Lang::en, "named-barriers", "part.bar-sync.summary"));
+}
+
 TEST(Words, KnowsItsOwnSentencesWhateverFillsThem) {
   EXPECT_TRUE(is_sentence("core", "check.gpu-agrees", "GPU agrees with the reference model: every lane"));
   EXPECT_FALSE(is_sentence("core", "check.gpu-agrees", "GPU disagrees"));

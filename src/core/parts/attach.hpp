@@ -194,7 +194,8 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
                      prediction_parts(lesson.predictions) + "; asked on the terminal)");
     sub.add_option("--prediction", parsed->prediction, "Your prediction, for --predict without a terminal");
   }
-  sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(), lesson.bench ? lesson.bench->summary : ""));
+  sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(),
+                          lesson.bench ? words::say_or(lesson.id, "bench.summary", lesson.bench->summary) : ""));
 
   const CLI::App* app = &sub;
   cli::Validator validate = [&lesson, parsed, app](const RunContext& ctx) {

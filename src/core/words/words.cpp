@@ -41,7 +41,8 @@ std::string say_or(std::string_view name, std::string_view key, const std::strin
 }
 
 std::string say(std::string_view name, std::string_view key, const Args& args) {
-  return say_in(language(), name, key, args);
+  const bool usage_error = key.substr(0, 6) == "usage.";
+  return say_in(usage_error ? Lang::en : language(), name, key, args);
 }
 
 bool is_sentence(std::string_view name, std::string_view key, std::string_view text) {

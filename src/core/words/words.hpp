@@ -17,6 +17,10 @@
 
 namespace cudasync::words {
 
+// Keys under "usage." are usage errors (exit 2): they are said in English in every language, as
+// CLI11's own refusals are, so that every refusal reads the same way (the option, the value, and
+// "accepted: ..."), can be searched for, and a teacher can read a student's. Their Chinese stays in
+// the catalog beside them.
 std::string say(std::string_view catalog, std::string_view key, const Args& args = {});
 std::string say_in(Lang lang, std::string_view catalog, std::string_view key, const Args& args = {});
 
