@@ -121,6 +121,32 @@ $L__BB0_1:
   EXPECT_EQ(e.code[7].line, 21);
 }
 
+TEST(PtxParse, ANestedBlockOfInlineAsmHasItsOwnRegisters) {
+  // Two inline asm blocks each declare a predicate q; the second is written on one line.
+  const Program p = parse_program(R"(.visible .entry k()
+{
+  .reg .b32 %r<4>;
+  {
+  .reg .pred q;
+  setp.eq.u32 q, %r1, 0;
+  @q mov.u32 %r2, 1;
+  }
+  { .reg .pred q; setp.ne.u32 q, %r1, 0; selp.u32 %r3, 1, 0, q; }
+  ret;
+}
+)");
+  const Entry& e = p.entries.at(0);
+  ASSERT_EQ(e.code.size(), 5u);
+  EXPECT_EQ(e.code[0].ops[0].kind, Operand::Kind::reg);
+  EXPECT_EQ(e.code[0].ops[0].name, "q#1");
+  EXPECT_EQ(e.code[1].guard, "q#1");
+  EXPECT_EQ(e.code[2].ops[0].name, "q#2");
+  EXPECT_EQ(e.code[2].line, 9);
+  EXPECT_EQ(e.code[3].ops[3].name, "q#2");
+  EXPECT_EQ(e.code[2].ops[1].name, "%r1");
+  EXPECT_EQ(e.code[4].base, "ret");
+}
+
 TEST(PtxParse, SkipsTheDebugSectionAndComments) {
   const Program p = parse_program(parse_fixture("message_fenced.ptx"));
   ASSERT_EQ(p.entries.size(), 1u);

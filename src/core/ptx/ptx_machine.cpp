@@ -1703,10 +1703,12 @@ struct Machine::Impl {
         yielded = true;
         ++h.pc;
         return true;
-      default:
-        set(t, d.o[0], d.t, arith(d, t));
+      default: {
+        const bool wide = (d.op == Op::mul || d.op == Op::mad) && d.mode == kMulWide;
+        set(t, d.o[0], wide ? Ty{d.t.k, d.t.bits * 2} : d.t, arith(d, t));
         ++h.pc;
         return true;
+      }
     }
   }
 

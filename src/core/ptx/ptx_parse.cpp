@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -508,46 +509,191 @@ class Parser {
     prog_.entries.push_back(std::move(e));
   }
 
-  void read_body(Entry& e, int entry_line) {
-    Location loc;
-    while (true) {
-      if (i_ >= lines_.size()) malformed(entry_line, "the body of " + e.name + " has no closing '}'");
+  struct Piece {
+    int line = 0;
+    std::string text;  // a statement with its ';', a label with its ':', a .loc line
+    char brace = 0;    // '{' or '}' of a nested block (inline asm)
+  };
+
+  // The body's statements up to its closing '}' (consumed). Several statements may share a line
+  // (inline asm written on one line) and one may span lines; .loc lines end without ';'.
+  std::vector<Piece> body_pieces(const std::string& name, int entry_line) {
+    std::vector<Piece> out;
+    int depth = 1, inner = 0;
+    std::string cur;
+    int cur_line = 0;
+    auto emit = [&]() {
+      const std::string t = trim_ptx(cur);
+      if (!t.empty()) out.push_back(Piece{cur_line, t, 0});
+      cur.clear();
+      cur_line = 0;
+    };
+    for (; i_ < lines_.size(); ++i_) {
+      const std::string& l = lines_[i_];
       const int ln = line_no();
-      std::string s = trim_ptx(lines_[i_++]);
-      if (s.empty()) continue;
-      if (s == "}") return;
-      if (s == "{" ) malformed(ln, "nested blocks are not read");
-      // Labels, possibly followed by an instruction on the same line.
-      while (true) {
-        const auto colon = s.find(':');
-        if (colon == std::string::npos) break;
-        const std::string label = trim_ptx(s.substr(0, colon));
-        if (!is_identifier(label) || label[0] == '%' || label[0] == '.') break;
-        e.labels[label] = e.code.size();
-        s = trim_ptx(s.substr(colon + 1));
+      bool quoted = false;
+      for (std::size_t k = 0; k < l.size(); ++k) {
+        const char c = l[k];
+        if (cur_line == 0 && !std::isspace(static_cast<unsigned char>(c))) cur_line = ln;
+        if (quoted) {
+          cur += c;
+          if (c == '"') quoted = false;
+          continue;
+        }
+        if (c == '"') {
+          quoted = true;
+          cur += c;
+          continue;
+        }
+        if (c == ';') {
+          cur += c;
+          emit();
+          inner = 0;
+          continue;
+        }
+        if (c == '{' || c == '}') {
+          // A vector operand {%r1, %r2} is inside a statement: only a brace that starts one is a block.
+          if (c == '{' && !trim_ptx(cur).empty()) {
+            ++inner;
+            cur += c;
+            continue;
+          }
+          if (c == '}' && inner > 0) {
+            --inner;
+            cur += c;
+            continue;
+          }
+          emit();
+          if (c == '}' && --depth == 0) {
+            ++i_;
+            return out;
+          }
+          if (c == '{') ++depth;
+          out.push_back(Piece{ln, "", c});
+          continue;
+        }
+        if (c == ':' && (k + 1 >= l.size() || l[k + 1] != ':') && (k == 0 || l[k - 1] != ':')) {
+          const std::string label = trim_ptx(cur);
+          if (is_identifier(label) && label[0] != '%' && label[0] != '.') {
+            cur += c;
+            emit();
+            continue;
+          }
+        }
+        cur += c;
       }
-      if (s.empty()) continue;
+      const std::string t = trim_ptx(cur);
+      if (t.rfind(".loc", 0) == 0 && (t.size() == 4 || std::isspace(static_cast<unsigned char>(t[4])))) emit();
+      if (!t.empty()) cur += ' ';
+    }
+    if (!trim_ptx(cur).empty()) malformed(cur_line, "a statement without ';': '" + trim_ptx(cur) + "'");
+    malformed(entry_line, "the body of " + name + " has no closing '}'");
+  }
+
+  // Registers declared inside a nested block are its own: renamed "name#block" so that two blocks'
+  // "p" are two registers.
+  struct Scope {
+    int id = 0;
+    std::set<std::string> names;
+    std::set<std::string> prefixes;  // %t<3> declares %t0..%t2
+  };
+
+  static void declare(Scope& sc, const std::string& stmt) {
+    std::string t = stmt;
+    if (!t.empty() && t.back() == ';') t.pop_back();
+    for (auto& c : t)
+      if (c == ',') c = ' ';
+    const auto ws = words_of(t);
+    for (std::size_t k = 1; k < ws.size(); ++k) {
+      if (ws[k][0] == '.') continue;
+      const auto lt = ws[k].find('<');
+      if (lt != std::string::npos)
+        sc.prefixes.insert(ws[k].substr(0, lt));
+      else
+        sc.names.insert(ws[k]);
+    }
+  }
+
+  // The register a name stands for in the innermost block declaring it ("p#2"; the entry's own
+  // registers keep their names); empty when no block declares it.
+  static std::string scoped(const std::vector<Scope>& scopes, const std::string& name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      bool hit = it->names.count(name) > 0;
+      if (!hit)
+        for (const auto& p : it->prefixes)
+          if (name.size() > p.size() && name.compare(0, p.size(), p) == 0 &&
+              std::all_of(name.begin() + static_cast<std::ptrdiff_t>(p.size()), name.end(),
+                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            hit = true;
+      if (hit) return it->id == 0 ? name : name + "#" + std::to_string(it->id);
+    }
+    return "";
+  }
+
+  static std::string reg_name(const std::vector<Scope>& scopes, const std::string& name) {
+    const std::string r = scoped(scopes, name);
+    return r.empty() ? name : r;
+  }
+
+  // Renames registers of nested blocks; a declared register written without '%' ("q") is a register.
+  static void rename(const std::vector<Scope>& scopes, Operand& o) {
+    if (o.kind == Operand::Kind::symbol && !o.name.empty() && o.name != "_") {
+      const std::string r = scoped(scopes, o.name);
+      if (!r.empty()) {
+        o.kind = Operand::Kind::reg;
+        o.name = r;
+      }
+    } else if (o.kind == Operand::Kind::reg || o.kind == Operand::Kind::pair ||
+               (o.kind == Operand::Kind::address && o.name2.empty())) {
+      if (!o.name.empty()) o.name = reg_name(scopes, o.name);
+    }
+    if (o.kind == Operand::Kind::pair) o.name2 = reg_name(scopes, o.name2);
+    for (auto& e : o.elems) rename(scopes, e);
+  }
+
+  void read_body(Entry& e, int entry_line) {
+    std::vector<Scope> scopes(1);  // the entry's own registers (id 0), then each nested block's
+    int next_scope = 0;
+    for (const Piece& pc : body_pieces(e.name, entry_line)) {
+      const int ln = pc.line;
+      if (pc.brace == '{') {
+        scopes.push_back(Scope{++next_scope, {}, {}});
+        continue;
+      }
+      if (pc.brace == '}') {
+        if (scopes.size() > 1) scopes.pop_back();
+        continue;
+      }
+      const std::string& s = pc.text;
+      if (s.back() == ':') {
+        e.labels[trim_ptx(s.substr(0, s.size() - 1))] = e.code.size();
+        continue;
+      }
       if (s.rfind(".loc", 0) == 0 && (s.size() == 4 || std::isspace(static_cast<unsigned char>(s[4])))) {
         read_loc(s, ln);
         continue;
       }
+      if (s.back() != ';') malformed(ln, "a statement without ';': '" + s + "'");
       if (s[0] == '.') {
         const auto ws = words_of(s);
-        if (ws[0] == ".reg" || ws[0] == ".pragma" || ws[0] == ".maxntid" || ws[0] == ".reqntid" ||
-            ws[0] == ".minnctapersm" || ws[0] == ".maxnreg" || ws[0] == ".param") {
-          join_statement(s, ln);
+        if (ws[0] == ".reg") {
+          declare(scopes.back(), s);
           continue;
         }
+        if (ws[0] == ".pragma" || ws[0] == ".maxntid" || ws[0] == ".reqntid" || ws[0] == ".minnctapersm" ||
+            ws[0] == ".maxnreg" || ws[0] == ".param")
+          continue;
         if (ws[0] == ".shared" || ws[0] == ".local" || ws[0] == ".global" || ws[0] == ".const" ||
             (ws.size() > 1 && (ws[1] == ".shared" || ws[1] == ".local"))) {
-          Variable v = parse_variable(join_statement(s, ln), ln);
-          e.vars.push_back(v);
+          e.vars.push_back(parse_variable(s, ln));
           continue;
         }
         malformed(ln, "a directive not read inside an entry: '" + s + "'");
       }
-      const std::string stmt = join_statement(s, ln);
-      e.code.push_back(read_instr(stmt, ln));
+      Instr in = read_instr(s, ln);
+      if (!in.guard.empty()) in.guard = reg_name(scopes, in.guard);
+      for (auto& o : in.ops) rename(scopes, o);
+      e.code.push_back(std::move(in));
     }
   }
 
@@ -589,7 +735,7 @@ class Parser {
       std::size_t end = k;
       while (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end]))) ++end;
       in.guard = s.substr(k, end - k);
-      if (in.guard.empty() || in.guard[0] != '%' || !is_identifier(in.guard)) malformed(ln, "a guard that cannot be read: '" + s + "'");
+      if (in.guard.empty() || !is_identifier(in.guard)) malformed(ln, "a guard that cannot be read: '" + s + "'");
       s = trim_ptx(s.substr(end));
     }
     std::size_t end = 0;
