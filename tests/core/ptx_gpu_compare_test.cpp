@@ -41,7 +41,7 @@ TEST(PtxGpuCompare, TheWarpProbeGivesWhatAnH200GaveUnderEverySchedule) {
   const auto in = probe_values(gpu, "in");
   const auto want = probe_values(gpu, "out");
   ASSERT_EQ(in.size(), 256u);
-  ASSERT_EQ(want.size(), 64u * 320u);
+  ASSERT_EQ(want.size(), 64u * 336u);
   const Program p = parse_program(probe_text("warp_probe.ptx"));
   Launch l;
   l.grid = 1;
@@ -57,7 +57,7 @@ TEST(PtxGpuCompare, TheWarpProbeGivesWhatAnH200GaveUnderEverySchedule) {
     for (std::size_t i = 0; i < want.size() && wrong < 10; ++i)
       if (got[i] != want[i]) {
         ++wrong;
-        ADD_FAILURE() << s.name() << ": thread " << i / 320 << " output " << i % 320 << ": model " << got[i]
+        ADD_FAILURE() << s.name() << ": thread " << i / 336 << " output " << i % 336 << ": model " << got[i]
                       << ", H200 " << want[i];
       }
   }

@@ -91,6 +91,36 @@ TEST(PtxShfl, ThePredicateSaysWhetherTheSourceLaneWasInRange) {
               [](int t) { return t + 4 <= 31 ? 1 : 0; });
 }
 
+TEST(PtxShfl, LanesAtTwoShufflesWithTheSameQualifiersMeet) {
+  // Even and odd lanes reach different shfl.sync instructions of one kind: on sm_70 and newer they
+  // exchange with each other (the PTX ISA asks for the same qualifiers and mask, not one instruction).
+  expect_each(R"(  and.b32 %r5, %r1, 1;
+  setp.eq.u32 %p1, %r5, 0;
+  @%p1 bra $L_even;
+  shfl.sync.bfly.b32 %r10|%p2, %r1, 1, 0x1f, -1;
+  bra.uni $L_done;
+$L_even:
+  add.s32 %r6, %r1, 0;
+  shfl.sync.bfly.b32 %r10|%p3, %r6, 1, 0x1f, -1;
+$L_done:)",
+              32, [](int t) { return t ^ 1; });
+}
+
+TEST(PtxShfl, LanesAtShufflesOfDifferentModesDeadlock) {
+  const Outcome o = instr_run(R"(  and.b32 %r5, %r1, 1;
+  setp.eq.u32 %p1, %r5, 0;
+  @%p1 bra $L_even;
+  shfl.sync.bfly.b32 %r10|%p2, %r1, 1, 0x1f, -1;
+  bra.uni $L_done;
+$L_even:
+  shfl.sync.idx.b32 %r10|%p3, %r1, 1, 0x1f, -1;
+$L_done:)",
+                              1, 32);
+  const Finding* f = o.first("deadlock");
+  ASSERT_NE(f, nullptr) << instr_messages(o);
+  EXPECT_NE(f->message.find("wait for their warp"), std::string::npos) << f->message;
+}
+
 TEST(PtxWarp, BallotOfOddLanes) {
   expect_each("  and.b32 %r5, %r1, 1;\n  setp.eq.u32 %p1, %r5, 1;\n  vote.sync.ballot.b32 %r10, %p1, -1;", 32,
               [](int) { return static_cast<std::int32_t>(0xaaaaaaaau); });
@@ -210,6 +240,36 @@ TEST(PtxMemory, LocalMemoryThroughAGenericAddress) {
   st.u32 [%rd11+4], %r1;
   ld.local.u32 %r10, [%rd10+4];)",
               4, [](int t) { return t; });
+}
+
+TEST(PtxMemory, ConstantsAndDynamicSharedMemory) {
+  // An .extern .shared array sized at launch, after a static one; a .const table with its initialiser.
+  const std::string decls = ".const .align 4 .b8 table[8] = {1, 0, 0, 0, 2, 0, 0, 0};\n"
+                            ".extern .shared .align 4 .b8 dyn[];";
+  const std::string body = R"(  .shared .align 4 .b8 fixed[8];
+  shl.b32 %r5, %r1, 2;
+  mov.u32 %r6, dyn;
+  add.s32 %r7, %r6, %r5;
+  st.shared.u32 [%r7], %r1;
+  ld.shared.u32 %r8, [%r7];
+  ld.const.u32 %r9, [table+4];
+  mov.u32 %r11, fixed;
+  sub.s32 %r12, %r6, %r11;
+  mad.lo.s32 %r10, %r9, 1000, %r8;
+  add.s32 %r10, %r10, %r12;)";
+  Launch l;
+  l.grid = 2;
+  l.block = 4;
+  l.buffers = {{"out", std::vector<std::uint8_t>(8 * 4)}};
+  l.args = {Arg::buffer_of(0)};
+  l.dynamic_shared = 16;
+  const Outcome o = run_kernel(parse_program(instr_kernel(body, decls)), l, Schedule::round_robin());
+  ASSERT_TRUE(o.findings.empty()) << instr_messages(o);
+  const auto out = ints_of(o.buffers.at(0));
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(out.at(static_cast<std::size_t>(t)), 2000 + t % 4 + 8) << t;
+  l.dynamic_shared = 8;  // too small for 4 threads' words
+  EXPECT_NE(run_kernel(parse_program(instr_kernel(body, decls)), l, Schedule::round_robin()).first("out-of-bounds"),
+            nullptr);
 }
 
 TEST(PtxAtomics, EveryAddIsCountedAndEachOldValueIsUnique) {

@@ -93,6 +93,27 @@ TEST(PtxBlockSum, WithoutSyncthreadsARaceNamesTheSharedStoreAndTheSharedLoad) {
   EXPECT_EQ(race->threads[0].block, race->threads[1].block);
 }
 
+// block_sum_right.nvrtc.ptx and block_sum_no_sync.nvrtc.ptx: the same .cu files compiled by NVRTC
+// 13.0 (nvrtcCompileProgram with --gpu-architecture=compute_90 -lineinfo -std=c++17), as the
+// exercise command compiles a student's file; NVRTC addresses shared memory with 64-bit registers.
+TEST(PtxBlockSum, NvrtcsOwnPtxGivesTheSameSumsAndTheSameRace) {
+  const auto in = exercise_inputs(8 * 128, 3);
+  const Launch l = exercise_launch(8, 128, in);
+  const Outcome right = run_kernel(parse_program(machine_fixture("block_sum_right.nvrtc.ptx")), l, Schedule::seeded_random(4));
+  ASSERT_TRUE(right.findings.empty()) << machine_messages(right);
+  const auto out = ints_of(right.buffers.at(1));
+  for (int b = 0; b < 8; ++b) {
+    const auto from = in.begin() + b * 128;
+    EXPECT_EQ(out[static_cast<std::size_t>(b) * 128], std::accumulate(from, from + 128, 0)) << "block " << b;
+  }
+  const Outcome racy = run_kernel(parse_program(machine_fixture("block_sum_no_sync.nvrtc.ptx")), l, Schedule::reverse());
+  const Finding* race = racy.first("data-race");
+  ASSERT_NE(race, nullptr) << machine_messages(racy);
+  std::vector<std::string> lines = {to_string(race->where[0]), to_string(race->where[1])};
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{"block_sum.cu:5", "block_sum.cu:6"})) << race->message;
+}
+
 TEST(PtxWarpSum, AnXorShuffleGivesEveryLaneItsWarpsSum) {
   const Program p = parse_program(machine_fixture("warp_sum_right.ptx"));
   const auto in = exercise_inputs(64, 2);

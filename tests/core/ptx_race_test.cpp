@@ -104,6 +104,20 @@ TEST(PtxHappensBefore, FenceScGpuOnBothSidesOfARelaxedFlagOrdersTheData) {
   EXPECT_TRUE(o.findings.empty()) << race_messages(o);
 }
 
+TEST(PtxHappensBefore, AReleaseFenceAndAnAcquireFenceOrderTheData) {
+  const Outcome o = race_check(message_body("st.relaxed.gpu.global.u32", "ld.relaxed.gpu.global.u32",
+                                            "fence.release.gpu;", "fence.acquire.gpu;"),
+                               2, 1);
+  EXPECT_TRUE(o.findings.empty()) << race_messages(o);
+}
+
+TEST(PtxHappensBefore, OneSidedFencesOnTheWrongSidesOrderNothing) {
+  const Outcome o = race_check(message_body("st.relaxed.gpu.global.u32", "ld.relaxed.gpu.global.u32",
+                                            "fence.acquire.gpu;", "fence.release.gpu;"),
+                               2, 1);
+  EXPECT_NE(o.first("data-race"), nullptr) << race_messages(o);
+}
+
 TEST(PtxHappensBefore, CtaScopeDoesNotReachAnotherBlock) {
   const Outcome o = race_check(message_body("st.release.cta.global.u32", "ld.acquire.cta.global.u32"), 2, 1);
   EXPECT_NE(o.first("data-race"), nullptr) << race_messages(o);
@@ -210,6 +224,27 @@ $L_end:)";
   EXPECT_NE(f->message.find("bar.sync 2, 64"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("block 0 threads 0-31"), std::string::npos) << f->message;
   EXPECT_NE(f->message.find("block 0 threads 32-63"), std::string::npos) << f->message;
+}
+
+TEST(PtxFindings, ATrapStopsTheKernelAndIsNamed) {
+  const Outcome o = run_kernel(parse_program(race_kernel("  setp.eq.u32 %p1, %r1, 1;\n  @%p1 trap;")),
+                               race_launch(1, 4), Schedule::round_robin());
+  const Finding* f = o.first("trap");
+  ASSERT_NE(f, nullptr) << race_messages(o);
+  EXPECT_EQ(f->threads.at(0).thread, 1);
+  EXPECT_FALSE(o.finished);
+}
+
+TEST(PtxFindings, ACallIsAnUnsupportedInstruction) {
+  const std::string body = R"(  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd1;
+  call.uni vprintf, (param0);
+  })";
+  const Outcome o = run_kernel(parse_program(race_kernel(body)), race_launch(1, 1), Schedule::round_robin());
+  const Finding* f = o.first("unsupported-instruction");
+  ASSERT_NE(f, nullptr) << race_messages(o);
+  EXPECT_NE(f->message.find("call.uni vprintf"), std::string::npos) << f->message;
 }
 
 TEST(PtxFindings, AStorePastTheEndOfABufferIsOutOfBounds) {

@@ -27,7 +27,7 @@ constexpr std::uint64_t kSharedKeyBit = 1ull << 62;  // shadow keys of shared me
 enum class Op {
   ld, st, mov, add, sub, mul, mad, fma, div, rem, min, max, abs, neg, and_, or_, xor_, not_, cnot, shl, shr,
   selp, setp, cvt, cvta, bra, ret, exit, shfl, vote, match, redux, activemask, bar, bar_warp, fence, atom, red,
-  nanosleep, popc, clz, brev
+  nanosleep, popc, clz, brev, prmt, shf, bfe, bfi, bfind, trap
 };
 enum class Space { generic, param, global, shared, local, const_ };
 enum class Sem { weak, relaxed, volatile_, acquire, release, acq_rel };
@@ -287,18 +287,25 @@ struct Machine::Impl {
         std::vector<std::uint8_t> init = v.init;
         init.resize(v.bytes, 0);
         global_vars[v.name] = Var{v.name, alloc_global(std::move(init), v.name), v.bytes};
-      } else if (v.space == "shared") {
+      } else if (v.space == "shared" && v.bytes > 0) {
         add_var(shared_vars, shared_bytes, v);
       }
     }
     for (const auto& v : entry->vars) {
-      if (v.space == "shared")
+      if (v.space == "shared" && v.bytes > 0)
         add_var(shared_vars, shared_bytes, v);
+      else if (v.space == "shared")
+        continue;
       else if (v.space == "local")
         add_var(local_vars, local_bytes, v);
       else
         throw Error("unsupported-instruction", v.line, "a ." + v.space + " variable inside an entry is not modelled");
     }
+    // An .extern .shared array (bytes 0) starts after every static one: launch.dynamic_shared sizes it.
+    for (const auto& v : p.globals)
+      if (v.space == "shared" && v.bytes == 0) add_var(shared_vars, shared_bytes, v);
+    for (const auto& v : entry->vars)
+      if (v.space == "shared" && v.bytes == 0) add_var(shared_vars, shared_bytes, v);
     params = entry->params;
     std::uint64_t end = 0;
     for (const auto& q : params) end = std::max(end, q.offset + q.bytes);
@@ -426,7 +433,9 @@ struct Machine::Impl {
         {"shfl", Op::shfl},     {"vote", Op::vote},   {"match", Op::match},   {"redux", Op::redux},
         {"activemask", Op::activemask}, {"bar", Op::bar}, {"barrier", Op::bar}, {"membar", Op::fence},
         {"fence", Op::fence},   {"atom", Op::atom},   {"red", Op::red},       {"nanosleep", Op::nanosleep},
-        {"popc", Op::popc},     {"clz", Op::clz},     {"brev", Op::brev}};
+        {"popc", Op::popc},     {"clz", Op::clz},     {"brev", Op::brev},     {"prmt", Op::prmt},
+        {"shf", Op::shf},       {"bfe", Op::bfe},     {"bfi", Op::bfi},       {"trap", Op::trap},
+        {"bfind", Op::bfind}};
     const auto it = ops.find(b);
     if (it == ops.end()) unsupported(in, "");
     d.op = it->second;
@@ -608,11 +617,35 @@ struct Machine::Impl {
           return true;
         }
         if (m == "sc" || m == "acq_rel") return true;
+        if (m == "acquire" || m == "release") {  // PTX 8.6: a one-sided fence
+          d.mode = m == "acquire" ? 1 : 2;
+          return true;
+        }
         if (auto s = scopes.find(m); s != scopes.end()) {
           d.scope = s->second;
           return true;
         }
         return false;
+      case Op::shf:
+        if (m == "l" || m == "r") {
+          d.mode = m == "l" ? 0 : 1;
+          return true;
+        }
+        if (m == "wrap" || m == "clamp") {
+          d.mode2 = m == "wrap" ? 0 : 1;
+          return true;
+        }
+        return false;
+      case Op::bfind:
+        if (m == "shiftamt") {
+          d.mode = 1;
+          return true;
+        }
+        return false;
+      case Op::prmt:
+      case Op::bfe:
+      case Op::bfi:
+      case Op::trap:
       case Op::and_:
       case Op::or_:
       case Op::xor_:
@@ -649,7 +682,6 @@ struct Machine::Impl {
         const Opd& a = d.op == Op::ld ? d.o[1] : d.o[0];
         if (a.k != Opd::K::addr) unsupported(in, "the address is not [...]");
         if (a.has_sym && d.space == Space::generic) d.space = a.sym_space == Space::param ? Space::param : Space::generic;
-        if (d.space == Space::const_) unsupported(in, ".const memory is not modelled");
         if (d.space == Space::param && d.op == Op::st) unsupported(in, "a store to .param is not modelled");
         if ((d.sem == Sem::relaxed || d.sem == Sem::acquire || d.sem == Sem::release) && d.scope == Scope::none)
           d.scope = Scope::sys;  // PTX: a missing scope is .sys for these
@@ -672,7 +704,9 @@ struct Machine::Impl {
         return;
       case Op::fence:
         if (d.scope == Scope::none) unsupported(in, "a fence without a scope");
-        if (in.base == "fence" && !in.has_mod("sc") && !in.has_mod("acq_rel")) unsupported(in, "");
+        if (in.base == "fence" && !in.has_mod("sc") && !in.has_mod("acq_rel") && !in.has_mod("acquire") &&
+            !in.has_mod("release"))
+          unsupported(in, "");
         d.memory = true;
         return;
       case Op::bra:
@@ -750,6 +784,27 @@ struct Machine::Impl {
         return;
       case Op::nanosleep:
         need(1);
+        return;
+      case Op::trap:
+        need(0);
+        return;
+      case Op::prmt:
+        need(4);
+        if (d.t.bits != 32) unsupported(in, "");
+        return;
+      case Op::shf:
+        need(4);
+        if (!in.has_mod("l") && !in.has_mod("r")) unsupported(in, "");
+        if (!in.has_mod("wrap") && !in.has_mod("clamp")) unsupported(in, "");
+        return;
+      case Op::bfe:
+        need(4);
+        return;
+      case Op::bfi:
+        need(5);
+        return;
+      case Op::bfind:
+        need(2);
         return;
       default:
         if (d.o.empty()) unsupported(in, "");
@@ -876,6 +931,7 @@ struct Machine::Impl {
       }
     }
     switch (sp) {
+      case Space::const_:  // .const variables are buffers like .global ones (read-only by the ISA)
       case Space::global: {
         for (auto& b : bufs)
           if (addr >= b.base && addr + size <= b.base + b.data.size()) {
@@ -931,9 +987,10 @@ struct Machine::Impl {
   }
   void store_bytes(const Ref& r, std::uint64_t size, std::uint64_t v) { std::memcpy(r.p, &v, size); }
 
-  void race_check(int t, std::size_t pc, const Ref& r, std::uint64_t size, bool write, Scope scope) {
+  // `reads`: the access reads the bytes (a load or an atomic), so unwritten shared bytes are reported.
+  void race_check(int t, std::size_t pc, const Ref& r, std::uint64_t size, bool write, Scope scope, bool reads) {
     if (!r.tracked) return;
-    if (r.is_shared && !write) {
+    if (r.is_shared && reads) {
       auto& w = shared_written[static_cast<std::size_t>(thr[static_cast<std::size_t>(t)].block)];
       bool all = true;
       for (std::uint64_t i = 0; i < size; ++i) all = all && w[r.offset + i];
@@ -1073,7 +1130,9 @@ struct Machine::Impl {
       if (!((mask >> l) & 1)) continue;
       const Thr& o = thr[static_cast<std::size_t>(first + l)];
       if (o.st != St::warp_wait || o.wait_mask != mask) return;
-      if (d.op == Op::bar_warp ? code[o.pc].op != Op::bar_warp : o.pc != h.pc) return;
+      // The same instruction kind with the same qualifiers (any bar.warp.sync meets any other).
+      if (code[o.pc].op != d.op) return;
+      if (d.op != Op::bar_warp && (*src)[o.pc].mods != (*src)[h.pc].mods) return;
     }
     complete_warp(first, mask);
   }
@@ -1083,16 +1142,19 @@ struct Machine::Impl {
     for (int l = 0; l < 32; ++l)
       if ((mask >> l) & 1) lanes.push_back(l);
     auto tid = [&](int l) { return first + l; };
-    const Dec& d = code[thr[static_cast<std::size_t>(tid(lanes[0]))].pc];
+    // Lanes may wait at different instructions with the same qualifiers and mask (sm_70 and newer):
+    // each lane's operands are those of its own instruction.
+    auto D = [&](int l) -> const Dec& { return code[thr[static_cast<std::size_t>(tid(l))].pc]; };
+    const Dec& d = D(lanes[0]);
     switch (d.op) {
       case Op::shfl: {
         std::array<std::uint64_t, 32> a{};
-        for (int l : lanes) a[static_cast<std::size_t>(l)] = get(tid(l), d.o[1], Ty{'b', 32});
+        for (int l : lanes) a[static_cast<std::size_t>(l)] = get(tid(l), D(l).o[1], Ty{'b', 32});
         std::array<std::pair<std::uint64_t, bool>, 32> res{};
         for (int l : lanes) {
           const int t = tid(l);
-          const auto bval = static_cast<std::uint32_t>(get(t, d.o[2], Ty{'b', 32})) & 0x1f;
-          const auto c = static_cast<std::uint32_t>(get(t, d.o[3], Ty{'b', 32}));
+          const auto bval = static_cast<std::uint32_t>(get(t, D(l).o[2], Ty{'b', 32})) & 0x1f;
+          const auto c = static_cast<std::uint32_t>(get(t, D(l).o[3], Ty{'b', 32}));
           const std::uint32_t cval = c & 0x1f, seg = (c >> 8) & 0x1f;
           const auto lane = static_cast<std::uint32_t>(l);
           const std::uint32_t max_lane = (lane & seg) | (cval & ~seg);
@@ -1128,7 +1190,7 @@ struct Machine::Impl {
         }
         for (int l : lanes) {
           const int t = tid(l);
-          const Opd& dst = d.o[0];
+          const Opd& dst = D(l).o[0];
           if (dst.k == Opd::K::pair) {
             R(t, dst.reg) = res[static_cast<std::size_t>(l)].first & 0xffffffffull;
             R(t, dst.reg2) = res[static_cast<std::size_t>(l)].second ? 1 : 0;
@@ -1141,7 +1203,7 @@ struct Machine::Impl {
       case Op::vote: {
         std::uint32_t ballot = 0;
         for (int l : lanes)
-          if (pred(tid(l), d.o[1])) ballot |= 1u << l;
+          if (pred(tid(l), D(l).o[1])) ballot |= 1u << l;
         for (int l : lanes) {
           std::uint64_t r = 0;
           switch (d.mode) {
@@ -1150,22 +1212,22 @@ struct Machine::Impl {
             case kVoteUni: r = ballot == 0 || ballot == mask; break;
             default: r = ballot; break;
           }
-          set(tid(l), d.o[0], d.mode == kVoteBallot ? Ty{'b', 32} : Ty{'p', 1}, r);
+          set(tid(l), D(l).o[0], d.mode == kVoteBallot ? Ty{'b', 32} : Ty{'p', 1}, r);
         }
         break;
       }
       case Op::match: {
         for (int l : lanes) {
-          const std::uint64_t mine = get(tid(l), d.o[1], d.t);
+          const std::uint64_t mine = get(tid(l), D(l).o[1], d.t);
           std::uint32_t same = 0;
           bool all = true;
           for (int k : lanes) {
-            if (get(tid(k), d.o[1], d.t) == mine)
+            if (get(tid(k), D(k).o[1], d.t) == mine)
               same |= 1u << k;
             else
               all = false;
           }
-          const Opd& dst = d.o[0];
+          const Opd& dst = D(l).o[0];
           std::uint64_t v = d.mode == 0 ? same : (all ? mask : 0);
           if (dst.k == Opd::K::pair) {
             R(tid(l), dst.reg) = v;
@@ -1181,8 +1243,8 @@ struct Machine::Impl {
         std::int64_t acc = 0;
         bool firstv = true;
         for (int l : lanes) {
-          const auto v = static_cast<std::int64_t>(sgn ? ext(get(tid(l), d.o[1], d.t), Ty{'s', 32})
-                                                       : (get(tid(l), d.o[1], d.t) & 0xffffffffull));
+          const auto v = static_cast<std::int64_t>(sgn ? ext(get(tid(l), D(l).o[1], d.t), Ty{'s', 32})
+                                                       : (get(tid(l), D(l).o[1], d.t) & 0xffffffffull));
           if (firstv) {
             acc = v;
             firstv = false;
@@ -1197,7 +1259,7 @@ struct Machine::Impl {
             default: acc ^= v; break;
           }
         }
-        for (int l : lanes) set(tid(l), d.o[0], Ty{'b', 32}, static_cast<std::uint64_t>(acc));
+        for (int l : lanes) set(tid(l), D(l).o[0], Ty{'b', 32}, static_cast<std::uint64_t>(acc));
         break;
       }
       case Op::bar_warp: {
@@ -1496,6 +1558,68 @@ struct Machine::Impl {
     }
   }
 
+  // prmt (default mode), shf, bfe, bfi as the PTX ISA defines them.
+  std::uint64_t bits_op(const Dec& d, int t) {
+    const int w = d.t.bits;
+    const std::uint64_t m = mask_bits(w);
+    switch (d.op) {
+      case Op::prmt: {
+        // prmt.b32 d, a, b, c: bytes {b, a} = b7..b4 a3..a0; each nibble of c picks one (bit 3: its sign).
+        const std::uint64_t a = get(t, d.o[1], Ty{'b', 32}), b = get(t, d.o[2], Ty{'b', 32});
+        const std::uint64_t c = get(t, d.o[3], Ty{'b', 32});
+        const std::uint64_t both = (b << 32) | a;
+        std::uint64_t r = 0;
+        for (int i = 0; i < 4; ++i) {
+          const std::uint64_t sel = (c >> (4 * i)) & 0xf;
+          std::uint64_t byte = (both >> (8 * (sel & 7))) & 0xff;
+          if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+          r |= byte << (8 * i);
+        }
+        return r;
+      }
+      case Op::shf: {
+        // shf.l: the upper 32 bits of {b:a} << n; shf.r: the lower 32 bits of {b:a} >> n.
+        const std::uint64_t a = get(t, d.o[1], Ty{'b', 32}), b = get(t, d.o[2], Ty{'b', 32});
+        const std::uint64_t c = get(t, d.o[3], Ty{'u', 32});
+        const std::uint64_t n = d.mode2 == 0 ? (c & 31) : std::min<std::uint64_t>(c, 32);
+        const std::uint64_t both = (b << 32) | a;
+        return d.mode == 0 ? (n == 0 ? b : ((both << n) >> 32) & 0xffffffffull) : ((both >> n) & 0xffffffffull);
+      }
+      case Op::bfe: {
+        const std::uint64_t a = get(t, d.o[1], Ty{'u', w});
+        const std::uint64_t pos = get(t, d.o[2], Ty{'u', 32}) & 0xff, len = get(t, d.o[3], Ty{'u', 32}) & 0xff;
+        const auto msb = static_cast<std::uint64_t>(w - 1);
+        const bool sbit = d.t.k == 's' && len > 0 && ((a >> std::min(pos + len - 1, msb)) & 1);
+        std::uint64_t r = 0;
+        for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(w); ++i) {
+          const bool bit = (i < len && pos + i <= msb) ? ((a >> (pos + i)) & 1) != 0 : sbit;
+          if (bit) r |= 1ull << i;
+        }
+        return r & m;
+      }
+      case Op::bfi: {
+        const std::uint64_t a = get(t, d.o[1], Ty{'b', w}), b = get(t, d.o[2], Ty{'b', w});
+        const std::uint64_t pos = get(t, d.o[3], Ty{'u', 32}) & 0xff, len = get(t, d.o[4], Ty{'u', 32}) & 0xff;
+        std::uint64_t r = b;
+        for (std::uint64_t i = 0; i < len && pos + i < static_cast<std::uint64_t>(w); ++i) {
+          const std::uint64_t bit = 1ull << (pos + i);
+          r = ((a >> i) & 1) ? (r | bit) : (r & ~bit);
+        }
+        return r & m;
+      }
+      case Op::bfind: {
+        // The most significant bit that is not a sign bit; .shiftamt: the left shift that brings it
+        // to the top. None: 0xffffffff.
+        std::uint64_t a = get(t, d.o[1], Ty{'u', w});
+        if (d.t.k == 's' && ((a >> (w - 1)) & 1)) a = ~a & m;
+        if (a == 0) return 0xffffffffull;
+        std::uint64_t pos = 63 - static_cast<std::uint64_t>(__builtin_clzll(a));
+        return d.mode == 1 ? static_cast<std::uint64_t>(w - 1) - pos : pos;
+      }
+      default: return 0;
+    }
+  }
+
   Scope strong_scope(const Dec& d) const {
     if (d.sem == Sem::weak) return Scope::none;
     return d.scope == Scope::none ? Scope::sys : d.scope;
@@ -1524,7 +1648,7 @@ struct Machine::Impl {
     if (!ref(t, pc, sp, addr, size, r)) return;
     const Scope sc = strong_scope(d);
     accessed = r.tracked;
-    race_check(t, pc, r, size, !is_ld, sc);
+    race_check(t, pc, r, size, !is_ld, sc, is_ld);
     const Ty et = d.t;
     for (int i = 0; i < d.vec; ++i) {
       const Opd& dst = v.k == Opd::K::vec ? v.elems[static_cast<std::size_t>(i)] : v;
@@ -1561,7 +1685,7 @@ struct Machine::Impl {
     const bool acq = d.sem == Sem::acquire || d.sem == Sem::acq_rel;
     const bool rel = d.sem == Sem::release || d.sem == Sem::acq_rel;
     if (r.tracked) hb->strong_read(t, r.key, d.scope, acq);
-    race_check(t, pc, r, size, true, d.scope);
+    race_check(t, pc, r, size, true, d.scope, true);
     const std::uint64_t old = load_bytes(r, size);
     const std::size_t bi = has_dst ? 2 : 1;
     const std::uint64_t b = get(t, d.o[bi], d.t);
@@ -1598,7 +1722,7 @@ struct Machine::Impl {
         if (!fatal) ++h.pc;
         return true;
       case Op::fence:
-        hb->fence(t, d.scope);
+        hb->fence(t, d.scope, d.mode != 2, d.mode != 1);
         accessed = true;
         ++h.pc;
         return true;
@@ -1701,6 +1825,29 @@ struct Machine::Impl {
       }
       case Op::nanosleep:
         yielded = true;
+        ++h.pc;
+        return true;
+      case Op::trap: {
+        const Instr& in = (*src)[h.pc];
+        Finding f;
+        f.kind = "trap";
+        f.message = "thread " + std::to_string(h.tid) + " of block " + std::to_string(h.block) + " ran 'trap' at " +
+                    to_string(in.loc) + " (a __trap(), or an assert that failed): the kernel stops there";
+        f.where = {in.loc};
+        f.threads = {ThreadRef{h.block, h.tid}};
+        f.ptx_lines = {in.line};
+        add_fatal(std::move(f));
+        return false;
+      }
+      case Op::prmt:
+      case Op::shf:
+      case Op::bfe:
+      case Op::bfi:
+        set(t, d.o[0], d.t, bits_op(d, t));
+        ++h.pc;
+        return true;
+      case Op::bfind:
+        set(t, d.o[0], Ty{'u', 32}, bits_op(d, t));
         ++h.pc;
         return true;
       default: {
@@ -1824,6 +1971,10 @@ Machine::Machine(const Program& program, const std::string& entry, int grid, int
   m.limits = limits;
   m.layout(program);
   m.src = &m.entry->code;
+  // A call is named first: the .param traffic around it would otherwise be refused before it.
+  for (const auto& in : m.entry->code)
+    if (in.base == "call")
+      m.unsupported(in, "calls to functions that are not inlined (printf, a __noinline__ function) are not modelled");
   m.code.reserve(m.entry->code.size());
   for (const auto& in : m.entry->code) m.code.push_back(m.decode(in));
 }

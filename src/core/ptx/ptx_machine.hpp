@@ -23,7 +23,9 @@
 //   step-limit               the run did not finish in N steps (a spin that never ends)
 //   out-of-bounds            an access outside every buffer / the shared or local size
 //   uninitialised-shared     a read of shared memory no thread wrote
-//   unsupported-instruction  an instruction the model does not implement (its text and line)
+//   trap                     a thread ran trap (__trap(), a failed assert)
+//   unsupported-instruction  an instruction the model does not implement (its text and line):
+//                            calls (printf), clusters, mbarrier, textures, tensor cores, grid sync
 //   malformed                the PTX text could not be read (its line)
 //   limit                    the launch is larger than the model runs (threads, memory)
 // Data races and uninitialised reads let the run go on (each pair of lines is reported once); every

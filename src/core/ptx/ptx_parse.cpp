@@ -48,8 +48,8 @@ std::vector<std::string> split_top(const std::string& s, int line) {
   int depth = 0;
   std::string cur;
   for (char c : s) {
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    if (c == ']' || c == '}' || c == ')') --depth;
     if (depth < 0) malformed(line, "unbalanced brackets in '" + s + "'");
     if (c == ',' && depth == 0) {
       out.push_back(trim_ptx(cur));
@@ -127,11 +127,14 @@ Operand parse_operand(const std::string& raw, int line) {
     if (!off.empty() && !parse_int_literal(off, o.imm)) malformed(line, "an address offset that cannot be read: '" + s + "'");
     return o;
   }
-  if (s.front() == '{') {
-    if (s.back() != '}') malformed(line, "a vector without '}': '" + s + "'");
+  if (s.front() == '{' || s.front() == '(') {
+    // {%r1, %r2}: a vector; (param0, param1): a call's argument list, read as one.
+    const char close = s.front() == '{' ? '}' : ')';
+    if (s.back() != close) malformed(line, std::string("a list without '") + close + "': '" + s + "'");
     o.kind = Operand::Kind::vector;
-    for (const auto& e : split_top(s.substr(1, s.size() - 2), line)) o.elems.push_back(parse_operand(e, line));
-    if (o.elems.empty()) malformed(line, "an empty vector");
+    for (const auto& e : split_top(s.substr(1, s.size() - 2), line))
+      if (!e.empty()) o.elems.push_back(parse_operand(e, line));
+    if (o.elems.empty() && close == '}') malformed(line, "an empty vector");
     return o;
   }
   const auto bar = s.find('|');
@@ -743,7 +746,7 @@ class Parser {
     const std::string opcode = s.substr(0, end);
     if (opcode.empty()) malformed(ln, "an instruction without an opcode");
     for (char c : opcode)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_'))
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':'))
         malformed(ln, "an opcode that cannot be read: '" + opcode + "'");
     std::size_t p = 0;
     while (true) {

@@ -129,9 +129,17 @@ void HappensBefore::strong_read(int t, std::uint64_t key, Scope scope, bool acqu
   p.push_back(Pending{s.clock, s.writer});
 }
 
-void HappensBefore::fence(int t, Scope scope) {
+void HappensBefore::fence(int t, Scope scope, bool acquire, bool release) {
   const auto ti = static_cast<std::size_t>(t);
-  auto& p = pending_[ti];
+  if (acquire) acquire_pending(t, scope);
+  if (!release) return;
+  fence_clock_[ti] = std::make_shared<const Clock>(snapshot(t));
+  fence_scope_[ti] = scope;
+  tick(t);
+}
+
+void HappensBefore::acquire_pending(int t, Scope scope) {
+  auto& p = pending_[static_cast<std::size_t>(t)];
   std::vector<Pending> keep;
   for (const auto& q : p) {
     if (includes(scope, t, q.writer))
@@ -140,9 +148,6 @@ void HappensBefore::fence(int t, Scope scope) {
       keep.push_back(q);
   }
   p.swap(keep);
-  fence_clock_[ti] = std::make_shared<const Clock>(snapshot(t));
-  fence_scope_[ti] = scope;
-  tick(t);
 }
 
 }  // namespace cudasync::ptx

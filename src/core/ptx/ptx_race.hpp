@@ -66,7 +66,8 @@ class HappensBefore {
   void strong_write(int t, std::uint64_t key, Scope scope, bool release, bool rmw);
   void weak_write(std::uint64_t key);
   void strong_read(int t, std::uint64_t key, Scope scope, bool acquire);
-  void fence(int t, Scope scope);
+  // fence.sc / fence.acq_rel / membar: both sides; fence.acquire and fence.release: one each.
+  void fence(int t, Scope scope, bool acquire = true, bool release = true);
 
   bool same_block(int a, int b) const { return a / block_ == b / block_; }
   bool includes(Scope s, int a, int b) const;
@@ -90,6 +91,7 @@ class HappensBefore {
   }
   bool ordered(const Access& a, int t) const { return a.thread == t || at(t, a.thread) >= a.epoch; }
   bool morally_strong(const Access& a, const Access& b) const;
+  void acquire_pending(int t, Scope scope);
 
   int n_ = 0, block_ = 1;
   std::vector<std::uint32_t> clocks_;

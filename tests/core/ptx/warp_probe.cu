@@ -3,8 +3,9 @@
 // GPU ran the same PTX the model runs): the inputs, then every thread's outputs.
 // One block of 64 threads (two warps). Each thread writes kOut ints to out[t * kOut ...]:
 //   shfl.sync up / down / bfly / idx for 6 lane operands b and 6 clamp/segment words c (value and
-//   predicate), vote, match, redux, and integer and float arithmetic on in[] values.
-#define kOut 320
+//   predicate), vote, match, redux, integer and float arithmetic on in[] values, and the bit
+//   instructions prmt, shf, bfe, bfi, bfind.
+#define kOut 336
 
 __device__ __forceinline__ void shfl4(int a, int b, int c, int* o) {
   int d, p;
@@ -63,5 +64,23 @@ extern "C" __global__ void probe(const int* in, int* out) {
   o[k++] = __popc(x) * 100 + __clz(y);
   o[k++] = static_cast<int>(__brev(static_cast<unsigned>(x)));
   o[k++] = static_cast<int>(static_cast<long long>(x) * y >> 20);
+  unsigned r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(static_cast<unsigned>(t) * 0x9e3779b9u));
+  o[k++] = static_cast<int>(r);
+  o[k++] = static_cast<int>(__funnelshift_l(static_cast<unsigned>(x), static_cast<unsigned>(y), static_cast<unsigned>(t)));
+  o[k++] = static_cast<int>(__funnelshift_rc(static_cast<unsigned>(x), static_cast<unsigned>(y), static_cast<unsigned>(t)));
+  int sr;
+  asm("bfe.s32 %0, %1, %2, %3;" : "=r"(sr) : "r"(x), "r"(t % 32), "r"((t * 7) % 33));
+  o[k++] = sr;
+  asm("bfe.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(t % 32), "r"((t * 7) % 33));
+  o[k++] = static_cast<int>(r);
+  asm("bfi.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(x), "r"(y), "r"(t % 32), "r"((t * 5) % 33));
+  o[k++] = static_cast<int>(r);
+  asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(x >> (t % 32)));
+  o[k++] = static_cast<int>(r);
+  asm("bfind.s32 %0, %1;" : "=r"(r) : "r"(x >> (t % 32)));
+  o[k++] = static_cast<int>(r);
+  asm("bfind.shiftamt.u32 %0, %1;" : "=r"(r) : "r"(y));
+  o[k++] = static_cast<int>(r);
   while (k < kOut) o[k++] = -7;
 }
