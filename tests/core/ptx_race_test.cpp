@@ -255,6 +255,18 @@ TEST(PtxFindings, AStorePastTheEndOfABufferIsOutOfBounds) {
   EXPECT_FALSE(o.finished);
 }
 
+TEST(PtxFindings, AnAddressThatWrapsAroundIsOutOfBoundsNotACrash) {
+  const Outcome o = run_kernel(parse_program(race_kernel("  mov.u64 %rd5, -4;\n  ld.global.u32 %r5, [%rd5+8];")),
+                               race_launch(1, 1), Schedule::round_robin());
+  EXPECT_NE(o.first("out-of-bounds"), nullptr) << race_messages(o);
+}
+
+TEST(PtxFindings, AVectorLoadWithTooFewRegistersIsRefused) {
+  const Outcome o = run_kernel(parse_program(race_kernel("  ld.global.v4.u32 {%r5, %r6}, [%rd2];")),
+                               race_launch(1, 1), Schedule::round_robin());
+  EXPECT_NE(o.first("unsupported-instruction"), nullptr) << race_messages(o);
+}
+
 TEST(PtxFindings, ASharedAccessPastTheVariablesIsOutOfBounds) {
   const Outcome o = run_kernel(
       parse_program(race_kernel("  .shared .align 4 .b8 box[4];\n  st.shared.u32 [box+4], %r1;")), race_launch(1, 1),

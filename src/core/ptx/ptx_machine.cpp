@@ -687,6 +687,14 @@ struct Machine::Impl {
           d.scope = Scope::sys;  // PTX: a missing scope is .sys for these
         if (d.sem == Sem::volatile_) d.scope = Scope::sys;
         if (types != 1) unsupported(in, "one type expected");
+        {
+          const Opd& v = d.op == Op::ld ? d.o[0] : d.o[1];
+          if (d.vec > 1 && (v.k != Opd::K::vec || v.elems.size() != static_cast<std::size_t>(d.vec)))
+            unsupported(in, "a .v" + std::to_string(d.vec) + " access needs " + std::to_string(d.vec) + " registers");
+          if (d.vec == 1 && v.k == Opd::K::vec) unsupported(in, "a vector without .v2 or .v4");
+          if (d.op == Op::ld && v.k != Opd::K::reg && v.k != Opd::K::vec && v.k != Opd::K::sink)
+            unsupported(in, "a load into something not a register");
+        }
         d.memory = d.space != Space::param;
         return;
       }
@@ -806,8 +814,27 @@ struct Machine::Impl {
       case Op::bfind:
         need(2);
         return;
+      case Op::mov: {
+        need(2);
+        for (const Opd* v : {&d.o[0], &d.o[1]}) {
+          if (v->k != Opd::K::vec) continue;
+          const std::size_t n = v->elems.size();
+          if ((n != 2 && n != 4) || d.t.bits % static_cast<int>(n) != 0 || d.t.bits / static_cast<int>(n) < 8)
+            unsupported(in, "a vector of " + std::to_string(n) + " parts in a ." + std::to_string(d.t.bits) + "-bit mov");
+        }
+        return;
+      }
+      case Op::abs:
+      case Op::neg:
+      case Op::not_:
+      case Op::cnot:
+      case Op::popc:
+      case Op::clz:
+      case Op::brev:
+        need(2);
+        return;
       default:
-        if (d.o.empty()) unsupported(in, "");
+        need(3);  // add sub div rem min max and or xor shl shr
         return;
     }
   }
@@ -934,7 +961,7 @@ struct Machine::Impl {
       case Space::const_:  // .const variables are buffers like .global ones (read-only by the ISA)
       case Space::global: {
         for (auto& b : bufs)
-          if (addr >= b.base && addr + size <= b.base + b.data.size()) {
+          if (addr >= b.base && size <= b.data.size() && addr - b.base <= b.data.size() - size) {
             r.p = b.data.data() + (addr - b.base);
             r.key = addr;
             r.tracked = true;
@@ -967,7 +994,7 @@ struct Machine::Impl {
         return true;
       }
       case Space::param: {
-        if (addr + size > param_bytes.size()) {
+        if (size > param_bytes.size() || addr > param_bytes.size() - size) {
           oob(t, pc, "parameter offset " + std::to_string(addr));
           return false;
         }
