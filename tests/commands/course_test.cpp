@@ -287,15 +287,65 @@ TEST(KernelExercise, AskedForTheAnswerItSaysThereIsNoneToShow) {
 
 bool nvrtc_here() { return cudasync::kCudaBuiltIn && cudasync::course::nvrtc_missing().empty(); }
 
-// Without a GPU a function that compiles is waived, and says that it compiles where NVRTC is.
-TEST(KernelExercise, WithoutAGpuItIsWaivedWithTheReason) {
+// Without a GPU (and without NVRTC) a kernel exercise is waived with the reason; where NVRTC is,
+// the starter (which returns its own v) runs on the PTX model and is judged wrong as on a GPU.
+TEST(KernelExercise, WithoutAGpuTheStarterRunsOnThePtxModelOrIsWaived) {
   const std::string file = source_dir() + "/lessons/cg-reduce/block_sum.cu";
-  const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model");
-  EXPECT_EQ(r.exit_code, 77) << shown(r);
-  EXPECT_TRUE(contains(r.err, "runs it on a GPU")) << r.err;
-  if (nvrtc_here()) {
-    EXPECT_TRUE(contains(r.err, "your function compiles (NVRTC, sm_90")) << r.err;
+  const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model --color never");
+  if (!nvrtc_here()) {
+    EXPECT_EQ(r.exit_code, 77) << shown(r);
+    EXPECT_TRUE(contains(r.err, "runs it on a GPU") || contains(r.err, "NVRTC")) << r.err;
+    return;
   }
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.out, "thread 0 returned its own v")) << r.out;
+}
+
+// The reference solutions live here, never in the binary: a right block_sum and warp_sum pass on
+// the PTX model, and the block_sum without its __syncthreads() fails naming the race and both lines.
+constexpr const char* kBlockSum =
+    "__device__ int block_sum(int v) {\n"
+    "  __shared__ int warp_sums[4];\n"
+    "  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+    "  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;\n"
+    "  __syncthreads();\n"
+    "  if (threadIdx.x == 0) v = warp_sums[0] + warp_sums[1] + warp_sums[2] + warp_sums[3];\n"
+    "  return v;\n"
+    "}\n";
+
+TEST(KernelExercise, WithoutAGpuARightKernelPassesOnThePtxModel) {
+  if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";
+  const TempDir dir;
+  std::ofstream(dir.path + "/block_sum.cu") << kBlockSum;
+  std::ofstream(dir.path + "/warp_sum.cu")
+      << "__device__ int warp_sum(int v) {\n"
+         "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+         "  return v;\n"
+         "}\n";
+  for (const char* run : {"exercise cg-reduce 6 --kernel block_sum.cu", "exercise warp-primitives 10 --kernel warp_sum.cu"}) {
+    SCOPED_TRACE(run);
+    const CliResult r = run_shell("cd '" + dir.path + "' && XDG_STATE_HOME='" + dir.path + "' '" + binary_path() +
+                                  "' " + run + " --backend model --color never");
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    EXPECT_TRUE(contains(r.out, "ran on the PTX model")) << r.out;
+  }
+}
+
+TEST(KernelExercise, WithoutAGpuTheBlockSumWithoutItsBarrierFailsNamingTheRaceAndBothLines) {
+  if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";
+  const TempDir dir;
+  std::string racy = kBlockSum;
+  racy.erase(racy.find("  __syncthreads();\n"), std::string("  __syncthreads();\n").size());
+  std::ofstream(dir.path + "/racy_sum.cu") << racy;
+  const CliResult r = run_shell("cd '" + dir.path + "' && XDG_STATE_HOME='" + dir.path + "' '" + binary_path() +
+                                "' exercise cg-reduce 6 --kernel racy_sum.cu --backend model --color never --json");
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  const json doc = json::parse(r.out);
+  const json& kernel = doc["report"]["sections"]["kernel"];
+  EXPECT_EQ(kernel["facts"]["finding"]["value"], "data-race") << kernel;
+  const std::string said = kernel["paragraphs"][0].get<std::string>();
+  EXPECT_TRUE(contains(said, "racy_sum.cu:4")) << said;  // the store of a warp's sum
+  EXPECT_TRUE(contains(said, "racy_sum.cu:5")) << said;  // thread 0's load, with no barrier between
 }
 
 // NVRTC needs no GPU: a syntax error is found on any machine that has it, at the student's line.

@@ -97,6 +97,16 @@ std::optional<KernelOutcome> unfinished_outcome(const StudentKernelResult& r, co
                           "它没有返回：" + r.log + "。条件永远不变的自旋，或者并非线程块中每个线程都能到达的 "
                                                     "__syncthreads()，会一直等下去"};
       break;
+    case S::model_finding: {
+      // Without a GPU: the PTX model ran the harness under schedules that hunt (core/ptx) and found
+      // what no schedule may excuse: a race, a deadlock, a barrier some threads never reach...
+      s.fact("outcome", "outcome", std::string("the PTX model found a ") + r.finding);
+      s.fact("finding", "finding", r.finding);
+      s.paragraph(r.log);
+      o.verdict.reason = {"the PTX model (no GPU) found a " + r.finding + ": " + r.log,
+                          "PTX 模型（没有 GPU）发现了 " + r.finding + "：" + r.log};
+      break;
+    }
     case S::failed:
     case S::compiled:  // run_student_kernel waives it
     case S::ran:
@@ -120,7 +130,12 @@ KernelOutcome compile_run_judge(const KernelRequest& request, const char* harnes
   k.in = std::move(in);
   const StudentKernelResult r = run_student_kernel(*request.ctx, k, kKernelDeadline);
   if (auto unfinished = unfinished_outcome(r, request.file)) return *unfinished;
-  return judge(k.in, r.out);
+  KernelOutcome o = judge(k.in, r.out);
+  if (r.on_model && !o.sections.empty())
+    o.sections.front().note("ran on the PTX model (no GPU in this run): NVRTC's PTX of your file, under schedules "
+                            "that hunt for races (round-robin, reverse, one block ahead, a switch at every memory "
+                            "access, seeded random); none found");
+  return o;
 }
 
 void register_kernel_run(const std::string& key, KernelRun run) { registry()[key] = std::move(run); }

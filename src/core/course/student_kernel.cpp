@@ -11,6 +11,7 @@
 #include "core/child_process.hpp"
 #include "core/errors.hpp"
 #include "core/parts/child.hpp"
+#include "core/ptx/ptx_machine.hpp"
 #include "core/version.hpp"
 
 namespace cudasync::course {
@@ -26,6 +27,7 @@ const char* status_name(StudentKernelResult::Status s) {
   switch (s) {
     case StudentKernelResult::Status::ran: return "ran";
     case StudentKernelResult::Status::compiled: return "compiled";
+    case StudentKernelResult::Status::model_finding: return "model-finding";
     case StudentKernelResult::Status::compile_error: return "compile-error";
     case StudentKernelResult::Status::timeout: return "timeout";
     case StudentKernelResult::Status::failed: return "failed";
@@ -38,6 +40,37 @@ std::string line_name(const std::string& file) {
   std::string out;
   for (char c : std::filesystem::path(file).filename().string()) out += (c == '"' || c == '\\' || c == '\n' || c == '\r') ? '_' : c;
   return out.empty() ? std::string("kernel.cu") : out;
+}
+
+// Without a GPU: the harness's PTX on the PTX model, under schedules that hunt for what one run on
+// the hardware may hide (core/ptx/ptx_machine.hpp): the first finding, else the output.
+StudentKernelResult run_on_ptx_model(const StudentKernel& k, const std::string& ptx_text, std::uint64_t seed) {
+  StudentKernelResult r;
+  r.on_model = true;
+  try {
+    const ptx::Program program = ptx::parse_program(ptx_text);
+    ptx::Launch launch;
+    launch.entry = kHarnessEntry;
+    launch.grid = k.grid;
+    launch.block = k.block;
+    launch.buffers = {{"in", ptx::bytes_of(k.in)}, {"out", std::vector<std::uint8_t>(k.in.size() * 4, 0)}};
+    launch.args = {ptx::Arg::buffer_of(0), ptx::Arg::buffer_of(1)};
+    const ptx::Outcome o = ptx::check_schedules(program, launch, ptx::hunting_schedules(launch, seed));
+    if (!o.findings.empty()) {
+      const ptx::Finding& f = o.findings.front();
+      const bool cannot_run = f.kind == "unsupported-instruction" || f.kind == "limit" || f.kind == "malformed";
+      r.status = cannot_run ? StudentKernelResult::Status::compiled : StudentKernelResult::Status::model_finding;
+      r.finding = f.kind;
+      r.log = f.message;
+      return r;
+    }
+    r.status = StudentKernelResult::Status::ran;
+    r.out = ptx::ints_of(o.buffers.at(1));
+  } catch (const std::exception& e) {
+    r.status = StudentKernelResult::Status::compiled;
+    r.log = e.what();
+  }
+  return r;
 }
 
 }  // namespace
@@ -105,8 +138,9 @@ StudentKernel parse_request(const std::string& text) {
 }
 
 std::string answer_text(const StudentKernelResult& r) {
-  return json{{"status", status_name(r.status)}, {"log", r.log}, {"out", r.out}}.dump(-1, ' ', false,
-                                                                                       json::error_handler_t::replace);
+  return json{{"status", status_name(r.status)}, {"log", r.log}, {"out", r.out}, {"on_model", r.on_model},
+              {"finding", r.finding}}
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 StudentKernelResult parse_answer(const std::string& text) {
@@ -116,7 +150,10 @@ StudentKernelResult parse_answer(const std::string& text) {
     const std::string s = j.at("status").get<std::string>();
     r.log = j.at("log").get<std::string>();
     r.out = j.at("out").get<std::vector<std::int32_t>>();
+    r.on_model = j.at("on_model").get<bool>();
+    r.finding = j.at("finding").get<std::string>();
     for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compiled,
+                    StudentKernelResult::Status::model_finding,
                     StudentKernelResult::Status::compile_error,
                     StudentKernelResult::Status::timeout, StudentKernelResult::Status::failed})
       if (s == status_name(st)) r.status = st;
@@ -166,9 +203,8 @@ StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKerne
   }
   StudentKernelResult answer = parse_answer(c.output);
   if (answer.status == StudentKernelResult::Status::compiled)
-    throw WaivedError("your function compiles (NVRTC, " + std::string(kCompileOnlyArch) + ", no errors); this "
-                      "exercise then runs it on a GPU, and this run has none (the reference model cannot run your "
-                      "code); run it where cudasync doctor finds a GPU");
+    throw WaivedError("your function compiles (NVRTC, " + std::string(kCompileOnlyArch) + ", no errors), and the PTX "
+                      "model cannot run it: " + answer.log + "; run it where cudasync doctor finds a GPU");
   return answer;
 }
 
@@ -194,10 +230,7 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
     r.log = compiled.log;
     return answer_text(r);
   }
-  if (k.compile_only) {
-    r.status = StudentKernelResult::Status::compiled;
-    return answer_text(r);
-  }
+  if (k.compile_only) return answer_text(run_on_ptx_model(k, compiled.ptx, ctx.seed));
   try {
     r.out = gpu_run_cubin(compiled.cubin, k.grid, k.block, k.in, ctx.device->index);
     r.status = StudentKernelResult::Status::ran;

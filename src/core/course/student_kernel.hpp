@@ -47,7 +47,8 @@ inline constexpr const char* kCompileOnlyArch = "sm_90";
 struct StudentKernelResult {
   enum class Status {
     ran,            // `out` holds what every thread returned
-    compiled,       // compile_only: it compiles, nothing ran
+    compiled,       // compile_only: it compiles, and the PTX model could not run it (`log` says why)
+    model_finding,  // compile_only: the PTX model found a race, a deadlock...: `finding` and `log`
     compile_error,  // `log` holds the compiler's messages
     timeout,        // the kernel did not return before the deadline: the child was ended
     failed,         // the launch or the child failed: `log` says how (an illegal address, a trap...)
@@ -55,6 +56,10 @@ struct StudentKernelResult {
   Status status = Status::failed;
   std::string log;
   std::vector<std::int32_t> out;
+  // Without a GPU the PTX model ran it (core/ptx): `ran` is the model's output under every
+  // schedule it tried; `model_finding` names the finding's kind (data-race, deadlock...).
+  bool on_model = false;
+  std::string finding;
 };
 
 // The program NVRTC compiles: the student's text under its own name, then the harness.
@@ -65,9 +70,10 @@ std::string program_source(const std::string& file, const std::string& student, 
 std::string read_student_file(const std::string& path);
 
 // Parent side: runs `k` in a child process on the run's GPU, ended after `deadline`. Without a GPU
-// the child only compiles it (for kCompileOnlyArch): a compile error is returned as on a GPU, and a
-// function that compiles is waived (exit 77: running it needs a GPU). Throws WaivedError without
-// NVRTC, naming what to install.
+// the child compiles it for kCompileOnlyArch and runs its PTX on the PTX model (core/ptx) under
+// schedules that hunt for races: a compile error is returned as on a GPU, a finding as
+// model_finding, a clean run as `ran` with the model's output. Throws WaivedError without NVRTC,
+// naming what to install, and where the model cannot run the program (an instruction it lacks).
 StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
                                        std::chrono::milliseconds deadline);
 
