@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "core/cost/compare.hpp"
+#include "support/cost_fixtures.hpp"
 #include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
@@ -15,19 +16,9 @@ namespace {
 using cost::Cell;
 using cost::Key;
 using cost::Prediction;
-using Value = std::function<double(const Key&)>;
-
-// Every need measured as `value(key)`, three samples around it (the median is the value).
-cost::Primitives measured(const std::vector<cost::Need>& needs, const Value& value) {
-  return cost::measure_all(needs, true, [&](const cost::ProbeSpec& spec) {
-    for (const cost::Need& n : needs)
-      if (&n.spec == &spec) {
-        const double v = value(n.key);
-        return cost::ProbeResult{{v * 0.99, v, v * 1.01}, ""};
-      }
-    return cost::ProbeResult{{}, "not asked for"};
-  });
-}
+using Value = test::CostValue;
+using test::measured;
+using test::sum_of_terms;
 
 // A plausible GPU for a reduction: launches of 4 us (7 us for two), reads of 5 us plus 1 ns per
 // 750 bytes, 1.9 ns per block of same-address atomics, 0.4 per empty block.
@@ -43,15 +34,7 @@ double plausible(const Key& k) {
 }
 
 // The same GPU with one primitive (by id) `factor` times as slow.
-Value slower(const std::string& id, double factor) {
-  return [id, factor](const Key& k) { return plausible(k) * (k.id == id ? factor : 1.0); };
-}
-
-double sum_of_terms(const Prediction& p) {
-  double s = 0;
-  for (const cost::Term& t : p.terms) s += t.ns;
-  return s;
-}
+Value slower(const std::string& id, double factor) { return test::slower(plausible, id, factor); }
 
 TEST(CgReduceCostModel, ReductionsPredictGigabytesPerSecondFromBytesLaunchesAndAtomics) {
   for (ReduceDesign d : {ReduceDesign::atomic, ReduceDesign::two_pass, ReduceDesign::grid_sync, ReduceDesign::cub,

@@ -9,6 +9,7 @@
 
 #include "core/cost/primitive_keys.hpp"
 #include "core/cost/compare.hpp"
+#include "support/cost_fixtures.hpp"
 #include "techniques/lock/lesson.hpp"
 
 namespace cudasync::lock {
@@ -16,19 +17,9 @@ namespace {
 
 using namespace cudasync::cost;
 
-using Value = std::function<double(const Key&)>;
-
-// Every need measured as `value(key)`, three samples around it (the median is the value).
-Primitives measured(const std::vector<Need>& needs, const Value& value) {
-  return measure_all(needs, true, [&](const ProbeSpec& spec) {
-    for (const Need& n : needs)
-      if (&n.spec == &spec) {
-        const double v = value(n.key);
-        return ProbeResult{{v * 0.99, v, v * 1.01}, ""};
-      }
-    return ProbeResult{{}, "not asked for"};
-  });
-}
+using Value = test::CostValue;
+using test::measured;
+using test::sum_of_terms;
 
 // A plausible GPU: 200 ns round trips, 300 ns fences (a fence after a store about 330), a 10 ns
 // acquire, 1.5 ns per same-address atomic beyond the first.
@@ -49,15 +40,7 @@ double plausible(const Key& k) {
 }
 
 // The same GPU with one primitive (by id) `factor` times as slow.
-Value slower(const std::string& id, double factor) {
-  return [id, factor](const Key& k) { return plausible(k) * (k.id == id ? factor : 1.0); };
-}
-
-double sum_of_terms(const Prediction& p) {
-  double s = 0;
-  for (const Term& t : p.terms) s += t.ns;
-  return s;
-}
+Value slower(const std::string& id, double factor) { return test::slower(plausible, id, factor); }
 
 TEST(CostModel, EveryLockReadsOnlyWhatItNeedsAndContentionCostsMore) {
   for (LockDesign d : {LockDesign::book, LockDesign::fenced, LockDesign::acq_rel, LockDesign::ttas,
