@@ -143,7 +143,7 @@ report::Report kernel(const course::CourseLesson& l, const course::Exercise& e, 
   r.command = "exercise";
   r.title = "cudasync exercise " + l.command->name + " " + std::to_string(e.number) + " --kernel " + o.kernel;
   for (auto& s : outcome.sections) r.sections.push_back(std::move(s));
-  r.sections.push_back(verdict_section(l, e, o.kernel, outcome.verdict, o.lang, ctx));
+  r.sections.push_back(verdict_section(l, e, o.kernel, outcome.verdict, o.lang, ctx, outcome.on_ptx_model));
   return r;
 }
 

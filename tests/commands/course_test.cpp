@@ -328,6 +328,7 @@ TEST(KernelExercise, WithoutAGpuARightKernelPassesOnThePtxModel) {
                                   "' " + run + " --backend model --color never");
     EXPECT_EQ(r.exit_code, 0) << shown(r);
     EXPECT_TRUE(contains(r.out, "ran on the PTX model")) << r.out;
+    EXPECT_TRUE(contains(r.out, "the PTX model (no GPU in this run)")) << r.out;  // what it was computed on
   }
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/course/student_kernel.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::course {
 
@@ -129,12 +130,14 @@ KernelOutcome compile_run_judge(const KernelRequest& request, const char* harnes
   k.block = block;
   k.in = std::move(in);
   const StudentKernelResult r = run_student_kernel(*request.ctx, k, kKernelDeadline);
-  if (auto unfinished = unfinished_outcome(r, request.file)) return *unfinished;
+  if (auto unfinished = unfinished_outcome(r, request.file)) {
+    unfinished->on_ptx_model = r.on_model;
+    return *unfinished;
+  }
   KernelOutcome o = judge(k.in, r.out);
+  o.on_ptx_model = r.on_model;
   if (r.on_model && !o.sections.empty())
-    o.sections.front().note("ran on the PTX model (no GPU in this run): NVRTC's PTX of your file, under schedules "
-                            "that hunt for races (round-robin, reverse, one block ahead, a switch at every memory "
-                            "access, seeded random); none found");
+    o.sections.front().note(words::core("course.ran-on-ptx-model"));
   return o;
 }
 

@@ -33,6 +33,7 @@ struct KernelRequest {
 struct KernelOutcome {
   Verdict verdict;                      // right, and the reason in both languages
   std::vector<report::Section> sections;  // what the run showed: lanes or blocks, where it is wrong
+  bool on_ptx_model = false;              // no GPU: the PTX model ran it (core/ptx)
 };
 
 // Throws UsageError for a file it cannot read, WaivedError without a GPU or NVRTC. A file that does
