@@ -349,6 +349,23 @@ TEST(KernelExercise, WithoutAGpuTheBlockSumWithoutItsBarrierFailsNamingTheRaceAn
   EXPECT_TRUE(contains(said, "racy_sum.cu:5")) << said;  // thread 0's load, with no barrier between
 }
 
+// What the PTX model does not run it names, with the student's line, and claims no verdict (exit 77).
+TEST(KernelExercise, WithoutAGpuAnInstructionThePtxModelLacksIsNamedWithItsLineAndWaived) {
+  if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";
+  const TempDir dir;
+  std::ofstream(dir.path + "/chatty_sum.cu")
+      << "__device__ int warp_sum(int v) {\n"
+         "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);\n"
+         "  if (threadIdx.x == 0) printf(\"sum %d\\n\", v);\n"
+         "  return v;\n"
+         "}\n";
+  const CliResult r = run_shell("cd '" + dir.path + "' && XDG_STATE_HOME='" + dir.path + "' '" + binary_path() +
+                                "' exercise warp-primitives 10 --kernel chatty_sum.cu --backend model -q");
+  EXPECT_EQ(r.exit_code, 77) << shown(r);
+  EXPECT_TRUE(contains(r.err, "does not implement 'call.uni")) << r.err;
+  EXPECT_TRUE(contains(r.err, "chatty_sum.cu:3")) << r.err;
+}
+
 // NVRTC needs no GPU: a syntax error is found on any machine that has it, at the student's line.
 TEST(KernelExercise, WithoutAGpuACompileErrorIsStillFoundAtTheStudentsLine) {
   if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";

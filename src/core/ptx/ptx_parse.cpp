@@ -726,7 +726,14 @@ class Parser {
   Instr read_instr(std::string s, int ln) {
     Instr in;
     in.line = ln;
-    in.text = s;
+    // The statement as a person reads it in a message: each run of blanks (tabs, line breaks of a
+    // statement written over several lines) one space.
+    for (char c : s) {
+      const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (!blank) in.text += c;
+      else if (!in.text.empty() && in.text.back() != ' ') in.text += ' ';
+    }
+    while (!in.text.empty() && in.text.back() == ' ') in.text.pop_back();
     if (!s.empty() && s.back() == ';') s.pop_back();
     s = trim_ptx(s);
     if (!s.empty() && s[0] == '@') {
