@@ -203,7 +203,7 @@ cost::Need read_need(const ReduceShape& s) {
   spec.probe = cost::Probe::stream_read;
   spec.bytes = static_cast<long long>(s.bytes());
   spec.reps = 20;
-  return {{s.elem_bytes == 8 ? "read-double" : "read-float", s.at}, "a plain streaming read of the same input", spec};
+  return {{s.elem_bytes == 8 ? "read-double" : "read-float", s.at}, say("cost.read-need"), spec};
 }
 
 std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s) {
@@ -241,14 +241,14 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
   cost::Prediction out;
   const cost::Need one = cost::prim::launch(cost::Probe::launch_1), launch = launch_of(d), read = read_need(s);
   const double launch_1 = p.ns(one.key);
-  out.add("launch", "launches, event-timed", p.ns(launch.key), named(launch));
+  out.add("launch", say("cost.launch"), p.ns(launch.key), named(launch));
   const double bytes = p.ns(read.key) - launch_1;
-  out.add("bytes", "the bytes, read once", bytes, named(read) + " - launch-1");
+  out.add("bytes", say("cost.bytes"), bytes, named(read) + " - launch-1");
   const auto per_block = [&](const cost::Need& probe, int blocks) { return (p.ns(probe.key) - launch_1) / blocks; };
   const auto second_pass = [&](std::int64_t partials, int block) {
     const cost::Need l = cost::prim::rt_load(), y = cost::prim::sync(block);
     const std::int64_t loads = blocks_for(partials, block);
-    out.add("finish", "adding the partial sums",
+    out.add("finish", say("cost.finish"),
             static_cast<double>(loads) * p.ns(l.key) + kTreeSteps * p.ns(y.key),
             std::to_string(loads) + " x rt-load + " + std::to_string(kTreeSteps) + " x sync(" + std::to_string(block) + ")");
   };
@@ -258,7 +258,7 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
       const cost::Need a = cost::prim::atomic_blocks(kAtomicProbeBlocks, s.block, s.elem_bytes == 8);
       const std::int64_t blocks = blocks_for(s.n, s.block);
       const double each = cost::nan_max(per_block(e, kDispatchBlocks), per_block(a, kAtomicProbeBlocks));
-      out.add("atomics", "same-address atomics beyond the bytes", cost::excess(static_cast<double>(blocks) * each - bytes),
+      out.add("atomics", say("cost.atomics"), cost::excess(static_cast<double>(blocks) * each - bytes),
               "max(0, " + std::to_string(blocks) + " blocks x max(per block of " + named(e) + ", of " + named(a) +
                   ") - bytes)");
       break;
@@ -266,20 +266,20 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
     case ReduceDesign::two_pass:
     case ReduceDesign::cub: {
       const cost::Need e = cost::prim::empty_blocks(kDispatchBlocks, s.block);
-      out.add("blocks", "starting the blocks, beyond the bytes", cost::excess(s.grid * per_block(e, kDispatchBlocks) - bytes),
+      out.add("blocks", say("cost.blocks"), cost::excess(s.grid * per_block(e, kDispatchBlocks) - bytes),
               "max(0, " + std::to_string(s.grid) + " x per block of " + named(e) + " - bytes)");
       second_pass(s.grid, kSecondPassBlock);
       break;
     }
     case ReduceDesign::grid_sync: {
       const cost::Need g = cost::prim::grid_sync(s.grid, s.block);
-      out.add("barrier", "one grid.sync()", p.ns(g.key), named(g));
+      out.add("barrier", say("cost.barrier"), p.ns(g.key), named(g));
       second_pass(s.grid, s.block);
       break;
     }
     case ReduceDesign::one_pass: {
       const cost::Need a = cost::prim::rt_atomic(), f = cost::prim::fence_under(cost::Op::fence_sc, 1);
-      out.add("ticket", "the last block learns it is last", p.ns(f.key) + p.ns(a.key), named(f) + " + rt-atomic");
+      out.add("ticket", say("cost.ticket"), p.ns(f.key) + p.ns(a.key), named(f) + " + rt-atomic");
       second_pass(s.grid, kOnePassBlock);
       break;
     }

@@ -31,23 +31,19 @@ std::string pow2_name(std::int64_t v) {
   return std::to_string(v) + " (2^" + std::to_string(l) + ")";
 }
 
-// A usage error's words: English, as every usage error.
-std::string english(std::string_view key, const words::Args& args) {
-  return words::say_in(words::Lang::en, "cg-reduce", key, args);
-}
 
 std::optional<std::string> n_error(const std::string& text) {
   const auto v = whole_number(text);
-  if (!v) return english("usage.n-not-whole", {{"n", text}});
-  if (*v <= 0) return english("usage.n-not-positive", {{"n", text}});
-  if (*v > kMaxN) return english("usage.n-too-large", {{"n", text}, {"most", pow2_name(kMaxN)}, {"max", kMaxN}});
+  if (!v) return say("usage.n-not-whole", {{"n", text}});
+  if (*v <= 0) return say("usage.n-not-positive", {{"n", text}});
+  if (*v > kMaxN) return say("usage.n-too-large", {{"n", text}, {"most", pow2_name(kMaxN)}, {"max", kMaxN}});
   return std::nullopt;
 }
 
 std::string block_error(const std::string& s) {
   const long long b = whole_number(s).value_or(0);
   const bool ok = b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
-  return ok ? std::string() : english("usage.block", {{"block", s}});
+  return ok ? std::string() : say("usage.block", {{"block", s}});
 }
 
 // What only the trace part limits: the problem's size, the block, and which block and warp exist.
@@ -55,14 +51,14 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   if (!selection.has("trace")) return std::nullopt;
   const std::int64_t n = o.n.value_or(kDefaultN);
   if (n > kTraceMaxN)
-    return english("usage.trace-n", {{"most", pow2_name(kTraceMaxN)}, {"n", n}, {"max", kTraceMaxN}});
-  if (o.block > kTraceMaxBlock) return english("usage.trace-block-size", {{"max", kTraceMaxBlock}, {"block", o.block}});
+    return say("usage.trace-n", {{"most", pow2_name(kTraceMaxN)}, {"n", n}, {"max", kTraceMaxN}});
+  if (o.block > kTraceMaxBlock) return say("usage.trace-block-size", {{"max", kTraceMaxBlock}, {"block", o.block}});
   const int blocks = blocks_for(n, o.block);
   if (o.trace_block && *o.trace_block >= blocks)
-    return english("usage.trace-block",
+    return say("usage.trace-block",
                    {{"trace-block", *o.trace_block}, {"n", n}, {"block", o.block}, {"last", blocks - 1}});
   if (o.trace_warp && *o.trace_warp >= o.block / kWarpSize)
-    return english("usage.trace-warp", {{"warp", *o.trace_warp}, {"block", o.block}, {"last", o.block / kWarpSize - 1}});
+    return say("usage.trace-warp", {{"warp", *o.trace_warp}, {"block", o.block}, {"last", o.block / kWarpSize - 1}});
   return std::nullopt;
 }
 
@@ -132,7 +128,7 @@ std::optional<std::uint64_t> model_run_bytes(const Problem& p, const parts::Sele
 std::string model_run_named(const Options& o, const Problem& p, const parts::Selection& selection) {
   std::string named = "--n " + std::to_string(p.n);
   if (o.grid && selection.has("grid-sync")) named += " --grid " + std::to_string(*o.grid);
-  return english("usage.model-memory", {{"options", named}, {"dtype", dtype_name(p.dtype)}});
+  return say("usage.model-memory", {{"options", named}, {"dtype", dtype_name(p.dtype)}});
 }
 
 // A part's title and summary are its catalog's: part.<id>.title and part.<id>.summary.
@@ -177,7 +173,7 @@ void check_device_memory(std::int64_t n, std::size_t elem, const Plan& p, std::s
   const int grid = std::max({p.seed_grid, p.occupancy_grid, p.vector_grid, sync_grid});
   const double partials = static_cast<double>(grid) * static_cast<double>(elem);
   if (input + partials > 0.9 * static_cast<double>(free_bytes))
-    throw UsageError(english("usage.device-memory", {{"what", what},
+    throw UsageError(say("usage.device-memory", {{"what", what},
                                                      {"input", mib(input)},
                                                      {"partials", mib(partials)},
                                                      {"gpu", ctx.device ? ctx.device->index : 0},

@@ -11,14 +11,10 @@ namespace cudasync::deadlock_demo {
 
 namespace {
 
-// A usage error's words: English whatever the run's language, as core's refusals are.
-std::string usage(std::string_view key, const words::Args& args = {}) {
-  return words::say_in(words::Lang::en, kLessonId, key, args);
-}
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext& ctx) {
-  if (o.model && ctx.backend_request == BackendRequest::gpu) return usage("usage.model-with-gpu", {{"model", *o.model}});
-  if (o.sanitize && ctx.backend_request == BackendRequest::model) return usage("usage.sanitize-with-model");
+  if (o.model && ctx.backend_request == BackendRequest::gpu) return say("usage.model-with-gpu", {{"model", *o.model}});
+  if (o.sanitize && ctx.backend_request == BackendRequest::model) return say("usage.sanitize-with-model");
   return std::nullopt;
 }
 

@@ -209,37 +209,37 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
   // The queue: how much longer the last of the arrivals to one word waits than one atomic alone.
   const auto add_queue = [&] {
     const cost::Need q = cost::prim::queue_atomic(arrivals_per_word(d, s));
-    out.add("queue", "same-address arrivals", cost::excess(p.ns(q.key) - rt_atomic),
+    out.add("queue", say("cost.queue"), cost::excess(p.ns(q.key) - rt_atomic),
             "max(0, queue-atomic(" + q.key.at + ") - rt-atomic)");
   };
   switch (d) {
     case Barrier::xf_lock: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks);
-      out.add("sync", "__syncthreads", 2 * p.ns(sync.key), "2 x sync(" + T + ")");
-      out.add("fence", "fences", 2 * p.ns(f.key), "2 x fence-sc(" + f.key.at + "): before the atomicAdd and after the spin");
+      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
+      out.add("fence", say("cost.fences"), 2 * p.ns(f.key), "2 x fence-sc(" + f.key.at + "): before the atomicAdd and after the spin");
       add_queue();
-      out.add("poll", "last arrival to every poller", p.ns(poll.key), "poll-volatile(" + poll.key.at + ")");
+      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-volatile(" + poll.key.at + ")");
       break;
     }
     case Barrier::xf_lockfree: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks), l = cost::prim::rt_load();
-      out.add("sync", "__syncthreads", 4 * p.ns(sync.key),
+      out.add("sync", say("cost.sync"), 4 * p.ns(sync.key),
               "4 x sync(" + T + "): the arrival, the master's two votes, the release");
-      out.add("fence", "fences", 3 * p.ns(f.key),
+      out.add("fence", say("cost.fences"), 3 * p.ns(f.key),
               "3 x fence-sc(" + f.key.at + "): the arrival, the master's release, the acquire");
-      out.add("poll", "two hops: blocks to master, master to blocks", 2 * p.ns(poll.key),
+      out.add("poll", say("cost.poll-two-hops"), 2 * p.ns(poll.key),
               "2 x poll-volatile(" + poll.key.at + ")");
       const int extra = ceil_div(s.blocks, s.threads) - 1;
-      out.add("scan", "master threads checking further slots", extra * p.ns(l.key),
+      out.add("scan", say("cost.scan"), extra * p.ns(l.key),
               std::to_string(extra) + " x rt-load (slots per master thread - 1)");
       break;
     }
     case Barrier::grid_sync: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks), l = cost::prim::rt_load();
-      out.add("sync", "__syncthreads", 2 * p.ns(sync.key), "2 x sync(" + T + ")");
-      out.add("fence", "release fence", p.ns(f.key), "fence-rel(" + f.key.at + "): atom.add.release");
+      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
+      out.add("fence", say("cost.release-fence"), p.ns(f.key), "fence-rel(" + f.key.at + "): atom.add.release");
       add_queue();
-      out.add("poll", "last arrival to every poller",
+      out.add("poll", say("cost.poll"),
               cost::nan_max(p.ns(poll.key), rt_atomic + p.ns(l.key)),
               "max(poll-acquire(" + poll.key.at + "), rt-atomic + rt-load): the others poll, the last waits "
               "for its atom, then polls once");
@@ -251,15 +251,15 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
     case Barrier::own_cluster: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks), a = cost::prim::fence_acquire();
       const bool cluster = d == Barrier::own_cluster;
-      out.add("sync", "__syncthreads", (cluster ? 1 : 2) * p.ns(sync.key),
+      out.add("sync", say("cost.sync"), (cluster ? 1 : 2) * p.ns(sync.key),
               (cluster ? "1 x sync(" : "2 x sync(") + T + ")");
-      out.add("fence", "release fence", p.ns(f.key), "fence-rel(" + f.key.at + "): red.release");
+      out.add("fence", say("cost.release-fence"), p.ns(f.key), "fence-rel(" + f.key.at + "): red.release");
       add_queue();
-      out.add("poll", "last arrival to every poller", p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
-      out.add("acquire", "acquire fence", p.ns(a.key), "fence-acquire");
+      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
+      out.add("acquire", say("cost.acquire"), p.ns(a.key), "fence-acquire");
       if (cluster) {
         const cost::Need c = cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads);
-        out.add("cluster", "the cluster barrier", p.ns(c.key), "cluster-barrier(" + c.key.at + ")");
+        out.add("cluster", say("cost.cluster"), p.ns(c.key), "cluster-barrier(" + c.key.at + ")");
       }
       break;
     }

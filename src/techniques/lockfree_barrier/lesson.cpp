@@ -22,18 +22,14 @@ namespace {
 
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
 
-// A usage error's words: English whatever the run's language, as core's refusals are.
-std::string usage(std::string_view key, const words::Args& args = {}) {
-  return words::say_in(words::Lang::en, "lockfree-barrier", key, args);
-}
 
 // Why `text` is not a count lo..hi ("" when it is); usage errors put the option and the value
 // before it and what is accepted after it.
 std::string int_error(const std::string& text, long long lo, long long hi) {
   const std::optional<long long> v = whole_number(text);
-  if (!v) return usage("usage.not-whole-number");
-  if (*v < lo) return usage("usage.at-least", {{"min", lo}});
-  if (*v > hi) return usage("usage.at-most", {{"max", hi}});
+  if (!v) return say("usage.not-whole-number");
+  if (*v < lo) return say("usage.at-least", {{"min", lo}});
+  if (*v > hi) return say("usage.at-most", {{"max", hi}});
   return "";
 }
 
@@ -41,7 +37,7 @@ std::string int_error(const std::string& text, long long lo, long long hi) {
 CLI::Validator count_check(long long lo, long long hi, std::string_view what) {
   return cli::ranged_check(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi),
                            [=](const std::string& v) { return int_error(v, lo, hi); },
-                           usage("usage.count", {{"lo", lo}, {"hi", hi}, {"what", usage(what)}}));
+                           say("usage.count", {{"lo", lo}, {"hi", hi}, {"what", say(what)}}));
 }
 
 void add_options(CLI::App& sub, Options& o) {
@@ -61,21 +57,21 @@ void add_options(CLI::App& sub, Options& o) {
 // and --allow-unsafe are not used by it) come from core: every part reads them, the bench does not.
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
   if ((sel.bench || sel.any_of({"own", "own-cluster"})) && o.threads % kWarpSize != 0)
-    return usage(sel.bench ? "usage.threads-warps-bench" : "usage.threads-warps", {{"threads", o.threads}});
+    return say(sel.bench ? "usage.threads-warps-bench" : "usage.threads-warps", {{"threads", o.threads}});
   if (sel.bench) return std::nullopt;
   const int blocks = o.blocks.value_or(o.trace ? kTraceDefaultBlocks : 0);
   const int phases = o.phases.value_or(kDefaultPhases);
   if (o.trace && blocks > kTraceMaxBlocks)
-    return usage("usage.trace-blocks", {{"max", kTraceMaxBlocks}, {"blocks", blocks}});
+    return say("usage.trace-blocks", {{"max", kTraceMaxBlocks}, {"blocks", blocks}});
   if (blocks > 0) {
     const std::int64_t values = static_cast<std::int64_t>(blocks) * o.threads;
     if (values > kMaxValues)
-      return usage("usage.too-many-values",
+      return say("usage.too-many-values",
                  {{"blocks", blocks}, {"threads", o.threads}, {"values", values}, {"max", kMaxValues}});
     if (values * phases > kMaxWork)
-      return usage("usage.too-much-work", {{"blocks", blocks}, {"threads", o.threads}, {"phases", phases}});
+      return say("usage.too-much-work", {{"blocks", blocks}, {"threads", o.threads}, {"phases", phases}});
   } else if (static_cast<std::int64_t>(kModelSmCount) * 2 * o.threads * phases > kMaxWork) {
-    return usage("usage.too-much-work-per-sm", {{"phases", phases}, {"threads", o.threads}});
+    return say("usage.too-much-work-per-sm", {{"phases", phases}, {"threads", o.threads}});
   }
   return std::nullopt;
 }
@@ -210,7 +206,7 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
     if (!needs_coresidency(b) || o.allow_unsafe) continue;
     if (uses_clusters(b) && !limits.cluster_unsupported.empty()) continue;  // waived, never launched
     const Coresidency& c = b == Barrier::grid_sync ? s.cooperative : uses_clusters(b) ? s.cluster : s.software;
-    if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", usage("usage.unsafe-escape"))) throw UsageError(*e);
+    if (const auto e = coresidency_refusal(s.blocks, c, "--blocks", say("usage.unsafe-escape"))) throw UsageError(*e);
   }
   if (std::any_of(barriers.begin(), barriers.end(), [&](Barrier b) { return !s.beyond(b); }))
     want = model_values(s.blocks, s.threads, s.phases, ctx.seed);
