@@ -1,5 +1,9 @@
 #include "support/cost_fixtures.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 namespace cudasync::test {
 
 cost::Primitives measured(const std::vector<cost::Need>& needs, const CostValue& value) {
@@ -21,6 +25,22 @@ double sum_of_terms(const cost::Prediction& p) {
   double s = 0;
   for (const cost::Term& t : p.terms) s += t.ns;
   return s;
+}
+
+double plausible(const cost::Key& k) {
+  const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
+  if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
+  if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
+  if (k.id == "fence-acquire") return 10.0;
+  if (k.id.rfind("fence", 0) == 0) return 300.0;
+  if (k.id.rfind("store-fence", 0) == 0) return 331.0;
+  if (k.id.rfind("store-release", 0) == 0) return 327.0;
+  if (k.id == "sync") return 20.0;
+  if (k.id.rfind("read-", 0) == 0) return 5000.0 + 1e-3 * std::pow(2.0, std::atof(k.at.c_str() + 2)) * 4 / 3.0;
+  if (k.id == "launch-2") return 7000.0;
+  if (k.id.rfind("launch", 0) == 0) return 4000.0;
+  if (k.id == "store-issue") return 2.0;
+  return 200.0;
 }
 
 }  // namespace cudasync::test

@@ -20,4 +20,9 @@ CostValue slower(CostValue base, const std::string& id, double factor);
 
 double sum_of_terms(const cost::Prediction& p);
 
+// A plausible GPU: 200 ns round trips, 300 ns fences (a fence after a store about 330), a 10 ns
+// acquire, 1.5 ns per same-address atomic beyond the first.
+// (the figures lock's and lockfree-barrier's formulas read; cg-reduce keeps its own).
+double plausible(const cost::Key& k);
+
 }  // namespace cudasync::test

@@ -21,23 +21,7 @@ using Value = test::CostValue;
 using test::measured;
 using test::sum_of_terms;
 
-// A plausible GPU: 200 ns round trips, 300 ns fences (a fence after a store about 330), a 10 ns
-// acquire, 1.5 ns per same-address atomic beyond the first.
-double plausible(const Key& k) {
-  const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
-  if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
-  if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
-  if (k.id == "fence-acquire") return 10.0;
-  if (k.id.rfind("fence", 0) == 0) return 300.0;
-  if (k.id.rfind("store-fence", 0) == 0) return 331.0;
-  if (k.id.rfind("store-release", 0) == 0) return 327.0;
-  if (k.id == "sync") return 20.0;
-  if (k.id.rfind("read-", 0) == 0) return 5000.0 + 1e-3 * std::pow(2.0, std::atof(k.at.c_str() + 2)) * 4 / 3.0;
-  if (k.id == "launch-2") return 7000.0;
-  if (k.id.rfind("launch", 0) == 0) return 4000.0;
-  if (k.id == "store-issue") return 2.0;
-  return 200.0;
-}
+using test::plausible;
 
 // The same GPU with one primitive (by id) `factor` times as slow.
 Value slower(const std::string& id, double factor) { return test::slower(plausible, id, factor); }
