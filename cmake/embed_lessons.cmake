@@ -1,11 +1,12 @@
 # Embeds lessons/<lesson>/<lang>.md into the binary as byte arrays so that `cudasync explain`
 # works from an installed binary with no source tree beside it; and the kernel exercises' starter
-# files, lessons/<lesson>/*.cu, so that `cudasync exercise <lesson> N --starter` prints them there too;
+# files and harnesses, lessons/<lesson>/kernels/*.cu, so that `cudasync exercise <lesson> N --starter`
+# prints them there too and the checker compiles the harness;
 # and each lesson's manifest, lessons/<lesson>/lesson.json (its course: tour and exercises); and the
 # word catalogs, lessons/<lesson>/words.json and src/core/words/words.json (named "core").
 function(cudasync_embed_lessons out_cpp)
   file(GLOB lesson_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/*/*.md")
-  file(GLOB starter_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/*/*.cu")
+  file(GLOB starter_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/*/kernels/*.cu")
   file(GLOB manifest_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/*/lesson.json")
   file(GLOB catalog_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/lessons/*/words.json")
   list(SORT catalog_files)
@@ -22,6 +23,10 @@ function(cudasync_embed_lessons out_cpp)
   foreach(f IN LISTS lesson_files starter_files manifest_files catalog_files)
     get_filename_component(dir "${f}" DIRECTORY)
     get_filename_component(lesson "${dir}" NAME)
+    if(lesson STREQUAL "kernels")  # lessons/<lesson>/kernels/NAME.cu
+      get_filename_component(dir "${dir}" DIRECTORY)
+      get_filename_component(lesson "${dir}" NAME)
+    endif()
     if(lesson STREQUAL "words")  # src/core/words/words.json
       set(lesson "core")
     endif()
@@ -39,6 +44,7 @@ function(cudasync_embed_lessons out_cpp)
       string(APPEND entries "    {\"${lesson}\", \"${lang}\", reinterpret_cast<const char*>(lesson_${i}), ${nbytes}},\n")
     else()
       get_filename_component(name "${f}" NAME)
+      set(name "kernels/${name}")
       string(APPEND starters "    {\"${lesson}\", \"${name}\", reinterpret_cast<const char*>(lesson_${i}), ${nbytes}},\n")
     endif()
     math(EXPR i "${i} + 1")

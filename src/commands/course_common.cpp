@@ -91,7 +91,7 @@ course::Progress load_student_progress() {
 
 report::Section verdict_section(const course::CourseLesson& lesson, const course::Exercise& e,
                                 const std::string& given, const course::Verdict& v, const std::string& lang,
-                                const RunContext& ctx, bool on_ptx_model) {
+                                const RunContext& ctx, bool on_ptx_model, bool with_ptx_model) {
   const std::string& name = lesson.command->name;
   const course::StatePath where = course::progress_path();
   if (where.file.empty()) log::warn(where.problem);
@@ -103,7 +103,9 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
   s.fact("exercise", words::core("course.exercise"), static_cast<std::int64_t>(e.number), report::Format::plain, e.id);
   s.fact("given", words::core("course.given"), given);
   s.fact("computed-on", words::core("course.computed-on"),
-         on_ptx_model ? words::core("course.on-ptx-model") : computed_on(ctx));
+         on_ptx_model     ? words::core("course.on-ptx-model")
+         : with_ptx_model ? words::core("course.on-gpu-and-ptx-model", {{"gpu", computed_on(ctx)}})
+                          : computed_on(ctx));
   s.check("answer-right", words::core(v.right ? "course.answer-right" : "course.answer-wrong"), v.right,
           v.reason.in(lang));
   if (!v.right)

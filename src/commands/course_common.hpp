@@ -44,6 +44,6 @@ course::Progress load_student_progress();
 // run then exits 1).
 report::Section verdict_section(const course::CourseLesson& lesson, const course::Exercise& e,
                                 const std::string& given, const course::Verdict& v, const std::string& lang,
-                                const RunContext& ctx, bool on_ptx_model = false);
+                                const RunContext& ctx, bool on_ptx_model = false, bool with_ptx_model = false);
 
 }  // namespace cudasync::commands

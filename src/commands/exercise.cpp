@@ -7,11 +7,13 @@
 #include "core/words/words.hpp"
 #include "core/cli/option_checks.hpp"
 #include "core/course/answer_format.hpp"
-#include "core/course/kernel_exercise.hpp"
+#include "core/course/kernel_check.hpp"
 #include "core/course/lesson_runner.hpp"
+#include "core/course/progress.hpp"
 #include "core/course/student_kernel.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
+#include "core/log.hpp"
 #include "core/parts/child.hpp"
 #include "core/version.hpp"
 
@@ -115,8 +117,25 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
   if (o.answer && e.kind == course::Kind::kernel) s.note(words::core("exercise.no-kernel-answer"));
   r.sections.push_back(std::move(s));
   if (o.hint) {
+    // The ladder: the first --hint shows the first rung, each later one a rung more (the progress
+    // state counts them), never past the last.
+    std::vector<course::Text> ladder = e.hints;
+    if (ladder.empty()) ladder.push_back(e.hint);
+    const course::StatePath where = course::progress_path();
+    const course::HintShown shown = course::record_hint(where.file, name, e.id, static_cast<int>(ladder.size()));
+    for (const auto& w : shown.warnings) log::warn(w);
     report::Section h("hint", words::core("exercise.hint"));
-    h.paragraph(e.hint.in(o.lang));
+    for (int i = 0; i < shown.shown; ++i) {
+      if (ladder.size() > 1)
+        h.fact("hint-" + std::to_string(i + 1), words::core("exercise.hint-rung", {{"rung", i + 1}, {"of", ladder.size()}}),
+               ladder[static_cast<std::size_t>(i)].in(o.lang));
+      else
+        h.paragraph(ladder[static_cast<std::size_t>(i)].in(o.lang));
+    }
+    h.fact("hints-used", words::core("exercise.hints-used"), static_cast<std::int64_t>(shown.shown), Format::count,
+           words::core("exercise.hints-of", {{"of", ladder.size()}}));
+    if (shown.shown < static_cast<int>(ladder.size()))
+      h.note(words::core("exercise.next-hint", {{"lesson", name}, {"number", n}}));
     r.sections.push_back(std::move(h));
   }
   if (o.answer && e.kind == course::Kind::computed) {
@@ -133,17 +152,14 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
 
 report::Report kernel(const course::CourseLesson& l, const course::Exercise& e, const ExerciseOptions& o,
                       const RunContext& ctx) {
-  const course::KernelRun* run = course::find_kernel_run(e.kernel);
-  if (run == nullptr)
-    throw WaivedError("exercise " + std::to_string(e.number) + " compiles your kernel at run time, which this build "
-                      "of cudasync cannot do (no kernel run '" + e.kernel + "' in it)");
   course::KernelRequest request{l.command->name, &e, o.kernel, o.lang, &ctx};
-  course::KernelOutcome outcome = (*run)(request);
+  course::KernelOutcome outcome = course::check_kernel(request);
   report::Report r;
   r.command = "exercise";
   r.title = "cudasync exercise " + l.command->name + " " + std::to_string(e.number) + " --kernel " + o.kernel;
   for (auto& s : outcome.sections) r.sections.push_back(std::move(s));
-  r.sections.push_back(verdict_section(l, e, o.kernel, outcome.verdict, o.lang, ctx, outcome.on_ptx_model));
+  r.sections.push_back(verdict_section(l, e, o.kernel, outcome.verdict, o.lang, ctx, outcome.on_ptx_model,
+                                      outcome.with_ptx_model));
   return r;
 }
 

@@ -6,7 +6,8 @@
 //   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
 //
 // Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, and a
-// kernel exercise's starter file is in that folder. Exit 0 when every file is valid, else 1.
+// kernel exercise's files (its starter and harness) are in that folder's kernels/. Exit 0 when every file is valid, else 1.
+#include <utility>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -44,10 +45,14 @@ int main(int argc, char** argv) {
       if (m.lesson != folder)
         throw cudasync::course::ManifestError(file.string() + ":1: lesson: '" + m.lesson + "' in the folder of " +
                                               folder + "; accepted: \"" + folder + "\"");
-      for (const auto& row : m.exercises)
-        if (row.exercise.kind == cudasync::course::Kind::kernel && !fs::exists(file.parent_path() / row.exercise.starter))
-          throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(row.line) + ": " + row.exercise.id +
-                                                ".starter: no file " + row.exercise.starter + " beside it");
+      for (const auto& row : m.exercises) {
+        if (row.exercise.kind != cudasync::course::Kind::kernel) continue;
+        const auto& k = row.exercise.spec;
+        for (const auto& [name, f] : {std::pair<const char*, std::string>{"file", k.file}, {"harness", k.harness}})
+          if (!fs::exists(file.parent_path() / f) || f.rfind("kernels/", 0) != 0 || f.find('/', 8) != std::string::npos)
+            throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(row.line) + ": " + row.exercise.id +
+                                                  ".kernel." + name + ": no file " + f + " in the lesson's kernels/ folder");
+      }
     } catch (const cudasync::course::ManifestError& e) {
       std::cerr << e.what() << "\n";
       ++bad;

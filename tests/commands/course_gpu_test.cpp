@@ -76,7 +76,15 @@ const char* kBlockSumRight =
     "  if (threadIdx.x == 0)\n"
     "    for (int w = 0; w < blockDim.x / 32; ++w) s += warp_sums[w];\n"
     "  return s;\n}\n";
+// A spin the PTX model cannot run (its printf is a call), so only the GPU's deadline ends it.
 const char* kBlockSumSpins =
+    "__device__ int block_sum(int v) {\n"
+    "  __shared__ volatile int never;\n"
+    "  never = 0;\n"
+    "  while (never == 0) { if (never == 2) printf(\"never\\n\"); }\n"
+    "  return v;\n}\n";
+// The same spin without the printf: the PTX model finds it never ends, and the GPU is not asked.
+const char* kBlockSumSpinsSeen =
     "__device__ int block_sum(int v) {\n"
     "  __shared__ volatile int never;\n"
     "  never = 0;\n"
@@ -88,7 +96,12 @@ TEST(KernelExerciseGpu, ARightWarpSumPassesAndIsRecorded) {
   const std::string f = student_file("warp_sum_right.cu", kWarpSumRight);
   const json doc = valid_document("exercise warp-primitives 10 --kernel '" + f + "' --backend gpu --json", 0);
   EXPECT_TRUE(doc["report"]["sections"]["check"]["checks"]["answer-right"]["passed"].get<bool>());
-  EXPECT_EQ(doc["report"]["sections"]["lanes"]["facts"]["wrong"]["value"], 0);
+  const auto& facts = doc["report"]["sections"]["kernel"]["facts"];
+  EXPECT_EQ(facts["wrong-launches"]["value"], 0) << facts;
+  EXPECT_EQ(facts["gpu-launches"]["value"], 27) << facts;  // 3 shapes x 3 seeds x 3 delay patterns
+  EXPECT_GE(facts["model-launches"]["value"].get<int>(), 1) << facts;  // and the PTX model beside the GPU
+  EXPECT_TRUE(contains(doc["report"]["sections"]["check"]["facts"]["computed-on"]["value"].get<std::string>(),
+                       "PTX model"));
 }
 
 TEST(KernelExerciseGpu, ShflDownLeavesTheSumInLaneZeroAndTheToolSaysWhichLanes) {
@@ -97,8 +110,9 @@ TEST(KernelExerciseGpu, ShflDownLeavesTheSumInLaneZeroAndTheToolSaysWhichLanes) 
   const json doc = valid_document("exercise warp-primitives 10 --kernel '" + f + "' --backend gpu --json", 1);
   const auto& verdict = doc["report"]["sections"]["check"]["checks"]["answer-right"];
   EXPECT_FALSE(verdict["passed"].get<bool>());
-  EXPECT_TRUE(contains(verdict["detail"].get<std::string>(), "__shfl_down_sync")) << verdict["detail"];
-  EXPECT_EQ(doc["report"]["sections"]["lanes"]["facts"]["wrong"]["value"], 62);
+  EXPECT_TRUE(contains(verdict["detail"].get<std::string>(), "Only the first thread of each group")) << verdict["detail"];
+  EXPECT_TRUE(contains(verdict["detail"].get<std::string>(), "wrong on the GPU in launch 1")) << verdict["detail"];
+  EXPECT_EQ(doc["report"]["sections"]["kernel"]["tables"]["launches"]["rows"][0]["wrong"], 62);
 }
 
 TEST(KernelExerciseGpu, ACompileErrorKeepsTheStudentsLine) {
@@ -114,7 +128,7 @@ TEST(KernelExerciseGpu, ARightBlockSumPassesAndASpinIsEndedByTheDeadline) {
   CUDASYNC_REQUIRE_GPU();
   const std::string right = student_file("block_sum_right.cu", kBlockSumRight);
   const json ok = valid_document("exercise cg-reduce 6 --kernel '" + right + "' --backend gpu --json", 0);
-  EXPECT_EQ(ok["report"]["sections"]["blocks"]["facts"]["wrong"]["value"], 0);
+  EXPECT_EQ(ok["report"]["sections"]["kernel"]["facts"]["wrong-launches"]["value"], 0);
   const std::string spins = student_file("block_sum_spins.cu", kBlockSumSpins);
   const auto start = std::chrono::steady_clock::now();
   const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + spins + "' --backend gpu --color never");
@@ -122,6 +136,26 @@ TEST(KernelExerciseGpu, ARightBlockSumPassesAndASpinIsEndedByTheDeadline) {
   EXPECT_EQ(r.exit_code, 1) << shown(r);
   EXPECT_TRUE(contains(r.out, "did not return")) << r.out;
   EXPECT_LT(seconds, 30.0) << "the child is ended at its deadline";
+  const CliResult seen = run_cli("exercise cg-reduce 6 --kernel '" + student_file("block_sum_spins_seen.cu", kBlockSumSpinsSeen) +
+                                 "' --backend gpu --color never");
+  EXPECT_EQ(seen.exit_code, 1) << shown(seen);
+  EXPECT_TRUE(contains(seen.out, "step-limit")) << seen.out;
+}
+
+// The block_sum of the issue: each warp's sum to shared memory, thread 0 reads them with no
+// __syncthreads() between. The GPU may well return the right sums; the checker still fails it,
+// naming the race and both lines.
+TEST(KernelExerciseGpu, TheBlockSumWithoutItsBarrierFailsOnTheGpuRunToo) {
+  CUDASYNC_REQUIRE_GPU();
+  std::string racy = kBlockSumRight;
+  racy.erase(racy.find("  __syncthreads();\n"), std::string("  __syncthreads();\n").size());
+  const std::string f = student_file("block_sum_racy.cu", racy);
+  for (const char* seed : {"1", "2", "3", "4", "5"}) {
+    const json doc = valid_document("exercise cg-reduce 6 --kernel '" + f + "' --backend gpu --json --seed " + seed, 1);
+    const auto& kernel = doc["report"]["sections"]["kernel"];
+    EXPECT_EQ(kernel["facts"]["finding"]["value"], "data-race") << kernel;
+    EXPECT_EQ(kernel["facts"]["gpu-launches"]["value"], 27) << kernel;
+  }
 }
 
 }  // namespace

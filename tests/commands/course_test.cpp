@@ -252,9 +252,9 @@ TEST(KernelExercise, TheStarterIsTheFileToCopy) {
   }
   const json doc = valid_document("exercise warp-primitives 10 --backend model --json");
   const auto& facts = doc["report"]["sections"]["exercise"]["facts"];
-  EXPECT_EQ(facts["starter"]["value"], "lessons/warp-primitives/warp_sum.cu");
-  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/warp-primitives/warp_sum.cu").good());
-  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/cg-reduce/block_sum.cu").good());
+  EXPECT_EQ(facts["starter"]["value"], "lessons/warp-primitives/kernels/warp_sum.cu");
+  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/warp-primitives/kernels/warp_sum.cu").good());
+  EXPECT_TRUE(std::ifstream(source_dir() + "/lessons/cg-reduce/kernels/block_sum.cu").good());
 }
 
 TEST(KernelExercise, WithoutNvrtcTheListingMarksItUnavailableAndSaysWhatToInstall) {
@@ -290,7 +290,7 @@ bool nvrtc_here() { return cudasync::kCudaBuiltIn && cudasync::course::nvrtc_mis
 // Without a GPU (and without NVRTC) a kernel exercise is waived with the reason; where NVRTC is,
 // the starter (which returns its own v) runs on the PTX model and is judged wrong as on a GPU.
 TEST(KernelExercise, WithoutAGpuTheStarterRunsOnThePtxModelOrIsWaived) {
-  const std::string file = source_dir() + "/lessons/cg-reduce/block_sum.cu";
+  const std::string file = source_dir() + "/lessons/cg-reduce/kernels/block_sum.cu";
   const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model --color never");
   if (!nvrtc_here()) {
     EXPECT_EQ(r.exit_code, 77) << shown(r);
@@ -298,7 +298,13 @@ TEST(KernelExercise, WithoutAGpuTheStarterRunsOnThePtxModelOrIsWaived) {
     return;
   }
   EXPECT_EQ(r.exit_code, 1) << shown(r);
-  EXPECT_TRUE(contains(r.out, "thread 0 returned its own v")) << r.out;
+  const CliResult j = run_cli("exercise cg-reduce 6 --kernel '" + file + "' --backend model --json");
+  const json doc = json::parse(j.out);
+  const std::string reason = doc["report"]["sections"]["check"]["checks"]["answer-right"]["detail"].get<std::string>();
+  EXPECT_TRUE(contains(reason, "Each wrong thread returned its own input")) << reason;
+  EXPECT_TRUE(contains(reason, "block 0 thread 0 returned")) << reason;
+  EXPECT_TRUE(contains(reason, "Replay: cudasync exercise cg-reduce 6 --kernel")) << reason;
+  EXPECT_EQ(doc["report"]["sections"]["kernel"]["tables"]["wrong-threads"]["rows"][0]["thread"], 0) << j.out;
 }
 
 // The reference solutions live here, never in the binary: a right block_sum and warp_sum pass on
@@ -424,3 +430,30 @@ TEST(Explain, GivesNoAnswersAwayAndSaysWhereTheTeachersAreKept) {
 }
 
 }  // namespace
+
+// The hint ladder: each --hint shows one rung more, never past the last, and the progress state
+// counts them; an exercise with one hint shows it every time.
+TEST(Exercise, EachHintShowsOneRungMoreAndTheProgressCountsThem) {
+  const TempDir state;
+  const auto hint = [&](const std::string& args) {
+    const CliResult r = run_shell("XDG_STATE_HOME='" + state.path + "' '" + binary_path() + "' exercise " + args +
+                                  " --hint --backend model --json");
+    EXPECT_EQ(r.exit_code, 0) << shown(r);
+    return json::parse(r.out)["report"]["sections"]["hint"];
+  };
+  const json first = hint("cg-reduce 6");
+  EXPECT_EQ(first["facts"]["hints-used"]["value"], 1) << first;
+  EXPECT_TRUE(first["facts"].contains("hint-1")) << first;
+  EXPECT_FALSE(first["facts"].contains("hint-2")) << first;
+  const json second = hint("cg-reduce 6");
+  EXPECT_EQ(second["facts"]["hints-used"]["value"], 2) << second;
+  EXPECT_TRUE(second["facts"].contains("hint-2")) << second;
+  EXPECT_NE(first["facts"]["hint-1"]["value"], second["facts"]["hint-2"]["value"]);
+  EXPECT_EQ(hint("cg-reduce 6")["facts"]["hints-used"]["value"], 2);  // the ladder has two rungs
+  std::ifstream saved(state.path + "/cudasync/progress.json");
+  const json progress = json::parse(saved);
+  EXPECT_EQ(progress["lessons"]["cg-reduce"]["block-sum-kernel"]["hints"], 2) << progress;
+  const json one = hint("cg-reduce 1");
+  EXPECT_EQ(one["facts"]["hints-used"]["value"], 1);
+  EXPECT_FALSE(one["paragraphs"].empty()) << one;
+}

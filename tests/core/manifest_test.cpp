@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/course/answer_read.hpp"
@@ -109,6 +110,43 @@ TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
     const std::string got = error_of(c.text);
     EXPECT_NE(got.find(c.expected), std::string::npos) << got;
   }
+}
+
+// A kernel row: its files, shapes and what every checked thread returns; a bad one is named.
+TEST(Manifest, AKernelRowGivesItsSpecAndABadOneIsNamed) {
+  const std::string row = R"({"number": 2, "id": "sum-it", "kernel": {"file": "kernels/s.cu",
+      "harness": "kernels/s.harness.cu", "shapes": [[2, 64], [1, 32]], "scratch": 8, "inputs": [-5, 5],
+      "expect": {"what": "sum", "over": "block", "who": "first"}, "model_gpus": 2}})";
+  const std::string text = with(kValid, "\n  ]\n}", ",\n    " + row + "\n  ]\n}");
+  const course::Manifest m = parse_manifest(text, "lessons/x/lesson.json", ManifestOrigin::built_in);
+  ASSERT_EQ(m.exercises.size(), 2u);
+  const course::Exercise& e = m.exercises[1].exercise;
+  EXPECT_EQ(e.kind, course::Kind::kernel);
+  EXPECT_EQ(e.spec.file, "kernels/s.cu");
+  EXPECT_EQ(e.starter, "kernels/s.cu");
+  EXPECT_EQ(e.spec.harness, "kernels/s.harness.cu");
+  EXPECT_EQ(e.spec.shapes, (std::vector<std::pair<int, int>>{{2, 64}, {1, 32}}));
+  EXPECT_EQ(e.spec.scratch, 8);
+  EXPECT_EQ(e.spec.input_min, -5);
+  EXPECT_EQ(e.spec.model_gpus, 2);
+  EXPECT_EQ(e.spec.expect.what, course::KernelExpect::What::sum);
+  EXPECT_EQ(e.spec.expect.over, course::KernelExpect::kOverBlock);
+  EXPECT_EQ(e.spec.expect.who, course::KernelExpect::Who::first);
+  for (const auto& [from, to, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"what\": \"sum\"", "\"what\": \"mean\"", "exercises[1].kernel.expect.what: is not one of sum, input"},
+           {", \"over\": \"block\"", "", "exercises[1].kernel.expect.over: is missing"},
+           {"[1, 32]", "[1, 2000]", "exercises[1].kernel.shapes: is not a whole number 1..1024"},
+           {"kernels/s.harness.cu", "../s.cu", "exercises[1].kernel.harness: '../s.cu' is not a .cu file"},
+           {"\"scratch\": 8", "\"scatch\": 8", "exercises[1].kernel.scatch: unknown key 'scatch'"}}) {
+    SCOPED_TRACE(to);
+    const std::string message = error_of(with(text, from, to));
+    EXPECT_NE(message.find("lessons/x/lesson.json:"), std::string::npos) << message;
+    EXPECT_NE(message.find(says), std::string::npos) << message;
+  }
+  // A teacher's file cannot add a kernel row: its files ship with the lesson.
+  const std::string teacher = R"({"lesson": "lock", "exercises": [{"id": "mine", "kernel": {}}]})";
+  EXPECT_NE(error_of(teacher, ManifestOrigin::teacher).find("exercises[0].kernel: unknown key 'kernel'"), std::string::npos)
+      << error_of(teacher, ManifestOrigin::teacher);
 }
 
 TEST(Manifest, ATeachersRowsHaveNoNumberAndCarryTheirQuestionAndHint) {

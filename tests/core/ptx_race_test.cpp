@@ -97,6 +97,24 @@ TEST(PtxHappensBefore, RelaxedFlagWithoutFencesLeavesTheDataRacing) {
   EXPECT_EQ(f->address, "mem+0");
 }
 
+// A launch spread over two GPUs (Launch::gpus, the multi-gpu exercise): .gpu scope no longer reaches
+// the other block, .sys does.
+TEST(PtxHappensBefore, OverTwoGpusGpuScopeDoesNotReachTheOtherBlockAndSysDoes) {
+  const auto over_two = [](const std::string& store, const std::string& load) {
+    Launch l = race_launch(2, 1);
+    l.gpus = 2;
+    return check_schedules(parse_program(race_kernel(message_body(store, load))), l, race_schedules());
+  };
+  const Outcome gpu = over_two("st.release.gpu.global.u32", "ld.acquire.gpu.global.u32");
+  // The flag's .gpu accesses no longer include each other (not morally strong), and the data is unordered.
+  ASSERT_NE(gpu.first("data-race"), nullptr) << race_messages(gpu);
+  const Outcome sys = over_two("st.release.sys.global.u32", "ld.acquire.sys.global.u32");
+  EXPECT_TRUE(sys.findings.empty()) << race_messages(sys);
+  EXPECT_EQ(ints_of(sys.buffers.at(0)).at(2), 42);
+  // On one GPU the .gpu pair is enough: the test above is about the split, not the scopes.
+  EXPECT_TRUE(race_check(message_body("st.release.gpu.global.u32", "ld.acquire.gpu.global.u32"), 2, 1).findings.empty());
+}
+
 TEST(PtxHappensBefore, FenceScGpuOnBothSidesOfARelaxedFlagOrdersTheData) {
   const Outcome o = race_check(message_body("st.relaxed.gpu.global.u32", "ld.relaxed.gpu.global.u32", "fence.sc.gpu;",
                                   "fence.acq_rel.gpu;"),

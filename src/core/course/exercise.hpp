@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/course/kernel_spec.hpp"
 #include "core/report/report.hpp"
 #include "core/run_context.hpp"
 
@@ -94,7 +95,8 @@ struct Exercise {
   std::vector<std::string> former_ids;
   Kind kind = Kind::computed;
   Text question;  // the question only (no answer in it)
-  Text hint;      // `--hint`: a nudge, not the answer
+  Text hint;      // `--hint`: the first nudge, not the answer
+  std::vector<Text> hints;  // the whole ladder, nearest the answer last (hint is hints[0])
   Text why;       // how the answer follows, with {names} the computed Answer fills in
   bool needs_gpu = false;  // only a GPU gives the answer: on the model it is waived (exit 77)
 
@@ -109,6 +111,7 @@ struct Exercise {
   // kind kernel -------------------------------------------------------------------------------
   std::string kernel;   // the key of its KernelRun (core/course/kernel_exercise.hpp): "cg-reduce/block-sum"
   std::string starter;  // the starter file shipped with the lesson, relative to lessons/<lesson>/
+  KernelSpec spec;      // the manifest's "kernel": what the checker runs and what it expects
 };
 
 // A lesson's place in the course: the short run the tour makes, the one sentence to remember, its

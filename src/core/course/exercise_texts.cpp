@@ -72,7 +72,9 @@ std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_
     if (out.empty() || line.rfind("```", 0) == 0) continue;
     std::string_view rest = line;
     if (line.rfind(std::string(w.hint), 0) == 0) {
-      into = &out.back().hint;
+      // Each *Hint:* paragraph is the next rung of the ladder (--hint shows one more each time).
+      out.back().hints.emplace_back();
+      into = &out.back().hints.back();
       rest.remove_prefix(w.hint.size());
     } else if (line.rfind(std::string(w.why), 0) == 0) {
       into = &out.back().why;
@@ -80,6 +82,8 @@ std::vector<ExerciseText> exercise_texts(std::string_view markdown, std::string_
     }
     append_line(*into, rest);
   }
+  for (auto& t : out)
+    if (!t.hints.empty()) t.hint = t.hints.front();
   return out;
 }
 
@@ -112,17 +116,12 @@ LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
   c.tour_args = manifest->tour;
   c.needs = manifest->needs;
   std::vector<Exercise> rows;
-  std::set<std::string> computes_used, kernels_used;
+  std::set<std::string> computes_used;
   for (std::size_t i = 0; i < manifest->exercises.size(); ++i) {
     const ManifestExercise& m = manifest->exercises[i];
     Exercise e = m.exercise;
     if (e.kind == Kind::kernel) {
-      const auto run = code.kernels.find(e.id);
-      if (run == code.kernels.end()) fail("kernel exercise " + e.id + " has no KernelRun in the lesson's code");
-      kernels_used.insert(e.id);
-      Exercise k = kernel_exercise(lesson, e.number, e.id, e.starter, run->second);
-      k.former_ids = e.former_ids;
-      e = std::move(k);
+      // The checker runs every kernel row from its spec (core/course/kernel_check.hpp).
     } else if (!m.compute.empty()) {
       const auto compute = code.computes.find(m.compute);
       if (compute == code.computes.end()) fail("exercise " + e.id + " names compute '" + m.compute + "', which the lesson's code lacks");
@@ -135,8 +134,6 @@ LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
   }
   for (const auto& [name, f] : code.computes)
     if (computes_used.count(name) == 0) fail("the lesson's code has a compute '" + name + "' no row names");
-  for (const auto& [name, f] : code.kernels)
-    if (kernels_used.count(name) == 0) fail("the lesson's code has a KernelRun '" + name + "' no row names");
   for (const char* lang : {"en", "zh"}) {
     const auto text = find_lesson_text(lesson, lang);
     if (!text) fail(std::string("no ") + lang + " text");
@@ -160,6 +157,11 @@ LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
       const bool zh = std::string(lang) == "zh";
       (zh ? rows[i].question.zh : rows[i].question.en) = t.question;
       (zh ? rows[i].hint.zh : rows[i].hint.en) = t.hint;
+      if (zh && t.hints.size() != rows[i].hints.size())
+        fail("zh.md's exercise " + t.id + " has " + std::to_string(t.hints.size()) + " hints, en.md's " +
+             std::to_string(rows[i].hints.size()));
+      rows[i].hints.resize(t.hints.size());
+      for (std::size_t h = 0; h < t.hints.size(); ++h) (zh ? rows[i].hints[h].zh : rows[i].hints[h].en) = t.hints[h];
     }
   }
   c.exercises = std::move(rows);

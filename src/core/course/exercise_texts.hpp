@@ -8,6 +8,8 @@
 //
 //   *Hint:* The source lane is ...                (zh: *提示：*)
 //
+//   *Hint:* A second, nearer nudge ...            (a ladder: --hint shows one more each time)
+//
 // and one paragraph starting "**Remember:**" ("**记住：**") holds the sentence the tour ends the
 // lesson's stop with. The C++ row of an exercise (number, id, how its answer is computed) takes its
 // question and hint from there, matched by number and id. The texts are installed for students, so
@@ -29,7 +31,8 @@ struct ExerciseText {
   int number = 0;
   std::string id;
   std::string question;
-  std::string hint;
+  std::string hint;                // the first hint
+  std::vector<std::string> hints;  // every *Hint:* paragraph, in order: the ladder
   std::string why;  // a why paragraph the text should not have: lesson_course refuses it
 };
 
@@ -41,7 +44,6 @@ std::string remember_text(std::string_view markdown, std::string_view lang);
 // What only a lesson's code gives the rows of its manifest that name it.
 struct LessonCode {
   std::map<std::string, std::function<Answer(LessonRunner&)>> computes;  // by the row's "compute"
-  std::map<std::string, KernelRun> kernels;                              // by a kernel row's id
 };
 
 // The lesson's course, from its manifest (lessons/<lesson>/lesson.json, embedded): the tour's

@@ -1,8 +1,6 @@
 #include "core/course/kernel_exercise.hpp"
 
-#include <chrono>
 #include <filesystem>
-#include <map>
 #include <sstream>
 
 #include "core/course/student_kernel.hpp"
@@ -12,15 +10,7 @@ namespace cudasync::course {
 
 namespace {
 
-std::map<std::string, KernelRun>& registry() {
-  static std::map<std::string, KernelRun> runs;
-  return runs;
-}
-
 constexpr std::size_t kMaxMessageLines = 40;  // a compile log past this is cut, and says so
-// A student's kernel: compile, CUDA start-up and the run together; past it the child is ended.
-constexpr std::chrono::milliseconds kKernelDeadline{15000};
-
 // The compiler's messages, one row per line: the student's file name and line numbers as NVRTC
 // printed them (the program's first lines are the student's file).
 report::Table messages_table(const std::string& log) {
@@ -57,18 +47,6 @@ std::string first_error(const std::string& log, const std::string& file) {
 
 }  // namespace
 
-Exercise kernel_exercise(const std::string& lesson, int number, std::string id, std::string starter, KernelRun run) {
-  Exercise e;
-  e.number = number;
-  e.id = std::move(id);
-  e.kind = Kind::kernel;
-  e.needs_gpu = true;
-  e.kernel = lesson + "/" + e.id;
-  e.starter = std::move(starter);
-  register_kernel_run(e.kernel, std::move(run));
-  return e;
-}
-
 std::optional<KernelOutcome> unfinished_outcome(const StudentKernelResult& r, const std::string& file) {
   using S = StudentKernelResult::Status;
   if (r.status == S::ran) return std::nullopt;
@@ -104,8 +82,11 @@ std::optional<KernelOutcome> unfinished_outcome(const StudentKernelResult& r, co
       s.fact("outcome", "outcome", std::string("the PTX model found a ") + r.finding);
       s.fact("finding", "finding", r.finding);
       s.paragraph(r.log);
-      o.verdict.reason = {"the PTX model (no GPU) found a " + r.finding + ": " + r.log,
-                          "PTX 模型（没有 GPU）发现了 " + r.finding + "：" + r.log};
+      o.verdict.reason = r.on_model ? Text{"the PTX model (no GPU) found a " + r.finding + ": " + r.log,
+                                           "PTX 模型（没有 GPU）发现了 " + r.finding + "：" + r.log}
+                                    : Text{"the PTX model found a " + r.finding + ": " + r.log +
+                                               " (the GPU was not asked: it would wait until the deadline)",
+                                           "PTX 模型发现了 " + r.finding + "：" + r.log + "（没有在 GPU 上运行：它会一直等到时限）"};
       break;
     }
     case S::failed:
@@ -119,34 +100,6 @@ std::optional<KernelOutcome> unfinished_outcome(const StudentKernelResult& r, co
   }
   o.sections.push_back(std::move(s));
   return o;
-}
-
-KernelOutcome compile_run_judge(const KernelRequest& request, const char* harness, int grid, int block,
-                                std::vector<std::int32_t> in, const KernelJudge& judge) {
-  StudentKernel k;
-  k.file = request.file;
-  k.source = program_source(request.file, read_student_file(request.file), harness);
-  k.grid = grid;
-  k.block = block;
-  k.in = std::move(in);
-  const StudentKernelResult r = run_student_kernel(*request.ctx, k, kKernelDeadline);
-  if (auto unfinished = unfinished_outcome(r, request.file)) {
-    unfinished->on_ptx_model = r.on_model;
-    return *unfinished;
-  }
-  KernelOutcome o = judge(k.in, r.out);
-  o.on_ptx_model = r.on_model;
-  if (r.on_model && !o.sections.empty())
-    o.sections.front().note(words::core("course.ran-on-ptx-model"));
-  return o;
-}
-
-void register_kernel_run(const std::string& key, KernelRun run) { registry()[key] = std::move(run); }
-
-const KernelRun* find_kernel_run(const std::string& key) {
-  const auto& runs = registry();
-  const auto it = runs.find(key);
-  return it == runs.end() ? nullptr : &it->second;
 }
 
 }  // namespace cudasync::course

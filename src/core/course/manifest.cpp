@@ -277,6 +277,77 @@ class Reader {
     return f;
   }
 
+  // A whole number in [lo, hi].
+  int whole(const json& j, int lo, int hi, std::size_t from, const std::string& key) const {
+    if (!j.is_number_integer() || j.get<long long>() < lo || j.get<long long>() > hi)
+      fail(from, key, "is not a whole number " + std::to_string(lo) + ".." + std::to_string(hi));
+    return j.get<int>();
+  }
+
+  // A file shipped with the lesson: a relative path with no "..".
+  std::string lesson_file(const json& j, std::size_t from, const std::string& key) const {
+    const std::string f = text(j, from, key);
+    if (f.front() == '/' || f.find("..") != std::string::npos || f.size() < 4 || f.substr(f.size() - 3) != ".cu")
+      fail(from, key, "'" + f + "' is not a .cu file under the lesson's folder (kernels/NAME.cu)");
+    return f;
+  }
+
+  // A kernel exercise's "kernel": {...} (core/course/kernel_spec.hpp).
+  KernelSpec kernel(const json& j, std::size_t from, const std::string& key) const {
+    keys(j, from, key, {"file", "harness", "shapes", "scratch", "inputs", "expect", "model_gpus"});
+    KernelSpec k;
+    k.file = lesson_file(j.value("file", json()), from, key + ".file");
+    k.harness = lesson_file(j.value("harness", json()), from, key + ".harness");
+    const json shapes = j.value("shapes", json());
+    if (!shapes.is_array() || shapes.empty() || shapes.size() > 8)
+      fail(from, key + ".shapes", "is not a list of 1..8 [grid, block] pairs");
+    for (const json& s : shapes) {
+      if (!s.is_array() || s.size() != 2) fail(from, key + ".shapes", "holds an entry that is not [grid, block]");
+      const int grid = whole(s[0], 1, 64, from, key + ".shapes");
+      const int block = whole(s[1], 1, 1024, from, key + ".shapes");
+      if (grid * block > 4096) fail(from, key + ".shapes", "holds a shape of more than 4096 threads");
+      k.shapes.emplace_back(grid, block);
+    }
+    if (j.contains("scratch")) k.scratch = whole(j["scratch"], 1, 1 << 16, from, key + ".scratch");
+    if (j.contains("inputs")) {
+      const json& in = j["inputs"];
+      if (!in.is_array() || in.size() != 2) fail(from, key + ".inputs", "is not [min, max]");
+      k.input_min = whole(in[0], -1000000, 1000000, from, key + ".inputs");
+      k.input_max = whole(in[1], k.input_min, 1000000, from, key + ".inputs");
+    }
+    if (j.contains("model_gpus")) k.model_gpus = whole(j["model_gpus"], 1, 8, from, key + ".model_gpus");
+    const json& x = j.value("expect", json());
+    const std::string ek = key + ".expect";
+    keys(x, from, ek, {"what", "over", "who", "by"});
+    static const std::vector<std::pair<std::string, KernelExpect::What>> whats = {
+        {"sum", KernelExpect::What::sum}, {"input", KernelExpect::What::input},
+        {"rotate", KernelExpect::What::rotate}, {"tickets", KernelExpect::What::tickets}};
+    static const std::vector<std::pair<std::string, KernelExpect::Who>> whos = {
+        {"all", KernelExpect::Who::all}, {"first", KernelExpect::Who::first}, {"lane0", KernelExpect::Who::lane0}};
+    const auto pick = [&](const auto& table, const json& v, const std::string& k2) {
+      std::vector<std::string> names;
+      for (const auto& [n, w] : table) {
+        names.push_back(n);
+        if (v.is_string() && v.get<std::string>() == n) return w;
+      }
+      fail(from, k2, "is not one of " + comma_list(names));
+    };
+    k.expect.what = pick(whats, x.value("what", json()), ek + ".what");
+    if (x.contains("who")) k.expect.who = pick(whos, x["who"], ek + ".who");
+    const bool sum = k.expect.what == KernelExpect::What::sum, rotate = k.expect.what == KernelExpect::What::rotate;
+    if (sum != x.contains("over")) fail(from, ek + ".over", sum ? "is missing: warp, block, grid or a count" : "is only for what: sum");
+    if (rotate != x.contains("by")) fail(from, ek + ".by", rotate ? "is missing: how many places" : "is only for what: rotate");
+    if (sum) {
+      const json& o = x["over"];
+      if (o == "warp") k.expect.over = 32;
+      else if (o == "block") k.expect.over = KernelExpect::kOverBlock;
+      else if (o == "grid") k.expect.over = KernelExpect::kOverGrid;
+      else k.expect.over = whole(o, 1, 1024, from, ek + ".over");
+    }
+    if (rotate) k.expect.by = whole(x["by"], 1, 1023, from, ek + ".by");
+    return k;
+  }
+
   ManifestExercise exercise(const json& row, std::size_t index, ManifestOrigin origin) const {
     const std::string key = "exercises[" + std::to_string(index) + "]";
     if (!row.is_object()) fail(0, key, "is not an object");
@@ -288,7 +359,7 @@ class Reader {
     if (teacher) {
       accepted.insert(accepted.end(), {"question", "hint"});
     } else {
-      accepted.insert(accepted.end(), {"number", "compute", "kernel", "starter"});
+      accepted.insert(accepted.end(), {"number", "compute", "kernel"});
     }
     keys(row, from, key, accepted);
     ManifestExercise m;
@@ -309,15 +380,16 @@ class Reader {
       e.question = words(row["question"], from, key + ".question", false);
       e.hint = words(row["hint"], from, key + ".hint", false);
     }
-    if (flag(row, "kernel", from, key)) {
+    if (row.contains("kernel")) {
+      if (teacher) fail(from, key + ".kernel", "is for the built-in course only (its files ship with the lesson)");
       for (const char* k : {"answer", "run", "read", "values", "why", "compute"})
-        if (row.contains(k)) fail(from, key + "." + k, "is not for a kernel exercise, which its KernelRun judges");
+        if (row.contains(k)) fail(from, key + "." + k, "is not for a kernel exercise, which the checker judges");
       e.kind = Kind::kernel;
       e.needs_gpu = true;
-      e.starter = text(row.value("starter", json()), from, key + ".starter");
+      e.spec = kernel(row["kernel"], from, key + ".kernel");
+      e.starter = e.spec.file;
       return m;
     }
-    if (row.contains("starter")) fail(from, key + ".starter", "is only for a kernel exercise");
     e.format = format(row, from, key);
     if (!row.contains("why")) fail(from, key, "has no why: how the answer follows, in en and zh");
     e.why = words(row["why"], from, key + ".why", !teacher);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <functional>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -83,7 +84,7 @@ std::string read_record(const json& r, ExerciseRecord& rec) {
   for (const std::string& wrong :
        {read_flag(r, "solved", rec.solved), read_flag(r, "last_right", rec.last_right),
         read_count(r, "attempts", kMaxAttempts, rec.attempts), read_text(r, "last_answer", rec.last_answer),
-        read_text(r, "when", rec.when)})
+        read_text(r, "when", rec.when), read_count(r, "hints", kMaxHints, rec.hints)})
     if (!wrong.empty()) return wrong;
   return "";
 }
@@ -370,47 +371,77 @@ std::string progress_json(const Progress& p) {
   for (const auto& [lesson, exercises] : p.lessons) {
     nlohmann::ordered_json l = nlohmann::ordered_json::object();
     for (const auto& [id, r] : exercises)
+    {
       l[id] = {{"solved", r.solved}, {"last_right", r.last_right}, {"attempts", r.attempts},
                {"last_answer", r.last_answer}, {"when", r.when}};
+      if (r.hints > 0) l[id]["hints"] = r.hints;  // a state without hints reads as none used
+    }
     lessons[lesson] = std::move(l);
   }
   doc["lessons"] = std::move(lessons);
   return doc.dump(2) + "\n";
 }
 
-std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
-                                       bool right, const std::string& answer) {
+namespace {
+
+// Reads the state at `file`, changes one exercise's record with `change` and writes it back, under
+// the lock; `what` names what is not saved when it cannot be ("this answer").
+std::vector<std::string> update_record(const std::string& file, const std::string& lesson, const std::string& exercise,
+                                       const std::string& what, const std::function<void(ExerciseRecord&)>& change) {
   if (file.empty()) return {};
   const std::string dir = fs::path(file).parent_path().string();
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return {"cannot create " + dir + " (" + ec.message() + "): this answer is not saved in your progress"};
+  if (ec) return {"cannot create " + dir + " (" + ec.message() + "): " + what + " is not saved in your progress"};
   const StateLock lock(file);
   sweep_stale_temporaries(file);
   Read r = read_state(file);
   std::vector<std::string> warnings = r.loaded.warnings;
   if (r.newer) {
-    warnings.push_back("this answer is not saved in your progress");
+    warnings.push_back(what + " is not saved in your progress");
     return warnings;
   }
   if (r.corrupt) {
     const auto kept = set_aside(file);
     if (!kept) {
-      warnings.push_back("cannot set the corrupt state aside beside " + file + " (" + errno_text() +
-                         "): this answer is not saved in your progress");
+      warnings.push_back("cannot set the corrupt state aside beside " + file + " (" + errno_text() + "): " + what +
+                         " is not saved in your progress");
       return warnings;
     }
     warnings.push_back("the corrupt progress state is kept as " + *kept);
   }
-  ExerciseRecord& rec = r.loaded.progress.lessons[lesson][exercise];
-  if (rec.attempts < kMaxAttempts) rec.attempts += 1;  // past it, more answers leave the count there
-  rec.last_right = right;
-  rec.solved = rec.solved || right;
-  rec.last_answer = answer;
-  rec.when = utc_now();
+  change(r.loaded.progress.lessons[lesson][exercise]);
   if (const auto failed = write_atomically(file, progress_json(r.loaded.progress)))
-    warnings.push_back(*failed + ": this answer is not saved in your progress");
+    warnings.push_back(*failed + ": " + what + " is not saved in your progress");
   return warnings;
+}
+
+}  // namespace
+
+std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
+                                       bool right, const std::string& answer) {
+  return update_record(file, lesson, exercise, "this answer", [&](ExerciseRecord& rec) {
+    if (rec.attempts < kMaxAttempts) rec.attempts += 1;  // past it, more answers leave the count there
+    rec.last_right = right;
+    rec.solved = rec.solved || right;
+    rec.last_answer = answer;
+    rec.when = utc_now();
+  });
+}
+
+HintShown record_hint(const std::string& file, const std::string& lesson, const std::string& exercise, int ladder) {
+  HintShown h;
+  const int before = [&] {
+    if (file.empty()) return 0;
+    const Progress p = load_progress(file).progress;
+    const ExerciseRecord* r = p.find(lesson, exercise);
+    return r ? r->hints : 0;
+  }();
+  h.shown = std::max(1, std::min(before + 1, ladder));
+  h.warnings = update_record(file, lesson, exercise, "this hint", [&](ExerciseRecord& rec) {
+    rec.hints = std::max(rec.hints, std::min(rec.hints + 1, ladder));
+  });
+  return h;
 }
 
 std::optional<std::string> reset_progress(const std::string& file) {

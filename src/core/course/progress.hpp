@@ -29,6 +29,7 @@ inline constexpr int kProgressVersion = 1;
 inline constexpr std::uintmax_t kMaxStateBytes = std::uintmax_t{16} << 20;
 // The most answers one exercise counts; further answers leave it there.
 inline constexpr int kMaxAttempts = INT_MAX;
+inline constexpr int kMaxHints = 16;  // hints per exercise; a count above is not one cudasync wrote
 
 struct ExerciseRecord {
   bool solved = false;      // answered right at least once
@@ -36,6 +37,7 @@ struct ExerciseRecord {
   int attempts = 0;
   std::string last_answer;  // as read (canonical)
   std::string when;         // UTC, "2025-06-01T12:00:00Z", of the latest answer
+  int hints = 0;            // how many rungs of its hint ladder were shown (--hint)
 };
 
 struct Progress {
@@ -68,6 +70,16 @@ std::string progress_json(const Progress& p);
 // warnings (the state could not be read or saved), never throws.
 std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
                                        bool right, const std::string& answer);
+// Records that a hint of an exercise with `ladder` hints was asked for: the first time the first
+// rung, then one more each time, up to the last. Returns how many rungs to show (1..ladder) and
+// the warnings; never throws. The loads of this and of the write are two: two runs at once may
+// show the same rung, and the record still counts both.
+struct HintShown {
+  int shown = 1;
+  std::vector<std::string> warnings;
+};
+HintShown record_hint(const std::string& file, const std::string& lesson, const std::string& exercise, int ladder);
+
 // Removes the state at `file`, under the same lock as record_answer (a reset waits for an answer
 // being saved, so that answer cannot bring the old state back). The lock file stays: a run
 // waiting on it holds it. Returns the warning when it cannot.

@@ -22,6 +22,7 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxStudentFile = 256 * 1024;
 constexpr int kMaxThreads = 1 << 16;  // the harnesses launch a few hundred; a request above is not ours
+constexpr std::size_t kMaxRuns = 256;
 
 const char* status_name(StudentKernelResult::Status s) {
   switch (s) {
@@ -42,43 +43,74 @@ std::string line_name(const std::string& file) {
   return out.empty() ? std::string("kernel.cu") : out;
 }
 
-// Without a GPU: the harness's PTX on the PTX model, under schedules that hunt for what one run on
-// the hardware may hide (core/ptx/ptx_machine.hpp): the first finding, else the output.
-StudentKernelResult run_on_ptx_model(const StudentKernel& k, const std::string& ptx_text, std::uint64_t seed) {
-  StudentKernelResult r;
-  r.on_model = true;
+// The harness's PTX on the PTX model, under schedules that hunt for what one run on the hardware may
+// hide (core/ptx/ptx_machine.hpp), for each of k.model_runs in turn: the first finding, else the
+// outputs. `cannot_run` is set (with why) when the model lacks what the program uses.
+struct ModelRun {
+  std::vector<std::vector<std::int32_t>> outs;
+  std::string finding, log, cannot_run;
+  int finding_run = -1;
+  int schedules = 0;
+};
+
+ModelRun run_on_ptx_model(const StudentKernel& k, const std::string& ptx_text, std::uint64_t seed) {
+  ModelRun m;
   try {
     const ptx::Program program = ptx::parse_program(ptx_text);
-    ptx::Launch launch;
-    launch.entry = kHarnessEntry;
-    launch.grid = k.grid;
-    launch.block = k.block;
-    launch.buffers = {{"in", ptx::bytes_of(k.in)}, {"out", std::vector<std::uint8_t>(k.in.size() * 4, 0)}};
-    launch.args = {ptx::Arg::buffer_of(0), ptx::Arg::buffer_of(1)};
-    const ptx::Outcome o = ptx::check_schedules(program, launch, ptx::hunting_schedules(launch, seed));
-    if (!o.findings.empty()) {
-      const ptx::Finding& f = o.findings.front();
-      const bool cannot_run = f.kind == "unsupported-instruction" || f.kind == "limit" || f.kind == "malformed";
-      r.status = cannot_run ? StudentKernelResult::Status::compiled : StudentKernelResult::Status::model_finding;
-      r.finding = f.kind;
-      r.log = f.message;
-      return r;
+    for (const int index : k.model_runs) {
+      const KernelLaunch& run = k.runs.at(static_cast<std::size_t>(index));
+      ptx::Launch launch;
+      launch.entry = kHarnessEntry;
+      launch.grid = run.grid;
+      launch.block = run.block;
+      launch.gpus = k.model_gpus;
+      // The model's delays are its schedules: the launch's own are left out (all zero).
+      const std::size_t delays = run.delays.empty() ? std::size_t{2} * static_cast<std::size_t>(run.grid) *
+                                                          static_cast<std::size_t>((run.block + 31) / 32)
+                                                    : run.delays.size();
+      launch.buffers = {{"in", ptx::bytes_of(run.in)},
+                        {"out", std::vector<std::uint8_t>(run.in.size() * 4, 0)},
+                        {"scratch", std::vector<std::uint8_t>(static_cast<std::size_t>(k.scratch) * 4, 0)},
+                        {"delays", std::vector<std::uint8_t>(delays * 4, 0)}};
+      launch.args = {ptx::Arg::buffer_of(0), ptx::Arg::buffer_of(1), ptx::Arg::buffer_of(2), ptx::Arg::buffer_of(3)};
+      const std::vector<ptx::Schedule> schedules = ptx::hunting_schedules(launch, seed);
+      m.schedules += static_cast<int>(schedules.size());
+      const ptx::Outcome o = ptx::check_schedules(program, launch, schedules);
+      if (!o.findings.empty()) {
+        const ptx::Finding& f = o.findings.front();
+        if (f.kind == "unsupported-instruction" || f.kind == "limit" || f.kind == "malformed") {
+          m.cannot_run = f.message;
+        } else {
+          m.finding = f.kind;
+          m.log = f.message;
+          m.finding_run = index;
+        }
+        return m;
+      }
+      m.outs.push_back(ptx::ints_of(o.buffers.at(1)));
     }
-    r.status = StudentKernelResult::Status::ran;
-    r.out = ptx::ints_of(o.buffers.at(1));
   } catch (const std::exception& e) {
-    r.status = StudentKernelResult::Status::compiled;
-    r.log = e.what();
+    m.cannot_run = e.what();
   }
-  return r;
+  return m;
 }
+
+// The prelude between the student's file and the harness: the delays the checker injects per warp,
+// before (point 0) and after (point 1) the student's code. On the PTX model they are zero (its
+// schedules do the hunting) and __nanosleep orders nothing.
+constexpr const char* kPrelude =
+    "__device__ __forceinline__ void cudasync_pause(const int* delays, int point) {\n"
+    "  const int warps = (blockDim.x + 31) / 32;\n"
+    "  const int ns = delays[(point * gridDim.x + blockIdx.x) * warps + threadIdx.x / 32];\n"
+    "  if (ns > 0) __nanosleep(static_cast<unsigned>(ns));\n"
+    "}\n";
 
 }  // namespace
 
 std::string program_source(const std::string& file, const std::string& student, const std::string& harness) {
   std::string s = "#line 1 \"" + line_name(file) + "\"\n" + student;
   if (!s.empty() && s.back() != '\n') s += '\n';
-  return s + "#line 1 \"" + kHarnessName + "\"\n" + harness;
+  return s + "#line 1 \"cudasync-prelude\"\n" + kPrelude + "#line 1 \"" + kHarnessName + "\"\n" + harness;
 }
 
 std::string read_student_file(const std::string& path) {
@@ -104,7 +136,11 @@ std::string read_student_file(const std::string& path) {
 }
 
 std::string request_text(const StudentKernel& k) {
-  return json{{"file", k.file}, {"source", k.source}, {"grid", k.grid}, {"block", k.block}, {"in", k.in},
+  json runs = json::array();
+  for (const KernelLaunch& r : k.runs)
+    runs.push_back({{"grid", r.grid}, {"block", r.block}, {"in", r.in}, {"delays", r.delays}});
+  return json{{"file", k.file},         {"source", k.source},         {"runs", runs},
+              {"scratch", k.scratch},   {"model_runs", k.model_runs}, {"model_gpus", k.model_gpus},
               {"compile_only", k.compile_only}, {"arch", k.arch}}
       .dump();
 }
@@ -115,21 +151,37 @@ StudentKernel parse_request(const std::string& text) {
     const json j = json::parse(text);
     k.file = j.at("file").get<std::string>();
     k.source = j.at("source").get<std::string>();
-    k.grid = j.at("grid").get<int>();
-    k.block = j.at("block").get<int>();
-    k.in = j.at("in").get<std::vector<std::int32_t>>();
+    for (const json& r : j.at("runs"))
+      k.runs.push_back({r.at("grid").get<int>(), r.at("block").get<int>(), r.at("in").get<std::vector<std::int32_t>>(),
+                        r.at("delays").get<std::vector<std::int32_t>>()});
+    k.scratch = j.at("scratch").get<int>();
+    k.model_runs = j.at("model_runs").get<std::vector<int>>();
+    k.model_gpus = j.at("model_gpus").get<int>();
     k.compile_only = j.at("compile_only").get<bool>();
     k.arch = j.at("arch").get<std::string>();
   } catch (const json::exception& e) {
     throw UsageError(std::string("--kernel-request: not a request cudasync wrote (") + e.what() +
                      "); accepted: the file the parent process writes");
   }
-  const long long threads = static_cast<long long>(k.grid) * k.block;
-  if (k.grid < 1 || k.block < 1 || k.block > 1024 || threads > kMaxThreads ||
-      static_cast<long long>(k.in.size()) != threads)
-    throw UsageError("--kernel-request: grid " + std::to_string(k.grid) + " x block " + std::to_string(k.block) +
-                     " with " + std::to_string(k.in.size()) + " inputs; accepted: one input per thread, blocks of "
-                     "1..1024 threads, at most " + std::to_string(kMaxThreads) + " threads");
+  if (k.runs.empty() || k.runs.size() > kMaxRuns)
+    throw UsageError("--kernel-request: " + std::to_string(k.runs.size()) + " launches; accepted: 1.." +
+                     std::to_string(kMaxRuns));
+  for (const KernelLaunch& r : k.runs) {
+    const long long threads = static_cast<long long>(r.grid) * r.block;
+    const long long delays = 2LL * r.grid * ((r.block + 31) / 32);
+    if (r.grid < 1 || r.block < 1 || r.block > 1024 || threads > kMaxThreads ||
+        static_cast<long long>(r.in.size()) != threads ||
+        (!r.delays.empty() && static_cast<long long>(r.delays.size()) != delays))
+      throw UsageError("--kernel-request: grid " + std::to_string(r.grid) + " x block " + std::to_string(r.block) +
+                       " with " + std::to_string(r.in.size()) + " inputs; accepted: one input per thread, two "
+                       "delays per warp, blocks of 1..1024 threads, at most " + std::to_string(kMaxThreads) + " threads");
+  }
+  if (k.scratch < 1 || k.scratch > (1 << 16) || k.model_gpus < 1 || k.model_gpus > 8)
+    throw UsageError("--kernel-request: scratch " + std::to_string(k.scratch) + ", model GPUs " +
+                     std::to_string(k.model_gpus) + "; accepted: 1..65536 ints, 1..8 GPUs");
+  for (const int i : k.model_runs)
+    if (i < 0 || i >= static_cast<int>(k.runs.size()))
+      throw UsageError("--kernel-request: model run " + std::to_string(i) + "; accepted: an index of runs");
   const bool arch_ok = k.arch.size() > 3 && k.arch.rfind("sm_", 0) == 0 &&
                        k.arch.find_first_not_of("0123456789", 3) == std::string::npos;
   if ((k.compile_only || !k.arch.empty()) && !arch_ok)
@@ -138,8 +190,11 @@ StudentKernel parse_request(const std::string& text) {
 }
 
 std::string answer_text(const StudentKernelResult& r) {
-  return json{{"status", status_name(r.status)}, {"log", r.log}, {"out", r.out}, {"on_model", r.on_model},
-              {"finding", r.finding}}
+  return json{{"status", status_name(r.status)}, {"log", r.log},
+              {"outs", r.outs},                  {"on_model", r.on_model},
+              {"finding", r.finding},            {"finding_log", r.finding_log},
+              {"finding_run", r.finding_run},    {"model_skipped", r.model_skipped},
+              {"model_schedules", r.model_schedules}, {"failed_run", r.failed_run}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -149,12 +204,17 @@ StudentKernelResult parse_answer(const std::string& text) {
     const json j = json::parse(text);
     const std::string s = j.at("status").get<std::string>();
     r.log = j.at("log").get<std::string>();
-    r.out = j.at("out").get<std::vector<std::int32_t>>();
+    r.outs = j.at("outs").get<std::vector<std::vector<std::int32_t>>>();
     r.on_model = j.at("on_model").get<bool>();
     r.finding = j.at("finding").get<std::string>();
+    r.finding_log = j.at("finding_log").get<std::string>();
+    r.finding_run = j.at("finding_run").get<int>();
+    r.model_skipped = j.at("model_skipped").get<std::string>();
+    r.model_schedules = j.at("model_schedules").get<int>();
+    r.failed_run = j.at("failed_run").get<int>();
+    r.status = StudentKernelResult::Status::failed;
     for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compiled,
-                    StudentKernelResult::Status::model_finding,
-                    StudentKernelResult::Status::compile_error,
+                    StudentKernelResult::Status::model_finding, StudentKernelResult::Status::compile_error,
                     StudentKernelResult::Status::timeout, StudentKernelResult::Status::failed})
       if (s == status_name(st)) r.status = st;
   } catch (const json::exception& e) {
@@ -230,10 +290,42 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
     r.log = compiled.log;
     return answer_text(r);
   }
-  if (k.compile_only) return answer_text(run_on_ptx_model(k, compiled.ptx, ctx.seed));
+  // The PTX model first (the CPU: it cannot hang the GPU), then, with a GPU, the hardware as well:
+  // a race the model finds is shown beside the values the GPU happened to give.
+  const ModelRun m = run_on_ptx_model(k, compiled.ptx, ctx.seed);
+  r.model_schedules = m.schedules;
+  r.finding = m.finding;
+  r.finding_log = m.log;
+  r.finding_run = m.finding_run;
+  if (k.compile_only) {
+    r.on_model = true;
+    if (!m.cannot_run.empty()) {
+      r.status = StudentKernelResult::Status::compiled;
+      r.log = m.cannot_run;
+    } else if (!m.finding.empty()) {
+      r.status = StudentKernelResult::Status::model_finding;
+      r.log = m.log;
+    } else {
+      r.status = StudentKernelResult::Status::ran;
+      r.outs = m.outs;
+    }
+    return answer_text(r);
+  }
+  r.model_skipped = m.cannot_run;
+  // A program the model shows never finishing (a deadlock, a barrier some threads never reach, a
+  // spin past the step limit) would hang the GPU until the deadline: the model's word is enough.
+  if (m.finding == "deadlock" || m.finding == "barrier-divergence" || m.finding == "step-limit") {
+    r.status = StudentKernelResult::Status::model_finding;
+    r.log = m.log;
+    return answer_text(r);
+  }
   try {
-    r.out = gpu_run_cubin(compiled.cubin, k.grid, k.block, k.in, ctx.device->index);
+    r.outs = gpu_run_cubin(compiled.cubin, k.runs, k.scratch, ctx.device->index);
     r.status = StudentKernelResult::Status::ran;
+  } catch (const KernelLaunchError& e) {
+    r.status = StudentKernelResult::Status::failed;
+    r.failed_run = e.run;
+    r.log = e.what();
   } catch (const std::exception& e) {
     r.status = StudentKernelResult::Status::failed;
     r.log = e.what();

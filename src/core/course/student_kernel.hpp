@@ -16,6 +16,7 @@
 // child and says so, as deadlock-demo does with its hung kernels.
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,16 +28,28 @@ namespace cudasync::course {
 inline constexpr const char* kHarnessName = "cudasync-harness";
 inline constexpr const char* kHarnessEntry = "cudasync_exercise";
 
-// What the child is asked to do: compile `source` and launch its kHarnessEntry as
-// <<<grid, block>>>(in, out), with one int in and one int out per thread.
+// One launch of the harness: cudasync_exercise<<<grid, block>>>(in, out, scratch, delays), with one
+// int in and one out per thread, `scratch` ints zeroed before it, and two delays per warp (ns before
+// and after the student's code: cudasync_pause, the prelude).
+struct KernelLaunch {
+  int grid = 1;
+  int block = 32;
+  std::vector<std::int32_t> in;      // grid x block values
+  std::vector<std::int32_t> delays;  // 2 x grid x warps-per-block; empty: none
+};
+
+// What the child is asked to do: compile `source` and run every launch.
 struct StudentKernel {
   std::string file;    // the student's file name as typed: the name in the compiler's messages
   std::string source;  // the whole program (program_source below)
-  int grid = 1;
-  int block = 32;
-  std::vector<std::int32_t> in;  // grid x block values
-  // Only compile, for `arch`: what a run without a GPU can still tell a student (NVRTC needs no
-  // driver), so a syntax error is found on any machine that has libnvrtc.
+  std::vector<KernelLaunch> runs;
+  int scratch = 1;  // ints of global scratch per launch
+  // The launches the PTX model runs too (indices into runs), and over how many GPUs it spreads a
+  // grid's blocks (.gpu scope then reaches only the blocks of one).
+  std::vector<int> model_runs;
+  int model_gpus = 1;
+  // Only compile, for `arch`, and run the PTX model: what a run without a GPU can still tell a
+  // student (NVRTC needs no driver).
   bool compile_only = false;
   std::string arch;  // "sm_90"; empty: the run's GPU
 };
@@ -46,20 +59,29 @@ inline constexpr const char* kCompileOnlyArch = "sm_90";
 
 struct StudentKernelResult {
   enum class Status {
-    ran,            // `out` holds what every thread returned
+    ran,            // `outs` holds what every thread returned, run by run
     compiled,       // compile_only: it compiles, and the PTX model could not run it (`log` says why)
-    model_finding,  // compile_only: the PTX model found a race, a deadlock...: `finding` and `log`
+    model_finding,  // the PTX model found a race, a deadlock... (`finding`, `log`): without a GPU any
+                    // finding; with one a hang (deadlock, barrier-divergence, step-limit), which the
+                    // GPU is then not asked to repeat
     compile_error,  // `log` holds the compiler's messages
     timeout,        // the kernel did not return before the deadline: the child was ended
     failed,         // the launch or the child failed: `log` says how (an illegal address, a trap...)
   };
   Status status = Status::failed;
   std::string log;
-  std::vector<std::int32_t> out;
-  // Without a GPU the PTX model ran it (core/ptx): `ran` is the model's output under every
-  // schedule it tried; `model_finding` names the finding's kind (data-race, deadlock...).
+  // ran: one per launch on the GPU; without a GPU, one per model run (on_model).
+  std::vector<std::vector<std::int32_t>> outs;
   bool on_model = false;
+  // The PTX model's finding, with or without a GPU (with one, the GPU runs as well): its kind
+  // (data-race, deadlock...), what it says, and the launch it was found in (an index into runs).
   std::string finding;
+  std::string finding_log;
+  int finding_run = -1;
+  // With a GPU: why the PTX model did not run the program (an instruction it lacks), or "".
+  std::string model_skipped;
+  int model_schedules = 0;  // schedules the model tried, over every model run
+  int failed_run = -1;      // failed: the launch that failed
 };
 
 // The program NVRTC compiles: the student's text under its own name, then the harness.
@@ -98,9 +120,14 @@ struct NvrtcOutput {
 CUDASYNC_GPU_ENTRY(std::string, nvrtc_missing, ())
 CUDASYNC_GPU_ENTRY(NvrtcOutput, nvrtc_compile, (const std::string& source, const std::string& name,
                                                 const std::string& arch))
-// Loads `cubin` on GPU `device`, launches kHarnessEntry<<<grid, block>>>(in, out) and returns out.
-// Throws CudaError when the launch fails (a trap, an illegal address).
-CUDASYNC_GPU_ENTRY(std::vector<std::int32_t>, gpu_run_cubin, (const std::string& cubin, int grid, int block,
-                                                              const std::vector<std::int32_t>& in, int device))
+// Loads `cubin` on GPU `device`, launches kHarnessEntry once per launch, its scratch zeroed before
+// each, and returns each launch's out. Throws KernelLaunchError when a launch fails (a trap, an
+// illegal address), naming it.
+struct KernelLaunchError : std::runtime_error {
+  KernelLaunchError(int launch, const std::string& what) : std::runtime_error(what), run(launch) {}
+  int run;
+};
+CUDASYNC_GPU_ENTRY(std::vector<std::vector<std::int32_t>>, gpu_run_cubin,
+                   (const std::string& cubin, const std::vector<KernelLaunch>& runs, int scratch, int device))
 
 }  // namespace cudasync::course

@@ -135,31 +135,44 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
   return out;
 }
 
-std::vector<std::int32_t> gpu_run_cubin(const std::string& cubin, int grid, int block,
-                                        const std::vector<std::int32_t>& in, int device) {
+std::vector<std::vector<std::int32_t>> gpu_run_cubin(const std::string& cubin, const std::vector<KernelLaunch>& runs,
+                                                     int scratch, int device) {
   CUDA_CHECK(cudaSetDevice(device));
   cudaLibrary_t lib = nullptr;
   CUDA_CHECK(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-  std::vector<std::int32_t> out(in.size(), 0);
+  std::vector<std::vector<std::int32_t>> outs;
+  int at = 0;
   try {
     cudaKernel_t kernel = nullptr;
     CUDA_CHECK(cudaLibraryGetKernel(&kernel, lib, kHarnessEntry));
-    cuda::DeviceBuffer<std::int32_t> d_in(in.size()), d_out(in.size());
-    d_in.upload(in);
-    d_out.fill_bytes(0);
-    const std::int32_t* in_ptr = d_in.get();
-    std::int32_t* out_ptr = d_out.get();
-    void* args[] = {&in_ptr, &out_ptr};
-    CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(grid)),
-                                dim3(static_cast<unsigned>(block)), args, 0, nullptr));
-    CUDA_CHECK(cudaDeviceSynchronize());
-    out = d_out.download();
-  } catch (...) {
+    cuda::DeviceBuffer<std::int32_t> d_scratch(static_cast<std::size_t>(scratch));
+    for (const KernelLaunch& run : runs) {
+      const std::size_t delay_count = 2 * static_cast<std::size_t>(run.grid) * static_cast<std::size_t>((run.block + 31) / 32);
+      std::vector<std::int32_t> delays = run.delays;
+      delays.resize(delay_count, 0);
+      cuda::DeviceBuffer<std::int32_t> d_in(run.in.size()), d_out(run.in.size()), d_delays(delay_count);
+      d_in.upload(run.in);
+      d_out.fill_bytes(0);
+      d_scratch.fill_bytes(0);
+      d_delays.upload(delays);
+      const std::int32_t* in_ptr = d_in.get();
+      std::int32_t* out_ptr = d_out.get();
+      std::int32_t* scratch_ptr = d_scratch.get();
+      const std::int32_t* delays_ptr = d_delays.get();
+      void* args[] = {&in_ptr, &out_ptr, &scratch_ptr, &delays_ptr};
+      CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(run.grid)),
+                                  dim3(static_cast<unsigned>(run.block)), args, 0, nullptr));
+      CUDA_CHECK(cudaDeviceSynchronize());
+      outs.push_back(d_out.download());
+      ++at;
+    }
+  } catch (const std::exception& e) {
     CUDA_CHECK_NOTHROW(cudaLibraryUnload(lib));
-    throw;
+    // After a trap the context is lost: the launches after it cannot run in this process.
+    throw KernelLaunchError(at, e.what());
   }
   CUDA_CHECK(cudaLibraryUnload(lib));
-  return out;
+  return outs;
 }
 
 }  // namespace cudasync::course

@@ -253,6 +253,7 @@ struct Machine::Impl {
   std::vector<int> exited_in_block;
   RunnableSet runnable;
   std::unique_ptr<HappensBefore> hb;
+  int gpus = 1;  // Launch::gpus
   Outcome out;
   bool fatal = false;
   bool yielded = false;
@@ -1928,7 +1929,8 @@ struct Machine::Impl {
     out = Outcome{};
     sched_name = s.name();
     out.schedule = sched_name;
-    hb = std::make_unique<HappensBefore>(threads, block);
+    const int per_gpu = (grid + gpus - 1) / gpus;  // blocks of one GPU
+    hb = std::make_unique<HappensBefore>(threads, block, per_gpu * block);
     nregs = std::max<std::size_t>(reg_index.size(), 1);
     regs.assign(nregs * static_cast<std::size_t>(threads), 0);
     thr.assign(static_cast<std::size_t>(threads), Thr{});
@@ -2033,6 +2035,12 @@ void Machine::set_params(std::vector<std::uint64_t> values) {
 
 void Machine::set_dynamic_shared(std::uint64_t bytes) { impl_->dynamic_shared = bytes; }
 
+void Machine::set_gpus(int gpus) {
+  if (gpus < 1 || gpus > impl_->grid) throw Error("limit", 0, "a launch spreads its blocks over 1.." +
+                                                               std::to_string(impl_->grid) + " GPUs");
+  impl_->gpus = gpus;
+}
+
 Outcome Machine::run(const Schedule& schedule) {
   Impl& m = *impl_;
   std::uint64_t memory = 0;
@@ -2072,6 +2080,7 @@ Outcome run_kernel(const Program& program, const Launch& launch, const Schedule&
     }
     m.set_params(values);
     m.set_dynamic_shared(launch.dynamic_shared);
+    m.set_gpus(launch.gpus);
     return m.run(schedule);
   } catch (const Error& e) {
     Outcome o;

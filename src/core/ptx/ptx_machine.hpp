@@ -69,6 +69,9 @@ struct Launch {
   std::vector<Arg> args;
   std::uint64_t dynamic_shared = 0;  // bytes for an .extern .shared array
   Limits limits;
+  // The blocks are spread over this many GPUs, in order (blocks 0..k-1 on the first): .gpu scope
+  // then reaches only the blocks of one, and a flag handed between them needs .sys.
+  int gpus = 1;
 };
 
 struct ThreadRef {
@@ -107,6 +110,7 @@ class Machine {
   std::uint64_t add_buffer(std::vector<std::uint8_t> bytes, std::string name);
   void set_params(std::vector<std::uint64_t> values);  // one per .param, in order
   void set_dynamic_shared(std::uint64_t bytes);
+  void set_gpus(int gpus);  // Launch::gpus
   // Throws ptx::Error for unsupported-instruction and limit; every other finding is in the Outcome.
   Outcome run(const Schedule& schedule);
   std::vector<std::uint8_t> buffer(int index) const;

@@ -7,7 +7,8 @@
 
 namespace cudasync::ptx {
 
-HappensBefore::HappensBefore(int threads, int block_size) : n_(threads), block_(block_size > 0 ? block_size : 1) {
+HappensBefore::HappensBefore(int threads, int block_size, int gpu_size)
+    : n_(threads), block_(block_size > 0 ? block_size : 1), gpu_(gpu_size > 0 ? gpu_size : threads) {
   if (threads <= 0 || threads > kMaxModelThreads)
     throw Error("limit", 0,
                 "the model runs at most " + std::to_string(kMaxModelThreads) + " threads; this launch has " +
@@ -41,7 +42,7 @@ bool HappensBefore::includes(Scope s, int a, int b) const {
   switch (s) {
     case Scope::none: return false;
     case Scope::cta: return same_block(a, b);
-    case Scope::gpu:
+    case Scope::gpu: return a / gpu_ == b / gpu_;
     case Scope::sys: return true;
   }
   return false;

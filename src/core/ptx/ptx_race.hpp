@@ -7,7 +7,8 @@
 //     fence.acq_rel, membar) followed by a strong write of the same thread, publishes the writer's
 //     clock on the location; an acquire load or RMW, or a strong read followed by a fence of the
 //     same thread, that reads it joins that clock - only when the scopes include both threads
-//     (.cta: one block; .gpu and .sys: the grid). membar.cta is fence.sc.cta, membar.gl fence.sc.gpu.
+//     (.cta: one block; .gpu: the blocks of one GPU, the grid unless the launch spreads it over
+//     several; .sys: the grid). membar.cta is fence.sc.cta, membar.gl fence.sc.gpu.
 //   - shfl / vote / match / redux order no memory.
 // Two conflicting accesses (the same byte, at least one a write) that happens-before does not order
 // are a data race, unless both are morally strong: strong (relaxed, volatile, acquire, release or
@@ -50,8 +51,9 @@ using Clock = std::vector<std::uint32_t>;
 
 class HappensBefore {
  public:
-  // Throws ptx::Error{"limit"} above kMaxModelThreads threads.
-  HappensBefore(int threads, int block_size);
+  // Throws ptx::Error{"limit"} above kMaxModelThreads threads. `gpu_size` threads (whole blocks)
+  // make one GPU: .gpu scope reaches only the threads of one (0: the whole grid is one GPU).
+  HappensBefore(int threads, int block_size, int gpu_size = 0);
 
   void tick(int t);
   Clock snapshot(int t) const;
@@ -93,7 +95,7 @@ class HappensBefore {
   bool morally_strong(const Access& a, const Access& b) const;
   void acquire_pending(int t, Scope scope);
 
-  int n_ = 0, block_ = 1;
+  int n_ = 0, block_ = 1, gpu_ = 0;
   std::vector<std::uint32_t> clocks_;
   std::unordered_map<std::uint64_t, Cell> shadow_;
   std::unordered_map<std::uint64_t, SyncVar> sync_;

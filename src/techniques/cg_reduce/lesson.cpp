@@ -248,10 +248,10 @@ const parts::Lesson<Options, Run>& lesson() {
 
 // Every exercise is a row of lessons/cg-reduce/lesson.json; those with an answer read it by id from a
 // run of the lesson (the rungs' errors compared, a bound's chain, whether the rungs' sums are the
-// same bits). Only the kernel exercise needs code (block_sum.cpp).
+// same bits).
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
-      course::lesson_course("cg-reduce", {{}, {{"block-sum-kernel", run_block_sum_exercise}}});
+      course::lesson_course("cg-reduce");
   return c;
 }
 

@@ -261,10 +261,10 @@ const parts::Lesson<Options, Run>& lesson() {
 }
 
 // Every exercise is a row of lessons/warp-primitives/lesson.json that reads its answer by id from a
-// run of the lesson; only the kernel exercise needs code (reduction.cpp).
+// run of the lesson.
 const course::LessonCourse& course() {
   static const course::LessonCourse c =
-      course::lesson_course("warp-primitives", {{}, {{"warp-sum-kernel", run_warp_sum_exercise}}});
+      course::lesson_course("warp-primitives");
   return c;
 }
 

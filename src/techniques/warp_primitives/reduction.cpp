@@ -1,8 +1,7 @@
 // A warp's sum: part syncwarp (the last warp of Fan's shared-memory reduction, 10.2, three ways,
 // the racy one with the orders the hardware may choose), part warp-reduce (a warp sum by shuffles,
 // every lane after every step, shfl_down against shfl_xor, Fan 10.3.2), part cost (cycles per
-// operation in a dependent chain in one warp, Fan's warp sums beside NVIDIA's built-ins) and the
-// kernel exercise (the student's warp_sum).
+// operation in a dependent chain in one warp, Fan's warp sums beside NVIDIA's built-ins).
 #include <random>
 
 #include "core/report/text_format.hpp"
@@ -78,18 +77,6 @@ const CostRow kRows[] = {
 
 using std::to_string;
 
-constexpr std::size_t kExamples = 3;  // wrong lanes named in the reason
-
-// The verdict's reason is given in both languages.
-std::string in_lang(words::Lang lang, std::string_view key, const words::Args& args = {}) {
-  return words::say_in(lang, "warp-primitives", key, args);
-}
-
-std::int32_t warp_total(const std::vector<std::int32_t>& in, std::size_t warp) {
-  std::int32_t s = 0;
-  for (std::size_t i = warp * 32; i < warp * 32 + 32 && i < in.size(); ++i) s += in[i];
-  return s;
-}
 }  // namespace
 
 SharedWords model_syncwarp(const Lanes& values, SyncwarpVariant variant) {
@@ -262,76 +249,6 @@ report::Section cost_part(Run& run) {
     s.add(std::move(m));
   }
   return s;
-}
-
-const char* const kWarpSumHarness =
-    "extern \"C\" __global__ void cudasync_exercise(const int* in, int* out) {\n"
-    "  const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "  out[t] = warp_sum(in[t]);\n"
-    "}\n";
-
-std::vector<std::int32_t> warp_sum_inputs(std::uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::vector<std::int32_t> in(kWarpSumThreads);
-  for (auto& v : in) v = static_cast<std::int32_t>(gen() % 100);
-  return in;
-}
-
-course::KernelOutcome judge_warp_sum(const std::vector<std::int32_t>& in, const std::vector<std::int32_t>& out) {
-  course::KernelOutcome o;
-  report::Section s("lanes", say("exercise.lanes-title"));
-  const std::size_t warps = in.size() / 32;
-  report::Table t("wrong-lanes", say("exercise.wrong-lanes-title"));
-  t.column("thread", "thread", report::Format::count)
-      .column("warp", "warp", report::Format::count)
-      .column("lane", "lane", report::Format::count)
-      .column("v", "v", report::Format::count)
-      .column("got", say("exercise.returned"), report::Format::count)
-      .column("expected", say("exercise.warp-sum"), report::Format::count);
-  std::size_t wrong = 0, own_value = 0, sum_in_lane0_only = 0;
-  std::string examples_en, examples_zh;
-  for (std::size_t i = 0; i < in.size() && i < out.size(); ++i) {
-    const std::int32_t expected = warp_total(in, i / 32);
-    if (out[i] == expected) continue;
-    ++wrong;
-    if (out[i] == in[i]) ++own_value;
-    if (i % 32 != 0 && out[i - i % 32] == warp_total(in, i / 32)) ++sum_in_lane0_only;
-    t.row({{"thread", static_cast<I>(i)}, {"warp", static_cast<I>(i / 32)}, {"lane", static_cast<I>(i % 32)},
-           {"v", static_cast<I>(in[i])}, {"got", static_cast<I>(out[i])}, {"expected", static_cast<I>(expected)}},
-          report::RowMark::mismatch);
-    if (wrong <= kExamples) {
-      const words::Args example{{"lane", i % 32}, {"warp", i / 32}, {"got", out[i]}, {"sum", expected}};
-      examples_en += (wrong > 1 ? "; " : "") + in_lang(words::Lang::en, "exercise.example", example);
-      examples_zh += (wrong > 1 ? "；" : "") + in_lang(words::Lang::zh, "exercise.example", example);
-    }
-  }
-  s.fact("lanes", say("exercise.lanes-checked"), static_cast<I>(in.size()), report::Format::count,
-         say("exercise.warps-of-32", {{"warps", warps}}));
-  for (std::size_t w = 0; w < warps; ++w)
-    s.fact("warp-" + to_string(w) + "-sum", say("exercise.warp-n-sum", {{"warp", w}}), static_cast<I>(warp_total(in, w)),
-           report::Format::count);
-  s.fact("wrong", say("exercise.lanes-wrong"), static_cast<I>(wrong), report::Format::count);
-  if (wrong > 0) s.add(std::move(t));
-  o.sections.push_back(std::move(s));
-
-  o.verdict.right = wrong == 0;
-  if (o.verdict.right) {
-    o.verdict.reason = {in_lang(words::Lang::en, "exercise.right", {{"warps", warps}}),
-                        in_lang(words::Lang::zh, "exercise.right", {{"warps", warps}})};
-    return o;
-  }
-  const char* why = own_value == wrong ? "exercise.own-value" : sum_in_lane0_only == wrong ? "exercise.lane-0-only" : nullptr;
-  const auto reason = [&](words::Lang lang, const std::string& examples, const char* more) {
-    return in_lang(lang, "exercise.wrong", {{"wrong", wrong}, {"lanes", in.size()}, {"examples", examples},
-                                            {"more", wrong > kExamples ? more : ""},
-                                            {"why", why ? in_lang(lang, why) : std::string()}});
-  };
-  o.verdict.reason = {reason(words::Lang::en, examples_en, "; ..."), reason(words::Lang::zh, examples_zh, "；……")};
-  return o;
-}
-
-course::KernelOutcome run_warp_sum_exercise(const course::KernelRequest& request) {
-  return course::compile_run_judge(request, kWarpSumHarness, 1, kWarpSumThreads, warp_sum_inputs(request.ctx->seed), judge_warp_sum);
 }
 
 }  // namespace cudasync::warp_primitives

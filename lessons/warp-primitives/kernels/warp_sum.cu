@@ -6,8 +6,8 @@
 //   cudasync exercise warp-primitives 10 --starter > warp_sum.cu
 //   cudasync exercise warp-primitives 10 --kernel warp_sum.cu
 //
-// The tool compiles it at run time (NVRTC), runs it on two warps of your GPU and says which lanes
-// are wrong. Shuffles are the tool of this lesson; no shared memory is needed.
+// The tool compiles it at run time (NVRTC), runs it on several grids of full warps, with delays,
+// and on the PTX model, and says which lanes are wrong. Shuffles are the tool of this lesson; no shared memory is needed.
 
 __device__ int warp_sum(int v) {
   // Your code here: five shuffle steps are enough.

@@ -7,10 +7,11 @@
 //   cudasync exercise cg-reduce 6 --starter > block_sum.cu
 //   cudasync exercise cg-reduce 6 --kernel block_sum.cu
 //
-// The tool compiles it at run time (NVRTC), runs it on 8 blocks of your GPU and says which blocks
-// are wrong. Every thread calls the function, so a __syncthreads() inside it is reached by all.
+// The tool compiles it at run time (NVRTC), runs it on several grids of blocks of 128, with delays,
+// and on the PTX model, and says which blocks are wrong. Every thread calls the function, so a
+// __syncthreads() inside it is reached by all.
 
 __device__ int block_sum(int v) {
-  // Your code here: sum each warp, then the warps' sums (shared memory, __syncthreads()).
+  // Your code here.
   return v;
 }
