@@ -100,6 +100,7 @@ TEST(KernelExerciseGpu, ARightWarpSumPassesAndIsRecorded) {
   EXPECT_EQ(facts["wrong-launches"]["value"], 0) << facts;
   EXPECT_EQ(facts["gpu-launches"]["value"], 27) << facts;  // 3 shapes x 3 seeds x 3 delay patterns
   EXPECT_GE(facts["model-launches"]["value"].get<int>(), 1) << facts;  // and the PTX model beside the GPU
+  EXPECT_EQ(facts["model-agrees"]["value"], "yes") << facts;          // with the GPU's values
   EXPECT_TRUE(contains(doc["report"]["sections"]["check"]["facts"]["computed-on"]["value"].get<std::string>(),
                        "PTX model"));
 }

@@ -90,6 +90,17 @@ TEST(KernelJudge, TicketsAreEachValueOnceAndARepeatedOneIsALostUpdate) {
   EXPECT_FALSE(j.wrong[0].expected.has_value());
 }
 
+TEST(KernelJudge, TheModelAndTheGpuAgreeOnCheckedThreadsAndTicketsInAnyOrder) {
+  const KernelExpect first = sum_over(KernelExpect::kOverBlock, KernelExpect::Who::first);
+  EXPECT_TRUE(same_outputs(first, 2, {5, 9, 7, 1}, {5, 0, 7, 3}));  // threads 1 and 3 are not checked
+  EXPECT_FALSE(same_outputs(first, 2, {5, 9, 7, 1}, {6, 9, 7, 1}));
+  KernelExpect tickets;
+  tickets.what = KernelExpect::What::tickets;
+  tickets.who = KernelExpect::Who::first;
+  EXPECT_TRUE(same_outputs(tickets, 1, {0, 1, 2}, {2, 0, 1}));
+  EXPECT_FALSE(same_outputs(tickets, 1, {0, 1, 2}, {0, 1, 1}));
+}
+
 TEST(KernelCheck, EveryShapeRunsThreeSeedsWithEachDelayPatternAndTheModelTakesTheSmallOnes) {
   KernelSpec spec;
   spec.shapes = {{8, 128}, {1, 64}, {2, 32}};

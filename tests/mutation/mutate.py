@@ -18,7 +18,8 @@ listed mutant that is killed fails the test too, so the list stays true.
   mutate.py --binary build/ci/src/cudasync [--backend model|gpu] [--seeds N] [--report FILE.md]
 
 With --backend gpu every reference runs with --seed 1, 4, 7, ... (each check covers three seeds)
-until N seeds are covered; mutants run once. Exit 0 when every reference passes and every mutant is
+until N seeds are covered, and its GPU values must equal the PTX model's (the fact model-agrees);
+mutants run once. Exit 0 when every reference passes and every mutant is
 killed or listed; 1 otherwise; 77 when the binary cannot check kernels here (no NVRTC), saying why.
 """
 import argparse
@@ -127,6 +128,10 @@ def check(binary, lesson, number, path, backend, seed, state):
     try:
         doc = json.loads(p.stdout)
         reason = doc["report"]["sections"]["check"]["checks"]["answer-right"]["detail"]
+        agrees = doc["report"]["sections"]["kernel"]["facts"].get("model-agrees")
+        if p.returncode == 0 and agrees is not None and agrees["value"] != "yes":
+            # A right answer whose GPU values the PTX model did not give: the model is wrong somewhere.
+            return 5, "the PTX model's values differ from the GPU's: " + agrees.get("note", "")
     except (ValueError, KeyError, TypeError):
         reason = (p.stderr or p.stdout).strip().splitlines()[-1:] and (p.stderr or p.stdout).strip().splitlines()[-1]
     return p.returncode, reason

@@ -180,6 +180,18 @@ KernelOutcome check_kernel(const KernelRequest& request) {
   s.fact("model-launches", words::core("kernel.model-launches"), static_cast<I>(model_ran ? k.model_runs.size() : 0),
          report::Format::count, words::core("kernel.model-schedules", {{"schedules", r.model_schedules}}));
   s.fact("wrong-launches", words::core("kernel.wrong-launches"), static_cast<I>(wrong_launches), report::Format::count);
+  // The PTX model beside the GPU: the same launches (the first of each shape, no delays) give the
+  // same values in every checked thread.
+  if (!r.on_model && !r.model_outs.empty()) {
+    std::size_t same = 0;
+    for (std::size_t m = 0; m < r.model_outs.size() && m < k.model_runs.size(); ++m) {
+      const std::size_t i = static_cast<std::size_t>(k.model_runs[m]);
+      if (i < r.outs.size() && same_outputs(spec.expect, plan[i].launch.block, r.outs[i], r.model_outs[m])) ++same;
+    }
+    s.fact("model-agrees", words::core("kernel.model-agrees"),
+           same == r.model_outs.size() ? std::string("yes") : std::string("no"), report::Format::plain,
+           words::core("kernel.model-agrees-of", {{"same", same}, {"launches", r.model_outs.size()}}));
+  }
   if (!r.finding.empty()) {
     s.fact("finding", words::core("kernel.finding"), r.finding);
     s.paragraph(r.finding_log);

@@ -1,5 +1,6 @@
 #include "core/course/kernel_judge.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace cudasync::course {
@@ -104,6 +105,23 @@ LaunchJudgement judge_launch(const KernelExpect& x, int grid, int block, const s
     }
   }
   return j;
+}
+
+bool same_outputs(const KernelExpect& x, int block, const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {
+  if (a.size() != b.size()) return false;
+  std::vector<std::int32_t> ta, tb;
+  for (std::size_t t = 0; t < a.size(); ++t) {
+    if (!checked_thread(x, static_cast<int>(t), block)) continue;
+    if (x.what == KernelExpect::What::tickets) {
+      ta.push_back(a[t]);
+      tb.push_back(b[t]);
+    } else if (a[t] != b[t]) {
+      return false;
+    }
+  }
+  std::sort(ta.begin(), ta.end());
+  std::sort(tb.begin(), tb.end());
+  return ta == tb;
 }
 
 }  // namespace cudasync::course

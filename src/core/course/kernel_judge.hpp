@@ -35,4 +35,8 @@ bool checked_thread(const KernelExpect& x, int t, int block);
 LaunchJudgement judge_launch(const KernelExpect& x, int grid, int block, const std::vector<std::int32_t>& in,
                              const std::vector<std::int32_t>& out);
 
+// Whether two runs of one launch (the GPU's and the PTX model's) returned the same in every checked
+// thread; for tickets, the same values in any order (which thread got which is the schedule's).
+bool same_outputs(const KernelExpect& x, int block, const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b);
+
 }  // namespace cudasync::course

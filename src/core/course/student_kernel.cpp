@@ -194,7 +194,8 @@ std::string answer_text(const StudentKernelResult& r) {
               {"outs", r.outs},                  {"on_model", r.on_model},
               {"finding", r.finding},            {"finding_log", r.finding_log},
               {"finding_run", r.finding_run},    {"model_skipped", r.model_skipped},
-              {"model_schedules", r.model_schedules}, {"failed_run", r.failed_run}}
+              {"model_schedules", r.model_schedules}, {"failed_run", r.failed_run},
+              {"model_outs", r.model_outs}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -212,6 +213,7 @@ StudentKernelResult parse_answer(const std::string& text) {
     r.model_skipped = j.at("model_skipped").get<std::string>();
     r.model_schedules = j.at("model_schedules").get<int>();
     r.failed_run = j.at("failed_run").get<int>();
+    r.model_outs = j.at("model_outs").get<std::vector<std::vector<std::int32_t>>>();
     r.status = StudentKernelResult::Status::failed;
     for (auto st : {StudentKernelResult::Status::ran, StudentKernelResult::Status::compiled,
                     StudentKernelResult::Status::model_finding, StudentKernelResult::Status::compile_error,
@@ -312,6 +314,7 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
     return answer_text(r);
   }
   r.model_skipped = m.cannot_run;
+  if (m.cannot_run.empty() && m.finding.empty()) r.model_outs = m.outs;
   // A program the model shows never finishing (a deadlock, a barrier some threads never reach, a
   // spin past the step limit) would hang the GPU until the deadline: the model's word is enough.
   if (m.finding == "deadlock" || m.finding == "barrier-divergence" || m.finding == "step-limit") {

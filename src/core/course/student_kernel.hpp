@@ -81,6 +81,9 @@ struct StudentKernelResult {
   // With a GPU: why the PTX model did not run the program (an instruction it lacks), or "".
   std::string model_skipped;
   int model_schedules = 0;  // schedules the model tried, over every model run
+  // With a GPU: the PTX model's outputs of the model runs (one per StudentKernel::model_runs), when it
+  // ran them clean, to set beside the GPU's.
+  std::vector<std::vector<std::int32_t>> model_outs;
   int failed_run = -1;      // failed: the launch that failed
 };
 
