@@ -142,7 +142,7 @@ def main():
     ap.add_argument("--binary", required=True)
     ap.add_argument("--backend", default="model", choices=["model", "gpu"])
     ap.add_argument("--seeds", type=int, default=3, help="seeds each reference is checked on (3 per check)")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 2))
     ap.add_argument("--report", help="write the mutation table here (markdown)")
     ap.add_argument("--only", help="LESSON/ID: one exercise")
     args = ap.parse_args()
