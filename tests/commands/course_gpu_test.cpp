@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "core/sanitizer_path.hpp"
 #include "support/cli_expect.hpp"
 #include "support/gpu_available.hpp"
 
@@ -130,6 +131,13 @@ TEST(KernelExerciseGpu, ARightBlockSumPassesAndASpinIsEndedByTheDeadline) {
   const std::string right = student_file("block_sum_right.cu", kBlockSumRight);
   const json ok = valid_document("exercise cg-reduce 6 --kernel '" + right + "' --backend gpu --json", 0);
   EXPECT_EQ(ok["report"]["sections"]["kernel"]["facts"]["wrong-launches"]["value"], 0);
+  // Where compute-sanitizer is, its three tools ran on the first launch and found nothing.
+  std::string looked;
+  if (cudasync::find_compute_sanitizer(looked)) {
+    const auto& rows = ok["report"]["sections"]["kernel"]["tables"]["sanitizer"]["rows"];
+    ASSERT_EQ(rows.size(), 3u) << ok["report"]["sections"]["kernel"];
+    for (const auto& row : rows) EXPECT_EQ(row["errors"], 0) << row;
+  }
   const std::string spins = student_file("block_sum_spins.cu", kBlockSumSpins);
   const auto start = std::chrono::steady_clock::now();
   const CliResult r = run_cli("exercise cg-reduce 6 --kernel '" + spins + "' --backend gpu --color never");

@@ -8,6 +8,7 @@
 #include "core/course/kernel_judge.hpp"
 #include "core/course/student_kernel.hpp"
 #include "core/lesson_texts.hpp"
+#include "core/sanitizer_path.hpp"
 #include "core/words/words.hpp"
 
 namespace cudasync::course {
@@ -235,6 +236,30 @@ KernelOutcome check_kernel(const KernelRequest& request) {
   o.sections.push_back(std::move(s));
 
   o.verdict.right = first_wrong < 0 && r.finding.empty();
+  // The last hunt, where the machine has compute-sanitizer: one launch under racecheck, synccheck
+  // and memcheck, whose reports name the student's file and line (-lineinfo). Only for a program
+  // the GPU and the model found right: a wrong one already has its reason.
+  std::vector<SanitizerOutcome> sanitized;
+  std::string looked;
+  if (o.verdict.right && !r.on_model)
+    if (const auto tool = find_compute_sanitizer(looked)) {
+      StudentKernel one = k;
+      one.runs = {plan.front().launch};
+      report::Table t("sanitizer", words::core("kernel.sanitizer-title"));
+      t.column("tool", "compute-sanitizer").column("errors", words::core("kernel.errors"), report::Format::count)
+          .column("report", words::core("kernel.first-report"));
+      for (const char* name : {"racecheck", "synccheck", "memcheck"}) {
+        sanitized.push_back(sanitize_student_kernel(*request.ctx, one, *tool, name, kCheckDeadline));
+        const SanitizerOutcome& so = sanitized.back();
+        t.row({{"tool", std::string(name)}, {"errors", static_cast<I>(so.errors)},
+               {"report", so.ran ? so.first : words::core("kernel.sanitizer-did-not-run", {{"why", so.why_not}})}});
+      }
+      o.sections.front().add(std::move(t));
+    }
+  const SanitizerOutcome* flagged = nullptr;
+  for (const auto& so : sanitized)
+    if (so.ran && so.errors > 0 && !flagged) flagged = &so;
+  if (flagged) o.verdict.right = false;
   const std::size_t model_count = model_ran ? k.model_runs.size() : 0;
   for (words::Lang lang : {words::Lang::en, words::Lang::zh}) {
     std::string reason;
@@ -242,6 +267,7 @@ KernelOutcome check_kernel(const KernelRequest& request) {
       reason = r.on_model ? in_lang(lang, "kernel.right-on-model", {{"launches", model_count}, {"schedules", r.model_schedules}})
                           : in_lang(lang, "kernel.right-on-gpu", {{"launches", judged.size()}, {"shapes", spec.shapes.size()},
                                                                   {"model", model_count}, {"schedules", r.model_schedules}});
+      if (!sanitized.empty()) reason += in_lang(lang, "kernel.sanitizer-clean");
     } else if (first_wrong >= 0) {
       const PlannedLaunch& p = plan[static_cast<std::size_t>(first_wrong)];
       const char* looks = looks_key(first_judgement.wrong);
@@ -256,6 +282,9 @@ KernelOutcome check_kernel(const KernelRequest& request) {
       if (looks) reason += gap + in_lang(lang, looks);
       if (!r.finding.empty())
         reason += gap + in_lang(lang, "kernel.model-also", {{"finding", r.finding}, {"what", r.finding_log}});
+    } else if (flagged) {
+      reason = in_lang(lang, "kernel.sanitizer-found", {{"launches", judged.size()}, {"tool", flagged->tool},
+                                                         {"errors", flagged->errors}, {"report", flagged->first}});
     } else {
       reason = in_lang(lang, "kernel.gpu-right-model-not", {{"launches", judged.size()}, {"finding", r.finding},
                                                              {"what", r.finding_log}});

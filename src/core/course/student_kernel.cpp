@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -268,6 +269,52 @@ StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKerne
     throw WaivedError("your function compiles (NVRTC, " + std::string(kCompileOnlyArch) + ", no errors), and the PTX "
                       "model cannot run it: " + answer.log + "; run it where cudasync doctor finds a GPU");
   return answer;
+}
+
+SanitizerOutcome sanitize_student_kernel(const RunContext& ctx, const StudentKernel& k, const std::string& sanitizer,
+                                         const std::string& tool, std::chrono::milliseconds deadline) {
+  SanitizerOutcome out;
+  out.tool = tool;
+  const std::string request = make_temp_file("kernel", "request");
+  const std::string log = make_temp_file("kernel", "sanitizer");
+  {
+    StudentKernel asked = k;
+    asked.model_runs.clear();  // the GPU alone: the sanitizer watches the hardware
+    std::ofstream f(request);
+    f << request_text(asked);
+  }
+  const parts::ChildLaunch l = parts::child_launch(ctx, "exercise", "kernel", {"--kernel-request", request});
+  std::vector<std::string> args = {"--tool", tool, "--log-file", log, "--error-exitcode", "99"};
+  if (tool == "racecheck") args.insert(args.end(), {"--racecheck-report", "hazard"});
+  args.push_back(self_executable());
+  args.insert(args.end(), l.args.begin(), l.args.end());
+  ChildResult c;
+  try {
+    ChildProcess child(sanitizer, args, deadline, "sanitizer", l.env);
+    c = child.finish();
+  } catch (const std::exception& e) {
+    out.why_not = e.what();
+  }
+  std::ifstream in(log);
+  const std::string base = line_name(k.file);
+  std::string first_error;
+  for (std::string line; std::getline(in, line);) {
+    if (const auto at = line.find("ERROR SUMMARY: "); at != std::string::npos) {
+      out.ran = true;
+      out.errors = std::atoi(line.c_str() + at + 15);
+    } else if (out.first.empty() && line.find(base + ":") != std::string::npos) {
+      out.first = line.substr(line.find_first_not_of(" =0123456789") == std::string::npos ? 0 : line.find_first_not_of(" =0123456789"));
+    } else if (first_error.empty() && (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
+                                       line.find("hazard") != std::string::npos)) {
+      first_error = line;
+    }
+  }
+  if (out.first.empty()) out.first = first_error;
+  if (!out.ran && out.why_not.empty())
+    out.why_not = c.status == ChildResult::Status::timeout ? "it did not end within its deadline" : "it ended with " + c.describe();
+  std::remove(request.c_str());
+  std::remove(log.c_str());
+  return out;
 }
 
 std::string student_kernel_child(const RunContext& ctx, const std::string& request_path) {

@@ -102,6 +102,19 @@ std::string read_student_file(const std::string& path);
 StudentKernelResult run_student_kernel(const RunContext& ctx, const StudentKernel& k,
                                        std::chrono::milliseconds deadline);
 
+// With a GPU and compute-sanitizer: `k` run again in a child under the sanitizer's `tool`
+// (racecheck, synccheck, memcheck), its report read back. The student's program is compiled with
+// -lineinfo, so a report names the student's file and line.
+struct SanitizerOutcome {
+  std::string tool;
+  bool ran = false;        // the sanitizer ran to its summary
+  int errors = 0;          // its "ERROR SUMMARY: N errors"
+  std::string first;       // the first report line naming the student's file, else the first error line
+  std::string why_not;     // why it did not run to its summary (a timeout, a start that failed)
+};
+SanitizerOutcome sanitize_student_kernel(const RunContext& ctx, const StudentKernel& k, const std::string& sanitizer,
+                                         const std::string& tool, std::chrono::milliseconds deadline);
+
 // Child side (`cudasync exercise --child kernel --kernel-request FILE --child-out OUT`): reads the
 // request, compiles and runs it on the run's GPU, and returns the answer the parent reads.
 std::string student_kernel_child(const RunContext& ctx, const std::string& request_path);

@@ -35,11 +35,6 @@ std::string one_line(std::string m) {
   return m;
 }
 
-bool executable(const std::string& path) {
-  struct stat st {};
-  return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-}
-
 bool complete(const BarrierObservation& o, const bool (&have)[10]) {
   if (!std::all_of(std::begin(have), std::end(have), [](bool b) { return b; })) return false;
   const auto n = static_cast<std::size_t>(o.threads);
@@ -260,27 +255,6 @@ std::vector<std::string> barrier_child_options(int deadline_ms, bool sanitized) 
   return {"--deadline-ms", std::to_string(deadline_ms), "--child-grace-ms",
           std::to_string(sanitized ? kSanitizedGraceMs : kChildGraceMs)};
 }
-
-std::optional<std::string> find_compute_sanitizer(std::string& looked) {
-  std::vector<std::string> places;
-  if (const char* path = std::getenv("PATH")) {
-    std::istringstream in(path);
-    for (std::string dir; std::getline(in, dir, ':');)
-      if (!dir.empty()) places.push_back(dir + "/compute-sanitizer");
-  }
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(var); v && *v) {
-      places.push_back(std::string(v) + "/bin/compute-sanitizer");
-      places.push_back(std::string(v) + "/compute-sanitizer/compute-sanitizer");
-    }
-  places.push_back("/usr/local/cuda/bin/compute-sanitizer");
-  places.push_back("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
-  for (const auto& p : places)
-    if (executable(p)) return p;
-  looked = "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin";
-  return std::nullopt;
-}
-
 
 SanitizerChild::SanitizerChild(const std::string& sanitizer, const RunContext& ctx, int deadline_ms) : tool_(sanitizer) {
   const char* dir = std::getenv("TMPDIR");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/child_process.hpp"
+#include "core/sanitizer_path.hpp"
 #include "core/coresidency.hpp"
 #include "core/course/exercise.hpp"
 #include "core/course/exercise_texts.hpp"
@@ -240,9 +241,6 @@ inline constexpr int kSanitizedGraceMs = 5000;
 // "--deadline-ms N --child-grace-ms G".
 std::vector<std::string> barrier_child_options(int deadline_ms, bool sanitized);
 
-// compute-sanitizer: on PATH, else under $CUDA_HOME, $CUDA_PATH or /usr/local/cuda (bin/ and
-// compute-sanitizer/). nullopt when none is found; `looked` then says where it looked.
-std::optional<std::string> find_compute_sanitizer(std::string& looked);
 // The divergent-syncthreads child under synccheck: its output (the sanitizer's log) and exit.
 struct SanitizerRun {
   bool found = false;

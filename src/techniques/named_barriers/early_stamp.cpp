@@ -1,6 +1,7 @@
 // named-barriers' early-stamp part: does a clock read placed right after bar.sync wait for the
 // barrier? Measured beside a stamp taken behind a shared-memory access, which the PTX ISA makes wait.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/report/text_format.hpp"

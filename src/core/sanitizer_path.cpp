@@ -1,0 +1,41 @@
+#include "core/sanitizer_path.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace cudasync {
+
+namespace {
+
+bool runnable(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::optional<std::string> find_compute_sanitizer(std::string& looked) {
+  std::vector<std::string> places;
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream in(path);
+    for (std::string dir; std::getline(in, dir, ':');)
+      if (!dir.empty()) places.push_back(dir + "/compute-sanitizer");
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) {
+      places.push_back(std::string(v) + "/bin/compute-sanitizer");
+      places.push_back(std::string(v) + "/compute-sanitizer/compute-sanitizer");
+    }
+  places.push_back("/usr/local/cuda/bin/compute-sanitizer");
+  places.push_back("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
+  for (const auto& p : places)
+    if (runnable(p)) return p;
+  looked = "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin";
+  return std::nullopt;
+}
+
+}  // namespace cudasync
