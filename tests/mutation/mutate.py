@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -116,7 +117,18 @@ def exercise_numbers():
     return numbers
 
 
+SECONDS = []  # the wall time of every check, for the summary
+
+
 def check(binary, lesson, number, path, backend, seed, state):
+    started = time.monotonic()
+    try:
+        return check_once(binary, lesson, number, path, backend, seed, state)
+    finally:
+        SECONDS.append(time.monotonic() - started)
+
+
+def check_once(binary, lesson, number, path, backend, seed, state):
     env = dict(os.environ, XDG_STATE_HOME=state, COLUMNS="200")
     cmd = [binary, "exercise", lesson, str(number), "--kernel", path, "--backend", backend,
            "--seed", str(seed), "--json", "-q"]
@@ -231,7 +243,8 @@ def main():
     equiv = sum(s["equivalent"] for _, _, _, s, _ in rows)
     print(f"mutation: {len(rows)} exercises, {total} mutants, {killed} killed, {equiv} equivalent, "
           f"{total - killed - equiv} surviving; references {'all pass' if all(s['reference'] for _, _, _, s, _ in rows) else 'FAIL'} "
-          f"({args.backend})")
+          f"({args.backend}); a check took {min(SECONDS):.2f}-{max(SECONDS):.2f} s, median "
+          f"{sorted(SECONDS)[len(SECONDS) // 2]:.2f} s, {args.jobs} at once")
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("| exercise | mutants | killed | equivalent | score |\n|---|---|---|---|---|\n")
