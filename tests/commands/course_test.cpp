@@ -208,7 +208,7 @@ TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {
            {"exercise warp-primitives 999", {"999", "accepted"}},
            {"check warp-primitives", {"accepted"}},
            {"exercise warp-primitives --hint", {"--hint needs an exercise", "accepted"}},
-           {"exercise warp-primitives 12", {"accepted: 1..11"}},
+           {"exercise warp-primitives 13", {"accepted: 1..12"}},
            {"exercise warp-primitives 2 --starter", {"--starter", "accepted: --starter with a kernel exercise"}},
            {"exercise warp-primitives --starter", {"--starter needs an exercise", "accepted"}},
            {"exercise warp-primitives 10 --kernel /dev/null", {"--kernel /dev/null", "accepted"}},
