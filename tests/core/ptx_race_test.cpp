@@ -226,6 +226,24 @@ $L_end:)";
   EXPECT_EQ(ints_of(o.buffers.at(0)).at(2), 9);
 }
 
+// The PTX ISA asks one thread count of every arrival at a barrier: the producer that counts only its
+// own warp is found whichever warp arrives first (named-barriers 5's bug).
+TEST(PtxFindings, ArrivalsWithDifferentCountsAtOneBarrierAreNamed) {
+  std::string body = R"(  setp.gt.u32 %p1, %r1, 31;
+  @%p1 bra $L_consumer;
+  bar.arrive 1, 32;
+  bra.uni $L_end;
+$L_consumer:
+  bar.sync 1, 64;
+$L_end:)";
+  const Outcome o = race_check(body, 1, 64);
+  const Finding* f = o.first("barrier-count");
+  ASSERT_NE(f, nullptr) << race_messages(o);
+  EXPECT_NE(f->message.find("with 32"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("with 64"), std::string::npos) << f->message;
+  EXPECT_EQ(f->ptx_lines.size(), 2u);
+}
+
 TEST(PtxFindings, TwoWarpsAtDifferentNamedBarriersDeadlockAndBothLinesAreNamed) {
   const std::string body = R"(  setp.gt.u32 %p1, %r1, 31;
   @%p1 bra $L_other;

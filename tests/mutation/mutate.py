@@ -9,6 +9,7 @@ the checker; then every mutant of its synchronisation must fail it:
               __threadfence_block, thread_scope_system -> _device -> _block, .sys -> .gpu -> .cta
   relax       acquire / release / acq_rel / seq_cst made relaxed (C++ orders and PTX qualifiers)
   mask        a full warp mask 0xffffffff narrowed to 0x0000ffff
+  count       a named barrier's thread count one warp smaller (bar.sync 1, 64 -> 1, 32)
   diverge     a barrier moved into a branch that half the threads take
 
 A mutant that passes is a survivor, and fails the test unless tests/kernel_exercises/equivalent.json
@@ -38,13 +39,15 @@ REFERENCES = os.path.join(ROOT, "tests", "kernel_exercises")
 EQUIVALENT = os.path.join(REFERENCES, "equivalent.json")
 
 # (operator, pattern, replacement or None to delete the statement). Patterns match within one line.
+# An inline-PTX statement: asm volatile("bar.sync %0, %1;" :: ... : "memory"); (the string may hold ';').
+ASM_BARRIER = r"asm\s+volatile\s*\(\s*\"(?:bar|barrier)\.(?:[^\"\\]|\\.)*\"[^;]*\)\s*;"
 BARRIERS = [
     r"__syncthreads\s*\(\s*\)\s*;",
     r"__syncwarp\s*\([^;]*\)\s*;",
     r"__threadfence(_block|_system)?\s*\(\s*\)\s*;",
     r"cuda::atomic_thread_fence\s*\([^;]*\)\s*;",
-    r"asm\s+volatile\s*\(\s*\"(bar|barrier)\.[^;]*\)\s*;",
-    r"asm\s+volatile\s*\(\s*\"(fence|membar)\.[^;]*\)\s*;",
+    ASM_BARRIER,
+    r"asm\s+volatile\s*\(\s*\"(?:fence|membar)\.(?:[^\"\\]|\\.)*\"[^;]*\)\s*;",
 ]
 NARROW = [
     (r"__threadfence_system\s*\(", "__threadfence("),
@@ -62,7 +65,10 @@ MASK = [(r"0xffffffff", "0x0000ffff")]
 DIVERGE = [
     (r"__syncthreads\s*\(\s*\)\s*;", "if (threadIdx.x % 2 == 0) __syncthreads();"),
     (r"__syncwarp\s*\(([^;]*)\)\s*;", r"if (threadIdx.x % 2 == 0) __syncwarp(\1);"),
+    ("(" + ASM_BARRIER + ")", r"if (threadIdx.x % 2 == 0) \1"),
 ]
+# A named barrier's thread count one warp smaller: "r"(64) -> "r"(32) in a bar statement.
+COUNT = [(r"(\"(?:bar|barrier)\.[^\"]*\"[^;]*\"r\"\()(\d+)(\))", None)]
 
 
 def code_part(line):
@@ -93,6 +99,10 @@ def mutants(text):
         for pattern in BARRIERS:
             for m in re.finditer(pattern, code):
                 add("delete", i, code[:m.start()] + code[m.end():] + rest)
+        for m in re.finditer(COUNT[0][0], code):
+            n = int(m.group(2))
+            if n > 32:
+                add("count", i, code[:m.start(2)] + str(n - 32) + code[m.end(2):] + rest)
         for op, table in (("narrow", NARROW), ("relax", RELAX), ("mask", MASK), ("diverge", DIVERGE)):
             for pattern, repl in table:
                 for m in re.finditer(pattern, code):

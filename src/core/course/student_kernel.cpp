@@ -364,7 +364,8 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
   if (m.cannot_run.empty() && m.finding.empty()) r.model_outs = m.outs;
   // A program the model shows never finishing (a deadlock, a barrier some threads never reach, a
   // spin past the step limit) would hang the GPU until the deadline: the model's word is enough.
-  if (m.finding == "deadlock" || m.finding == "barrier-divergence" || m.finding == "step-limit") {
+  if (m.finding == "deadlock" || m.finding == "barrier-divergence" || m.finding == "barrier-count" ||
+      m.finding == "step-limit") {
     r.status = StudentKernelResult::Status::model_finding;
     r.log = m.log;
     return answer_text(r);

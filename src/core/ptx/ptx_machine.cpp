@@ -154,6 +154,8 @@ struct GlobalBuf {
 struct Barrier {
   int arrived = 0;
   int expected = -1;
+  std::size_t first_pc = 0;  // the instruction of the phase's first arrival
+  int first_thread = -1;
   std::vector<int> waiters;
   Clock acc;
   std::uint32_t red = 0;
@@ -1322,8 +1324,29 @@ struct Machine::Impl {
     const bool has_count = d.mode == kBarRed ? d.o.size() == 4 : d.o.size() == 2;
     if (has_count) count = static_cast<int>(get(t, d.o[a + 1], Ty{'u', 32}));
     Barrier& b = barriers[static_cast<std::size_t>(h.block)][static_cast<std::size_t>(id)];
+    if (b.arrived > 0 && count != b.expected) {
+      // The PTX ISA: every thread of a phase gives the same count (bar.sync with and without one,
+      // bar.arrive's and bar.sync's alike). Hardware with two counts may release early or never.
+      const Instr& first = (*src)[b.first_pc];
+      const Instr& in = (*src)[h.pc];
+      const auto said = [](int c) { return c < 0 ? std::string("no count (the whole block)") : std::to_string(c); };
+      Finding f;
+      f.kind = "barrier-count";
+      f.message = "barrier " + std::to_string(id) + " of block " + std::to_string(h.block) + ": thread " +
+                  std::to_string(b.first_thread % block) + " arrived with " + said(b.expected) + " at " +
+                  to_string(first.loc) + " ('" + first.text + "'), thread " + std::to_string(h.tid) + " with " +
+                  said(count) + " at " + to_string(in.loc) + " ('" + in.text +
+                  "'): every arrival of one barrier gives the same thread count";
+      f.where = {first.loc, in.loc};
+      f.threads = {ThreadRef{h.block, b.first_thread % block}, ThreadRef{h.block, h.tid}};
+      f.ptx_lines = {first.line, in.line};
+      add_fatal(std::move(f));
+      return;
+    }
     if (b.arrived == 0) {
       b.expected = count;
+      b.first_pc = h.pc;
+      b.first_thread = t;
       b.red = d.mode2 == 1 ? 1u : 0u;
       b.red_kind = d.mode2;
       b.acc.clear();

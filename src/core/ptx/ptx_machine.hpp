@@ -18,6 +18,7 @@
 //   data-race                two conflicting accesses nothing orders (both lines, threads, address)
 //   deadlock                 no thread can move: who waits on what, at which line
 //   barrier-divergence       a bar.sync that threads of the block will never reach: they exited
+//   barrier-count            two arrivals at one barrier phase with different thread counts
 //   warp-mask                a .sync warp instruction whose membermask leaves out the lane that
 //                            runs it, names an exited lane, or whose source lane is outside it
 //   step-limit               the run did not finish in N steps (a spin that never ends)
