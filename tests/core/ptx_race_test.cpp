@@ -229,14 +229,17 @@ $L_end:)";
 // The PTX ISA asks one thread count of every arrival at a barrier: the producer that counts only its
 // own warp is found whichever warp arrives first (named-barriers 5's bug).
 TEST(PtxFindings, ArrivalsWithDifferentCountsAtOneBarrierAreNamed) {
-  std::string body = R"(  setp.gt.u32 %p1, %r1, 31;
+  const std::string body = R"(  setp.gt.u32 %p1, %r1, 31;
   @%p1 bra $L_consumer;
   bar.arrive 1, 32;
   bra.uni $L_end;
 $L_consumer:
   bar.sync 1, 64;
 $L_end:)";
-  const Outcome o = race_check(body, 1, 64);
+  // Warp 1 first (reverse): it waits for 64, then warp 0 arrives counting 32. In thread order the
+  // 32 complete a phase of their own and warp 1 then waits for ever: a deadlock, also a finding.
+  EXPECT_NE(race_check(body, 1, 64).first("deadlock"), nullptr);
+  const Outcome o = run_kernel(parse_program(race_kernel(body)), race_launch(1, 64), Schedule::reverse());
   const Finding* f = o.first("barrier-count");
   ASSERT_NE(f, nullptr) << race_messages(o);
   EXPECT_NE(f->message.find("with 32"), std::string::npos) << f->message;
