@@ -69,6 +69,9 @@ TEST(KernelJudge, RotateInputAndGridSum) {
   const std::vector<std::int32_t> in = {10, 11, 12, 13, 20, 21, 22, 23};
   EXPECT_TRUE(judge_launch(rotate, 2, 4, in, {12, 13, 10, 11, 22, 23, 20, 21}).wrong.empty());
   EXPECT_EQ(judge_launch(rotate, 2, 4, in, {12, 13, 10, 11, 22, 23, 20, 0}).wrong.at(0).looks_like, "zero");
+  rotate.over = KernelExpect::kOverGrid;  // by blocks: thread t returns thread t + 2 x 2's, mod 8
+  rotate.by = 2;
+  EXPECT_TRUE(judge_launch(rotate, 4, 2, {0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 6, 7, 0, 1, 2, 3}).wrong.empty());
   KernelExpect input;
   input.what = KernelExpect::What::input;
   EXPECT_TRUE(judge_launch(input, 2, 4, in, in).wrong.empty());

@@ -60,7 +60,9 @@ LaunchJudgement judge_launch(const KernelExpect& x, int grid, int block, const s
       case KernelExpect::What::input: w.expected = in[i]; break;
       case KernelExpect::What::rotate: {
         const int start = t - t % block;
-        w.expected = in[static_cast<std::size_t>(start + (t % block + x.by) % block)];
+        w.expected = x.over == KernelExpect::kOverGrid
+                         ? in[static_cast<std::size_t>((t + x.by * block) % threads)]
+                         : in[static_cast<std::size_t>(start + (t % block + x.by) % block)];
         break;
       }
       case KernelExpect::What::tickets: break;

@@ -16,13 +16,14 @@ struct KernelExpect {
   enum class What {
     sum,      // the sum of in[] over the thread's group (`over`)
     input,    // its own in[t]
-    rotate,   // in[] of the thread `by` places on in its block
+    rotate,   // in[] of the thread `by` places on in its block, or (over grid) `by` blocks on in the grid
     tickets,  // the checked threads' values are 0..k-1, each once
   };
   enum class Who { all, first, lane0 };  // every thread; thread 0 of a block; lane 0 of a warp
   What what = What::sum;
   Who who = Who::all;
-  int over = 32;  // sum: threads per group; kOverBlock / kOverGrid for the whole block / grid
+  int over = 32;  // sum: threads per group; kOverBlock / kOverGrid for the whole block / grid;
+                  // rotate: kOverBlock (by threads, in its block) or kOverGrid (by blocks, in the grid)
   int by = 1;     // rotate
   static constexpr int kOverBlock = -1;
   static constexpr int kOverGrid = -2;

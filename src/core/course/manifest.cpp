@@ -335,7 +335,13 @@ class Reader {
     k.expect.what = pick(whats, x.value("what", json()), ek + ".what");
     if (x.contains("who")) k.expect.who = pick(whos, x["who"], ek + ".who");
     const bool sum = k.expect.what == KernelExpect::What::sum, rotate = k.expect.what == KernelExpect::What::rotate;
-    if (sum != x.contains("over")) fail(from, ek + ".over", sum ? "is missing: warp, block, grid or a count" : "is only for what: sum");
+    if (sum && !x.contains("over")) fail(from, ek + ".over", "is missing: warp, block, grid or a count");
+    if (!sum && !rotate && x.contains("over")) fail(from, ek + ".over", "is only for what: sum or rotate");
+    if (rotate) {
+      const json& o = x.value("over", json("block"));
+      if (o != "block" && o != "grid") fail(from, ek + ".over", "is not block or grid (what: rotate)");
+      k.expect.over = o == "grid" ? KernelExpect::kOverGrid : KernelExpect::kOverBlock;
+    }
     if (rotate != x.contains("by")) fail(from, ek + ".by", rotate ? "is missing: how many places" : "is only for what: rotate");
     if (sum) {
       const json& o = x["over"];
