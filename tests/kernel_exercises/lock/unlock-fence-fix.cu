@@ -1,0 +1,13 @@
+// Reference solution of lock 7 (unlock-fence-fix), for the mutation test only: it is never
+// shipped. Each sync construct stands on its own line, spelled plainly.
+
+__device__ void lock(int* mutex) {
+  while (atomicCAS(mutex, 0, 1) != 0) {
+  }
+  __threadfence();
+}
+
+__device__ void unlock(int* mutex) {
+  __threadfence();
+  *(volatile int*)mutex = 0;
+}
