@@ -48,8 +48,8 @@ TEST(TeacherCourse, ATeachersExerciseFollowsTheLessonsOwnAndIsCheckedAndRecorded
   write_course_file(course.path + "/lock.json", kTeacherLock);
   const CliResult list = run_with(course.path, state.path, "exercise lock --color never");
   EXPECT_EQ(list.exit_code, 0) << shown(list);
-  EXPECT_TRUE(contains(list.out, "6  -       With one run of stale-reads")) << list.out;
-  const CliResult asked = run_with(course.path, state.path, "exercise lock 6 --color never");
+  EXPECT_TRUE(contains(list.out, "8  -       With one run of stale-reads")) << list.out;
+  const CliResult asked = run_with(course.path, state.path, "exercise lock 8 --color never");
   EXPECT_EQ(asked.exit_code, 0) << shown(asked);
   EXPECT_TRUE(contains(asked.out, "what count does the book's lock end with?")) << asked.out;
   // The same run the lesson's own exercise 2 reads: the same answer.
@@ -59,15 +59,15 @@ TEST(TeacherCourse, ATeachersExerciseFollowsTheLessonsOwnAndIsCheckedAndRecorded
     EXPECT_EQ(r.exit_code, 0) << shown(r);
     return json::parse(r.out)["report"]["sections"]["answer"]["facts"]["answer"]["value"].get<std::string>();
   };
-  const std::string right = answer(6);
+  const std::string right = answer(8);
   EXPECT_EQ(right, answer(2));
-  const CliResult check = run_with(course.path, state.path, "check lock 6 " + right + " --backend model");
+  const CliResult check = run_with(course.path, state.path, "check lock 8 " + right + " --backend model");
   EXPECT_EQ(check.exit_code, 0) << shown(check);
   EXPECT_TRUE(contains(read_file(state.path + "/cudasync/progress.json"), "\"stale-count-again\"")); // by its id
-  // Without the folder the lesson has its own five again.
-  const CliResult own = run_with("", state.path, "exercise lock 6");
+  // Without the folder the lesson has its own seven again.
+  const CliResult own = run_with("", state.path, "exercise lock 8");
   EXPECT_EQ(own.exit_code, 2) << shown(own);
-  EXPECT_TRUE(contains(own.err, "accepted: 1..5")) << own.err;
+  EXPECT_TRUE(contains(own.err, "accepted: 1..7")) << own.err;
 }
 
 TEST(TeacherCourse, ABadFileIsRefusedWithFileLineAndKeyAndExitTwo) {
@@ -104,6 +104,11 @@ TEST(TeacherCourse, ABadFileIsRefusedWithFileLineAndKeyAndExitTwo) {
 TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
   const TempDir root;
   std::filesystem::create_directories(root.path + "/lock");
+  // The manifest names its kernel exercises' files (kernels/): they travel with it.
+  const auto kernels = [&](const std::string& lesson) {
+    std::filesystem::copy(source_dir() + "/lessons/lock/kernels", root.path + "/" + lesson + "/kernels");
+  };
+  kernels("lock");
   const std::string lock = read_file(source_dir() + "/lessons/lock/lesson.json");
   write_course_file(root.path + "/lock/lesson.json", lock);
   EXPECT_EQ(run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lock/lesson.json'").exit_code, 0);
@@ -116,6 +121,7 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
   EXPECT_TRUE(contains(r.err, ": exercises[1].number: 3 where 2 comes next")) << r.err;
   // A manifest in the folder of another lesson.
   std::filesystem::create_directories(root.path + "/lack");
+  kernels("lack");
   write_course_file(root.path + "/lack/lesson.json", lock);
   const CliResult moved = run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + root.path + "/lack/lesson.json'");
   EXPECT_EQ(moved.exit_code, 1) << shown(moved);
