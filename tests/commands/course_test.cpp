@@ -457,3 +457,26 @@ TEST(Exercise, EachHintShowsOneRungMoreAndTheProgressCountsThem) {
   EXPECT_EQ(one["facts"]["hints-used"]["value"], 1);
   EXPECT_FALSE(one["paragraphs"].empty()) << one;
 }
+
+// A right grid barrier in inline PTX: arrive with red.release, poll with ld.acquire, then
+// __syncthreads(). The block that arrives last reads its own add; it still acquires the release
+// sequence the others' adds made (the PTX model once called this a race).
+TEST(KernelExercise, AGridBarrierOfReleaseAddsAndAcquirePollsIsRightOnThePtxModel) {
+  if (!nvrtc_here()) GTEST_SKIP() << "this build cannot load NVRTC (built without CUDA, or libnvrtc missing)";
+  const TempDir dir;
+  std::ofstream(dir.path + "/barrier.cu")
+      << "__device__ void grid_barrier(unsigned int* count, unsigned int goal) {\n"
+         "  __syncthreads();\n"
+         "  if (threadIdx.x == 0) {\n"
+         "    asm volatile(\"red.release.gpu.global.add.u32 [%0], 1;\" ::\"l\"(count) : \"memory\");\n"
+         "    unsigned seen = 0;\n"
+         "    do {\n"
+         "      asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(seen) : \"l\"(count) : \"memory\");\n"
+         "    } while (seen < goal);\n"
+         "  }\n"
+         "  __syncthreads();\n"
+         "}\n";
+  const CliResult r = run_shell("cd '" + dir.path + "' && XDG_STATE_HOME='" + dir.path + "' '" + binary_path() +
+                                "' exercise lockfree-barrier 5 --kernel barrier.cu --backend model -q");
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+}

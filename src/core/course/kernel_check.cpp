@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 
@@ -50,6 +51,26 @@ std::vector<std::int32_t> delays(int grid, int block, int point, std::uint64_t s
 std::string replay(const KernelRequest& r, std::uint64_t seed) {
   return "cudasync exercise " + r.lesson + " " + std::to_string(r.exercise->number) + " --kernel " + r.file +
          " --seed " + std::to_string(seed);
+}
+
+// The compute-sanitizer tools the last hunt runs: CUDASYNC_KERNEL_SANITIZERS (a comma list; empty:
+// none), else racecheck, synccheck and memcheck. The mutation test sets it to none for the seeds
+// after a reference's first, where the sanitizers would only repeat themselves.
+std::vector<std::string> sanitizer_tools() {
+  const char* env = std::getenv("CUDASYNC_KERNEL_SANITIZERS");
+  if (env == nullptr) return {"racecheck", "synccheck", "memcheck"};
+  std::vector<std::string> tools;
+  std::string one;
+  for (const char* c = env;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      if (one == "racecheck" || one == "synccheck" || one == "memcheck" || one == "initcheck") tools.push_back(one);
+      one.clear();
+      if (*c == '\0') break;
+    } else {
+      one += *c;
+    }
+  }
+  return tools;
 }
 
 std::string shape_text(const KernelLaunch& l) { return std::to_string(l.grid) + " x " + std::to_string(l.block); }
@@ -241,17 +262,17 @@ KernelOutcome check_kernel(const KernelRequest& request) {
   // the GPU and the model found right: a wrong one already has its reason.
   std::vector<SanitizerOutcome> sanitized;
   std::string looked;
-  if (o.verdict.right && !r.on_model)
+  if (o.verdict.right && !r.on_model && !sanitizer_tools().empty())
     if (const auto tool = find_compute_sanitizer(looked)) {
       StudentKernel one = k;
       one.runs = {plan.front().launch};
       report::Table t("sanitizer", words::core("kernel.sanitizer-title"));
       t.column("tool", "compute-sanitizer").column("errors", words::core("kernel.errors"), report::Format::count)
           .column("report", words::core("kernel.first-report"));
-      for (const char* name : {"racecheck", "synccheck", "memcheck"}) {
+      for (const std::string& name : sanitizer_tools()) {
         sanitized.push_back(sanitize_student_kernel(*request.ctx, one, *tool, name, kCheckDeadline));
         const SanitizerOutcome& so = sanitized.back();
-        t.row({{"tool", std::string(name)}, {"errors", static_cast<I>(so.errors)},
+        t.row({{"tool", name}, {"errors", static_cast<I>(so.errors)},
                {"report", so.ran ? so.first : words::core("kernel.sanitizer-did-not-run", {{"why", so.why_not}})}});
       }
       o.sections.front().add(std::move(t));

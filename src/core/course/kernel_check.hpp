@@ -8,6 +8,8 @@
 //   - the PTX model (core/ptx) on the shapes of at most kModelThreads threads, under its hunting
 //     schedules, with or without a GPU: a race it finds fails the exercise even when the GPU
 //     happened to return the right values;
+//   - where compute-sanitizer is, a program found right runs once more under racecheck, synccheck
+//     and memcheck (CUDASYNC_KERNEL_SANITIZERS=a,b chooses the tools; empty: none);
 //   - the judge (kernel_judge.hpp) on every launch; a wrong one names the launch (shape, seed,
 //     delays), the threads and what they returned, and the command that replays it.
 #include "core/course/kernel_exercise.hpp"

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <nvrtc.h>
 
 #include <string>
@@ -110,7 +111,13 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
   // it is still there; the intrinsics (__shfl_xor_sync...) are built into NVRTC.
   // -lineinfo: the PTX's .loc lines name the student's file and lines (the PTX model reports by them).
   std::vector<std::string> options{"--gpu-architecture=" + arch, "-std=c++17", "-lineinfo"};
-  if (std::string(CUDASYNC_CUDA_INCLUDE_DIR).size() > 0) options.push_back("-I" CUDASYNC_CUDA_INCLUDE_DIR);
+  if (std::string(CUDASYNC_CUDA_INCLUDE_DIR).size() > 0) {
+    options.push_back("-I" CUDASYNC_CUDA_INCLUDE_DIR);
+    // CUDA 13 keeps libcu++ (<cuda/atomic>, cuda::atomic_ref) under include/cccl.
+    std::error_code ec;
+    if (std::filesystem::is_directory(CUDASYNC_CUDA_INCLUDE_DIR "/cccl", ec))
+      options.push_back("-I" CUDASYNC_CUDA_INCLUDE_DIR "/cccl");
+  }
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
   const nvrtcResult compiled = n.compile(p, static_cast<int>(argv.size()), argv.data());

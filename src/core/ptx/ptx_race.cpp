@@ -117,17 +117,28 @@ void HappensBefore::weak_write(std::uint64_t key) { sync_.erase(key); }
 
 void HappensBefore::strong_read(int t, std::uint64_t key, Scope scope, bool acquire) {
   const auto it = sync_.find(key);
-  if (it == sync_.end() || it->second.writer == t) return;
+  // A thread that reads its own last RMW still acquires the release sequence that RMW extended:
+  // the other arrivals at a counter it added to last (a grid barrier's last block).
+  if (it == sync_.end()) return;
   const SyncVar& s = it->second;
   if (!includes(scope, t, s.writer) || !includes(s.scope, s.writer, t)) return;
   if (acquire) {
     join_into(t, *s.clock);
     return;
   }
+  // A relaxed read, to be acquired by a later fence. A spin reads one location many times: one entry
+  // per location, its clocks merged, so that the list does not grow with the spin.
   auto& p = pending_[static_cast<std::size_t>(t)];
-  for (const auto& q : p)
+  for (auto& q : p) {
+    if (q.key != key) continue;
     if (q.clock == s.clock) return;
-  p.push_back(Pending{s.clock, s.writer});
+    Clock merged = *q.clock;
+    for (std::size_t u = 0; u < merged.size() && u < s.clock->size(); ++u) merged[u] = std::max(merged[u], (*s.clock)[u]);
+    q.clock = std::make_shared<const Clock>(std::move(merged));
+    q.writer = s.writer;
+    return;
+  }
+  p.push_back(Pending{s.clock, s.writer, key});
 }
 
 void HappensBefore::fence(int t, Scope scope, bool acquire, bool release) {

@@ -87,6 +87,7 @@ class HappensBefore {
   struct Pending {
     std::shared_ptr<const Clock> clock;
     int writer = -1;
+    std::uint64_t key = 0;  // the location read: a later read of it merges into this entry
   };
   std::uint32_t at(int t, int u) const {
     return clocks_[static_cast<std::size_t>(t) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(u)];
