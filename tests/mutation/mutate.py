@@ -254,15 +254,17 @@ def main():
     total = sum(s["mutants"] for _, _, _, s, _ in rows)
     killed = sum(s["killed"] for _, _, _, s, _ in rows)
     equiv = sum(s["equivalent"] for _, _, _, s, _ in rows)
-    print(f"mutation: {len(rows)} exercises, {total} mutants, {killed} killed, {equiv} equivalent, "
+    summary = (f"mutation: {len(rows)} exercises, {total} mutants, {killed} killed, {equiv} equivalent, "
           f"{total - killed - equiv} surviving; references {'all pass' if all(s['reference'] for _, _, _, s, _ in rows) else 'FAIL'} "
           f"({args.backend}); a check took {min(SECONDS)[0]:.2f}-{max(SECONDS)[0]:.2f} s (the longest: "
           f"{max(SECONDS)[1]}), median {sorted(SECONDS)[len(SECONDS) // 2][0]:.2f} s, {args.jobs} at once")
+    print(summary)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("| exercise | mutants | killed | equivalent | score |\n|---|---|---|---|---|\n")
             for lesson, ident, number, s, score in rows:
                 f.write(f"| {lesson} {number} `{ident}` | {s['mutants']} | {s['killed']} | {s['equivalent']} | {score:.0f} % |\n")
+            f.write("\n" + summary + "\n")
     return 1 if failures else 0
 
 
