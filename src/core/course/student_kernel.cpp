@@ -302,6 +302,11 @@ SanitizerOutcome sanitize_student_kernel(const RunContext& ctx, const StudentKer
     if (const auto at = line.find("ERROR SUMMARY: "); at != std::string::npos) {
       out.ran = true;
       out.errors = std::atoi(line.c_str() + at + 15);
+    } else if (const auto rc = line.find("RACECHECK SUMMARY: "); rc != std::string::npos) {
+      // racecheck: "RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)"
+      out.ran = true;
+      const auto open = line.find('(', rc);
+      out.errors = open == std::string::npos ? std::atoi(line.c_str() + rc + 19) : std::atoi(line.c_str() + open + 1);
     } else if (out.first.empty() && line.find(base + ":") != std::string::npos) {
       out.first = line.substr(line.find_first_not_of(" =0123456789") == std::string::npos ? 0 : line.find_first_not_of(" =0123456789"));
     } else if (first_error.empty() && (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
