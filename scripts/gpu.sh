@@ -6,7 +6,7 @@
 #     2. the gpu preset (sm_90; CUDASYNC_GPU_ARCHS overrides it), warnings as errors;
 #     3. every GPU test (label gpu; the two-GPU ones run where two GPUs are visible), one at a
 #        time: several at once share the GPU, and the tests of co-residency and timing assume
-#        they do not;
+#        they do not; then the kernel exercises' mutation test on the GPU (kernel_mutation_gpu);
 #     4. each lesson's default run on the GPU (in English and in Chinese), the tour and doctor;
 #     5. every lesson's --bench in one run (cudasync bench --out $OUT/results: the files of
 #        docs/results/), unless GPU_SH_BENCH=0;
@@ -218,7 +218,9 @@ ctest_step() {
 
 [ "$dry" = 1 ] || : >"$OUT/ctest.log"
 if [ ${#lessons[@]} -eq 0 ]; then
-  ctest_step "gpu tests (label gpu)" 200 -L gpu -LE fuzz --timeout 120
+  ctest_step "gpu tests (label gpu)" 200 -L gpu -LE 'fuzz|mutation' --timeout 120
+  # Every kernel exercise's reference over 20 seeds and its mutants, on the GPU and the PTX model.
+  ctest_step "the kernel exercises' mutation test (GPU)" 240 -R '^kernel_mutation_gpu$' --timeout 240
 else
   # Labels are the lessons' ids (tests/CMakeLists.txt); ShownCommands' names end with the lesson.
   ids=$(IFS='|'; echo "${lessons[*]}")
