@@ -18,9 +18,9 @@ listed mutant that is killed fails the test too, so the list stays true.
 
   mutate.py --binary build/ci/src/cudasync [--backend model|gpu] [--seeds N] [--report FILE.md]
 
-With --backend gpu every reference runs with --seed 1, 4, 7, ... (each check covers three seeds)
-until N seeds are covered, and its GPU values must equal the PTX model's (the fact model-agrees);
-mutants run once. Exit 0 when every reference passes and every mutant is
+With --backend gpu every reference runs with --seed 1, 2, ..., N (each check runs three seeds on the
+GPU and the first on the PTX model too), and its GPU values must equal the PTX model's on every one
+(the fact model-agrees); mutants run once. Exit 0 when every reference passes and every mutant is
 killed or listed; 1 otherwise; 77 when the binary cannot check kernels here (no NVRTC), saying why.
 """
 import argparse
@@ -206,7 +206,9 @@ def main():
                 return 77
         jobs = []  # (kind, lesson, id, mutant name, path, seed)
         for lesson, ident, path in references:
-            seeds = list(range(1, args.seeds + 1, 3)) if args.backend == "gpu" else [1]
+            # On the GPU, every seed: each check runs seeds s..s+2 on the GPU, and the PTX model beside
+            # it on seed s, whose values must equal the GPU's (model-agrees).
+            seeds = list(range(1, args.seeds + 1)) if args.backend == "gpu" else [1]
             for seed in seeds:
                 jobs.append(("reference", lesson, ident, "reference", path, seed))
             with open(path, encoding="utf-8") as f:
