@@ -21,8 +21,11 @@ using I = std::int64_t;
 constexpr std::size_t kExamples = 3;      // wrong threads named in the reason
 constexpr std::size_t kWrongRows = 32;    // wrong threads shown in the table
 constexpr int kMaxDelayNs = 20000;        // a warp's injected delay: up to 20 us
-// Compile, CUDA start-up, the PTX model and every launch together; past it the child is ended.
-constexpr std::chrono::milliseconds kCheckDeadline{20000};
+// Compile, CUDA start-up, the PTX model and every launch together (about 2 s on an H200); past it
+// the child is ended and the program named as a hang, so that a check takes at most about 10 s.
+constexpr std::chrono::milliseconds kCheckDeadline{9000};
+// One compute-sanitizer run of one launch: the tools are slower than the launch itself.
+constexpr std::chrono::milliseconds kSanitizerDeadline{20000};
 
 const char* const kDelayNames[] = {"none", "before", "after"};
 
@@ -270,7 +273,7 @@ KernelOutcome check_kernel(const KernelRequest& request) {
       t.column("tool", "compute-sanitizer").column("errors", words::core("kernel.errors"), report::Format::count)
           .column("report", words::core("kernel.first-report"));
       for (const std::string& name : sanitizer_tools()) {
-        sanitized.push_back(sanitize_student_kernel(*request.ctx, one, *tool, name, kCheckDeadline));
+        sanitized.push_back(sanitize_student_kernel(*request.ctx, one, *tool, name, kSanitizerDeadline));
         const SanitizerOutcome& so = sanitized.back();
         t.row({{"tool", name}, {"errors", static_cast<I>(so.errors)},
                {"report", so.ran ? so.first : words::core("kernel.sanitizer-did-not-run", {{"why", so.why_not}})}});
