@@ -308,7 +308,8 @@ SanitizerOutcome sanitize_student_kernel(const RunContext& ctx, const StudentKer
       const auto open = line.find('(', rc);
       out.errors = open == std::string::npos ? std::atoi(line.c_str() + rc + 19) : std::atoi(line.c_str() + open + 1);
     } else if (out.first.empty() && line.find(base + ":") != std::string::npos) {
-      out.first = line.substr(line.find_first_not_of(" =0123456789") == std::string::npos ? 0 : line.find_first_not_of(" =0123456789"));
+      const auto text = line.find_first_not_of("= ");  // past the sanitizer's "========= " prefix
+      out.first = text == std::string::npos ? line : line.substr(text);
     } else if (first_error.empty() && (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
                                        line.find("hazard") != std::string::npos)) {
       first_error = line;
