@@ -116,7 +116,8 @@ TEST(Manifest, ABadOneIsNamedByFileLineAndKeyWithWhatIsAccepted) {
 TEST(Manifest, AKernelRowGivesItsSpecAndABadOneIsNamed) {
   const std::string row = R"({"number": 2, "id": "sum-it", "kernel": {"file": "kernels/s.cu",
       "harness": "kernels/s.harness.cu", "shapes": [[2, 64], [1, 32]], "scratch": 8, "inputs": [-5, 5],
-      "expect": {"what": "sum", "over": "block", "who": "first"}, "model_gpus": 2}})";
+      "expect": {"what": "sum", "over": "block", "who": "first"}, "model_gpus": 2,
+      "memory_stress": true}})";
   const std::string text = with(kValid, "\n  ]\n}", ",\n    " + row + "\n  ]\n}");
   const course::Manifest m = parse_manifest(text, "lessons/x/lesson.json", ManifestOrigin::built_in);
   ASSERT_EQ(m.exercises.size(), 2u);
@@ -129,6 +130,7 @@ TEST(Manifest, AKernelRowGivesItsSpecAndABadOneIsNamed) {
   EXPECT_EQ(e.spec.scratch, 8);
   EXPECT_EQ(e.spec.input_min, -5);
   EXPECT_EQ(e.spec.model_gpus, 2);
+  EXPECT_TRUE(e.spec.memory_stress);
   EXPECT_EQ(e.spec.expect.what, course::KernelExpect::What::sum);
   EXPECT_EQ(e.spec.expect.over, course::KernelExpect::kOverBlock);
   EXPECT_EQ(e.spec.expect.who, course::KernelExpect::Who::first);
@@ -137,7 +139,9 @@ TEST(Manifest, AKernelRowGivesItsSpecAndABadOneIsNamed) {
            {", \"over\": \"block\"", "", "exercises[1].kernel.expect.over: is missing"},
            {"[1, 32]", "[1, 2000]", "exercises[1].kernel.shapes: is not a whole number 1..1024"},
            {"kernels/s.harness.cu", "../s.cu", "exercises[1].kernel.harness: '../s.cu' is not a .cu file"},
-           {"\"scratch\": 8", "\"scatch\": 8", "exercises[1].kernel.scatch: unknown key 'scatch'"}}) {
+           {"\"scratch\": 8", "\"scatch\": 8", "exercises[1].kernel.scatch: unknown key 'scatch'"},
+           {"\"memory_stress\": true", "\"memory_stress\": \"yes\"",
+            "exercises[1].kernel.memory_stress: is not true or false"}}) {
     SCOPED_TRACE(to);
     const std::string message = error_of(with(text, from, to));
     EXPECT_NE(message.find("lessons/x/lesson.json:"), std::string::npos) << message;

@@ -39,6 +39,7 @@ TEST(StudentKernel, RequestAndAnswerSurviveTheTripToTheChild) {
   k.scratch = 64;
   k.model_runs = {1};
   k.model_gpus = 2;
+  k.memory_stress = true;
   const StudentKernel back = parse_request(request_text(k));
   EXPECT_EQ(back.file, k.file);
   EXPECT_EQ(back.source, k.source);
@@ -50,6 +51,7 @@ TEST(StudentKernel, RequestAndAnswerSurviveTheTripToTheChild) {
   EXPECT_EQ(back.scratch, 64);
   EXPECT_EQ(back.model_runs, std::vector<int>{1});
   EXPECT_EQ(back.model_gpus, 2);
+  EXPECT_TRUE(back.memory_stress);
 
   StudentKernelResult r;
   r.status = StudentKernelResult::Status::compile_error;
@@ -74,7 +76,7 @@ TEST(StudentKernel, RequestAndAnswerSurviveTheTripToTheChild) {
 
 TEST(StudentKernel, ARequestThatIsNotOursIsRefused) {
   EXPECT_THROW(parse_request("{}"), UsageError);
-  const std::string common = R"("file":"a","source":"b","scratch":1,"model_runs":[],"model_gpus":1,"compile_only":false,"arch":"")";
+  const std::string common = R"("file":"a","source":"b","scratch":1,"model_runs":[],"model_gpus":1,"memory_stress":false,"compile_only":false,"arch":"")";
   // One input per thread, two delays per warp, blocks of at most 1024, a model run that exists.
   EXPECT_THROW(parse_request(R"({"runs":[{"grid":1,"block":4,"in":[1,2],"delays":[]}],)" + common + "}"), UsageError);
   EXPECT_THROW(parse_request(R"({"runs":[{"grid":1,"block":2000,"in":[],"delays":[]}],)" + common + "}"), UsageError);

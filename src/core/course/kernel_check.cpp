@@ -143,6 +143,7 @@ KernelOutcome check_kernel(const KernelRequest& request) {
   k.scratch = spec.scratch;
   k.model_runs = model_launches(plan);
   k.model_gpus = spec.model_gpus;
+  k.memory_stress = spec.memory_stress;
   const StudentKernelResult r = run_student_kernel(*request.ctx, k, kCheckDeadline);
   if (auto unfinished = unfinished_outcome(r, request.file)) {
     unfinished->on_ptx_model = r.on_model;
@@ -204,6 +205,8 @@ KernelOutcome check_kernel(const KernelRequest& request) {
          report::Format::count);
   s.fact("model-launches", words::core("kernel.model-launches"), static_cast<I>(model_ran ? k.model_runs.size() : 0),
          report::Format::count, words::core("kernel.model-schedules", {{"schedules", r.model_schedules}}));
+  if (spec.memory_stress && !r.on_model)
+    s.fact("memory-stress", words::core("kernel.memory-stress"), words::core("kernel.memory-stress-every"));
   s.fact("wrong-launches", words::core("kernel.wrong-launches"), static_cast<I>(wrong_launches), report::Format::count);
   // The PTX model beside the GPU: the same launches (the first of each shape, no delays) give the
   // same values in every checked thread.
@@ -269,6 +272,7 @@ KernelOutcome check_kernel(const KernelRequest& request) {
     if (const auto tool = find_compute_sanitizer(looked)) {
       StudentKernel one = k;
       one.runs = {plan.front().launch};
+      one.memory_stress = false;  // the sanitizers would report the stress kernel's own races
       report::Table t("sanitizer", words::core("kernel.sanitizer-title"));
       t.column("tool", "compute-sanitizer").column("errors", words::core("kernel.errors"), report::Format::count)
           .column("report", words::core("kernel.first-report"));

@@ -37,6 +37,9 @@ struct KernelSpec {
   int input_min = 0, input_max = 99;        // in[] drawn from this range
   KernelExpect expect;
   int model_gpus = 1;  // the PTX model splits the grid's blocks over this many GPUs
+  // A memory-stress kernel runs beside every GPU launch ("memory_stress": true): for the exercises
+  // whose point is memory ordering (fences, flags, locks), where a loaded L2 shows weak behaviour.
+  bool memory_stress = false;
 };
 
 }  // namespace cudasync::course

@@ -294,7 +294,7 @@ class Reader {
 
   // A kernel exercise's "kernel": {...} (core/course/kernel_spec.hpp).
   KernelSpec kernel(const json& j, std::size_t from, const std::string& key) const {
-    keys(j, from, key, {"file", "harness", "shapes", "scratch", "inputs", "expect", "model_gpus"});
+    keys(j, from, key, {"file", "harness", "shapes", "scratch", "inputs", "expect", "model_gpus", "memory_stress"});
     KernelSpec k;
     k.file = lesson_file(j.value("file", json()), from, key + ".file");
     k.harness = lesson_file(j.value("harness", json()), from, key + ".harness");
@@ -316,6 +316,10 @@ class Reader {
       k.input_max = whole(in[1], k.input_min, 1000000, from, key + ".inputs");
     }
     if (j.contains("model_gpus")) k.model_gpus = whole(j["model_gpus"], 1, 8, from, key + ".model_gpus");
+    if (j.contains("memory_stress")) {
+      if (!j["memory_stress"].is_boolean()) fail(from, key + ".memory_stress", "is not true or false");
+      k.memory_stress = j["memory_stress"].get<bool>();
+    }
     const json& x = j.value("expect", json());
     const std::string ek = key + ".expect";
     keys(x, from, ek, {"what", "over", "who", "by"});

@@ -142,7 +142,7 @@ std::string request_text(const StudentKernel& k) {
     runs.push_back({{"grid", r.grid}, {"block", r.block}, {"in", r.in}, {"delays", r.delays}});
   return json{{"file", k.file},         {"source", k.source},         {"runs", runs},
               {"scratch", k.scratch},   {"model_runs", k.model_runs}, {"model_gpus", k.model_gpus},
-              {"compile_only", k.compile_only}, {"arch", k.arch}}
+              {"memory_stress", k.memory_stress}, {"compile_only", k.compile_only}, {"arch", k.arch}}
       .dump();
 }
 
@@ -158,6 +158,7 @@ StudentKernel parse_request(const std::string& text) {
     k.scratch = j.at("scratch").get<int>();
     k.model_runs = j.at("model_runs").get<std::vector<int>>();
     k.model_gpus = j.at("model_gpus").get<int>();
+    k.memory_stress = j.at("memory_stress").get<bool>();
     k.compile_only = j.at("compile_only").get<bool>();
     k.arch = j.at("arch").get<std::string>();
   } catch (const json::exception& e) {
@@ -377,7 +378,7 @@ std::string student_kernel_child(const RunContext& ctx, const std::string& reque
     return answer_text(r);
   }
   try {
-    r.outs = gpu_run_cubin(compiled.cubin, k.runs, k.scratch, ctx.device->index);
+    r.outs = gpu_run_cubin(compiled.cubin, k.runs, k.scratch, k.memory_stress, ctx.device->index);
     r.status = StudentKernelResult::Status::ran;
   } catch (const KernelLaunchError& e) {
     r.status = StudentKernelResult::Status::failed;

@@ -48,6 +48,8 @@ struct StudentKernel {
   // grid's blocks (.gpu scope then reaches only the blocks of one).
   std::vector<int> model_runs;
   int model_gpus = 1;
+  // A kernel that loads L2 and memory runs beside every GPU launch (core/cuda/memory_stress.hpp).
+  bool memory_stress = false;
   // Only compile, for `arch`, and run the PTX model: what a run without a GPU can still tell a
   // student (NVRTC needs no driver).
   bool compile_only = false;
@@ -137,13 +139,14 @@ CUDASYNC_GPU_ENTRY(std::string, nvrtc_missing, ())
 CUDASYNC_GPU_ENTRY(NvrtcOutput, nvrtc_compile, (const std::string& source, const std::string& name,
                                                 const std::string& arch))
 // Loads `cubin` on GPU `device`, launches kHarnessEntry once per launch, its scratch zeroed before
-// each, and returns each launch's out. Throws KernelLaunchError when a launch fails (a trap, an
+// each (with `memory_stress`, the stress kernel running beside each), and returns each launch's out. Throws KernelLaunchError when a launch fails (a trap, an
 // illegal address), naming it.
 struct KernelLaunchError : std::runtime_error {
   KernelLaunchError(int launch, const std::string& what) : std::runtime_error(what), run(launch) {}
   int run;
 };
 CUDASYNC_GPU_ENTRY(std::vector<std::vector<std::int32_t>>, gpu_run_cubin,
-                   (const std::string& cubin, const std::vector<KernelLaunch>& runs, int scratch, int device))
+                   (const std::string& cubin, const std::vector<KernelLaunch>& runs, int scratch, bool memory_stress,
+                    int device))
 
 }  // namespace cudasync::course

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <nvrtc.h>
 
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/course/student_kernel.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_buffer.hpp"
+#include "core/cuda/memory_stress.hpp"
 
 #ifndef CUDASYNC_NVRTC_FALLBACK
 #define CUDASYNC_NVRTC_FALLBACK ""
@@ -143,7 +145,7 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
 }
 
 std::vector<std::vector<std::int32_t>> gpu_run_cubin(const std::string& cubin, const std::vector<KernelLaunch>& runs,
-                                                     int scratch, int device) {
+                                                     int scratch, bool memory_stress, int device) {
   CUDA_CHECK(cudaSetDevice(device));
   cudaLibrary_t lib = nullptr;
   CUDA_CHECK(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
@@ -153,6 +155,8 @@ std::vector<std::vector<std::int32_t>> gpu_run_cubin(const std::string& cubin, c
     cudaKernel_t kernel = nullptr;
     CUDA_CHECK(cudaLibraryGetKernel(&kernel, lib, kHarnessEntry));
     cuda::DeviceBuffer<std::int32_t> d_scratch(static_cast<std::size_t>(scratch));
+    std::optional<cuda::MemoryStress> stress;
+    if (memory_stress) stress.emplace();
     for (const KernelLaunch& run : runs) {
       const std::size_t delay_count = 2 * static_cast<std::size_t>(run.grid) * static_cast<std::size_t>((run.block + 31) / 32);
       std::vector<std::int32_t> delays = run.delays;
@@ -167,9 +171,14 @@ std::vector<std::vector<std::int32_t>> gpu_run_cubin(const std::string& cubin, c
       std::int32_t* scratch_ptr = d_scratch.get();
       const std::int32_t* delays_ptr = d_delays.get();
       void* args[] = {&in_ptr, &out_ptr, &scratch_ptr, &delays_ptr};
+      // The stress kernel first, on its own non-blocking stream, so that it is running when the
+      // student's kernel starts on stream 0; it stops when the student's kernel has ended.
+      CUDA_CHECK(cudaDeviceSynchronize());
+      if (stress) stress->start();
       CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(run.grid)),
                                   dim3(static_cast<unsigned>(run.block)), args, 0, nullptr));
-      CUDA_CHECK(cudaDeviceSynchronize());
+      CUDA_CHECK(cudaStreamSynchronize(nullptr));
+      if (stress) stress->stop();
       outs.push_back(d_out.download());
       ++at;
     }
