@@ -173,6 +173,37 @@ TEST(LessonsGuideCommands, BothLanguagesShowTheSameCommandsAndTheyRun) {
   }
 }
 
+// The lab plans (lessons/LABS.md and LABS.zh.md): a section per lesson in course order, the same
+// commands in both languages, each run with its stated exit code.
+TEST(LabPlans, EveryLessonHasASessionAndBothLanguagesShowTheSameCommandsThatRun) {
+  const bool jq = have_jq();
+  const std::string en_text = read_file(source_dir() + "/lessons/LABS.md");
+  const std::string zh_text = read_file(source_dir() + "/lessons/LABS.zh.md");
+  const auto en = commands_in(en_text);
+  const auto zh = commands_in(zh_text);
+  std::vector<std::string> en_cmds, zh_cmds;
+  for (const auto& c : en) en_cmds.push_back(c.command);
+  for (const auto& c : zh) zh_cmds.push_back(c.command);
+  EXPECT_EQ(en_cmds, zh_cmds) << "LABS.md and LABS.zh.md show different commands";
+  // The course order, as `cudasync exercise` lists it.
+  const CliResult listed = run_cli("exercise --json --backend model");
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const auto doc = nlohmann::json::parse(listed.out);
+  int n = 0;
+  for (const auto& row : doc["report"]["sections"]["exercises"]["tables"]["lessons"]["rows"]) {
+    ++n;
+    const std::string name = row["lesson"].get<std::string>();
+    const std::string heading = "## " + std::to_string(n) + ". " + name;
+    EXPECT_NE(en_text.find(heading), std::string::npos) << heading;
+    EXPECT_NE(zh_text.find(heading), std::string::npos) << heading;
+  }
+  EXPECT_EQ(n, 8);
+  for (const auto& c : en) {
+    SCOPED_TRACE("lessons/LABS.md: " + c.command);
+    run_shown(c, jq);
+  }
+}
+
 std::vector<std::string> lesson_names() {
   std::vector<std::string> names;
   for (const auto& d : lesson_dirs()) names.push_back(d.filename().string());
