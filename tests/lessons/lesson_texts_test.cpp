@@ -145,7 +145,8 @@ TEST(InstalledTexts, CarryNoAnswerNoWhyAndNoTemplate) {
       EXPECT_FALSE(std::regex_search(line, template_name)) << where;
     }
   }
-  EXPECT_EQ(texts, 2 * static_cast<int>(kCourse.size()) + 2) << "every lesson's en.md and zh.md, and the guide's two";
+  EXPECT_EQ(texts, 2 * static_cast<int>(kCourse.size()) + 4)
+      << "every lesson's en.md and zh.md, the guide's two and the lab plans' two";
   for (const std::string& lesson : kCourse)
     for (const char* lang : {"en", "zh"})
       EXPECT_TRUE(fs::exists(fs::path(source_dir()) / "docs" / "teachers" / (lesson + "." + lang + ".md")))
