@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
        [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
        commands::attach_sources, {}},
-      {"litmus", "a litmus test judged by the PTX memory model: allowed or forbidden, and why", CommandKind::tool,
+      {"litmus", "a litmus test judged by the PTX memory model, and run on the GPU", CommandKind::course,
        commands::attach_litmus, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
        commands::attach_doctor, {}},

@@ -1,11 +1,14 @@
 #include "commands/litmus.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <sys/stat.h>
 
 #include "core/errors.hpp"
+#include "core/course/student_kernel.hpp"
+#include "core/litmus/litmus_kernel.hpp"
 #include "core/litmus/litmus_library.hpp"
 #include "core/litmus/litmus_parse.hpp"
 #include "core/litmus/ptx_axioms.hpp"
@@ -64,7 +67,41 @@ lt::LitmusTest read_test(const std::string& what, const lt::LibraryTest*& entry)
 
 std::string event_name(const lt::Verdict& v, int e) { return v.events[static_cast<std::size_t>(e)].id; }
 
-report::Report run_test(const RunContext& ctx, const std::string& what, bool show) {
+// The hardware's answer: the test as a kernel, run `runs` launches of many instances each.
+report::Section gpu_section(const RunContext& ctx, const lt::LitmusTest& test, const lt::Verdict& v, int runs) {
+  report::Section g("gpu", words::core("litmus.gpu"));
+  if (const std::string why = lt::gpu_unsupported(test); !why.empty()) {
+    g.note(words::core("litmus.gpu-skipped", {{"why", why}}));
+    return g;
+  }
+  if (const std::string why = course::nvrtc_missing(); !why.empty()) {
+    g.note(words::core("litmus.gpu-skipped", {{"why", why}}));
+    return g;
+  }
+  const lt::LitmusGpuPlan plan = lt::plan_gpu_run(test, 64);
+  const std::string arch = "sm_" + std::to_string(ctx.compute_capability());
+  const course::NvrtcOutput compiled = course::nvrtc_compile(lt::litmus_kernel_source(test, plan), test.name + ".cu", arch);
+  if (!compiled.ok) throw std::logic_error("litmus: the generated kernel does not compile: " + compiled.log);
+  const lt::Histogram h = lt::gpu_run_litmus(compiled.cubin, test, plan, runs, ctx.seed, true, ctx.device->index);
+  g.fact("instances", words::core("litmus.instances"), static_cast<I>(h.instances), report::Format::count,
+         words::core("litmus.instances-how", {{"runs", runs}, {"each", plan.instances()}}));
+  g.fact("seen", words::core("litmus.seen"), static_cast<I>(h.target), report::Format::count);
+  if (h.late_launches > 0) g.fact("late-launches", words::core("litmus.late"), static_cast<I>(h.late_launches), report::Format::count);
+  report::Table t("outcomes", words::core("litmus.outcomes"));
+  t.column("outcome", words::core("litmus.outcome-values")).column("count", words::core("litmus.count"), report::Format::count);
+  std::vector<std::pair<long long, std::string>> rows;
+  for (const auto& [k, n] : h.outcomes) rows.push_back({n, k});
+  std::sort(rows.rbegin(), rows.rend());
+  for (std::size_t i = 0; i < rows.size() && i < 12; ++i) t.row({{"outcome", rows[i].second}, {"count", static_cast<I>(rows[i].first)}});
+  g.add(std::move(t));
+  if (!v.reachable && h.target > 0)
+    g.note(words::core("litmus.forbidden-seen", {{"count", h.target}, {"command", "cudasync litmus " + test.file + " --seed " + std::to_string(ctx.seed)}}));
+  else if (v.reachable && h.target == 0)
+    g.note(words::core("litmus.allowed-not-seen"));
+  return g;
+}
+
+report::Report run_test(const RunContext& ctx, const std::string& what, bool show, int runs) {
   const lt::LibraryTest* entry = nullptr;
   const lt::LitmusTest test = read_test(what, entry);
   lt::Verdict v;
@@ -146,6 +183,7 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
   }
   m.note(words::core("litmus.model-source"));
   r.sections.push_back(std::move(m));
+  if (ctx.gpu && ctx.device) r.sections.push_back(gpu_section(ctx, test, v, runs));
   return r;
 }
 
@@ -153,11 +191,14 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
 
 cli::Runner attach_litmus(CLI::App& sub) {
   auto args = std::make_shared<std::vector<std::string>>();
+  auto runs = std::make_shared<int>(200);
   sub.add_option("test", *args,
                  "list; show NAME; a library test's NAME; or the path of a .litmus file (PTX subset of "
                  "Dat3M's format, docs/litmus.md)")
       ->required();
-  return [args](const RunContext& ctx) {
+  sub.add_option("--runs", *runs, "On a GPU: launches of 2,048 instances each (default 200)")
+      ->check(CLI::Range(1, 100000));
+  return [args, runs](const RunContext& ctx) {
     const auto& a = *args;
     if (a[0] == "list") {
       if (a.size() > 1) throw UsageError("litmus list takes nothing after it; accepted: cudasync litmus list");
@@ -167,10 +208,10 @@ cli::Runner attach_litmus(CLI::App& sub) {
       if (a.size() != 2 || !lt::find_library_test(a[1]))
         throw UsageError("litmus show " + (a.size() > 1 ? a[1] : std::string()) + ": accepted: one library test (" +
                          library_names() + ")");
-      return run_test(ctx, a[1], true);
+      return run_test(ctx, a[1], true, *runs);
     }
     if (a.size() > 1) throw UsageError("litmus " + a[0] + " " + a[1] + ": one test at a time; accepted: cudasync litmus NAME|FILE");
-    return run_test(ctx, a[0], false);
+    return run_test(ctx, a[0], false, *runs);
   };
 }
 
