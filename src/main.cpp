@@ -8,6 +8,7 @@
 #include "commands/explain.hpp"
 #include "commands/help.hpp"
 #include "commands/list.hpp"
+#include "commands/litmus.hpp"
 #include "commands/progress.hpp"
 #include "commands/sources.hpp"
 #include "commands/tour.hpp"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
        [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
       {"sources", "the books, papers and manuals the lessons cite, in full", CommandKind::tool,
        commands::attach_sources, {}},
+      {"litmus", "a litmus test judged by the PTX memory model, and run on the GPU", CommandKind::course,
+       commands::attach_litmus, {}},
       {"doctor", "what this machine has and lacks for each lesson, and what to install", CommandKind::tool,
        commands::attach_doctor, {}},
       {"bench", "every lesson's --bench in one run, each technique beside its NVIDIA peer", CommandKind::tool,

@@ -1,0 +1,27 @@
+// `cudasync litmus` on a GPU: the test compiled with NVRTC and run over fresh placements; the
+// instances are all counted, and no outcome the PTX model forbids is seen (one would be a model
+// or a hardware bug, reported loudly).
+#include <gtest/gtest.h>
+
+#include "core/litmus/litmus_library.hpp"
+#include "support/cli_expect.hpp"
+#include "support/gpu_available.hpp"
+
+using namespace cudasync::test;
+
+TEST(LitmusGpu, EveryLibraryTestRunsAndNoForbiddenOutcomeIsSeen) {
+  CUDASYNC_REQUIRE_GPU();
+  int ran = 0;
+  for (const auto& t : cudasync::litmus::library()) {
+    SCOPED_TRACE(t.name);
+    const auto doc = valid_document("litmus " + t.name + " --runs 20 --json --backend gpu");
+    const auto& gpu = doc["report"]["sections"]["gpu"];
+    if (!gpu.contains("facts")) continue;  // a host thread: the model only, with a note saying why
+    ++ran;
+    EXPECT_EQ(gpu["facts"]["instances"]["value"].get<long long>(), 20 * 2048);
+    if (t.outcome == "forbidden") {
+      EXPECT_EQ(gpu["facts"]["seen"]["value"].get<long long>(), 0);
+    }
+  }
+  EXPECT_GE(ran, 28);
+}
