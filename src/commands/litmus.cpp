@@ -7,10 +7,12 @@
 #include <sys/stat.h>
 
 #include "core/errors.hpp"
+#include "core/version.hpp"
 #include "core/course/student_kernel.hpp"
 #include "core/litmus/litmus_kernel.hpp"
 #include "core/litmus/litmus_library.hpp"
 #include "core/litmus/litmus_parse.hpp"
+#include "core/litmus/litmus_sass.hpp"
 #include "core/litmus/ptx_axioms.hpp"
 #include "core/words/words.hpp"
 
@@ -101,7 +103,50 @@ report::Section gpu_section(const RunContext& ctx, const lt::LitmusTest& test, c
   return g;
 }
 
-report::Report run_test(const RunContext& ctx, const std::string& what, bool show, int runs) {
+// What the compiler made of it: each instruction's SASS, where NVRTC and nvdisasm are at hand (no
+// GPU needed: the kernel is compiled for the run's GPU, or for the course's H100 without one).
+report::Section sass_section(const RunContext& ctx, const lt::LitmusTest& test) {
+  report::Section x("sass", words::core("litmus.sass"));
+  std::string looked;
+  const auto nvdisasm = lt::find_nvdisasm(looked);
+  std::string why;
+  if (!kCudaBuiltIn) why = words::core("litmus.sass-no-cuda");
+  else if (const std::string missing = course::nvrtc_missing(); !missing.empty()) why = missing;
+  else if (!nvdisasm) why = words::core("litmus.sass-no-nvdisasm", {{"looked", looked}});
+  else if (const std::string no_gpu = lt::gpu_unsupported(test); !no_gpu.empty()) why = no_gpu;
+  if (!why.empty()) {
+    x.note(words::core("litmus.sass-skipped", {{"why", why}}));
+    return x;
+  }
+  const std::string arch = ctx.gpu && ctx.device ? "sm_" + std::to_string(ctx.compute_capability()) : course::kCompileOnlyArch;
+  const lt::LitmusGpuPlan plan = lt::plan_gpu_run(test, 64);
+  const course::NvrtcOutput compiled = course::nvrtc_compile(lt::litmus_kernel_source(test, plan), test.name + ".cu", arch);
+  if (!compiled.ok) throw std::logic_error("litmus: the generated kernel does not compile: " + compiled.log);
+  const std::string text = lt::disassemble(*nvdisasm, compiled.cubin, why);
+  if (text.empty()) {
+    x.note(words::core("litmus.sass-skipped", {{"why", why}}));
+    return x;
+  }
+  const auto by_line = lt::sass_by_line(text);
+  x.fact("arch", words::core("litmus.sass-arch"), arch);
+  report::Table t("instructions", words::core("litmus.sass-table"));
+  t.column("thread", words::core("litmus.thread")).column("line", words::core("litmus.line"), report::Format::count)
+      .column("instruction", words::core("litmus.instruction")).column("sass", "SASS");
+  for (const auto& th : test.threads)
+    for (const auto& in : th.code) {
+      if (in.op == lt::Op::label) continue;
+      std::string sass;
+      if (const auto it = by_line.find({th.name, in.line}); it != by_line.end())
+        for (const std::string& i : it->second) sass += (sass.empty() ? "" : "; ") + i.substr(0, i.find(' '));
+      t.row({{"thread", th.name}, {"line", static_cast<I>(in.line)}, {"instruction", in.text},
+             {"sass", sass.empty() ? std::string("-") : sass}});
+    }
+  t.legend.push_back(words::core("litmus.sass-legend"));
+  x.add(std::move(t));
+  return x;
+}
+
+report::Report run_test(const RunContext& ctx, const std::string& what, bool show, int runs, bool sass) {
   const lt::LibraryTest* entry = nullptr;
   const lt::LitmusTest test = read_test(what, entry);
   lt::Verdict v;
@@ -184,6 +229,7 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
   m.note(words::core("litmus.model-source"));
   r.sections.push_back(std::move(m));
   if (ctx.gpu && ctx.device) r.sections.push_back(gpu_section(ctx, test, v, runs));
+  if (sass) r.sections.push_back(sass_section(ctx, test));
   return r;
 }
 
@@ -192,13 +238,15 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
 cli::Runner attach_litmus(CLI::App& sub) {
   auto args = std::make_shared<std::vector<std::string>>();
   auto runs = std::make_shared<int>(200);
+  auto sass = std::make_shared<bool>(false);
   sub.add_option("test", *args,
                  "list; show NAME; a library test's NAME; or the path of a .litmus file (PTX subset of "
                  "Dat3M's format, docs/litmus.md)")
       ->required();
   sub.add_option("--runs", *runs, "On a GPU: launches of 2,048 instances each (default 200)")
       ->check(CLI::Range(1, 100000));
-  return [args, runs](const RunContext& ctx) {
+  sub.add_flag("--sass", *sass, "Each instruction's SASS (needs NVRTC and the toolkit's nvdisasm; no GPU)");
+  return [args, runs, sass](const RunContext& ctx) {
     const auto& a = *args;
     if (a[0] == "list") {
       if (a.size() > 1) throw UsageError("litmus list takes nothing after it; accepted: cudasync litmus list");
@@ -208,10 +256,10 @@ cli::Runner attach_litmus(CLI::App& sub) {
       if (a.size() != 2 || !lt::find_library_test(a[1]))
         throw UsageError("litmus show " + (a.size() > 1 ? a[1] : std::string()) + ": accepted: one library test (" +
                          library_names() + ")");
-      return run_test(ctx, a[1], true, *runs);
+      return run_test(ctx, a[1], true, *runs, *sass);
     }
     if (a.size() > 1) throw UsageError("litmus " + a[0] + " " + a[1] + ": one test at a time; accepted: cudasync litmus NAME|FILE");
-    return run_test(ctx, a[0], false, *runs);
+    return run_test(ctx, a[0], false, *runs, *sass);
   };
 }
 

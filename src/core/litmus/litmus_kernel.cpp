@@ -167,7 +167,9 @@ std::string litmus_kernel_source(const LitmusTest& t, const LitmusGpuPlan& p) {
         const auto init = t.regs.find({ti, r});
         s << "    unsigned r_" << r << " = " << u32(init == t.regs.end() ? 0 : init->second) << ";\n";
       }
-      for (const Instr& in : th.code) s << "    " << emit(in, "L" + std::to_string(ti) + "_") << "  // line " << in.line << "\n";
+      // #line names the thread and the test's line: the SASS's line information maps back to both.
+      for (const Instr& in : th.code)
+        s << "#line " << in.line << " \"" << th.name << "\"\n    " << emit(in, "L" + std::to_string(ti) + "_") << "\n";
       for (std::size_t k = 0; k < p.regs[static_cast<std::size_t>(ti)].size(); ++k)
         s << "    regs[(instance * " << t.threads.size() << "u + " << ti << "u) * " << p.max_regs << "u + " << k
           << "u] = r_" << p.regs[static_cast<std::size_t>(ti)][k] << ";\n";

@@ -1,0 +1,77 @@
+#include "core/litmus/litmus_sass.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/child_process.hpp"
+
+namespace cudasync::litmus {
+
+std::optional<std::string> find_nvdisasm(std::string& looked) {
+  std::vector<std::string> places;
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream in(path);
+    for (std::string dir; std::getline(in, dir, ':');)
+      if (!dir.empty()) places.push_back(dir + "/nvdisasm");
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) places.push_back(std::string(v) + "/bin/nvdisasm");
+  places.push_back("/usr/local/cuda/bin/nvdisasm");
+  for (const auto& p : places) {
+    struct stat st {};
+    if (stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0) return p;
+  }
+  looked = "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin";
+  return std::nullopt;
+}
+
+std::map<std::pair<std::string, int>, std::vector<std::string>> sass_by_line(const std::string& disassembly) {
+  static const std::regex file_line(R"re(//## File "([^"]*)", line (\d+))re");
+  static const std::regex instruction(R"(/\*[0-9a-fA-F]{4,}\*/\s+([^;]*);)");
+  std::map<std::pair<std::string, int>, std::vector<std::string>> out;
+  std::optional<std::pair<std::string, int>> at;
+  std::istringstream in(disassembly);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, file_line)) {
+      at = {m[1].str(), std::stoi(m[2].str())};
+      continue;
+    }
+    if (at && std::regex_search(line, m, instruction)) {
+      std::string ins = m[1].str();
+      while (!ins.empty() && ins.back() == ' ') ins.pop_back();
+      const std::size_t first = ins.find_first_not_of(' ');
+      if (first != std::string::npos) out[*at].push_back(ins.substr(first));
+    }
+  }
+  return out;
+}
+
+std::string disassemble(const std::string& nvdisasm, const std::string& cubin, std::string& why) {
+  const std::string file = make_temp_file("litmus", "cubin");
+  {
+    std::ofstream f(file, std::ios::binary);
+    f << cubin;
+  }
+  ChildResult r;
+  {
+    ChildProcess child("/bin/sh", {"-c", "exec \"$0\" --print-line-info \"$1\" > \"$2\"", nvdisasm, file, ChildProcess::kOutToken},
+                       std::chrono::seconds(20), "nvdisasm");
+    r = child.finish();
+  }
+  std::remove(file.c_str());
+  if (r.status != ChildResult::Status::exited || r.exit_code != 0) {
+    why = "nvdisasm: " + r.describe();
+    return "";
+  }
+  return r.output;
+}
+
+}  // namespace cudasync::litmus
