@@ -1,36 +1,17 @@
 #include "core/litmus/litmus_sass.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "core/child_process.hpp"
+#include "core/sanitizer_path.hpp"
 
 namespace cudasync::litmus {
 
-std::optional<std::string> find_nvdisasm(std::string& looked) {
-  std::vector<std::string> places;
-  if (const char* path = std::getenv("PATH")) {
-    std::istringstream in(path);
-    for (std::string dir; std::getline(in, dir, ':');)
-      if (!dir.empty()) places.push_back(dir + "/nvdisasm");
-  }
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(var); v && *v) places.push_back(std::string(v) + "/bin/nvdisasm");
-  places.push_back("/usr/local/cuda/bin/nvdisasm");
-  for (const auto& p : places) {
-    struct stat st {};
-    if (stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0) return p;
-  }
-  looked = "PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin";
-  return std::nullopt;
-}
+std::optional<std::string> find_nvdisasm(std::string& looked) { return find_cuda_tool("nvdisasm", looked); }
 
 std::map<std::pair<std::string, int>, std::vector<std::string>> sass_by_line(const std::string& disassembly) {
   static const std::regex file_line(R"re(//## File "([^"]*)", line (\d+))re");
