@@ -25,7 +25,7 @@ struct CheckOptions {
 
 cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<CheckOptions>();
-  sub.add_option("lesson", o->lesson, "The lesson")->required()->check(exercise_lesson(table));
+  sub.add_option("lesson", o->lesson, "The lesson")->required()->transform(exercise_lesson(table));
   cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)")
       ->required();
   sub.add_option("answer", o->answer,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/cli/did_you_mean.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/words/words.hpp"
@@ -18,21 +19,31 @@ const course::Exercise& checked_exercise(const course::CourseLesson& lesson, lon
   return *e;
 }
 
+std::string lesson_by_number(const std::string& typed, const std::vector<std::string>& order) {
+  if (typed.empty() || typed.size() > 3 || typed.find_first_not_of("0123456789") != std::string::npos) return typed;
+  const std::size_t n = std::stoul(typed);
+  return n >= 1 && n <= order.size() ? order[n - 1] : typed;
+}
+
 CLI::Validator exercise_lesson(const std::vector<cli::Command>& table) {
   const std::vector<std::string> with = course::lessons_with_exercises(table, course::TeacherErrors::built_in_instead);
   std::vector<std::string> without;
   for (const auto& l : course::course_of(table, course::TeacherErrors::built_in_instead))
     if (l.course->exercises.empty()) without.push_back(l.command->name);
+  std::vector<std::string> order;  // the course order: a lesson's number, as cudasync list shows it
+  for (const auto& l : course::course_of(table, course::TeacherErrors::built_in_instead)) order.push_back(l.command->name);
   std::string ids;
   for (const auto& x : with) ids += (ids.empty() ? "" : ", ") + x;
   return CLI::Validator(
-      [with, without, ids](std::string& lesson) -> std::string {
+      [with, without, ids, order](std::string& lesson) -> std::string {
+        lesson = lesson_by_number(lesson, order);
         const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), lesson) != v.end(); };
         if (in(with)) return "";
         if (in(without)) return "this lesson has no exercises the tool checks; accepted: one of " + ids;
-        return "no lesson with exercises; accepted: one of " + ids;
+        return "no lesson with exercises" + cli::did_you_mean_text(lesson, with) + "; accepted: one of " + ids +
+               ", or its number in cudasync list";
       },
-      "LESSON", "a lesson with exercises");
+      "LESSON", "a lesson with exercises, or its number");
 }
 
 course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, const std::string& id) {
@@ -53,15 +64,21 @@ report::Table progress_table(const std::vector<course::CourseLesson>& lessons, c
   using report::Format;
   report::Table t("lessons", "lesson by lesson (cudasync exercise <lesson> lists the exercises)");
   t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count);
-  t.column("exercises", "of", Format::count).column("attempts", "answers", Format::count).column("next", "next to try");
+  t.column("exercises", "of", Format::count).column("attempts", "answers", Format::count)
+      .column("next", "next exercise", Format::count);
+  t.legend.push_back("next exercise: cudasync exercise LESSON N shows it");
   std::int64_t order = 0;
   for (const auto& l : lessons) {
     std::int64_t attempts = 0;
-    std::string next = l.course->exercises.empty() ? "no exercises" : "-";
+    report::Value next = std::string(l.course->exercises.empty() ? "no exercises" : "-");
+    bool found = false;
     for (const auto& e : l.course->exercises) {
       const course::ExerciseRecord* rec = course::record_of(progress, l.command->name, e);
       if (rec != nullptr) attempts += rec->attempts;
-      if (next == "-" && (rec == nullptr || !rec->solved)) next = "exercise " + std::to_string(e.number);
+      if (!found && (rec == nullptr || !rec->solved)) {
+        next = static_cast<std::int64_t>(e.number);
+        found = true;
+      }
     }
     t.row({{"order", ++order}, {"lesson", l.command->name},
            {"solved", static_cast<std::int64_t>(course::solved_in(l, progress))},
@@ -110,6 +127,13 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
           v.reason.in(lang));
   if (!v.right)
     log::error(name + " exercise " + std::to_string(e.number) + ": " + given + " is not the answer (exit 1)");
+  if (v.right) {  // what comes next, as a command that runs
+    const course::Exercise* next = nullptr;
+    for (const auto& x : lesson.course->exercises)
+      if (x.number > e.number && (next == nullptr || x.number < next->number)) next = &x;
+    s.note(next ? words::core("course.next-exercise", {{"lesson", name}, {"number", next->number}})
+                : words::core("course.lesson-done", {{"lesson", name}}));
+  }
   if (!where.file.empty()) s.note(words::core("course.progress-note", {{"file", where.file}}));
   return s;
 }

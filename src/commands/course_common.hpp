@@ -22,6 +22,10 @@ const course::Exercise& checked_exercise(const course::CourseLesson& lesson, lon
                                          const std::string& command);
 // The check of the LESSON argument of exercise and check: a lesson with exercises. A lesson of the
 // course without any is named as such ("multi-gpu has no exercises; ..."), not as an unknown word.
+// A lesson's number in the course (cudasync list's #) as its name: "3" -> "named-barriers" when
+// `order` is the course; anything else as typed.
+std::string lesson_by_number(const std::string& typed, const std::vector<std::string>& order);
+
 CLI::Validator exercise_lesson(const std::vector<cli::Command>& table);
 // The course lesson `id` (CLI11 has checked it is one), with exercises.
 course::CourseLesson checked_lesson(const std::vector<cli::Command>& table, const std::string& id);

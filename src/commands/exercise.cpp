@@ -113,7 +113,9 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
       s.fact("needs-gpu", words::core("measurement.needs-gpu"), std::string("yes"), Format::plain,
              words::core("exercise.model-cannot-say"));
   }
-  if (!o.hint && !o.answer) s.note(words::core("exercise.hint-note", {{"lesson", name}, {"number", n}}));
+  if (!o.hint && !o.answer)
+    s.note(words::core(e.kind == course::Kind::kernel ? "exercise.hint-note-kernel" : "exercise.hint-note",
+                       {{"lesson", name}, {"number", n}}));
   if (o.answer && e.kind == course::Kind::kernel) s.note(words::core("exercise.no-kernel-answer"));
   r.sections.push_back(std::move(s));
   if (o.hint) {
@@ -189,7 +191,7 @@ report::Report kernel_child(const ExerciseOptions& o, const RunContext& ctx) {
 
 cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<ExerciseOptions>();
-  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->check(exercise_lesson(table));
+  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->transform(exercise_lesson(table));
   cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)");
   sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
   sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");

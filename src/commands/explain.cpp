@@ -1,8 +1,12 @@
 #include "commands/explain.hpp"
 
+
 #include <memory>
 #include <set>
 
+#include "commands/course_common.hpp"
+#include "core/cli/did_you_mean.hpp"
+#include "core/course/course.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
 
@@ -45,11 +49,24 @@ report::Report run_explain(const ExplainOptions& o) {
 
 }  // namespace
 
-cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& /*table*/) {
+cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<ExplainOptions>();
   std::set<std::string> lessons;
   for (const auto& t : lesson_texts()) lessons.insert(t.lesson);
-  sub.add_option("lesson", o->lesson, "The lesson to explain")->required()->check(CLI::IsMember(lessons));
+  std::vector<std::string> order, names(lessons.begin(), lessons.end());
+  for (const auto& l : course::course_of(table, course::TeacherErrors::built_in_instead)) order.push_back(l.command->name);
+  std::string ids;
+  for (const auto& n : order) ids += (ids.empty() ? "" : ", ") + n;
+  // A lesson's name, or its number in the course; a typo gets the nearest name.
+  const CLI::Validator lesson_check(
+      [lessons, names, order, ids](std::string& lesson) -> std::string {
+        lesson = lesson_by_number(lesson, order);
+        if (lessons.count(lesson)) return "";
+        return "no such lesson" + cli::did_you_mean_text(lesson, names) + "; accepted: " + ids +
+               ", or its number in cudasync list";
+      },
+      "LESSON", "a lesson, or its number");
+  sub.add_option("lesson", o->lesson, "The lesson to explain, or its number")->required()->transform(lesson_check);
   // Hidden: kept one release so that an old command says where the answers went (answers_moved).
   sub.add_flag("--answers", o->answers)->group("");
   sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");

@@ -1,5 +1,7 @@
 #include "core/cli/app.hpp"
 
+#include "core/cli/did_you_mean.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -99,7 +101,29 @@ int exit_code_of(const report::Report& r) {
 
 }  // namespace
 
-int run_app(int argc, char** argv, const std::vector<Command>& commands) {
+namespace {
+// `cudasync 3` runs the third lesson, as cudasync list numbers them: the number, when it is the
+// first word, becomes the lesson's name.
+std::vector<std::string> lesson_numbers_named(int argc, char** argv, const std::vector<Command>& commands) {
+  std::vector<std::string> args(argv, argv + argc);
+  if (argc < 2) return args;
+  const std::string first = args[1];
+  if (first.empty() || first.size() > 3 || first.find_first_not_of("0123456789") != std::string::npos) return args;
+  std::vector<std::string> lessons;
+  for (const Command& c : commands)
+    if (c.kind == CommandKind::lesson) lessons.push_back(c.name);
+  const std::size_t n = std::stoul(first);
+  if (n >= 1 && n <= lessons.size()) args[1] = lessons[n - 1];
+  return args;
+}
+}  // namespace
+
+int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
+  std::vector<std::string> named = lesson_numbers_named(argc, argv_given, commands);
+  std::vector<char*> argv_named;
+  for (auto& a : named) argv_named.push_back(a.data());
+  argv_named.push_back(nullptr);
+  char** argv = argv_named.data();
   const bool stdout_closed = guard_standard_streams();
   setup_logging();
   // The help, the part list and the lessons' option help are built before CLI11 parses: they are
@@ -200,6 +224,18 @@ int run_app(int argc, char** argv, const std::vector<Command>& commands) {
     return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
   });
   if (const auto empty = empty_inline_value(app, args)) return usage_error(*empty);
+  // A first word that is no command ("explian warp-primitives"): named as such, with the nearest.
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(s->get_name());
+      known = known || s->check_name(args[0]);
+    }
+    if (!known && !did_you_mean(args[0], names).empty())
+      return usage_error(shown_value(args[0]) + ": no such command" + did_you_mean_text(args[0], names) +
+                         " (see cudasync --help)");
+  }
   if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "
                        "--cli-spec alone, or --json without it");

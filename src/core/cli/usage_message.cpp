@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/cli/did_you_mean.hpp"
 #include "core/cli/option_checks.hpp"
 
 namespace cudasync::cli {
@@ -232,6 +233,13 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
   std::string out;
   if (first.rfind("-", 0) == 0 && first.size() > 1) {
     const std::string name = first.substr(0, first.find('='));
+    // A typo of one of its options: say which, and no more.
+    std::vector<std::string> known;
+    for (const CLI::App* a : {command, &app})
+      for (const CLI::Option* o : a->get_options())
+        for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
+    if (const std::string meant = did_you_mean(name, known); !meant.empty())
+      return shown_value(name) + ": no such option for " + command_line(app) + did_you_mean_text(name, known);
     out = shown_value(name) + ": no such option for " + command_line(app);
     std::string owners;
     for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -241,11 +249,15 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
     if (command != &app) out += command->get_name() + "'s options " + option_list(*command) + ", and ";
     out += "the options of every command " + option_list(app);
   } else if (command == &app) {
-    out = shown_value(first) + ": no such command; accepted: ";
+    std::vector<std::string> commands;
     std::string names;
-    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
       names += (names.empty() ? "" : ", ") + s->get_name();
-    out += names;
+      commands.push_back(s->get_name());
+    }
+    // A typo of a command: name it, not all nineteen.
+    if (!did_you_mean(first, commands).empty()) return shown_value(first) + ": no such command" + did_you_mean_text(first, commands);
+    out = shown_value(first) + ": no such command; accepted: " + names;
   } else {
     out = shown_value(first) + ": unexpected argument for " + command_line(app) +
           " (a value goes right after its option: --option VALUE or --option=VALUE); accepted: the options " +
@@ -424,7 +436,39 @@ std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::v
     reason = "no item in the list";
   }
   const std::string shown_reason = message_text(reason, 400);
-  std::string out = name + " " + shown_value(value) + ": " + shown_reason;
+  // A word of a fixed set ("TEXT:{a,b,c}") mistyped: the nearest, for the first item not in it.
+  std::string hint;
+  const std::string type = o.get_type_name();
+  if (const auto open = type.find('{'), close = type.rfind('}'); open != std::string::npos && close != std::string::npos && close > open) {
+    std::vector<std::string> values;
+    std::string item;
+    for (char c : type.substr(open + 1, close - open - 1) + ",") {
+      if (c == ',') {
+        const auto arrow = item.find("->");
+        std::string v = arrow == std::string::npos ? item : item.substr(0, arrow);
+        v.erase(0, v.find_first_not_of(' '));
+        while (!v.empty() && v.back() == ' ') v.pop_back();
+        if (!v.empty()) values.push_back(v);
+        item.clear();
+      } else {
+        item += c;
+      }
+    }
+    std::string given;
+    for (char c : value + ",") {
+      if (c == ',' || c == o.get_delimiter()) {
+        const bool word = given.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos;
+        if (word && std::find(values.begin(), values.end(), given) == values.end()) {
+          hint = did_you_mean_text(given, values);
+          break;
+        }
+        given.clear();
+      } else {
+        given += c;
+      }
+    }
+  }
+  std::string out = name + " " + shown_value(value) + ": " + shown_reason + hint;
   if (shown_reason.find("accepted:") == std::string::npos) out += "; accepted: " + accepted;
   return out + help;
 }
