@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/cli/did_you_mean.hpp"
+#include "core/course/exam.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/words/words.hpp"
@@ -65,16 +66,17 @@ report::Table progress_table(const std::vector<course::CourseLesson>& lessons, c
   report::Table t("lessons", "lesson by lesson (cudasync exercise <lesson> lists the exercises)");
   t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count);
   t.column("exercises", "of", Format::count).column("attempts", "answers", Format::count)
-      .column("next", "next exercise", Format::count);
+      .column("shown", "answer shown", Format::count).column("next", "next exercise", Format::count);
   t.legend.push_back("next exercise: cudasync exercise LESSON N shows it");
   std::int64_t order = 0;
   for (const auto& l : lessons) {
-    std::int64_t attempts = 0;
+    std::int64_t attempts = 0, shown = 0;
     report::Value next = std::string(l.course->exercises.empty() ? "no exercises" : "-");
     bool found = false;
     for (const auto& e : l.course->exercises) {
       const course::ExerciseRecord* rec = course::record_of(progress, l.command->name, e);
       if (rec != nullptr) attempts += rec->attempts;
+      if (rec != nullptr && !rec->answer_shown.empty()) ++shown;
       if (!found && (rec == nullptr || !rec->solved)) {
         next = static_cast<std::int64_t>(e.number);
         found = true;
@@ -83,7 +85,7 @@ report::Table progress_table(const std::vector<course::CourseLesson>& lessons, c
     t.row({{"order", ++order}, {"lesson", l.command->name},
            {"solved", static_cast<std::int64_t>(course::solved_in(l, progress))},
            {"exercises", static_cast<std::int64_t>(l.course->exercises.size())}, {"attempts", attempts},
-           {"next", next}});
+           {"shown", shown}, {"next", next}});
   }
   return t;
 }
@@ -93,7 +95,18 @@ report::Section progress_section(const std::string& id, const std::string& title
   const course::Progress progress = load_student_progress();
   const auto lessons = course::course_of(table);
   report::Section s(id, title);
-  s.fact("progress", words::core("progress.heading"), course::tally(lessons, progress).text());
+  const course::Tally t = course::tally(lessons, progress);
+  s.fact("progress", words::core("progress.heading"), t.text());
+  // The same as numbers, for tools: lessons done of lessons, exercises solved of exercises.
+  s.fact("lessons-done", words::core("progress.lessons-done"), static_cast<std::int64_t>(t.lessons_done),
+         report::Format::count, words::core("progress.of", {{"of", t.lessons}}));
+  s.fact("exercises-solved", words::core("progress.exercises-solved"), static_cast<std::int64_t>(t.solved),
+         report::Format::count, words::core("progress.of", {{"of", t.exercises}}));
+  std::int64_t after = 0;
+  for (const auto& l : lessons)
+    for (const auto& e : l.course->exercises)
+      if (const auto* rec = course::record_of(progress, l.command->name, e); rec && rec->solved && rec->after_answer) ++after;
+  s.fact("solved-after-answer", words::core("progress.solved-after-answer"), after, report::Format::count);
   s.add(progress_table(lessons, progress));
   return s;
 }
@@ -123,8 +136,16 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
          on_ptx_model     ? words::core("course.on-ptx-model")
          : with_ptx_model ? words::core("course.on-gpu-and-ptx-model", {{"gpu", computed_on(ctx)}})
                           : computed_on(ctx));
-  s.check("answer-right", words::core(v.right ? "course.answer-right" : "course.answer-wrong"), v.right,
-          v.reason.in(lang));
+  // A wrong answer gets the rule, never the value: the first rung of the exercise's hint ladder
+  // (written to lead to the answer without stating it); in exam mode, not even that.
+  std::string reason = v.reason.in(lang);
+  if (!v.right && e.kind == course::Kind::computed) {
+    const std::string more = words::core("course.more-hints", {{"lesson", name}, {"number", e.number}});
+    if (course::exam_mode()) reason = words::core("course.wrong-in-exam");
+    else if (!e.hints.empty()) reason = words::core("course.wrong-rule", {{"rule", e.hints.front().in(lang)}}) + " " + more;
+    else reason = words::core("course.wrong-no-rule") + " " + more;
+  }
+  s.check("answer-right", words::core(v.right ? "course.answer-right" : "course.answer-wrong"), v.right, reason);
   if (!v.right)
     log::error(name + " exercise " + std::to_string(e.number) + ": " + given + " is not the answer (exit 1)");
   if (v.right) {  // what comes next, as a command that runs

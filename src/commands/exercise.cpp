@@ -1,5 +1,7 @@
 #include "commands/exercise.hpp"
 
+#include "core/course/exam.hpp"
+
 #include <memory>
 #include <optional>
 
@@ -143,6 +145,9 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
   if (o.answer && e.kind == course::Kind::computed) {
     course::InProcessRunner runner(table, ctx);
     const course::Answer a = course::compute_answer(e, runner);
+    // Shown is shown: a later right check counts as solved after the answer was shown.
+    if (const course::StatePath where = course::progress_path(); !where.file.empty())
+      for (const auto& w : course::record_answer_shown(where.file, l.command->name, e.id)) log::warn(w);
     report::Section as("answer", words::core("exercise.answer"));
     as.fact("answer", words::core("exercise.answer"), a.value);
     as.fact("computed-on", words::core("course.computed-on"), computed_on(ctx));
@@ -219,6 +224,11 @@ cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& ta
                         : o->starter ? "--starter"
                         : !o->kernel.empty() ? "--kernel"
                                              : nullptr;
+    if (o->answer)
+      if (const auto exam = course::exam_mode())
+        throw UsageError("exercise --answer: refused in exam mode (set by " + *exam + "); accepted: cudasync check " +
+                         (o->lesson.empty() ? std::string("LESSON") : o->lesson) + " " +
+                         (o->number ? std::to_string(*o->number) : std::string("N")) + " ANSWER, which checks your own");
     if (needs != nullptr && !o->number)
       throw UsageError(std::string(needs) + " needs an exercise: cudasync exercise LESSON N " + needs +
                        "; accepted: a lesson and an exercise number before it");

@@ -7,6 +7,7 @@
 #include "commands/course_common.hpp"
 #include "core/cli/did_you_mean.hpp"
 #include "core/course/course.hpp"
+#include "core/course/exam.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
 
@@ -38,7 +39,12 @@ report::Report run_explain(const ExplainOptions& o) {
   if (!text)
     throw UsageError("explain: no '" + o.lang + "' text for lesson '" + o.lesson + "'; accepted: --lang en, which "
                      "every lesson has");
-  if (o.answers) throw UsageError(answers_moved(o.lesson, o.lang));
+  if (o.answers) {
+    if (const auto exam = course::exam_mode())
+      throw UsageError("explain --answers: refused in exam mode (set by " + *exam + "); accepted: cudasync explain " +
+                       o.lesson);
+    throw UsageError(answers_moved(o.lesson, o.lang));
+  }
   report::Report r;
   r.command = "explain";
   r.title = "cudasync explain " + o.lesson + " (" + o.lang + ")";

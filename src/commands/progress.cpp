@@ -1,6 +1,10 @@
 #include "commands/progress.hpp"
 
+#include <unistd.h>
+
+#include <iostream>
 #include <memory>
+#include <string>
 
 #include "commands/course_common.hpp"
 #include "core/words/words.hpp"
@@ -45,15 +49,46 @@ report::Report reset() {
   return r;
 }
 
+// On a terminal --reset asks first; off one (a script, a pipe) it needs --yes, so that no state is
+// lost to a command typed in the wrong window or run by a script by mistake.
+bool confirmed_on_terminal() {
+  if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) return false;
+  std::cerr << words::core("progress.reset-ask") << std::flush;
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return answer == "y" || answer == "Y" || answer == "yes" || answer == "是";
+}
+
 }  // namespace
 
 cli::Attached attach_progress(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto reset_flag = std::make_shared<bool>(false);
-  sub.add_flag("--reset", *reset_flag, "Clear your progress: every exercise unsolved again");
+  auto yes = std::make_shared<bool>(false);
+  sub.add_flag("--reset", *reset_flag, "Clear your progress: every exercise unsolved again (asks first)");
+  sub.add_flag("--yes", *yes, "With --reset: do not ask (a script, a pipe)");
   sub.footer("Your progress is yours alone: $XDG_STATE_HOME/cudasync/progress.json (default\n"
              "~/.local/state/cudasync/), never the working directory. A state it cannot read is set aside with a\n"
              "warning, and the course starts again; one it cannot write costs no run.");
-  return cli::Runner([reset_flag, &table](const RunContext&) { return *reset_flag ? reset() : show(table); });
+  cli::Validator validate = [reset_flag, yes](const RunContext&) {
+    if (*yes && !*reset_flag) throw UsageError("--yes goes with --reset; accepted: cudasync progress --reset --yes");
+  };
+  cli::Runner run = [reset_flag, yes, &table](const RunContext&) {
+    if (!*reset_flag) return show(table);
+    if (!*yes && !isatty(STDIN_FILENO))
+      throw UsageError("progress --reset removes your progress, and off a terminal it does not ask; accepted: "
+                       "cudasync progress --reset --yes");
+    if (!*yes && !confirmed_on_terminal()) {
+      report::Report r;
+      r.command = "progress";
+      r.title = "cudasync progress --reset";
+      report::Section s("reset", words::core("progress.kept"));
+      s.paragraph(words::core("progress.kept-why"));
+      r.sections.push_back(std::move(s));
+      return r;
+    }
+    return reset();
+  };
+  return {run, validate};
 }
 
 }  // namespace cudasync::commands

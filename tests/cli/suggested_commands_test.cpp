@@ -123,6 +123,16 @@ TEST(SuggestedCommands, EveryOneRunsAsPrinted) {
       const std::string file = source_dir() + "/" + starter["report"]["sections"]["exercise"]["facts"]["starter"]["value"].get<std::string>();
       c = std::regex_replace(c, std::regex(R"(\bFILE\b)"), file);
     }
+    // progress --reset asks on a terminal (and refuses off one without --yes): run it on one, under
+    // script(1), answering no.
+    if (c.find("--reset") != std::string::npos && c.find("--yes") == std::string::npos) {
+      const CliResult r = run_shell("echo n | script -qec \"'" CUDASYNC_BINARY "' " + c.substr(std::string("cudasync ").size()) +
+                                    "\" /dev/null");
+      EXPECT_EQ(r.exit_code, 0) << c << ": " << r.out << r.err;
+      EXPECT_NE(r.out.find("kept"), std::string::npos) << r.out;
+      ++ran;
+      continue;
+    }
     // Run where it may write what it redirects (--starter > file.cu): a folder of its own.
     const CliResult r = run_shell("cd '" + dir.path + "' && '" CUDASYNC_BINARY "' " + c.substr(std::string("cudasync ").size()) +
                                   " --backend model");

@@ -156,7 +156,12 @@ TEST_P(EveryExercise, RightAnswerPassesWrongAnswerFailsWithAReason) {
     const json bad = document("check " + lesson + " " + n + " '" + wrong + "' --backend model --json", 1);
     const auto& verdict = bad["report"]["sections"]["check"]["checks"]["answer-right"];
     EXPECT_FALSE(verdict["passed"].get<bool>()) << "wrong answer " << wrong << " passed";
-    EXPECT_GT(verdict["detail"].get<std::string>().size(), 10u) << "a wrong answer gets its reason";
+    const std::string detail = verdict["detail"].get<std::string>();
+    EXPECT_GT(detail.size(), 10u) << "a wrong answer gets its reason";
+    // The reason is the rule, never the answer's working (the sentence that ends in the value).
+    for (const auto& working : s["answer"]["paragraphs"])
+      EXPECT_EQ(detail.find(working.get<std::string>()), std::string::npos) << detail;
+    EXPECT_EQ(detail.find("= " + right + "."), std::string::npos) << detail;
   }
 }
 
@@ -187,12 +192,18 @@ TEST(Exercise, QuestionsComeInChinese) {
   EXPECT_NE(q_zh.find("线程"), std::string::npos) << q_zh;
 }
 
-TEST(Check, WrongAnswerSaysWhy) {
+// A wrong answer is told the rule (the first rung of its hints) and where more hints are, never the
+// value: the working that ends in it stays behind --answer.
+TEST(Check, WrongAnswerSaysTheRuleNotTheAnswer) {
   const CliResult r = run_cli("check warp-primitives 2 5 --backend model --color never");
   EXPECT_EQ(r.exit_code, 1) << shown(r);
   const json a = valid_document("exercise warp-primitives 2 --answer --backend model --json");
   const std::string right = a["report"]["sections"]["answer"]["facts"]["answer"]["value"].get<std::string>();
-  EXPECT_TRUE(contains(r.out, "lane 5 ^ 3 = lane " + right)) << r.out;
+  EXPECT_FALSE(contains(r.out, "lane 5 ^ 3 = lane " + right)) << r.out;
+  const json doc = document("check warp-primitives 2 5 --backend model --json", 1);
+  const std::string detail = doc["report"]["sections"]["check"]["checks"]["answer-right"]["detail"].get<std::string>();
+  EXPECT_TRUE(contains(detail, "The rule:")) << detail;
+  EXPECT_TRUE(contains(detail, "cudasync exercise warp-primitives 2 --hint")) << detail;
 }
 
 TEST(CourseCommands, BadInputExitsTwoSayingWhatIsAccepted) {

@@ -92,7 +92,7 @@ TEST(Progress, CheckRecordsItProgressAndListShowItResetClearsIt) {
   EXPECT_TRUE(contains(l["report"]["sections"]["lessons"]["facts"]["progress"]["value"].get<std::string>(),
                        " exercises"));
 
-  EXPECT_EQ(run_in(state.path, "progress --reset").exit_code, 0);
+  EXPECT_EQ(run_in(state.path, "progress --reset --yes").exit_code, 0);
   EXPECT_FALSE(fs::exists(state_file(state.path)));
   EXPECT_EQ(tally(state.path).find("/"), 1u);
   EXPECT_EQ(tally(state.path)[0], '0');
@@ -121,7 +121,9 @@ TEST(Progress, WithoutXdgStateHomeItLivesUnderHome) {
 }
 
 TEST(Progress, CorruptStateWarnsStartsAfreshAndKeepsTheOldFile) {
-  TempDir state;
+  TempDir state, elsewhere;
+  // The answer, asked for in a state of its own: --answer is recorded too (as shown).
+  const std::string right = right_answer(elsewhere.path, "warp-primitives", 2);
   for (const std::string& corrupt : {std::string("{not json"), std::string("[1,2,3]"),
                                      std::string("{\"format\":\"cudasync-progress\",\"version\":1,\"lessons\":7}"),
                                      std::string("\xff\xfe garbage")}) {
@@ -132,7 +134,6 @@ TEST(Progress, CorruptStateWarnsStartsAfreshAndKeepsTheOldFile) {
     EXPECT_TRUE(contains(shown_progress.err, "warning")) << shown_progress.err;
     EXPECT_TRUE(contains(shown_progress.err, "corrupt")) << shown_progress.err;
 
-    const std::string right = right_answer(state.path, "warp-primitives", 2);
     const CliResult r = run_in(state.path, "check warp-primitives 2 '" + right + "' --backend model");
     EXPECT_EQ(r.exit_code, 0) << shown(r);
     EXPECT_TRUE(contains(r.err, "corrupt"));
@@ -212,7 +213,7 @@ TEST(Progress, ResetKeepsTheLockFileThatOtherRunsWaitOn) {
   TempDir state;
   EXPECT_EQ(run_in(state.path, "check warp-primitives 1 12345 --backend model").exit_code, 1);
   ASSERT_TRUE(fs::exists(state_file(state.path) + ".lock"));
-  const CliResult r = run_in(state.path, "progress --reset");
+  const CliResult r = run_in(state.path, "progress --reset --yes");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
   EXPECT_FALSE(fs::exists(state_file(state.path)));
   EXPECT_TRUE(fs::exists(state_file(state.path) + ".lock"))

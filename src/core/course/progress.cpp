@@ -84,7 +84,8 @@ std::string read_record(const json& r, ExerciseRecord& rec) {
   for (const std::string& wrong :
        {read_flag(r, "solved", rec.solved), read_flag(r, "last_right", rec.last_right),
         read_count(r, "attempts", kMaxAttempts, rec.attempts), read_text(r, "last_answer", rec.last_answer),
-        read_text(r, "when", rec.when), read_count(r, "hints", kMaxHints, rec.hints)})
+        read_text(r, "when", rec.when), read_count(r, "hints", kMaxHints, rec.hints),
+        read_text(r, "answer_shown", rec.answer_shown), read_flag(r, "after_answer", rec.after_answer)})
     if (!wrong.empty()) return wrong;
   return "";
 }
@@ -375,6 +376,8 @@ std::string progress_json(const Progress& p) {
       l[id] = {{"solved", r.solved}, {"last_right", r.last_right}, {"attempts", r.attempts},
                {"last_answer", r.last_answer}, {"when", r.when}};
       if (r.hints > 0) l[id]["hints"] = r.hints;  // a state without hints reads as none used
+      if (!r.answer_shown.empty()) l[id]["answer_shown"] = r.answer_shown;  // nor one without these
+      if (r.after_answer) l[id]["after_answer"] = true;
     }
     lessons[lesson] = std::move(l);
   }
@@ -423,9 +426,17 @@ std::vector<std::string> record_answer(const std::string& file, const std::strin
   return update_record(file, lesson, exercise, "this answer", [&](ExerciseRecord& rec) {
     if (rec.attempts < kMaxAttempts) rec.attempts += 1;  // past it, more answers leave the count there
     rec.last_right = right;
+    if (right && !rec.solved) rec.after_answer = !rec.answer_shown.empty();
     rec.solved = rec.solved || right;
     rec.last_answer = answer;
     rec.when = utc_now();
+  });
+}
+
+std::vector<std::string> record_answer_shown(const std::string& file, const std::string& lesson,
+                                             const std::string& exercise) {
+  return update_record(file, lesson, exercise, "that the answer was shown", [&](ExerciseRecord& rec) {
+    if (rec.answer_shown.empty()) rec.answer_shown = utc_now();
   });
 }
 

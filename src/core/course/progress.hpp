@@ -38,6 +38,8 @@ struct ExerciseRecord {
   std::string last_answer;  // as read (canonical)
   std::string when;         // UTC, "2025-06-01T12:00:00Z", of the latest answer
   int hints = 0;            // how many rungs of its hint ladder were shown (--hint)
+  std::string answer_shown;  // UTC of the first `exercise --answer`; "" never
+  bool after_answer = false;  // first solved after its answer had been shown
 };
 
 struct Progress {
@@ -70,6 +72,10 @@ std::string progress_json(const Progress& p);
 // warnings (the state could not be read or saved), never throws.
 std::vector<std::string> record_answer(const std::string& file, const std::string& lesson, const std::string& exercise,
                                        bool right, const std::string& answer);
+// Records that the exercise's answer was shown (exercise --answer): the first time's UTC.
+std::vector<std::string> record_answer_shown(const std::string& file, const std::string& lesson,
+                                             const std::string& exercise);
+
 // Records that a hint of an exercise with `ladder` hints was asked for: the first time the first
 // rung, then one more each time, up to the last. Returns how many rungs to show (1..ladder) and
 // the warnings; never throws. The loads of this and of the write are two: two runs at once may
