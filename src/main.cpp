@@ -2,6 +2,7 @@
 // lessons/*/lesson.json: a new lesson is found there, not listed here), then the tools.
 #include "commands/bench.hpp"
 #include "commands/check.hpp"
+#include "commands/class_report.hpp"
 #include "commands/devices.hpp"
 #include "commands/doctor.hpp"
 #include "commands/exercise.hpp"
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
        [&table](CLI::App& s) { return commands::attach_check(s, table); }, {}},
       {"progress", "your progress through the course (--reset clears it)", CommandKind::tool,
        [&table](CLI::App& s) { return commands::attach_progress(s, table); }, {}},
+      {"class", "a teacher's view: cudasync class report FILE... reads the class's progress exports", CommandKind::tool,
+       [&table](CLI::App& s) { return commands::attach_class(s, table); }, {}},
       {"devices", "the GPUs this process can see, with their co-residency limits", CommandKind::tool,
        commands::attach_devices, {}},
       {"explain", "a lesson's text: concept, the source's code and its bugs, what to run", CommandKind::tool,

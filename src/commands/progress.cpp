@@ -1,12 +1,19 @@
 #include "commands/progress.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "commands/course_common.hpp"
+#include "core/course/progress_export.hpp"
+#include "core/device_info.hpp"
 #include "core/words/words.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
@@ -49,6 +56,37 @@ report::Report reset() {
   return r;
 }
 
+std::string login_name() {
+  if (const char* u = std::getenv("USER"); u != nullptr && *u != '\0') return u;
+  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_name != nullptr) return pw->pw_name;
+  return "unknown";
+}
+
+report::Report export_progress(const std::vector<cli::Command>& table, const std::string& file, const std::string& name) {
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
+  const GpuProbe probe = probe_gpus();
+  const std::string gpu = probe.devices.empty() ? std::string("none") : probe.devices.front().name;
+  const std::string who = name.empty() ? login_name() : name;
+  const std::string text =
+      course::export_json(course::course_of(table), load_student_progress(), who, host, gpu, course::utc_now());
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw UsageError("progress --export " + file + ": cannot be written; accepted: a path you may write");
+  }
+  report::Report r;
+  r.command = "progress";
+  r.title = "cudasync progress --export";
+  report::Section s("export", words::core("progress.exported"));
+  s.fact("file", words::core("progress.export-file"), file);
+  s.fact("student", words::core("progress.student"), who);
+  s.note(words::core("progress.export-next", {{"file", file}}));
+  r.sections.push_back(std::move(s));
+  return r;
+}
+
 // On a terminal --reset asks first; off one (a script, a pipe) it needs --yes, so that no state is
 // lost to a command typed in the wrong window or run by a script by mistake.
 bool confirmed_on_terminal() {
@@ -64,15 +102,24 @@ bool confirmed_on_terminal() {
 cli::Attached attach_progress(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto reset_flag = std::make_shared<bool>(false);
   auto yes = std::make_shared<bool>(false);
+  auto export_file = std::make_shared<std::string>();
+  auto student = std::make_shared<std::string>();
   sub.add_flag("--reset", *reset_flag, "Clear your progress: every exercise unsolved again (asks first)");
   sub.add_flag("--yes", *yes, "With --reset: do not ask (a script, a pipe)");
+  sub.add_option("--export", *export_file, "Write your progress for your teacher to FILE (cudasync class report reads it)");
+  sub.add_option("--student", *student, "With --export: your name in the class report (default: your login name)");
   sub.footer("Your progress is yours alone: $XDG_STATE_HOME/cudasync/progress.json (default\n"
              "~/.local/state/cudasync/), never the working directory. A state it cannot read is set aside with a\n"
              "warning, and the course starts again; one it cannot write costs no run.");
-  cli::Validator validate = [reset_flag, yes](const RunContext&) {
+  cli::Validator validate = [reset_flag, yes, export_file, student](const RunContext&) {
     if (*yes && !*reset_flag) throw UsageError("--yes goes with --reset; accepted: cudasync progress --reset --yes");
+    if (!student->empty() && export_file->empty())
+      throw UsageError("--student goes with --export; accepted: cudasync progress --export FILE --student NAME");
+    if (!export_file->empty() && *reset_flag)
+      throw UsageError("--export and --reset: one at a time; accepted: cudasync progress --export FILE");
   };
-  cli::Runner run = [reset_flag, yes, &table](const RunContext&) {
+  cli::Runner run = [reset_flag, yes, export_file, student, &table](const RunContext&) {
+    if (!export_file->empty()) return export_progress(table, *export_file, *student);
     if (!*reset_flag) return show(table);
     if (!*yes && !isatty(STDIN_FILENO))
       throw UsageError("progress --reset removes your progress, and off a terminal it does not ask; accepted: "

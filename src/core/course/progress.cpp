@@ -26,13 +26,6 @@
 
 namespace cudasync::course {
 
-namespace {
-
-namespace fs = std::filesystem;
-using json = nlohmann::json;
-
-constexpr const char* kFormat = "cudasync-progress";
-
 // Now, in UTC, as ISO 8601: "2025-06-01T12:00:00Z".
 std::string utc_now() {
   std::tm tm{};
@@ -41,6 +34,14 @@ std::string utc_now() {
   s << std::put_time(gmtime_r(&now, &tm), "%Y-%m-%dT%H:%M:%SZ");
   return s.str();
 }
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr const char* kFormat = "cudasync-progress";
+
 
 std::string errno_text() { return std::strerror(errno); }
 

@@ -42,6 +42,9 @@ struct ExerciseRecord {
   bool after_answer = false;  // first solved after its answer had been shown
 };
 
+// Now, in UTC, as ISO 8601: "2025-06-01T12:00:00Z".
+std::string utc_now();
+
 struct Progress {
   // lesson id -> exercise id -> record
   std::map<std::string, std::map<std::string, ExerciseRecord>> lessons;
