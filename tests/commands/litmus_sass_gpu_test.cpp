@@ -10,8 +10,9 @@ using namespace cudasync::test;
 TEST(LitmusSassGpu, EachInstructionHasTheSassTheCompilerMadeOfIt) {
   std::string looked;
   if (!cudasync::litmus::find_nvdisasm(looked)) GTEST_SKIP() << "no nvdisasm (looked in " << looked << ")";
-  const auto doc = valid_document("litmus mp+rel+acq.gpu --sass --json --backend model");
-  const auto& rows = doc["report"]["sections"]["sass"]["tables"]["instructions"]["rows"];
+  auto doc = valid_document("litmus mp+rel+acq.gpu --sass --json --backend model");
+  ASSERT_TRUE(doc.contains("report"));
+  auto& rows = doc["report"]["sections"]["sass"]["tables"]["instructions"]["rows"];
   ASSERT_EQ(rows.size(), 4u) << doc.dump(1);
   for (const auto& r : rows) EXPECT_NE(r["sass"].get<std::string>(), "-") << r.dump();
   EXPECT_NE(rows[1]["sass"].get<std::string>().find("ST"), std::string::npos) << rows[1].dump();   // st.release.gpu

@@ -21,8 +21,13 @@ std::map<std::pair<std::string, int>, std::vector<std::string>> sass_by_line(con
   std::istringstream in(disassembly);
   for (std::string line; std::getline(in, line);) {
     std::smatch m;
+    if (line.rfind("//--", 0) == 0) at.reset();  // a section of its own: no longer the code's
     if (std::regex_search(line, m, file_line)) {
-      at = {m[1].str(), std::stoi(m[2].str())};
+      // nvdisasm makes a relative name absolute with the compiler's folder ("/work/P0"): the
+      // name's last component is the one #line gave.
+      std::string name = m[1].str();
+      if (const auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
+      at = {name, std::stoi(m[2].str())};
       continue;
     }
     if (at && std::regex_search(line, m, instruction)) {

@@ -20,7 +20,7 @@ namespace cudasync::litmus {
 // `looked` says where it looked when it is not found.
 std::optional<std::string> find_nvdisasm(std::string& looked);
 
-// nvdisasm --print-line-info's text, read: (file, line) -> the instructions there, in order, each
+// nvdisasm --print-line-info's text, read: (file's last name component, line) -> the instructions there, in order, each
 // without its address, operands kept ("LDG.E.STRONG.GPU R4, desc[UR4][R2.64]").
 std::map<std::pair<std::string, int>, std::vector<std::string>> sass_by_line(const std::string& disassembly);
 
