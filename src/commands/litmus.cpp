@@ -137,7 +137,14 @@ report::Section sass_section(const RunContext& ctx, const lt::LitmusTest& test) 
       if (in.op == lt::Op::label) continue;
       std::string sass;
       if (const auto it = by_line.find({th.name, in.line}); it != by_line.end())
-        for (const std::string& i : it->second) sass += (sass.empty() ? "" : "; ") + i.substr(0, i.find(' '));
+        for (const std::string& i : it->second) {
+          // The opcode, after a predicate guard if there is one ("@!P1 STG.E ..." -> "@!P1 STG.E").
+          std::istringstream words(i);
+          std::string first, op;
+          words >> first;
+          if (!first.empty() && first[0] == '@') words >> op, first += " " + op;
+          sass += (sass.empty() ? "" : "; ") + first;
+        }
       t.row({{"thread", th.name}, {"line", static_cast<I>(in.line)}, {"instruction", in.text},
              {"sass", sass.empty() ? std::string("-") : sass}});
     }
