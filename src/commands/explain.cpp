@@ -72,7 +72,12 @@ cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& table
                ", or its number in cudasync list";
       },
       "LESSON", "a lesson, or its number");
-  sub.add_option("lesson", o->lesson, "The lesson to explain, or its number")->required()->transform(lesson_check);
+  std::string members;  // for the completions (cli_spec reads the values from the type name)
+  for (const auto& n : names) members += (members.empty() ? "" : ",") + n;
+  sub.add_option("lesson", o->lesson, "The lesson to explain, or its number")
+      ->required()
+      ->transform(lesson_check)
+      ->type_name("TEXT:{" + members + "}");
   // Hidden: kept one release so that an old command says where the answers went (answers_moved).
   sub.add_flag("--answers", o->answers)->group("");
   sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");

@@ -234,7 +234,7 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
     }
     if (!known && !did_you_mean(args[0], names).empty())
       return usage_error(shown_value(args[0]) + ": no such command" + did_you_mean_text(args[0], names) +
-                         " (see cudasync --help)");
+                         "; accepted: the commands cudasync --help lists");
   }
   if ((!json.target.empty() || json.empty_file) && spec)
     return usage_error("--cli-spec prints the command line's definition and does not combine with --json; accepted: "

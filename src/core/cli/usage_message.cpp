@@ -239,7 +239,8 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
       for (const CLI::Option* o : a->get_options())
         for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
     if (const std::string meant = did_you_mean(name, known); !meant.empty())
-      return shown_value(name) + ": no such option for " + command_line(app) + did_you_mean_text(name, known);
+      return shown_value(name) + ": no such option for " + command_line(app) + did_you_mean_text(name, known) +
+             "; accepted: the options " + command_line(app) + " --help lists";
     out = shown_value(name) + ": no such option for " + command_line(app);
     std::string owners;
     for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -256,7 +257,9 @@ std::string extras_message(const CLI::App& app, const std::string& msg) {
       commands.push_back(s->get_name());
     }
     // A typo of a command: name it, not all nineteen.
-    if (!did_you_mean(first, commands).empty()) return shown_value(first) + ": no such command" + did_you_mean_text(first, commands);
+    if (!did_you_mean(first, commands).empty())
+      return shown_value(first) + ": no such command" + did_you_mean_text(first, commands) +
+             "; accepted: the commands cudasync --help lists";
     out = shown_value(first) + ": no such command; accepted: " + names;
   } else {
     out = shown_value(first) + ": unexpected argument for " + command_line(app) +
@@ -439,7 +442,8 @@ std::string usage_message(const CLI::App& app, const CLI::Error& e, const std::v
   // A word of a fixed set ("TEXT:{a,b,c}") mistyped: the nearest, for the first item not in it.
   std::string hint;
   const std::string type = o.get_type_name();
-  if (const auto open = type.find('{'), close = type.rfind('}'); open != std::string::npos && close != std::string::npos && close > open) {
+  if (const auto open = type.find('{'), close = type.rfind('}');
+      reason.find("did you mean") == std::string::npos && open != std::string::npos && close != std::string::npos && close > open) {
     std::vector<std::string> values;
     std::string item;
     for (char c : type.substr(open + 1, close - open - 1) + ",") {
