@@ -185,7 +185,7 @@ Verdict same_bits_twice(const Sum& first, const Sum& second);
 // and so a pass, when bound < 0).
 Verdict within_order_bound(const Sum& gpu, const Sum& model, double bound);
 // The relative error of `sum` against the exact sum: within gamma_depth, or CUB's tolerance (CUB
-// publishes no order). error_bound_title says which: "relative error within gamma_d".
+// publishes no order). error_bound_title says which: "rounding error within gamma_d, the bound for d additions in a row".
 std::string error_bound_title(Kernel k, Dtype d);
 Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_t depth);
 

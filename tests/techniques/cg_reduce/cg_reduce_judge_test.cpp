@@ -45,7 +45,7 @@ TEST(CgReduceJudge, HighamsBoundAndCubsTolerance) {
   const double g7 = gamma_bound(7, std::ldexp(1.0, -24));
   EXPECT_TRUE(error_bound(Kernel::two_pass_fixed_grid, Dtype::f32, 100.0 * (1 + g7 / 2), 100.0, 7).passed);
   EXPECT_FALSE(error_bound(Kernel::two_pass_fixed_grid, Dtype::f32, 100.0 * (1 + 2 * g7), 100.0, 7).passed);
-  EXPECT_EQ(error_bound_title(Kernel::two_pass_fixed_grid, Dtype::f32), "relative error within gamma_d");
+  EXPECT_EQ(error_bound_title(Kernel::two_pass_fixed_grid, Dtype::f32), "rounding error within gamma_d, the bound for d additions in a row");
   // CUB: 1e-5 in float, whatever the depth.
   EXPECT_TRUE(error_bound(Kernel::cub_sum, Dtype::f32, 100.0009, 100.0, 0).passed);
   EXPECT_FALSE(error_bound(Kernel::cub_sum, Dtype::f32, 100.002, 100.0, 0).passed);
