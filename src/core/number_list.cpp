@@ -1,5 +1,6 @@
 #include "core/number_list.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -39,6 +40,19 @@ std::optional<long long> whole_number(const std::string& text) {
   const long long v = std::strtoll(text.c_str(), &end, 10);
   if (*end != '\0' || errno == ERANGE || end == text.c_str()) return std::nullopt;
   return v;
+}
+
+std::optional<std::uint32_t> parse_mask(const std::string& text) {
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const std::string digits = hex ? text.substr(2) : text;
+  if (digits.empty() || digits.size() > (hex ? 8u : 10u)) return std::nullopt;
+  for (char c : digits) {
+    const bool ok = hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : (c >= '0' && c <= '9');
+    if (!ok) return std::nullopt;
+  }
+  const unsigned long long v = std::stoull(digits, nullptr, hex ? 16 : 10);
+  if (v > 0xffffffffull) return std::nullopt;
+  return static_cast<std::uint32_t>(v);
 }
 
 }  // namespace cudasync

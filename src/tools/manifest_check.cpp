@@ -5,7 +5,8 @@
 //   cudasync_manifest_check lessons/lock/lesson.json lessons/threadfence/lesson.json
 //   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
 //
-// Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, and a
+// Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, its
+// options' help keys are in the folder's words.json, and a
 // kernel exercise's files (its starter and harness) are in that folder's kernels/. Exit 0 when every file is valid, else 1.
 #include <utility>
 #include <filesystem>
@@ -45,6 +46,18 @@ int main(int argc, char** argv) {
       if (m.lesson != folder)
         throw cudasync::course::ManifestError(file.string() + ":1: lesson: '" + m.lesson + "' in the folder of " +
                                               folder + "; accepted: \"" + folder + "\"");
+      // Every option's help and what a text option accepts are keys of the lesson's own catalog.
+      const fs::path catalog_file = file.parent_path() / "words.json";
+      std::ifstream catalog_in(catalog_file, std::ios::binary);
+      std::ostringstream catalog_text;
+      if (catalog_in) catalog_text << catalog_in.rdbuf();
+      const auto catalog = catalog_in ? cudasync::words::parse_catalog(catalog_text.str(), catalog_file.string())
+                                      : cudasync::words::Catalog{};
+      for (const auto& o : m.options)
+        for (const std::string* k : {&o.help, &o.accepted})
+          if (catalog_in && !k->empty() && catalog.find(*k) == catalog.end())
+            throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(o.line) + ": " + o.name + ": '" +
+                                                  *k + "' is no key of " + catalog_file.string());
       for (const auto& row : m.exercises) {
         if (row.exercise.kind != cudasync::course::Kind::kernel) continue;
         const auto& k = row.exercise.spec;
@@ -53,6 +66,9 @@ int main(int argc, char** argv) {
             throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(row.line) + ": " + row.exercise.id +
                                                   ".kernel." + name + ": no file " + f + " in the lesson's kernels/ folder");
       }
+    } catch (const cudasync::words::CatalogError& e) {
+      std::cerr << e.what() << "\n";
+      ++bad;
     } catch (const cudasync::course::ManifestError& e) {
       std::cerr << e.what() << "\n";
       ++bad;

@@ -58,11 +58,35 @@ std::string score_of(const report::Section& s) {
   return "";
 }
 
-TEST(Prediction, TheScoreIsAgainstTheGpuWhenThereIsOneElseTheModel) {
-  EXPECT_EQ(score_of(prediction_section(yes_no(), "no", Truth{std::string("no"), std::string("yes"), ""})), "right");
-  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::string("no"), std::string("yes"), ""})), "wrong");
-  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::string("yes"), ""})), "right");
-  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::nullopt, ""})), "no score");
+TEST(Prediction, OnAGpuTheGpuScoresItOnTheModelTheModel) {
+  const Truth gpu_no_model_yes{std::string("no"), std::string("yes"), ""};
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "no", gpu_no_model_yes, true)), "right");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", gpu_no_model_yes, true)), "wrong");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::string("yes"), ""}, false)), "right");
+  // A GPU run that gave no answer is not scored by the model: the question was about the GPU.
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::string("yes"), ""}, true)), "no score");
+  EXPECT_EQ(score_of(prediction_section(yes_no(), "yes", Truth{std::nullopt, std::nullopt, ""}, false)), "no score");
+}
+
+TEST(Prediction, TheModelIsAskedItsOwnQuestionAndTheScoreComesFirst) {
+  Prediction p = yes_no();
+  p.model_question = "may a GPU show it?";
+  EXPECT_EQ(question_for(p, true), p.question);
+  EXPECT_EQ(question_for(p, false), "may a GPU show it?");
+  const report::Section s = prediction_section(p, "yes", Truth{std::nullopt, std::string("yes"), ""}, false);
+  ASSERT_FALSE(s.facts.empty());
+  EXPECT_EQ(s.facts.front().id, "score");
+  ASSERT_FALSE(s.paragraphs.empty());
+  EXPECT_NE(s.paragraphs.front().find("may a GPU show it?"), std::string::npos);
+}
+
+TEST(Prediction, NaturalAnswersAreTheirChoices) {
+  Prediction either{"warp-deadlock", "q?", {"completes", "deadlocks"}, {}, "", {{"hangs", "deadlocks"}}};
+  EXPECT_EQ(choice_of(either, " Hangs "), std::optional<std::string>("deadlocks"));
+  EXPECT_EQ(choice_of(either, "completes"), std::optional<std::string>("completes"));
+  EXPECT_EQ(choice_of(either, "yes"), std::nullopt) << "an either/or question is not answered yes";
+  EXPECT_EQ(choice_of(yes_no(), "Y"), std::optional<std::string>("yes"));
+  EXPECT_EQ(choice_of(yes_no(), "不会"), std::optional<std::string>("no"));
 }
 
 TEST(Prediction, TheChoiceFollowsPredictPartAndTheWayToAnswer) {

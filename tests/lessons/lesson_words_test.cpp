@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/course/built_in_manifest.hpp"
 #include "core/words/catalog.hpp"
 #include "core/words/words.hpp"
 #include "support/run_cli.hpp"
@@ -163,10 +164,16 @@ void keys_match_code(const std::string& name, const fs::path& code, const std::v
   // lesson's part table (core/parts/attach.hpp).
   const auto code_literals = literals_under(code);
   const std::set<std::string> literals(code_literals.begin(), code_literals.end());
-  static const std::regex part_key(R"((?:part\.([a-z0-9-]+)\.(?:title|summary))|(?:prediction\.([a-z0-9-]+)\.question))");
+  static const std::regex part_key(
+      R"((?:part\.([a-z0-9-]+)\.(?:title|summary))|(?:prediction\.([a-z0-9-]+)\.question(?:-model)?))");
   std::smatch m;
   for (const auto& [k, e] : c)
     if (std::regex_match(k, m, part_key) && literals.count(m[m[1].matched ? 1 : 2].str())) named.insert(k);
+  // The lesson's manifest names its options' help and what a text option accepts.
+  if (name != "core")
+    for (const auto& o : course::built_in_manifest(name).options)
+      for (const std::string* k : {&o.help, &o.accepted})
+        if (!k->empty()) named.insert(*k);
   for (const auto& [k, e] : c) EXPECT_EQ(named.count(k), 1u) << name << "/words.json: '" << k << "' is named by no code";
 }
 

@@ -224,6 +224,7 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
     return a == "--cli-spec" || a.rfind("--cli-spec=", 0) == 0;  // CLI11 takes --cli-spec=1 as the flag too
   });
   if (const auto empty = empty_inline_value(app, args)) return usage_error(*empty);
+  if (const auto empty = empty_list_item(app, args)) return usage_error(*empty);
   // A first word that is no command ("explian warp-primitives"): named as such, with the nearest.
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
     std::vector<std::string> names;

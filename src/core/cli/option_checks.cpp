@@ -139,6 +139,11 @@ CLI::Validator non_empty(const std::string& accepted) {
                         "", std::string(kAcceptsPrefix) + accepted);
 }
 
+CLI::Validator text_check(std::function<std::string(const std::string&)> check, const std::string& accepted) {
+  return CLI::Validator([check](std::string& input) { return check(input); }, "",
+                        std::string(kAcceptsPrefix) + accepted);
+}
+
 CLI::Validator size_check(std::uint64_t min) {
   return CLI::Validator(
       [min](std::string& input) -> std::string {

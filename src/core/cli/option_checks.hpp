@@ -46,6 +46,10 @@ CLI::Validator non_empty(const std::string& accepted);
 CLI::Validator ranged_check(std::uint64_t min, std::uint64_t max, std::function<std::string(const std::string&)> check,
                             const std::string& accepted = "");
 
+// A CLI11 check of a free-form value by `check` ("" when accepted, else why not); usage errors
+// say "accepted: " + `accepted`.
+CLI::Validator text_check(std::function<std::string(const std::string&)> check, const std::string& accepted);
+
 // A CLI11 check: a size (parse_size) of at least `min` bytes.
 CLI::Validator size_check(std::uint64_t min);
 

@@ -334,6 +334,33 @@ std::optional<std::string> empty_inline_value(const CLI::App& app, const std::ve
   return std::nullopt;
 }
 
+std::optional<std::string> empty_list_item(const CLI::App& app, const std::vector<std::string>& args) {
+  // Before the parse: the command is the first word, when it names one.
+  std::vector<const CLI::App*> owners;
+  if (!args.empty())
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(args[0])) owners.push_back(sub);
+  owners.push_back(&app);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (a.size() < 3 || a.rfind("--", 0) != 0) continue;
+    const std::size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    for (const CLI::App* owner : owners) {
+      const CLI::Option* o = owner->get_option_no_throw(name);
+      if (o == nullptr || o->get_delimiter() != ',') continue;
+      const std::string value = eq != std::string::npos ? a.substr(eq + 1) : i + 1 < args.size() ? args[i + 1] : "";
+      // No value, or only commas: CLI11's own error, or "no item in the list" (usage_message).
+      if (value.find_first_not_of(',') == std::string::npos) break;
+      if (value.find(",,") == std::string::npos && value.front() != ',' && value.back() != ',') break;
+      return name + " " + shown_value(value) + ": an empty item in the list; accepted: " + accepted_text(*o) +
+             ", comma-separated (see " + app.get_name() + (owner == &app ? "" : " " + owner->get_name()) + " --help)";
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> empty_value_problem(const CLI::App& app) {
   const CLI::App* command = command_of(app);
   for (const CLI::App* a : {command, &app}) {

@@ -30,6 +30,11 @@ std::optional<std::string> after_dashes_problem(const CLI::App& app, const std::
 // --html=) have their own message.
 std::optional<std::string> empty_inline_value(const CLI::App& app, const std::vector<std::string>& args);
 
+// The usage error for a list option (comma-separated) whose value has an empty item ("1,,2",
+// "1,"): CLI11 drops it, and "1,,2" would run as "1,2". nullopt when none has. `args` is argv
+// without the program name.
+std::optional<std::string> empty_list_item(const CLI::App& app, const std::vector<std::string>& args);
+
 // The usage error for the first option of the program or of the command that was given an empty
 // value (--kernel ''): CLI11 keeps it, and a command reading "" as "not given" would run as if it
 // had not been typed. nullopt when none was.

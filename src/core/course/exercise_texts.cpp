@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/course/answer_read.hpp"
+#include "core/course/built_in_manifest.hpp"
 #include "core/course/manifest.hpp"
 #include "core/lesson_texts.hpp"
 
@@ -106,12 +107,7 @@ std::string remember_text(std::string_view markdown, std::string_view lang) {
 
 LessonCourse lesson_course(const std::string& lesson, const LessonCode& code) {
   const auto fail = [&](const std::string& what) { throw std::logic_error("course: " + lesson + ": " + what); };
-  const auto manifest_text = find_lesson_manifest(lesson);
-  if (!manifest_text) fail("no lessons/" + lesson + "/lesson.json");
-  // The build checked the manifest (tools/manifest_check.cpp); a ManifestError here is a bug.
-  auto manifest = std::make_shared<const Manifest>(
-      parse_manifest(*manifest_text, "lessons/" + lesson + "/lesson.json", ManifestOrigin::built_in));
-  if (manifest->lesson != lesson) fail("lesson.json names the lesson '" + manifest->lesson + "'");
+  auto manifest = std::make_shared<const Manifest>(built_in_manifest(lesson));
   LessonCourse c;
   c.tour_args = manifest->tour;
   c.needs = manifest->needs;

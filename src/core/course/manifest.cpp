@@ -358,6 +358,81 @@ class Reader {
     return k;
   }
 
+  // Row `i` of "options": its form, and that its help names a catalog key.
+  OptionSpec option(const json& row, std::size_t i) const {
+    const std::string key = "options[" + std::to_string(i) + "]";
+    if (!row.is_object()) fail(0, key, "is not an object");
+    const std::string name = row.contains("name") && row["name"].is_string() ? row["name"].get<std::string>() : "";
+    std::size_t from = 0;
+    for (const std::string& form : {"\"name\": \"" + name + "\"", "\"name\":\"" + name + "\""})
+      if (const std::size_t at = text_.find(form); at != std::string_view::npos) {
+        from = at;
+        break;
+      }
+    keys(row, from, key, {"name", "kind", "list", "min", "max", "choices", "accepted", "help", "default", "help_args", "hidden"});
+    OptionSpec o;
+    o.line = line_at(text_, from);
+    o.name = text(row.value("name", json()), from, key + ".name");
+    if (o.name.rfind("--", 0) != 0 || !report::is_id(o.name.substr(2)))
+      fail(from, key + ".name", "'" + o.name + "' is not --kebab-case");
+    static const std::vector<std::string> kinds = {"count", "choice", "mask", "flag", "text"};
+    const std::string kind = text(row.value("kind", json()), from, key + ".kind");
+    const auto k = std::find(kinds.begin(), kinds.end(), kind);
+    if (k == kinds.end()) fail(from, key + ".kind", "'" + kind + "' is no kind; accepted: " + comma_list(kinds));
+    o.kind = static_cast<OptionSpec::Kind>(k - kinds.begin());
+    const bool count = o.kind == OptionSpec::Kind::count;
+    for (const char* b : {"min", "max"}) {
+      if (row.contains(b) != count) fail(from, key + "." + b, count ? "is missing: a whole number" : "is only for kind count");
+      if (count && !row[b].is_number_unsigned()) fail(from, key + "." + b, "is not a whole number");
+    }
+    if (count) {
+      o.min = row["min"].get<std::uint64_t>();
+      o.max = row["max"].get<std::uint64_t>();
+      if (o.min > o.max) fail(from, key + ".max", std::to_string(o.max) + " is below min " + std::to_string(o.min));
+    }
+    if (row.contains("choices") != (o.kind == OptionSpec::Kind::choice))
+      fail(from, key + ".choices", o.kind == OptionSpec::Kind::choice ? "is missing: the words it takes" : "is only for kind choice");
+    if (row.contains("choices")) {
+      o.choices = texts(row["choices"], from, key + ".choices");
+      if (o.choices.empty()) fail(from, key + ".choices", "is empty");
+    }
+    if (row.contains("accepted") != (o.kind == OptionSpec::Kind::text))
+      fail(from, key + ".accepted", o.kind == OptionSpec::Kind::text ? "is missing: the catalog key of what it takes" : "is only for kind text");
+    if (row.contains("accepted")) o.accepted = text(row["accepted"], from, key + ".accepted");
+    if (row.contains("list")) {
+      const json& l = row["list"];
+      if (o.kind == OptionSpec::Kind::flag) fail(from, key + ".list", "is not for a flag");
+      if (l.is_boolean()) {
+        o.list = l.get<bool>();
+      } else if (l.is_array() && l.size() == 2 && l[0].is_number_unsigned() && l[1].is_number_unsigned() &&
+                 l[0].get<std::size_t>() >= 1 && l[0].get<std::size_t>() <= l[1].get<std::size_t>()) {
+        o.list = true;
+        o.least = l[0].get<std::size_t>();
+        o.most = l[1].get<std::size_t>();
+      } else {
+        fail(from, key + ".list", "is not true, false or [least, most] items");
+      }
+    }
+    o.hidden = flag(row, "hidden", from, key);
+    if (row.contains("help") == o.hidden)
+      fail(from, key + ".help", o.hidden ? "is not for a hidden option" : "is missing: the catalog key of its help");
+    if (row.contains("help")) o.help = text(row["help"], from, key + ".help");
+    if (row.contains("default")) {
+      const json& d = row["default"];
+      if (d.is_number_unsigned()) o.default_value = std::to_string(d.get<std::uint64_t>());
+      else o.default_value = text(d, from, key + ".default");
+    }
+    if (row.contains("help_args")) {
+      if (!row["help_args"].is_object()) fail(from, key + ".help_args", "is not {\"NAME\": NUMBER, ...}");
+      for (const auto& [n, v] : row["help_args"].items()) {
+        if (!report::is_id(n) || !v.is_number_integer())
+          fail(from, key + ".help_args." + n, "is not a kebab-case name with a whole number");
+        o.help_args.emplace_back(n, v.get<long long>());
+      }
+    }
+    return o;
+  }
+
   ManifestExercise exercise(const json& row, std::size_t index, ManifestOrigin origin) const {
     const std::string key = "exercises[" + std::to_string(index) + "]";
     if (!row.is_object()) fail(0, key, "is not an object");
@@ -430,6 +505,23 @@ class Reader {
 
 }  // namespace
 
+const char* to_string(OptionSpec::Kind kind) {
+  switch (kind) {
+    case OptionSpec::Kind::count: return "count";
+    case OptionSpec::Kind::choice: return "choice";
+    case OptionSpec::Kind::mask: return "mask";
+    case OptionSpec::Kind::flag: return "flag";
+    case OptionSpec::Kind::text: return "text";
+  }
+  return "count";
+}
+
+const OptionSpec* Manifest::option(std::string_view name) const {
+  for (const auto& o : options)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
 std::string comma_list(const std::vector<std::string>& words) {
   std::string s;
   for (const auto& w : words) s += (s.empty() ? "" : ", ") + w;
@@ -451,7 +543,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   Reader r(text, file);
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
-                                : std::vector<std::string>{"lesson", "order", "tour", "needs", "exercises"});
+                                : std::vector<std::string>{"lesson", "order", "tour", "needs", "options", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
@@ -473,6 +565,15 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
       if (std::find(accepted.begin(), accepted.end(), need) == accepted.end())
         r.fail(0, key + ".need", "'" + need + "' is no need; accepted: " + comma_list(accepted));
       m.needs.emplace_back(need, r.text(needs[i].value("for", json()), 0, key + ".for"));
+    }
+  }
+  if (!teacher && j.contains("options")) {
+    if (!j["options"].is_array()) r.fail(0, "options", "is not a list of options");
+    for (std::size_t i = 0; i < j["options"].size(); ++i) {
+      OptionSpec o = r.option(j["options"][i], i);
+      if (m.option(o.name))
+        r.fail(0, "options[" + std::to_string(i) + "].name", "'" + o.name + "' is declared twice");
+      m.options.push_back(std::move(o));
     }
   }
   if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");

@@ -49,6 +49,7 @@
 // which `cudasync doctor` reports.
 //
 // Plain C++: no CLI11, no CUDA (nlohmann/json only in the .cpp).
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -116,6 +117,42 @@ struct ManifestExercise {
   int line = 0;                      // where the row starts, for messages
 };
 
+// One of the lesson's own options, as "options" declares it; core builds the command line from these
+// (core/parts/option_binder.hpp), and the lesson's code only names the field each fills.
+//
+//   {"name": "--blocks", "kind": "count", "min": 1, "max": 4096, "help": "option.blocks"}
+//   {"name": "--delays", "kind": "count", "list": true, "min": 1, "max": 100000000, "help": ...}
+//   {"name": "--model", "kind": "choice", "choices": ["lockstep", "independent"], "help": ...}
+//   {"name": "--fence", "kind": "choice", "list": [1, 2], "choices": [...], "help": ...}
+//   {"name": "--mask", "kind": "mask", "help": "option.mask"}                 (a 32-bit lane mask)
+//   {"name": "--trace", "kind": "flag", "help": "option.trace"}
+//   {"name": "--key", "kind": "text", "accepted": "option.key-accepted", "help": ...}
+//
+// A count is a whole number min..max (each item of a list); a choice one of its words; a text is
+// checked by the lesson's code, and `accepted` is the catalog key of what it takes. "list": true
+// takes comma-separated items (or [least, most] of them). "help" is a key of the lesson's catalog,
+// filled with {min}, {max}, {default} and the "help_args" where the sentence names them; "default"
+// is the value the help states (a part may choose its own when the option is not given); "hidden"
+// options (for the tool's own child processes) have no help.
+struct OptionSpec {
+  enum class Kind { count, choice, mask, flag, text };
+  std::string name;  // "--blocks"
+  Kind kind = Kind::count;
+  bool list = false;
+  std::size_t least = 1, most = 0;  // a list's items (most 0: any number)
+  std::uint64_t min = 0, max = 0;   // count
+  std::vector<std::string> choices;  // choice
+  std::string accepted;              // text: the catalog key of what it accepts
+  std::string help;                  // the catalog key of its help ("" when hidden)
+  std::optional<std::string> default_value;  // as the help shows it
+  std::vector<std::pair<std::string, long long>> help_args;  // other numbers the help names
+  bool hidden = false;
+  int line = 0;
+};
+
+// "count", "choice", ...
+const char* to_string(OptionSpec::Kind kind);
+
 struct Manifest {
   std::string lesson;
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
@@ -124,7 +161,11 @@ struct Manifest {
   // "needs": [{"need": "cooperative-launch", "for": "the grid.sync() rung"}]: what the lesson uses
   // beyond a GPU (kManifestNeeds), and the part that uses it; doctor reads them.
   std::vector<std::pair<std::string, std::string>> needs;
+  std::vector<OptionSpec> options;  // the lesson's own options, in the order the help lists them
   std::vector<ManifestExercise> exercises;
+
+  // The option named so ("--blocks"), or nullptr.
+  const OptionSpec* option(std::string_view name) const;
 };
 
 enum class ManifestOrigin {

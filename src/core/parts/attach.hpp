@@ -8,14 +8,17 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "core/cli/command.hpp"
+#include "core/course/built_in_manifest.hpp"
 #include "core/errors.hpp"
 #include "core/log.hpp"
 #include "core/parts/child.hpp"
 #include "core/parts/lesson.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/parts/selection.hpp"
 #include "core/shared_gpu.hpp"
 #include "core/words/words.hpp"
@@ -83,7 +86,10 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
 template <class Options, class Run>
 std::vector<Prediction> worded_predictions(const Lesson<Options, Run>& lesson) {
   std::vector<Prediction> out = lesson.predictions;
-  for (auto& pr : out) pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
+  for (auto& pr : out) {
+    pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
+    pr.model_question = words::say_or(lesson.id, "prediction." + pr.part + ".question-model", pr.model_question);
+  }
   return out;
 }
 
@@ -97,7 +103,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   if (!p.child.empty()) return run_child(lesson, p, ctx);
   // The student predicts before anything runs.
   std::string prediction = p.selection.prediction;
-  if (p.selection.predict && prediction.empty()) prediction = ask_prediction(chosen_prediction(lesson, *p.selection.predict));
+  if (p.selection.predict && prediction.empty()) prediction = ask_prediction(chosen_prediction(lesson, *p.selection.predict), ctx.gpu);
   using Clock = std::chrono::steady_clock;
   const auto ms_since = [](Clock::time_point t) {
     return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count()) + " ms";
@@ -140,7 +146,8 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   }
   if (p.selection.predict && r.sections.size() > 1) {
     const Prediction pr = chosen_prediction(lesson, *p.selection.predict);
-    r.sections.push_back(prediction_section(pr, prediction, pr.truth(r.sections.back())));
+    // The score comes first, before the pages of tables it is about.
+    r.sections.insert(r.sections.begin(), prediction_section(pr, prediction, pr.truth(r.sections.back()), ctx.gpu));
   }
   t0 = Clock::now();
   if (lesson.finish) lesson.finish(run, r);
@@ -183,7 +190,16 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
             return std::string();
           },
           "", "former part ids"));
-  if (lesson.add_options) lesson.add_options(sub, parsed->options);
+  // The lesson's own options, from its manifest; every option a part or the bench reads is one of
+  // them or core's.
+  const course::Manifest& manifest = course::built_in_manifest(lesson.id);
+  OptionBinder binder(sub, lesson.id, manifest.options);
+  if (lesson.bind_options) lesson.bind_options(binder, parsed->options);
+  binder.done();
+  for (const auto& p : lesson.parts)
+    for (const auto& r : p.reads)
+      if (!manifest.option(r) && !sub.get_option_no_throw(r) && !sub.get_parent()->get_option_no_throw(r))
+        throw std::logic_error(lesson.id + ": part " + p.id + " reads " + r + ", which is no option");
   if (!lesson.children.empty()) {
     sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp
     sub.add_option("--child-out", parsed->child_out)->group("");

@@ -16,7 +16,7 @@
 //         {{"shfl-down", "__shfl_down_sync", "each lane reads the lane delta below it", {"--delta", "--width"},
 //           false, false, true, shfl_down_part},
 //          ...},
-//         add_options, validate, setup};
+//         bind_options, validate, setup};
 //     return l;
 //   }
 //
@@ -32,11 +32,9 @@
 #include "core/report/report.hpp"
 #include "core/run_context.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace cudasync::parts {
+
+class OptionBinder;  // core/parts/option_binder.hpp
 
 // The parts a run selected, in table order: those --part named, or every default part.
 struct Selection {
@@ -100,8 +98,10 @@ struct Lesson {
   std::string title;    // the report's title
   std::string summary;  // one line, for list and help
   std::vector<Part<Run>> parts;
-  // Adds the lesson's own options (--part and the global options come from core).
-  std::function<void(CLI::App&, Options&)> add_options;
+  // Binds the lesson's own options, which its manifest declares ("options" in
+  // lessons/<lesson>/lesson.json), to the fields of Options (core/parts/option_binder.hpp); --part
+  // and the global options come from core.
+  std::function<void(OptionBinder&, Options&)> bind_options;
   // Combinations only the lesson can judge, after parsing and before a backend is chosen.
   // Returns the message of a usage error (exit 2), naming the options, the values and what is accepted.
   std::function<std::optional<std::string>(const Options&, const Selection&, const RunContext&)> validate;

@@ -2,11 +2,16 @@
 
 #include "core/words/words.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <iostream>
 
+#include "core/cli/terminal.hpp"
 #include "core/errors.hpp"
+#include "core/report/text_width.hpp"
 
 namespace cudasync::parts {
 
@@ -44,7 +49,18 @@ std::optional<std::string> choice_of(const Prediction& p, const std::string& giv
   const std::string g = trimmed_lower(given);
   for (const auto& c : p.choices)
     if (g == c) return c;
+  for (const auto& [alias, c] : p.aliases)
+    if (g == alias) return c;
+  // yes / no, short and in Chinese, wherever the question is one to answer so.
+  static const std::vector<std::pair<std::string, std::string>> yes_no = {
+      {"y", "yes"}, {"是", "yes"}, {"会", "yes"}, {"对", "yes"}, {"n", "no"}, {"否", "no"}, {"不会", "no"}, {"不", "no"}};
+  for (const auto& [alias, c] : yes_no)
+    if (g == alias && std::find(p.choices.begin(), p.choices.end(), c) != p.choices.end()) return c;
   return std::nullopt;
+}
+
+const std::string& question_for(const Prediction& p, bool gpu) {
+  return gpu || p.model_question.empty() ? p.question : p.model_question;
 }
 
 std::string choices_text(const Prediction& p) {
@@ -90,10 +106,15 @@ PredictionChoice choose_prediction(const std::vector<Prediction>& predictions, c
   return c;
 }
 
-std::string ask_prediction(const Prediction& p) {
-  std::cerr << "predict: " << p.question << "\n";
+std::string ask_prediction(const Prediction& p, bool gpu) {
+  // Wrapped to the terminal the student types in (stderr), so that no word breaks at its edge.
+  const int columns = cli::terminal_columns(STDERR_FILENO);
+  const std::size_t width = static_cast<std::size_t>(columns > 0 ? columns : 80) - 1;
+  const std::string label = words::core("prediction.ask");
+  const std::vector<std::string> lines = report::wrap_text(label + " " + question_for(p, gpu), width);
+  for (const auto& line : lines) std::cerr << line << "\n";
   for (int i = 0; i < kTries; ++i) {
-    std::cerr << "your prediction (" << choices_text(p) << "): " << std::flush;
+    std::cerr << words::core("prediction.your-answer", {{"choices", choices_text(p)}}) << " " << std::flush;
     const auto line = read_line();
     if (!line) {
       std::cerr << "\n";
@@ -101,26 +122,30 @@ std::string ask_prediction(const Prediction& p) {
                        choices_text(p) + ", typed on the terminal or given with --prediction");
     }
     if (const auto c = choice_of(p, *line)) return *c;
-    std::cerr << "'" << line->substr(0, 40) << "' is not one of " << choices_text(p) << "\n";
+    std::cerr << words::core("prediction.not-a-choice", {{"given", line->substr(0, 40)}, {"choices", choices_text(p)}}) << "\n";
   }
   throw UsageError("--predict: no prediction in " + std::to_string(kTries) + " tries; accepted: one of " +
                    choices_text(p));
 }
 
-report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t) {
-  report::Section s("prediction", "your prediction, beside the run");
-  s.paragraph(p.question);
-  s.fact("yours", "your prediction", prediction);
-  s.fact("gpu", "this GPU", t.gpu ? report::Value{*t.gpu} : report::Value{report::NeedsGpu{}});
-  s.fact("model", "the reference model",
-         t.model ? report::Value{*t.model} : report::Value{std::string("cannot say")});
-  const std::optional<std::string>& against = t.gpu ? t.gpu : t.model;
-  std::string score = "no score", why = "neither this run nor the model can say";
+report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t, bool gpu) {
+  using words::core;
+  report::Section s("prediction", core("prediction.title"));
+  // What scores it is what the question asked: this GPU's run on a GPU, the model's verdict on the
+  // model (a question about what a GPU may show).
+  const std::optional<std::string>& against = gpu ? t.gpu : t.model;
+  std::string score = "no score", why;
   if (against) {
     score = prediction == *against ? "right" : "wrong";
-    why = std::string("against ") + (t.gpu ? "what this GPU did" : "the model (no GPU in this run)");
+    why = core(gpu ? "prediction.against-gpu" : "prediction.against-model");
+  } else {
+    why = core(gpu ? "prediction.gpu-cannot-say" : "prediction.model-cannot-say");
   }
-  s.fact("score", "score", score, report::Format::plain, why);
+  s.fact("score", core("prediction.score"), score, report::Format::plain, why);
+  s.paragraph(question_for(p, gpu));
+  s.fact("yours", core("prediction.yours"), prediction);
+  s.fact("gpu", core("prediction.gpu"), t.gpu ? report::Value{*t.gpu} : report::Value{report::NeedsGpu{}});
+  s.fact("model", core("prediction.model"), t.model ? report::Value{*t.model} : report::Value{core("prediction.cannot-say")});
   if (!t.detail.empty()) s.note(t.detail);
   return s;
 }

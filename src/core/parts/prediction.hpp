@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/report/report.hpp"
@@ -30,9 +31,16 @@ struct Truth {
 
 struct Prediction {
   std::string part;                  // the part it runs
-  std::string question;              // asked before the run; names what the run's options set
-  std::vector<std::string> choices;  // the accepted answers, lower-case
+  std::string question;              // asked before a run on a GPU: what this run will show
+  std::vector<std::string> choices;  // the answers, lower-case, as the score names them
   std::function<Truth(const report::Section&)> truth;  // reads the part's section
+  // Asked instead on the model (no GPU): what the model decides, as "may a GPU show ...?" where
+  // the model says what is allowed and not what a run shows. Empty: the question is the same,
+  // and the model's answer scores it (or nothing does, where the model cannot say).
+  std::string model_question = {};
+  // Other words a student may answer with, each for one of the choices ("complete" ->
+  // "completes"). yes / no take y, n and the Chinese 是 / 否, 会 / 不会 by themselves.
+  std::vector<std::pair<std::string, std::string>> aliases = {};
 };
 
 // What --predict and --prediction select: the prediction (nullopt without --predict) and the answer
@@ -49,18 +57,23 @@ PredictionChoice choose_prediction(const std::vector<Prediction>& predictions, c
 // "litmus, scope": the parts that ask.
 std::string prediction_parts(const std::vector<Prediction>& predictions);
 
-// `given` as one of the choices (case and surrounding blanks ignored), or nullopt.
+// `given` as one of the choices or their aliases (case and surrounding blanks ignored), or nullopt.
 std::optional<std::string> choice_of(const Prediction& p, const std::string& given);
 // "yes, no"
 std::string choices_text(const Prediction& p);
 
-// Asks on the terminal: the question and the choices on stderr, one line from stdin (at most 200
-// bytes read), three tries. Throws UsageError when stdin ends or no try is one of the choices.
-std::string ask_prediction(const Prediction& p);
+// The question a run asks: on a GPU `question`, on the model `model_question` where there is one.
+const std::string& question_for(const Prediction& p, bool gpu);
 
-// The section that scores it (id "prediction"): the question, the prediction, this GPU's answer
-// and the model's, and the score against the GPU where there is one, else against the model.
-report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t);
+// Asks on the terminal: the question (wrapped to the terminal) and the choices on stderr, one
+// line from stdin (at most 200 bytes read), three tries. Throws UsageError when stdin ends or no
+// try is one of the choices.
+std::string ask_prediction(const Prediction& p, bool gpu);
+
+// The section that scores it (id "prediction"), which the report shows first: the score, the
+// question that was asked, the prediction, and what scored it: on a GPU what this GPU did, on the
+// model the model's answer (none where the model cannot say: "no score", with how to get one).
+report::Section prediction_section(const Prediction& p, const std::string& prediction, const Truth& t, bool gpu);
 
 // The truth of "will the weak outcome show at least once?" for a table whose first row's column
 // "verdict" says what the model allows and, on a GPU, whether it was seen, as the litmus tables do:

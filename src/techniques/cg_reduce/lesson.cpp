@@ -2,11 +2,9 @@
 // the course hook.
 #include <algorithm>
 
-#include <CLI/CLI.hpp>
-
 #include "core/checked.hpp"
-#include "core/cli/option_checks.hpp"
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/errors.hpp"
 #include "core/memory_budget.hpp"
 #include "core/number_list.hpp"
@@ -40,12 +38,6 @@ std::optional<std::string> n_error(const std::string& text) {
   return std::nullopt;
 }
 
-std::string block_error(const std::string& s) {
-  const long long b = whole_number(s).value_or(0);
-  const bool ok = b >= 32 && b <= 1024 && (b & (b - 1)) == 0;
-  return ok ? std::string() : say("usage.block", {{"block", s}});
-}
-
 // What only the trace part limits: the problem's size, the block, and which block and warp exist.
 std::optional<std::string> validate(const Options& o, const parts::Selection& selection, const RunContext&) {
   if (!selection.has("trace")) return std::nullopt;
@@ -62,20 +54,14 @@ std::optional<std::string> validate(const Options& o, const parts::Selection& se
   return std::nullopt;
 }
 
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--n", o.n, say("option.n", {{"max", kMaxN}}))
-      ->check(cli::ranged_check(1, kMaxN, [](const std::string& s) { return n_error(s).value_or(""); }));
-  sub.add_option("--block", o.block, say("option.block"))
-      ->check(CLI::Validator(block_error, "{32,64,128,256,512,1024}", "accepts: one of 32, 64, 128, 256, 512, 1024"));
-  sub.add_option("--dtype", o.dtype, say("option.dtype"))
-      ->check(CLI::IsMember({"float", "double"}));
-  // The largest trace has kTraceMaxN elements in blocks of 32, and a block of kTraceMaxBlock threads.
-  cli::add_count(sub, "--trace-block", o.trace_block, kTraceMaxN / kWarpSize - 1, say("option.trace-block"), 0);
-  cli::add_count(sub, "--trace-warp", o.trace_warp, kTraceMaxBlock / kWarpSize - 1, say("option.trace-warp"), 0);
-  sub.add_option("--grid", o.grid, say("option.grid"))->check(CLI::Range(1, 1 << 30));
-  sub.add_option("--sizes", o.sizes, say("option.sizes", {{"min", kMinLog2Size}, {"max", kMaxLog2Size}}))
-      ->delimiter(',')
-      ->check(CLI::Range(kMinLog2Size, kMaxLog2Size));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--n", o.n, [](const std::string& s) { return n_error(s).value_or(""); });
+  b.bind("--block", o.block);
+  b.bind("--dtype", o.dtype);
+  b.bind("--trace-block", o.trace_block);
+  b.bind("--trace-warp", o.trace_warp);
+  b.bind("--grid", o.grid);
+  b.bind("--sizes", o.sizes);
 }
 
 void bench_setup(const Run& run, report::Section& s) {
@@ -234,7 +220,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"trace", "", "", {"--n", "--block", "--dtype", "--trace-block", "--trace-warp"}, false, false, false,
            trace_part},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       ladder_finish,

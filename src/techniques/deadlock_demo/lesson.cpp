@@ -2,9 +2,8 @@
 // this process does the other parts), the setup section, the part table, --predict and the course.
 #include "techniques/deadlock_demo/lesson.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/parts/child.hpp"
 
 namespace cudasync::deadlock_demo {
@@ -18,14 +17,12 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
   return std::nullopt;
 }
 
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--blocks", o.blocks, say("option.blocks", {{"max", kMaxBlocks}}))->check(CLI::Range(1, kMaxBlocks));
-  sub.add_option("--deadline-ms", o.deadline_ms,
-                 say("option.deadline-ms", {{"default", kDefaultDeadlineMs}, {"max", kMaxDeadlineMs}}))
-      ->check(CLI::Range(1, kMaxDeadlineMs));
-  sub.add_option("--model", o.model, say("option.model"))->check(CLI::IsMember({"lockstep", "independent"}));
-  sub.add_flag("--sanitize", o.sanitize, say("option.sanitize"));
-  sub.add_option("--child-grace-ms", o.child_grace_ms)->group("")->check(CLI::Range(1, 600000));  // hidden
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--blocks", o.blocks);
+  b.bind("--deadline-ms", o.deadline_ms);
+  b.bind("--model", o.model);
+  b.bind("--sanitize", o.sanitize);
+  b.bind("--child-grace-ms", o.child_grace_ms);  // hidden: the tool's own children
 }
 
 void setup(Run& run, report::Section& s) {
@@ -118,7 +115,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"producer-before-consumer", "", "", {"--blocks"}, false, false, true, chain_part},
           {"syncwarp-mask", "", "", {}, false, true, true, [](Run& r) { return barrier_part(r, true); }},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

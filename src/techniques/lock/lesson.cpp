@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
-
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/kernel_listing.hpp"
 #include "core/parts/child.hpp"
 #include "core/report/text_format.hpp"
@@ -16,17 +15,13 @@ namespace cudasync::lock {
 
 namespace {
 
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--blocks", o.blocks, say("option.blocks", {{"max", kMaxBlocks}}))->check(CLI::Range(1, kMaxBlocks));
-  sub.add_option("--threads", o.threads, say("option.threads", {{"max", kMaxBlockThreads}}))
-      ->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--iterations", o.iterations, say("option.iterations", {{"max", kMaxIters}}))
-      ->check(CLI::Range(1, kMaxIters));
-  sub.add_option("--runs", o.runs, say("option.runs", {{"max", kMaxRuns}}))->check(CLI::Range(1, kMaxRuns));
-  sub.add_option("--delays", o.delays, say("option.delays", {{"max", kMaxDelayNs}}))
-      ->delimiter(',')
-      ->check(CLI::Range(1, kMaxDelayNs));
-  sub.add_option("--model", o.model, say("option.model"))->check(CLI::IsMember({"lockstep", "independent"}));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--blocks", o.blocks);
+  b.bind("--threads", o.threads);
+  b.bind("--iterations", o.iterations);
+  b.bind("--runs", o.runs);
+  b.bind("--delays", o.delays);
+  b.bind("--model", o.model);
 }
 
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext& ctx) {
@@ -179,19 +174,19 @@ std::string problem(const LockRun& r) {
 }
 
 // A cell of the side-by-side table ("completes..." / "stuck..." / "deadlock...") as an answer to
-// "does it complete?".
+// "does it complete, or do the lanes wait for ever?".
 std::optional<std::string> completes(const report::Value& v) {
   const std::string t = parts::text_of(v);
   if (words::is_sentence("lock", "warp.gpu-completes", t) || words::is_sentence("lock", "outcome.completes", t))
-    return std::string("yes");
+    return std::string("completes");
   if (words::is_sentence("lock", "warp.gpu-stuck", t) || words::is_sentence("lock", "outcome.deadlock", t))
-    return std::string("no");
+    return std::string("deadlocks");
   return std::nullopt;
 }
 
-// --predict: CUDA by Example's lock taken by the lanes of one warp (the question is the catalog's).
 std::vector<parts::Prediction> predictions() {
-  return {{"warp-deadlock", "", {"yes", "no"}, [](const report::Section& s) {
+  // An either/or question: its answers are the two outcomes, in the words a student would use.
+  return {{"warp-deadlock", "", {"completes", "deadlocks"}, [](const report::Section& s) {
              parts::Truth t;
              const report::Table* table = parts::find_table(s, "side-by-side");
              if (table == nullptr || table->rows.empty()) return t;
@@ -204,7 +199,10 @@ std::vector<parts::Prediction> predictions() {
              }
              t.detail = say("prediction.detail", {{"lockstep", lockstep.empty() ? say("prediction.not-run") : lockstep}});
              return t;
-           }}};
+           },
+           "",
+           {{"complete", "completes"}, {"finishes", "completes"}, {"finish", "completes"}, {"完成", "completes"},
+            {"deadlock", "deadlocks"}, {"hangs", "deadlocks"}, {"hang", "deadlocks"}, {"死锁", "deadlocks"}}}};
 }
 
 }  // namespace
@@ -340,7 +338,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"combining", "", "", {"--blocks", "--threads", "--iterations", "--model"}, false, false, true,
            combining_part},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

@@ -7,10 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "core/cli/option_checks.hpp"
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
 
@@ -23,34 +21,13 @@ namespace {
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 28;  // blocks x threads x phases the model replays
 
 
-// Why `text` is not a count lo..hi ("" when it is); usage errors put the option and the value
-// before it and what is accepted after it.
-std::string int_error(const std::string& text, long long lo, long long hi) {
-  const std::optional<long long> v = whole_number(text);
-  if (!v) return say("usage.not-whole-number");
-  if (*v < lo) return say("usage.at-least", {{"min", lo}});
-  if (*v > hi) return say("usage.at-most", {{"max", hi}});
-  return "";
-}
-
-// A count lo..hi, its range in --help and --cli-spec, and `what` it counts (a catalog key) in "accepted:".
-CLI::Validator count_check(long long lo, long long hi, std::string_view what) {
-  return cli::ranged_check(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi),
-                           [=](const std::string& v) { return int_error(v, lo, hi); },
-                           say("usage.count", {{"lo", lo}, {"hi", hi}, {"what", say(what)}}));
-}
-
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--blocks", o.blocks, say("option.blocks", {{"max", kMaxBlocks}}))
-      ->check(count_check(1, kMaxBlocks, "usage.what-blocks"));
-  sub.add_option("--threads", o.threads, say("option.threads"))->check(count_check(1, 1024, "usage.what-threads"));
-  sub.add_option("--phases", o.phases, say("option.phases", {{"max", kMaxPhases}}))
-      ->check(count_check(2, kMaxPhases, "usage.what-phases"));
-  sub.add_flag("--trace", o.trace, say("option.trace"));
-  sub.add_flag("--allow-unsafe", o.allow_unsafe, say("option.allow-unsafe"));
-  sub.add_option("--deadline-ms", o.deadline_ms,
-                 say("option.deadline-ms", {{"max", kMaxDeadlineMs}, {"default", kDefaultDeadlineMs}}))
-      ->check(count_check(1, kMaxDeadlineMs, "usage.what-deadline-ms"));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--blocks", o.blocks);
+  b.bind("--threads", o.threads);
+  b.bind("--phases", o.phases);
+  b.bind("--trace", o.trace);
+  b.bind("--allow-unsafe", o.allow_unsafe);
+  b.bind("--deadline-ms", o.deadline_ms);
 }
 
 // Combinations CLI11 cannot check one option at a time. --bench's own (--blocks, --phases, --trace
@@ -224,7 +201,7 @@ const parts::Lesson<Options, Run>& lesson() {
       "",
       words::say_in(words::Lang::en, "lockfree-barrier", "lesson.summary"),
       part_rows(),
-      add_options,
+      bind_options,
       validate,
       setup,
       summary_finish,

@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include <CLI/CLI.hpp>
-
-#include "core/cli/option_checks.hpp"
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/errors.hpp"
 #include "core/version.hpp"
 
@@ -31,26 +29,15 @@ std::string devices_text(const std::vector<int>& v) {
   return s;
 }
 
-// Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
-// number 1..4096"; the help ends with the range.
-// Counts are checked by core (cli::add_count): "--blocks 0: out of range 1..4096; accepted: a whole
-// number 1..4096"; the help ends with the range.
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--devices", o.devices, say("option.devices", {{"max", kMaxDevice}}))
-      ->delimiter(',')
-      ->check(cli::whole_range(0, kMaxDevice));
-  sub.add_option("--fence", o.fence, say("option.fence"))->delimiter(',')->check([](const std::string& s) {
-    return parse_fence(s) ? std::string()
-                          : say("usage.unknown-fence", {{"fence", s}, {"accepted", list_text(fence_names())}});
-  });
-  cli::add_count(sub, "--iterations", o.iterations, kMaxIterations,
-                 say("option.iterations", {{"default", kDefaultIterations}}));
-  cli::add_count(sub, "--blocks", o.blocks, kMaxBlocks, say("option.blocks"));
-  cli::add_count(sub, "--phases", o.phases, kMaxPhases,
-                 say("option.phases", {{"default", kDefaultPhases}, {"barriers", kDefaultPhases - 1}}), 2);
-  cli::add_count(sub, "--mib", o.mib, kMaxMib, say("option.mib", {{"default", kDefaultMib}}));
-  cli::add_count(sub, "--deadline-ms", o.deadline_ms, kMaxDeadlineMs,
-                 say("option.deadline-ms", {{"default", kDefaultDeadlineMs}}));
+// The options, their kinds and bounds are the manifest's (lessons/multi-gpu/lesson.json).
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--devices", o.devices);
+  b.bind("--fence", o.fence);
+  b.bind("--iterations", o.iterations, {}, {{"default", kDefaultIterations}});
+  b.bind("--blocks", o.blocks);
+  b.bind("--phases", o.phases);
+  b.bind("--mib", o.mib);
+  b.bind("--deadline-ms", o.deadline_ms);
 }
 
 // Combinations CLI11 cannot check one option at a time.
@@ -217,7 +204,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"barrier", "", "", {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
           {"all-reduce", "", "", {"--devices", "--mib"}, false, false, true, all_reduce_part},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

@@ -9,10 +9,8 @@
 #include <random>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
-
-#include "core/cli/option_checks.hpp"
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/errors.hpp"
 #include "core/number_list.hpp"
 #include "core/parts/child.hpp"
@@ -45,49 +43,29 @@ std::vector<MisuseCase> misuse_cases(const Options& o) {
   return {MisuseCase{48, 64}, MisuseCase{128, 64}};
 }
 
-// A list option whose every item must be there ("1,,2" is refused, not read as "1,2"); each item's
-// range min..max is stated for --help and --cli-spec, and checked with the other options.
-void add_int_list(CLI::App& sub, const std::string& name, std::vector<int>& out, const std::string& help,
-                  const std::string& accepted, int min, int max) {
-  sub.add_option_function<std::string>(name, [&out](const std::string& s) { out = *parse_int_list(s); }, help)
-      ->type_name("INT,INT")
-      ->check(cli::ranged_check(static_cast<std::uint64_t>(min), static_cast<std::uint64_t>(max),
-                                [accepted](const std::string& s) {
-                                  if (parse_int_list(s)) return std::string();
-                                  return say("usage.not-a-list", {{"text", s}, {"accepted", accepted}});
-                                },
-                                accepted));
+// The ids and thread counts are judged together (usage_error): a sum past a block, two equal ids,
+// a count that is not whole warps, each named with its reason. Their own check only refuses what is
+// no whole number an int holds, so that usage_error sees every value as typed.
+std::string whole_int(const std::string& s) {
+  const auto v = whole_number(s);
+  return v && *v >= std::numeric_limits<int>::min() && *v <= std::numeric_limits<int>::max() ? std::string()
+                                                                                             : std::string("not a whole number");
 }
 
-// A thread count of whole warps that shares a block with another: 32..992 each, checked with the
-// other options (usage_error), so that the message can name both.
-CLI::Validator warps_of_a_block(const std::string& accepted) {
-  return cli::ranged_check(kWarpSize, kMaxBlockThreads - kWarpSize, [](const std::string&) { return std::string(); },
-                           accepted);
-}
-
-void add_options(CLI::App& sub, Options& o) {
-  add_int_list(sub, "--barrier-ids", o.barrier_ids, say("option.barrier-ids"), say("usage.ids-form"), 0, 15);
-  add_int_list(sub, "--groups", o.groups, say("option.groups"), say("usage.groups-form"), kWarpSize,
-               kMaxBlockThreads - kWarpSize);
-  sub.add_option("--phases", o.phases, say("option.phases"))->check(CLI::Range(1, 8));
-  const std::string warps = say("option.warps-accepted");
-  sub.add_option("--producers", o.producers, say("option.producers"))->check(warps_of_a_block(warps));
-  sub.add_option("--consumers", o.consumers, say("option.consumers"))->check(warps_of_a_block(warps));
-  sub.add_option("--rounds", o.rounds, say("option.rounds"))->check(CLI::Range(1, 64));
-  sub.add_flag("--trace", o.trace, say("option.trace"));
-  sub.add_option("--predicate", o.predicates, say("option.predicate", {{"forms", say("predicate.forms")}}))
-      ->delimiter(',')
-      ->check([](const std::string& s) {
-        return parse_predicate(s) ? std::string()
-                                  : say("usage.unknown-predicate", {{"text", s}, {"forms", say("predicate.forms")}});
-      });
-  sub.add_option("--threads", o.threads, say("option.threads"))->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--count", o.count, say("option.count"))->check(CLI::Range(1, kMaxBlockThreads));
-  sub.add_option("--arrive", o.arrive, say("option.arrive"))
-      ->check(cli::ranged_check(kWarpSize, kMaxBlockThreads - kWarpSize, [](const std::string& s) {
-        return s.empty() ? say("usage.arrive-empty") : std::string();
-      }, say("option.arrive-accepted")));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--barrier-ids", o.barrier_ids, whole_int);
+  b.bind("--groups", o.groups, whole_int);
+  b.bind("--phases", o.phases);
+  b.bind("--producers", o.producers, whole_int);
+  b.bind("--consumers", o.consumers, whole_int);
+  b.bind("--rounds", o.rounds);
+  b.bind("--trace", o.trace);
+  b.bind("--predicate", o.predicates,
+         [](const std::string& s) { return parse_predicate(s) ? std::string() : std::string("not a predicate"); },
+         {{"forms", say("predicate.forms")}});
+  b.bind("--threads", o.threads);
+  b.bind("--count", o.count);
+  b.bind("--arrive", o.arrive, whole_int);
 }
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
@@ -269,7 +247,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"misuse", "", "", {"--barrier-ids", "--count", "--arrive"}, false, true, true, misuse_part},
           {"cost", "", "", {}, true, false, true, cost_part},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

@@ -3,10 +3,8 @@
 
 #include <algorithm>
 
-#include <CLI/CLI.hpp>
-
-#include "core/cli/option_checks.hpp"
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "core/number_list.hpp"
 
 namespace cudasync::threadfence {
@@ -48,28 +46,13 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
   return std::nullopt;
 }
 
-void add_options(CLI::App& sub, Options& o) {
-  const auto member = [](const std::string& what, const std::vector<std::string>& names) {
-    return [what, names](const std::string& s) {
-      if (has(names, s)) return std::string();
-      return say("usage.unknown", {{"what", what}, {"value", s}, {"accepted", list_text(names)}});
-    };
-  };
-  sub.add_option("--test", o.tests, say("option.test", {{"tests", list_text(kTestNames)}}))
-      ->delimiter(',')
-      ->check(member("test", kTestNames));
-  sub.add_option("--fence", o.fence, say("option.fence"))
-      ->delimiter(',')
-      ->expected(1, 2)
-      ->check(member("fence", kFenceNames));
-  sub.add_option("--access", o.access, say("option.access"))
-      ->check(member("access", kAccessNames));
-  sub.add_option("--placement", o.placement, say("option.placement"))
-      ->check(member("placement", kPlacementNames));
-  sub.add_option("--iterations", o.iterations,
-                 say("option.iterations",
-                     {{"max", kMaxIterations}, {"default", kDefaultIterations}, {"bench", kBenchIterations}}))
-      ->check(cli::ranged_check(1, kMaxIterations, [](const std::string& s) { return iterations_error(s).value_or(""); }));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--test", o.tests, {}, {{"tests", list_text(kTestNames)}});
+  b.bind("--fence", o.fence);
+  b.bind("--access", o.access);
+  b.bind("--placement", o.placement);
+  b.bind("--iterations", o.iterations, [](const std::string& s) { return iterations_error(s).value_or(""); },
+         {{"default", kDefaultIterations}, {"bench", kBenchIterations}});
 }
 
 void setup(Run& run, report::Section& s) {
@@ -85,9 +68,7 @@ void setup(Run& run, report::Section& s) {
 // from the table (core/parts/prediction.cpp).
 std::vector<parts::Prediction> predictions() {
   return {{"litmus",
-           "The litmus test of this run (its first row: --test and --fence, by default mp with no fence, the "
-           "writer and the reader in two blocks): will this GPU show the weak outcome at least once (for mp: "
-           "the reader sees the flag and still reads the old data)?",
+           "",  // the catalog's prediction.litmus.question, and .question-model without a GPU
            {"yes", "no"},
            [](const report::Section& s) { return parts::weak_outcome_truth(s, "outcomes", "threadfence"); }}};
 }
@@ -120,7 +101,7 @@ const parts::Lesson<Options, Run>& lesson() {
           {"last-block-partial", "", "", {}, false, true, false, last_block_partial_part},
           {"host-observer", "", "", {}, false, false, true, host_observer_part},
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

@@ -6,9 +6,8 @@
 #include <random>
 #include <regex>
 
-#include <CLI/CLI.hpp>
-
 #include "core/course/exercise_texts.hpp"
+#include "core/parts/option_binder.hpp"
 #include "techniques/warp_primitives/lesson.hpp"
 
 namespace cudasync::warp_primitives {
@@ -43,9 +42,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
     return "--delta " + std::to_string(delta) + " must be less than --width " + std::to_string(o.width) +
            ": accepted 0.." + std::to_string(o.width - 1) + " (a delta of width or more leaves every lane with its "
            "own value)";
-  const auto mask = parse_mask(o.mask);
-  if (!mask) return "--mask '" + o.mask + "' is not a 32-bit mask; accepted: hex (0xffff0000) or decimal, 0..4294967295";
-  WarpSetup w{o.threads, *mask};
+  WarpSetup w{o.threads, parse_mask(o.mask).value_or(0)};  // a mask core's check (kind mask) accepted
   if (w.calling() == 0)
     return "--mask " + o.mask + " contains none of the " + std::to_string(o.threads) + " threads that run (" +
            lanes_text(o.threads) + "): the calling lanes are the mask's lanes; accepted: a mask naming at least one "
@@ -71,22 +68,20 @@ Inputs resolve(const Options& o, std::uint64_t seed) {
   return in;
 }
 
-void add_options(CLI::App& sub, Options& o) {
-  sub.add_option("--width", o.width, say("option.width"))->check(CLI::IsMember({2, 4, 8, 16, 32}));
-  sub.add_option("--delta", o.delta, say("option.delta"))->check(CLI::Range(0, 31));
-  sub.add_option("--src-lane", o.src_lane, say("option.src-lane"))->check(CLI::Range(0, 31));
-  sub.add_option("--lane-mask", o.lane_mask, say("option.lane-mask"))->check(CLI::Range(0, 31));
-  sub.add_option("--mask", o.mask, say("option.mask"));
-  sub.add_option("--threads", o.threads, say("option.threads"))->check(CLI::Range(1, 32));
-  sub.add_option("--predicate", o.predicate, say("option.predicate", {{"forms", kPredicateForms}}))
-      ->check([](const std::string& s) {
-        return parse_predicate(s) ? std::string() : "unknown predicate '" + s + "'; accepted: " + kPredicateForms;
-      });
-  sub.add_option("--key", o.key, say("option.key", {{"forms", kKeyForms}}))->check([](const std::string& s) {
-    return parse_key(s) ? std::string() : "unknown key '" + s + "'; accepted: " + kKeyForms;
-  });
-  sub.add_option("--values", o.values, say("option.values"))->check(CLI::IsMember({"tid", "random"}));
-  sub.add_option("--variant", o.variants, say("option.variant"))->delimiter(',')->check(CLI::IsMember(kVariants));
+void bind_options(parts::OptionBinder& b, Options& o) {
+  b.bind("--width", o.width);
+  b.bind("--delta", o.delta);
+  b.bind("--src-lane", o.src_lane);
+  b.bind("--lane-mask", o.lane_mask);
+  b.bind("--mask", o.mask);
+  b.bind("--threads", o.threads);
+  b.bind("--predicate", o.predicate,
+         [](const std::string& s) { return parse_predicate(s) ? std::string() : std::string("not a predicate"); },
+         {{"forms", kPredicateForms}});
+  b.bind("--key", o.key, [](const std::string& s) { return parse_key(s) ? std::string() : std::string("not a key"); },
+         {{"forms", kKeyForms}});
+  b.bind("--values", o.values);
+  b.bind("--variant", o.variants);
 }
 
 void setup(Run& run, report::Section& s) {
@@ -198,20 +193,6 @@ Lanes make_values(ValueKind kind, std::uint64_t seed) {
   return out;
 }
 
-std::optional<std::uint32_t> parse_mask(const std::string& text) {
-  // "0x..." is hex, anything else decimal (not octal: "010" is ten). No sign, no spaces.
-  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  const std::string digits = hex ? text.substr(2) : text;
-  if (digits.empty() || digits.size() > (hex ? 8u : 10u)) return std::nullopt;
-  for (char c : digits) {
-    const bool ok = hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : (c >= '0' && c <= '9');
-    if (!ok) return std::nullopt;
-  }
-  const unsigned long long v = std::stoull(digits, nullptr, hex ? 16 : 10);
-  if (v > 0xffffffffull) return std::nullopt;
-  return static_cast<std::uint32_t>(v);
-}
-
 std::string lanes_detail(const report::Agreement& a) {
   if (a.passed()) return say("judge.lanes-agree", {{"compared", a.compared()}});
   return say("judge.lanes-differ", {{"lanes", a.differing_list()}});
@@ -250,7 +231,7 @@ const parts::Lesson<Options, Run>& lesson() {
           row("cg-tiles", {"--values", "--predicate"}, cg_tiles_part),
           row("cost", {}, cost_part, true),
       },
-      add_options,
+      bind_options,
       validate,
       setup,
       {},

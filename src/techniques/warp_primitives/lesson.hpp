@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/course/exercise.hpp"
-#include "core/course/exercise.hpp"
+#include "core/number_list.hpp"
 #include "core/parts/lesson.hpp"
 #include "core/report/observation.hpp"
 #include "core/thread_predicate.hpp"
@@ -47,8 +47,7 @@ inline const char* kKeyForms = "lane%K, lane/K, lane&K (K >= 1), or a constant K
 enum class ValueKind { tid, random };
 Lanes make_values(ValueKind kind, std::uint64_t seed);
 
-// Hex (0x...) or decimal (a leading 0 is not octal), 32 bits; no sign or spaces.
-std::optional<std::uint32_t> parse_mask(const std::string& text);
+using cudasync::parse_mask;  // core/number_list.hpp: --mask, hex or decimal, 32 bits
 
 struct Options {
   int width = 32;

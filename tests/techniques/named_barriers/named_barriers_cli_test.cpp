@@ -90,11 +90,11 @@ TEST(NamedBarriersCli, HugeThreadCountsAreRefusedNotAdded) {
 // Found by fuzzing: CLI11 read an empty value as "not given" and dropped empty list items.
 TEST(NamedBarriersCli, EmptyValuesAndEmptyListItemsAreRefused) {
   const UsageCase cases[] = {
-      {"named-barriers --part misuse --arrive ''", {"--arrive", "''", "whole warps"}},
-      {"named-barriers --barrier-ids 1,,2", {"--barrier-ids", "'1,,2'", "two barrier ids 0..15, comma-separated"}},
-      {"named-barriers --barrier-ids 1,", {"--barrier-ids", "'1,'", "comma-separated"}},
-      {"named-barriers --barrier-ids ''", {"--barrier-ids", "''", "comma-separated"}},
-      {"named-barriers --groups 64,,128", {"--groups", "'64,,128'", "two thread counts"}},
+      {"named-barriers --part misuse --arrive ''", {"--arrive", "''", "32..992"}},
+      {"named-barriers --barrier-ids 1,,2", {"--barrier-ids 1,,2", "an empty item", "0..15, comma-separated"}},
+      {"named-barriers --barrier-ids 1,", {"--barrier-ids 1,", "an empty item", "comma-separated"}},
+      {"named-barriers --barrier-ids ''", {"--barrier-ids", "''", "0..15"}},
+      {"named-barriers --groups 64,,128", {"--groups 64,,128", "an empty item", "32..992, comma-separated"}},
   };
   for (const auto& c : cases) expect_usage_error(c);
 }
