@@ -8,6 +8,7 @@
 #include "core/words/words.hpp"
 #include "core/course/lesson_runner.hpp"
 #include "core/errors.hpp"
+#include "core/parts/summary.hpp"
 
 namespace cudasync::commands {
 
@@ -26,7 +27,7 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
           const std::string& lang, report::Report& out) {
   const std::string& name = l.command->name;
   report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name);
-  head.paragraph(l.command->summary + ".");
+  head.paragraph(words::say_or(name, "lesson.summary", l.command->summary) + ".");
   head.fact("run", words::core("tour.what-runs"), command_text(l));
   head.fact("more", words::core("tour.whole-lesson"), "cudasync " + name + "; cudasync explain " + name);
   const auto start = std::chrono::steady_clock::now();
@@ -38,21 +39,14 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   head.fact("time", words::core("tour.time"), ms, Format::ms);
-  out.sections.push_back(std::move(head));
-  for (auto& s : lesson.sections) {
-    // The parts' own sections: the tour's setup says what runs where, and a lesson's summary over
-    // all of its parts (its finish) belongs to the whole lesson's run.
-    const auto& parts = l.command->parts;
-    if (std::none_of(parts.begin(), parts.end(), [&](const PartSummary& p) { return p.id == s.id; })) continue;
-    if (s.title.size() + 6 > 80) {  // "== title ==" would not fit 80 columns: the part's id heads it
-      s.paragraphs.insert(s.paragraphs.begin(), s.title + ".");
-      s.title = s.id;
-    }
-    s.id = name + "-" + s.id;
-    s.measurements.clear();  // a stop shows what the lesson computes; its timings are the lesson's own run's
-    out.sections.push_back(std::move(s));
+  // A stop fits one 80x24 screen: the run's verdicts part by part (the lesson's one-screen
+  // summary), not its tables; "what runs here" shows them whole.
+  if (!lesson.sections.empty() || !lesson.waived.empty()) {
+    const report::Section summary = parts::summary_section(lesson, name, l.command->parts, runner.context());
+    for (const auto& f : summary.facts)
+      if (f.id != "remember" && f.id != "next") head.facts.push_back(f);
   }
-  for (auto& w : lesson.waived) out.waived.push_back({name + "-" + w.part, w.reason});
+  out.sections.push_back(std::move(head));
   report::Section end(name + "-remember", words::core("tour.remember"));
   end.paragraph(l.course->remember.in(lang));
   out.sections.push_back(std::move(end));

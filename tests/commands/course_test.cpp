@@ -55,11 +55,11 @@ TEST(Tour, OnTheModelIsOneValidDocumentWithEveryLessonsStop) {
     ASSERT_TRUE(sections.contains(l + "-remember"));
     ASSERT_FALSE(sections[l + "-remember"]["paragraphs"].empty());
     EXPECT_GT(sections[l + "-remember"]["paragraphs"][0].get<std::string>().size(), 40u);
-    // At least one of the lesson's own sections, its id prefixed with the lesson's.
-    int own = 0;
-    for (const auto& [id, s] : sections.items())
-      if (id.rfind(l + "-", 0) == 0 && id != l + "-remember") ++own;
-    EXPECT_GT(own, 0) << "the stop shows none of the lesson's parts";
+    // The stop says what its run gave, part by part: its checks and which parts gave what.
+    EXPECT_TRUE(sections[l]["facts"].contains("checks-passed")) << "a stop counts its checks";
+    int parts = 0;
+    for (const auto& [id, f] : sections[l]["facts"].items()) parts += id.rfind("parts-", 0) == 0 ? 1 : 0;
+    EXPECT_GT(parts, 0) << "the stop names none of the lesson's parts";
   }
   EXPECT_GE(lessons, 7);
 }

@@ -20,10 +20,14 @@
 #include "core/parts/lesson.hpp"
 #include "core/parts/option_binder.hpp"
 #include "core/parts/selection.hpp"
+#include "core/parts/summary.hpp"
 #include "core/shared_gpu.hpp"
 #include "core/words/words.hpp"
 
 namespace cudasync::parts {
+
+template <class Options, class Run>
+std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson);
 
 namespace detail {
 
@@ -35,6 +39,7 @@ struct Parsed {
   std::string child_out;           // --child-out
   bool predict = false;            // --predict
   std::string prediction;          // --prediction
+  bool brief = false;              // --brief: the one-screen summary alone
   Selection selection;
 };
 
@@ -57,7 +62,8 @@ inline std::vector<std::string> given_options(const CLI::App& sub) {
   for (const CLI::Option* o : sub.get_options()) {
     if (o->count() == 0 || o->get_group().empty() || o->get_lnames().empty()) continue;
     const std::string name = "--" + o->get_lnames().front();
-    if (name != "--part" && name != "--help" && name != "--predict" && name != "--prediction") out.push_back(name);
+    if (name != "--part" && name != "--help" && name != "--predict" && name != "--prediction" && name != "--brief")
+      out.push_back(name);
   }
   return out;
 }
@@ -154,6 +160,18 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   log::debug(lesson.id + ": finished in " + ms_since(t0));
   // The setup section alone means every part asked for was waived: the run exits 77.
   if (r.sections.size() == 1 && !r.waived.empty()) r.sections.clear();
+  // A run of several parts opens with its one-screen summary; --brief prints that alone.
+  if (!r.sections.empty() && !p.selection.predict) {
+    const auto parts = summaries(lesson);
+    const auto is_part = [&](const report::Section& x) {
+      return std::any_of(parts.begin(), parts.end(), [&](const PartSummary& ps) { return ps.id == x.id; });
+    };
+    if (p.brief || std::count_if(r.sections.begin(), r.sections.end(), is_part) > 1) {
+      report::Section summary = summary_section(r, lesson.id, parts, ctx, p.brief);
+      if (p.brief) r.sections.clear();
+      r.sections.insert(r.sections.begin(), std::move(summary));
+    }
+  }
   close();
   return r;
 }
@@ -204,6 +222,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp
     sub.add_option("--child-out", parsed->child_out)->group("");
   }
+  sub.add_flag("--brief", parsed->brief, words::core("summary.brief-help"));
   if (!lesson.predictions.empty()) {
     sub.add_flag("--predict", parsed->predict,
                  "Predict the outcome before the run, then see it scored (parts " +
@@ -219,6 +238,10 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
     if (bench && !parsed->parts.empty())
       throw UsageError("--part " + parsed->parts.front() + " is not used by --bench, which runs " + lesson.id +
                        "'s own sweep; accepted: --part without --bench, or --bench without --part");
+    if (parsed->brief && (bench || parsed->predict))
+      throw UsageError(std::string(bench ? "--bench" : "--predict") +
+                       " with --brief: --brief prints the one-screen summary of the parts alone; accepted: --brief "
+                       "without --bench and --predict");
     parsed->selection = select(detail::rules(lesson), parsed->parts, bench);
     parsed->selection.child = !parsed->child.empty();
     parsed->selection.child_out = parsed->child_out;

@@ -100,7 +100,7 @@ TEST(CgReduceCli, ModelRunShowsEveryRungTheLadderAndWhatNeedsAGpu) {
     EXPECT_TRUE(contains(r.out, s)) << "missing '" << s << "'\n" << shown(r);
   EXPECT_FALSE(contains(r.out, "== trace")) << "the trace runs only with --part trace";
   const auto doc = valid_document("cg-reduce --backend model --n 100000 --json", 0);
-  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "shared", "syncwarp", "shfl", "cg", "two-pass",
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"overview", "setup", "shared", "syncwarp", "shfl", "cg", "two-pass",
                                                         "static", "grid-sync", "cub", "ladder"}));
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
   const auto& sections = doc["report"]["sections"];
@@ -141,7 +141,7 @@ TEST(CgReduceCli, TheTraceIsAPartOfItsOwn) {
   const auto doc = valid_document("cg-reduce --backend model --n 3000 --block 64 --part shfl,trace --trace-block 2 "
                                   "--trace-warp 1 --json",
                                   0);
-  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "shfl", "trace", "ladder"}));
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"overview", "setup", "shfl", "trace", "ladder"}));
   const auto& tables = doc["report"]["sections"]["trace"]["tables"];
   ASSERT_EQ(tables.size(), 3u);
   EXPECT_EQ(tables["shared-tree"]["rows"].size(), 64u);

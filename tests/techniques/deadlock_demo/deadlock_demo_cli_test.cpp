@@ -107,7 +107,7 @@ TEST(DeadlockDemoCli, EveryPartValidatesAndCarriesTheModelsScheduleAndGraph) {
   for (const auto& [id, s] : all["report"]["sections"].items()) ids.push_back(id);
   const std::vector<std::string> parts{"grid-oversubscribed", "warp-spinlock", "divergent-syncthreads",
                                        "lock-order", "producer-before-consumer", "syncwarp-mask"};
-  std::vector<std::string> want{"setup"};
+  std::vector<std::string> want{"overview", "setup"};
   want.insert(want.end(), parts.begin(), parts.end());
   EXPECT_EQ(ids, want);
   for (const auto& part : parts) {

@@ -88,7 +88,7 @@ TEST(LockCli, EveryDefaultCheckPassesAndHasAnId) {
   const auto doc = valid_document("lock --backend model --json", 0);
   EXPECT_EQ(failed_checks(doc), std::vector<std::string>{});
   EXPECT_EQ(keys(doc["report"]["sections"]),
-            (std::vector<std::string>{"setup", "lock-class", "warp-deadlock", "stale-reads", "delay-fix", "copy-destructor",
+            (std::vector<std::string>{"overview", "setup", "lock-class", "warp-deadlock", "stale-reads", "delay-fix", "copy-destructor",
                                       "shared-mutex", "thread-lock", "combining"}));
   const auto& warp = doc["report"]["sections"]["warp-deadlock"]["checks"];
   EXPECT_TRUE(warp["model-lockstep-1x32"]["passed"].get<bool>());
@@ -157,7 +157,7 @@ TEST(LockCli, ModelIndependentRunsNoLockstepCheck) {
 
 TEST(LockCli, ModelPicksTheTracesAndThePartsComeInTheBlogsOrder) {
   const auto doc = valid_document("lock --backend model --part thread-lock,warp-deadlock --model independent --json", 0);
-  EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"setup", "warp-deadlock", "thread-lock"}));
+  EXPECT_EQ(keys(doc["report"]["sections"]), (std::vector<std::string>{"overview", "setup", "warp-deadlock", "thread-lock"}));
   for (const char* id : {"warp-deadlock", "thread-lock"}) {
     const auto& tables = doc["report"]["sections"][id]["tables"];
     EXPECT_TRUE(tables.contains("trace-independent")) << id;

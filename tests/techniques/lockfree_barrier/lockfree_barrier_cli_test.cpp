@@ -77,7 +77,7 @@ TEST(LockfreeBarrierCli, GridPastCoresidencyIsRefusedWithBothNumbers) {
 
 TEST(LockfreeBarrierCli, ModelRunShowsEveryBarrierAndWhatNeedsAGpu) {
   const auto doc = valid_document("lockfree-barrier --backend model --json", 0);
-  std::vector<std::string> want = {"setup"};
+  std::vector<std::string> want = {"overview", "setup"};
   want.insert(want.end(), kParts.begin(), kParts.end());
   want.push_back("summary");
   EXPECT_EQ(section_ids(doc), want);
@@ -123,7 +123,7 @@ TEST(LockfreeBarrierCli, SmallGridsPrintTheStepTable) {
 TEST(LockfreeBarrierCli, AllowUnsafeShowsTheModelsDeadlock) {
   const auto doc =
       valid_document("lockfree-barrier --backend model --blocks 1100 --allow-unsafe --part xf-lock,relaunch --json", 0);
-  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "relaunch", "xf-lock", "summary"}));
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"overview", "setup", "relaunch", "xf-lock", "summary"}));
   const auto& sections = doc["report"]["sections"];
   EXPECT_TRUE(contains(sections["xf-lock"]["facts"]["model-sim"]["value"].get<std::string>(), "deadlock"));
   EXPECT_TRUE(contains(sections["relaunch"]["facts"]["model-sim"]["value"].get<std::string>(), "completed"));
@@ -218,7 +218,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
 // for one release, as the same section; the help names only the new ones.
 TEST(LockfreeBarrierCli, FormerPartIdsRunTheRenamedPartsAndAreHidden) {
   const auto doc = valid_document("lockfree-barrier --backend model --blocks 4 --part xf-lock-seed,xf-lockfree-seed --json", 0);
-  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"setup", "xf-lock-unrepaired", "xf-lockfree-unrepaired", "summary"}));
+  EXPECT_EQ(section_ids(doc), (std::vector<std::string>{"overview", "setup", "xf-lock-unrepaired", "xf-lockfree-unrepaired", "summary"}));
   const auto help = run_cli("lockfree-barrier --help");
   EXPECT_EQ(help.exit_code, 0) << shown(help);
   EXPECT_NE(help.out.find("xf-lock-unrepaired"), std::string::npos);

@@ -54,7 +54,7 @@ TEST(MultiGpuCli, ABarrierGridPastCoResidencyIsRefused) {
 
 TEST(MultiGpuCli, ModelRunShowsEveryPartsModel) {
   const auto doc = t::valid_document("multi-gpu --backend model --json", 0);
-  EXPECT_EQ(t::section_ids(doc), (std::vector<std::string>{"setup", "host-flag", "peer-flag", "barrier", "all-reduce"}));
+  EXPECT_EQ(t::section_ids(doc), (std::vector<std::string>{"overview", "setup", "host-flag", "peer-flag", "barrier", "all-reduce"}));
   EXPECT_EQ(t::failed_checks(doc), std::vector<std::string>{});
   const auto& secs = doc["report"]["sections"];
   EXPECT_EQ(secs["setup"]["facts"]["nccl-nvls-enable"]["value"], "0");

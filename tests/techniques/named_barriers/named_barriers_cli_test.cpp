@@ -129,7 +129,7 @@ TEST(NamedBarriersCli, PartSelectsTheSections) {
     return !p.devices.empty() && p.devices.front().compute_capability() < 80;
   }();
   const auto all = section_ids(valid_document("named-barriers --json"));
-  std::vector<std::string> want = {"setup",        "bar-sync", "early-stamp", "producer-consumer", "bar-red",
+  std::vector<std::string> want = {"overview", "setup",        "bar-sync", "early-stamp", "producer-consumer", "bar-red",
                                    "cuda-barrier", "listing",  "misuse",      "cost"};
   if (gpu_below_80) want.erase(std::find(want.begin(), want.end(), "cuda-barrier"));
   EXPECT_EQ(all, want);

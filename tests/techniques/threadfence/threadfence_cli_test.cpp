@@ -58,14 +58,14 @@ TEST(ThreadfenceCli, AcceptedFenceCombinations) {
 
 TEST(ThreadfenceCli, PartPicksTheSections) {
   EXPECT_EQ(section_ids(valid_document("threadfence --json")),
-            (std::vector<std::string>{"setup", "litmus", "scope", "volatile", "cost", "last-block", "work-queue",
+            (std::vector<std::string>{"overview", "setup", "litmus", "scope", "volatile", "cost", "last-block", "work-queue",
                                       "work-queue-race", "host-observer"}))
       << "last-block-partial starts a child process: only when --part names it";
   EXPECT_EQ(section_ids(valid_document("threadfence --part ptx --json")), (std::vector<std::string>{"setup", "ptx"}));
   EXPECT_EQ(section_ids(valid_document("threadfence --part litmus --test mp --fence none --iterations 1000 --json")),
             (std::vector<std::string>{"setup", "litmus"}));
   EXPECT_EQ(section_ids(valid_document("threadfence --part work-queue,ptx,scope --iterations 1000 --json")),
-            (std::vector<std::string>{"setup", "scope", "ptx", "work-queue"}))
+            (std::vector<std::string>{"overview", "setup", "scope", "ptx", "work-queue"}))
       << "the lesson's order, whatever order --part names them in";
 }
 
