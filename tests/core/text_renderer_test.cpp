@@ -291,3 +291,34 @@ TEST(TextRenderer, DocumentIsPrintedWhole) {
   const std::string text = render(r, 40, false);
   EXPECT_NE(text.find(r.document + "\n"), std::string::npos) << text;
 }
+
+TEST(TextRenderer, RowsThatSayOnlyNeedsAGpuCollapseToOneLine) {
+  report::Report r;
+  r.title = "t";
+  report::Section s("cost", "cost");
+  report::Table t("variants", "variants");
+  t.column("variant", "variant").column("model", "model", report::Format::count).column("gpu", "gpu", report::Format::count);
+  t.row({{"variant", "plain"}, {"model", I{7}}, {"gpu", report::NeedsGpu{}}});
+  t.row({{"variant", "fenced"}, {"model", report::NeedsGpu{}}, {"gpu", report::NeedsGpu{}}});
+  t.row({{"variant", "relaxed"}, {"model", report::NeedsGpu{}}, {"gpu", report::NeedsGpu{}}});
+  s.add(std::move(t));
+  report::Table only("gpu-table", "timings");
+  only.column("kernel", "kernel").column("ns", "ns", report::Format::ns);
+  only.row({{"kernel", "a"}, {"ns", report::NeedsGpu{}}});
+  only.row({{"kernel", "b"}, {"ns", report::NeedsGpu{}}});
+  s.add(std::move(only));
+  s.add(report::measured("m1", "one shuffle", report::Format::cycles, {}, false, "a long note"));
+  s.add(report::measured("m2", "one vote", report::Format::cycles, {}, false, "another note"));
+  r.sections.push_back(std::move(s));
+  const std::string text = render(r, 80, false);
+  // The keys of a row are its first column: "plain" keeps its row (the model says 7).
+  EXPECT_NE(text.find("plain"), std::string::npos) << text;
+  EXPECT_NE(text.find("and, needing a GPU: fenced, relaxed"), std::string::npos) << text;
+  EXPECT_NE(text.find("every row needs a GPU: a, b"), std::string::npos) << text;
+  EXPECT_NE(text.find("needs a GPU, each one: one shuffle, one vote"), std::string::npos) << text;
+  EXPECT_EQ(text.find("a long note"), std::string::npos) << "the notes of measurements nobody took";
+  for (const auto& line : lines_of(text)) {
+    const auto w = words_of(line);
+    EXPECT_FALSE(!w.empty() && w.front() == "fenced") << "a row of its own: " << line;
+  }
+}

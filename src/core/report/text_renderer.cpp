@@ -97,6 +97,35 @@ bool any_needs_gpu(const Table& t) {
   });
 }
 
+// A row that says only "needs a GPU": every cell but its keys (gpu) or empty, at least one (gpu).
+bool gpu_only(const Table& t, const Row& r) {
+  bool any = false;
+  for (std::size_t c = std::min(t.keys, r.cells.size()); c < r.cells.size(); ++c) {
+    if (std::holds_alternative<NeedsGpu>(r.cells[c])) any = true;
+    else if (!std::holds_alternative<Undefined>(r.cells[c])) return false;
+  }
+  return any;
+}
+
+// The table as the terminal shows it: rows that would say only "needs a GPU" leave it, and are
+// named on one line under it (`gpu_rows`, by their keys). JSON, Markdown and HTML keep every row.
+Table without_gpu_only_rows(const Table& t, std::vector<std::string>& gpu_rows) {
+  if (t.lanes_across || t.keys == 0) return t;
+  Table shown = t;
+  shown.rows.clear();
+  const auto cells = cells_of(t);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (!gpu_only(t, t.rows[r])) {
+      shown.rows.push_back(t.rows[r]);
+      continue;
+    }
+    std::string key;
+    for (std::size_t c = 0; c < t.keys && c < cells[r].size(); ++c) key += (key.empty() ? "" : " ") + cells[r][c];
+    gpu_rows.push_back(key);
+  }
+  return shown;
+}
+
 void legend(const Table& t, int width, std::ostream& out) {
   std::vector<RowMark> seen;
   for (const Row& r : t.rows)
@@ -176,6 +205,13 @@ void render_rows(const Table& t, const TextStyle& style, std::ostream& out) {
 }
 
 void render_measurements(const std::vector<Measurement>& ms, const TextStyle& style, std::ostream& out) {
+  // On a run without a GPU, a table of "needs a GPU" rows says one thing: say it on one line.
+  if (std::all_of(ms.begin(), ms.end(), [](const Measurement& m) { return m.samples.empty() && m.needs_gpu; })) {
+    std::string titles;
+    for (const auto& m : ms) titles += (titles.empty() ? "" : ", ") + m.title;
+    wrap(words::core("measurement.all-need-gpu", {{"titles", titles}}), style.width, "  ", "    ", out);
+    return;
+  }
   TextTable tt;
   tt.headers = {"measurement", "median", "min", "max", "unit", "reps"};
   tt.right = {false, true, true, true, false, true};
@@ -242,12 +278,22 @@ void render_text(const Report& report, const TextStyle& style, std::ostream& out
     heading(display_width(head) <= width ? head : "== " + s.title, 3);
     for (const auto& p : s.paragraphs) wrap(p, style.width, "  ", out);
     if (!s.facts.empty()) render_facts(s.facts, style, out);
-    for (const auto& t : s.tables) {
+    for (const auto& table : s.tables) {
       out << '\n';
-      wrap(t.title, style.width, "  ", "    ", out);
-      if (t.lanes_across) render_across(t, style, out);
-      else render_rows(t, style, out);
-      legend(t, style.width, out);
+      wrap(table.title, style.width, "  ", "    ", out);
+      std::vector<std::string> gpu_rows;
+      const Table t = without_gpu_only_rows(table, gpu_rows);
+      if (!t.rows.empty() || gpu_rows.empty()) {
+        if (t.lanes_across) render_across(t, style, out);
+        else render_rows(t, style, out);
+        legend(t, style.width, out);
+      }
+      if (!gpu_rows.empty()) {
+        std::string rows;
+        for (const auto& r : gpu_rows) rows += (rows.empty() ? "" : ", ") + r;
+        wrap(words::core(t.rows.empty() ? "table.all-rows-need-gpu" : "table.rows-need-gpu", {{"rows", rows}}),
+             style.width, "    ", "      ", out);
+      }
     }
     if (!s.measurements.empty()) {
       out << '\n';
