@@ -231,3 +231,33 @@ TEST(Progress, StateOfANewerCudasyncIsLeftAsItIs) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Progress, TwentyChecksAtOnceLoseNoAttempt) {
+  TempDir state, cwd;
+  const std::string right = right_answer(state.path, "warp-primitives", 2);
+  // Twenty students' worth of answers to one state at the same moment: half right, half wrong,
+  // and three hints beside them. Every one is counted.
+  std::string script = "cd '" + cwd.path + "' && export XDG_STATE_HOME='" + state.path + "'; ";
+  for (int i = 0; i < 20; ++i)
+    script += "'" + binary_path() + "' check warp-primitives 2 " + (i % 2 ? "'" + right + "'" : std::string("12345")) +
+              " --backend model >/dev/null 2>>'" + cwd.path + "/err' & ";
+  for (int i = 0; i < 3; ++i)
+    script += "'" + binary_path() + "' exercise warp-primitives 3 --hint --backend model >/dev/null 2>>'" + cwd.path +
+              "/err' & ";
+  script += "wait";
+  const CliResult r = run_shell(script);
+  EXPECT_EQ(r.exit_code, 0) << shown(r);
+  const std::string err = read_file(cwd.path + "/err");
+  EXPECT_FALSE(contains(err, "warning") || contains(err, "progress")) << "the runs waited for each other:\n" << err;
+  const json file = json::parse(read_file(state_file(state.path)));
+  const auto& shfl = file["lessons"]["warp-primitives"]["shfl-xor-lane"];
+  EXPECT_EQ(shfl["attempts"], 20) << file.dump();
+  EXPECT_TRUE(shfl["solved"].get<bool>());
+  int hints = 0;
+  for (const auto& [id, e] : file["lessons"]["warp-primitives"].items()) hints += e.value("hints", 0);
+  EXPECT_GE(hints, 1) << "the hints asked for at the same time are recorded";
+}
+
+}  // namespace
