@@ -105,6 +105,8 @@ report::Report run_report(const std::vector<std::string>& given) {
             {"stuck", stuck}});
   }
   st.legend.push_back(words::core("class.students-legend", {{"n", kStuckAttempts}}));
+  // The HTML page draws each student's solves and attempts as bars (core/report/html_pictures).
+  st.picture = report::bars_picture({"student"}, {"solved", "attempts"});
   s.add(std::move(st));
 
   // Each exercise someone tried, hardest first: the fewest solves per student who tried it.
@@ -123,6 +125,8 @@ report::Report run_report(const std::vector<std::string>& given) {
     ex.row({{"lesson", t->lesson}, {"number", static_cast<I>(t->number)}, {"tried", t->tried}, {"solved", t->solved},
             {"stuck", t->stuck}, {"hints", t->hints}, {"shown", t->shown}});
   ex.legend.push_back(words::core("class.exercises-legend"));
+  // and each exercise's students who tried, solved and are stuck, hardest first.
+  ex.picture = report::bars_picture({"lesson", "number"}, {"tried", "solved", "stuck"});
   s.add(std::move(ex));
 
   report::Table src("files", words::core("class.files-title"));

@@ -60,6 +60,11 @@ TEST(ClassReport, ThreeStudentsInATableCsvAndHtml) {
   ASSERT_EQ(run_cli("class report " + files + " --html='" + dir.path + "/class.html'").exit_code, 0);
   const std::string html = read_text(dir.path + "/class.html");
   for (const char* s : {"<table", "chen", "answers shown", "warp-primitives 1"}) EXPECT_TRUE(contains(html, s)) << s;
+  // Charts: each student's bars and each exercise's, as SVG beside the tables.
+  std::size_t charts = 0;
+  for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) ++charts;
+  EXPECT_GE(charts, 2u) << "the students' and the exercises' bars";
+  EXPECT_TRUE(contains(html, "<title>chen, ")) << "a bar names its student and value";
 }
 
 TEST(ClassReport, AnExportOfAnotherVersionOrNoneIsRefused) {
