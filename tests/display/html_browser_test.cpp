@@ -118,6 +118,9 @@ TEST(HtmlInBrowser, EveryPageLoadsWithACleanConsoleAndLeavesAScreenshot) {
     } else if (p.name == "lock" || p.name == "deadlock-demo") {
       EXPECT_GE(grids, 1u);
     }
+    if (p.name == "deadlock-demo") {
+      EXPECT_GE(count(l.html, "aria-label=\"wait-for graph"), 3u) << "each cycle drawn";
+    }
   }
 }
 

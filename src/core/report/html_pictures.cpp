@@ -341,6 +341,101 @@ std::string bars(const Table& t) {
   return s.str();
 }
 
+// A node's name in at most two lines: "blocks 0-1055 (resident, spinning)" splits before " (".
+std::vector<std::string> node_lines(const std::string& name) {
+  const std::size_t paren = name.find(" (");
+  if (paren == std::string::npos || name.size() <= 26) return {name};
+  return {name.substr(0, paren), name.substr(paren + 1)};
+}
+
+// The wait-for graph: each node a box on a circle (two side by side), each row an arrow from the
+// waiter to what it waits for, labelled with what it waits on; the arrows of a cycle in red. Two
+// nodes that wait for each other get two arcs, one above and one below.
+std::string graph(const Table& t, const std::string& uid) {
+  const Picture& p = t.picture;
+  const std::size_t from = t.column_index(p.role("from")), to = t.column_index(p.role("to")),
+                    label = t.column_index(p.role("label"));
+  std::vector<std::string> nodes;
+  const auto node = [&](const std::string& n) {
+    const auto it = std::find(nodes.begin(), nodes.end(), n);
+    if (it != nodes.end()) return static_cast<std::size_t>(it - nodes.begin());
+    nodes.push_back(n);
+    return nodes.size() - 1;
+  };
+  struct Edge {
+    std::size_t a, b;
+    std::string on;
+  };
+  std::vector<Edge> edges;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const std::size_t a = node(text_of(t, r, from)), b = node(text_of(t, r, to));
+    edges.push_back({a, b, text_of(t, r, label)});
+  }
+  if (nodes.empty() || nodes.size() > 12) return "";  // a picture of more would not be read
+  // An edge is on a cycle when its head reaches its tail again.
+  const auto reaches = [&](std::size_t start, std::size_t goal) {
+    std::vector<bool> seen(nodes.size(), false);
+    std::vector<std::size_t> todo = {start};
+    while (!todo.empty()) {
+      const std::size_t n = todo.back();
+      todo.pop_back();
+      if (n == goal) return true;
+      if (seen[n]) continue;
+      seen[n] = true;
+      for (const auto& e : edges)
+        if (e.a == n) todo.push_back(e.b);
+    }
+    return false;
+  };
+  const double box_w = 230, box_h = 40, pi = 3.14159265358979;
+  const std::size_t n = nodes.size();
+  const double radius = n <= 1 ? 0 : n == 2 ? 190 : 110 + 30 * static_cast<double>(n);
+  const double w = 2 * radius + box_w + 40, h = n == 2 ? 230 : 2 * radius + box_h + 80;
+  const double cx = w / 2, cy = h / 2;
+  std::vector<std::pair<double, double>> at;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double angle = n == 2 ? pi * static_cast<double>(i) + pi : -pi / 2 + 2 * pi * static_cast<double>(i) / static_cast<double>(n);
+    at.emplace_back(cx + radius * std::cos(angle), cy + radius * std::sin(angle));
+  }
+  Svg s;
+  s << open_svg(w, h, "wait-for graph: who waits for whom; a cycle is a deadlock");
+  s << "<defs><marker id=\"" << uid << "-wait\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+       "markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"head-recv\"/></marker>"
+    << "<marker id=\"" << uid << "-cycle\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+       "markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"head-bad\"/></marker></defs>";
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    const Edge& e = edges[k];
+    const bool cycle = reaches(e.b, e.a);
+    const auto [x1, y1] = at[e.a];
+    const auto [x2, y2] = at[e.b];
+    // From the edge of one box to the edge of the other, bowed to one side so that a pair of
+    // opposite edges is two arcs.
+    const double dx = x2 - x1, dy = y2 - y1, len = std::max(1.0, std::hypot(dx, dy));
+    const double ux = dx / len, uy = dy / len;
+    const double inset = std::min(box_w / 2 / std::max(1e-9, std::fabs(ux)), box_h / 2 / std::max(1e-9, std::fabs(uy)));
+    const double bow = n == 2 ? 60 : 25;
+    const double sx = x1 + ux * inset - uy * bow * 0.3, sy = y1 + uy * inset + ux * bow * 0.3;
+    const double ex = x2 - ux * inset - uy * bow * 0.3, ey = y2 - uy * inset + ux * bow * 0.3;
+    const double mx = (x1 + x2) / 2 - uy * bow, my = (y1 + y2) / 2 + ux * bow;
+    s << "<g><title>" << html_escape(nodes[e.a] + " waits for " + nodes[e.b] + ": " + e.on) << "</title>"
+      << "<path d=\"M" << num(sx) << "," << num(sy) << " Q" << num(mx) << "," << num(my) << " " << num(ex) << ","
+      << num(ey) << "\" class=\"arrow " << (cycle ? "bad" : "recv") << "\" marker-end=\"url(#" << uid
+      << (cycle ? "-cycle" : "-wait") << ")\"/>"
+      << text(mx, my + (uy < 0 || (n == 2 && k % 2 == 1) ? 14 : -6), e.on.size() > 72 ? e.on.substr(0, 69) + "..." : e.on,
+              "val")
+      << "</g>";
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto [x, y] = at[i];
+    s << rect(x - box_w / 2, y - box_h / 2, box_w, box_h, "lane");
+    const auto lines = node_lines(nodes[i]);
+    for (std::size_t l = 0; l < lines.size(); ++l)
+      s << text(x, y + (lines.size() == 1 ? 4 : -3 + 13 * static_cast<double>(l)), lines[l]);
+  }
+  s << "</svg>";
+  return s.str();
+}
+
 }  // namespace
 
 std::string picture_svg(const Table& table, const std::string& uid) {
@@ -351,6 +446,7 @@ std::string picture_svg(const Table& table, const std::string& uid) {
     case PictureKind::outcomes: return outcomes(table);
     case PictureKind::grid: return grid(table);
     case PictureKind::bars: return bars(table);
+    case PictureKind::graph: return graph(table, uid);
   }
   return "";
 }

@@ -12,7 +12,7 @@
 
 namespace cudasync::report {
 
-inline constexpr const char* kSchemaVersion = "2.1.0";  // 2.1.0: tables may carry a picture
+inline constexpr const char* kSchemaVersion = "2.2.0";  // 2.1.0: tables may carry a picture; 2.2.0: graph
 
 struct RunMeta {
   std::vector<std::string> argv;

@@ -61,6 +61,7 @@ const char* to_string(PictureKind kind) {
     case PictureKind::outcomes: return "outcomes";
     case PictureKind::grid: return "grid";
     case PictureKind::bars: return "bars";
+    case PictureKind::graph: return "graph";
   }
   return "none";
 }
@@ -97,6 +98,13 @@ Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::strin
   p.names = std::move(names);
   p.series = std::move(counts);
   p.roles = {{"allowed", std::move(allowed)}};
+  return p;
+}
+
+Picture graph_picture(std::string from, std::string to, std::string label) {
+  Picture p;
+  p.kind = PictureKind::graph;
+  p.roles = {{"from", std::move(from)}, {"to", std::move(to)}, {"label", std::move(label)}};
   return p;
 }
 

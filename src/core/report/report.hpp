@@ -92,6 +92,7 @@ enum class PictureKind {
   outcomes,  // label..., series (one column per outcome), allowed (the allowed outcomes' titles)
   grid,      // row (the step), series (one column per lane): a step-by-lane grid of what each did
   bars,      // label, series (value columns): bars, the baseline row's beside each
+  graph,     // from, to, label: a wait-for graph, one arrow per row from the waiter to what it waits for
 };
 const char* to_string(PictureKind kind);
 
@@ -119,6 +120,9 @@ Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::strin
                          std::vector<std::string> counts = {});
 Picture grid_picture(std::string row, std::vector<std::string> lanes);
 Picture bars_picture(std::vector<std::string> labels, std::vector<std::string> values, std::string baseline = "");
+// graph: each row an edge from its `from` cell to its `to` cell (the nodes are the cells' texts),
+// labelled by its `label` cell; an edge on a cycle drawn as such.
+Picture graph_picture(std::string from, std::string to, std::string label);
 
 // Rows are lanes (or warps, blocks, steps); cells are given by column key.
 struct Table {

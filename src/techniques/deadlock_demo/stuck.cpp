@@ -404,6 +404,15 @@ void add_model_facts(Section& s, const ScenarioModel& m, const Describe& describ
            cycle.empty() ? "" : say("facts.cycle-note"));
     s.fact("model-cycle-nodes", say("facts.model-cycle-nodes"), static_cast<I>(m.graph.find_cycle().size()),
            Format::count);
+    // The same graph as rows, which the HTML page draws: who waits for whom, and on what.
+    Table g("wait-for", say("table.wait-for"));
+    g.column("waiter", say("column.waiter")).column("waits-for", say("column.waits-for")).column("on", say("column.on"));
+    for (const auto& e : m.graph.edges)
+      g.row({{"waiter", m.graph.nodes[static_cast<std::size_t>(e.from)]},
+             {"waits-for", m.graph.nodes[static_cast<std::size_t>(e.to)]},
+             {"on", e.on}});
+    g.picture = report::graph_picture("waiter", "waits-for", "on");
+    s.add(std::move(g));
   }
   s.fact("model-predicted", say("facts.model-predicted"), ranges_text(fold(m.records, describe), noun));
 }
