@@ -196,6 +196,8 @@ std::vector<std::string> words(const std::string& s) {
 std::string outcomes(const Table& t) {
   const Picture& p = t.picture;
   const std::size_t allowed_c = t.column_index(p.role("allowed"));
+  const std::optional<std::size_t> impossible_c =
+      p.role("impossible").empty() ? std::nullopt : std::optional<std::size_t>(t.column_index(p.role("impossible")));
   std::vector<std::size_t> series, labels;
   for (const auto& k : p.series) series.push_back(t.column_index(k));
   for (const auto& k : p.labels) labels.push_back(t.column_index(k));
@@ -222,20 +224,26 @@ std::string outcomes(const Table& t) {
     for (std::size_t c : labels) label += (label.empty() ? "" : " ") + text_of(t, r, c);
     s << text(left - 8, y + 17, label, "axis", "end");
     const auto allowed = words(text_of(t, r, allowed_c));
+    const auto impossible = impossible_c ? words(text_of(t, r, *impossible_c)) : std::vector<std::string>{};
     for (std::size_t i = 0; i < names.size(); ++i) {
       const bool ok = std::find(allowed.begin(), allowed.end(), names[i]) != allowed.end();
+      // An outcome no execution of the test gives is not forbidden by the model: it cannot happen.
+      const bool never = !ok && std::find(impossible.begin(), impossible.end(), names[i]) != impossible.end();
       const double x0 = left + cell * static_cast<double>(i) + 4;
       const auto count = count_of(r, i);
       const std::string shown = count ? format_value(*count, i < series.size() ? t.columns[series[i]].format : Format::count) : "";
-      s << "<g><title>" << html_escape(label + ": " + names[i] + (ok ? " allowed" : " forbidden") + " by the model" +
-                                       (count ? ", seen " + shown + " times" : ""))
-        << "</title>" << rect(x0, y + 3, cell - 8, row_h - 6, ok ? "box allowed" : "box forbidden");
+      s << "<g><title>"
+        << html_escape(label + ": " + names[i] +
+                       (never ? " cannot happen: no execution of the test gives it"
+                              : std::string(ok ? " allowed" : " forbidden") + " by the model") +
+                       (count ? ", seen " + shown + " times" : ""))
+        << "</title>" << rect(x0, y + 3, cell - 8, row_h - 6, never ? "box impossible" : ok ? "box allowed" : "box forbidden");
       if (count && most > 0) {
         const double frac = std::log10(1 + *count) / std::log10(1 + most);
         s << rect(x0, y + 3, (cell - 8) * frac, row_h - 6, ok ? "bar allowed" : "bar forbidden")
           << text(x0 + (cell - 8) / 2, y + 17, shown, "val");
       } else {
-        s << text(x0 + (cell - 8) / 2, y + 17, ok ? "allowed" : "forbidden", "val");
+        s << text(x0 + (cell - 8) / 2, y + 17, never ? "cannot happen" : ok ? "allowed" : "forbidden", "val");
       }
       s << "</g>";
     }

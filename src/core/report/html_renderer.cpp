@@ -57,6 +57,7 @@ svg .grid{stroke:#e3e7ef}svg .last{stroke:#c62828;stroke-dasharray:4 3}svg .last
 svg .wait{fill:#9fb3d9}svg .release{fill:#2f8f46}svg .arrive{fill:#3558a8}
 svg .never{stroke:#c62828;stroke-dasharray:4 3}svg .missing{fill:#8a6d00;font-style:italic}
 svg .box.allowed{fill:#e3f4e6;stroke:#2f8f46}svg .box.forbidden{fill:#fbe3e3;stroke:#c62828}
+svg .box.impossible{fill:#eef0f3;stroke:#b5bac4;stroke-dasharray:3 2}
 svg .bar.allowed{fill:#7cc48b}svg .bar.forbidden{fill:#e57373}
 svg .bar{fill:#5b7fc7}svg .bar.base{fill:#a0a7b4}svg .baseline{stroke:#4a5366;stroke-dasharray:3 3}
 svg .val-out{font-size:10px;fill:#4a5366}svg .whisker{stroke:#1d2330}

@@ -91,13 +91,14 @@ Picture timeline_picture(std::string row, std::string start, std::string end) {
 }
 
 Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::string> names, std::string allowed,
-                         std::vector<std::string> counts) {
+                         std::vector<std::string> counts, std::string impossible) {
   Picture p;
   p.kind = PictureKind::outcomes;
   p.labels = std::move(labels);
   p.names = std::move(names);
   p.series = std::move(counts);
   p.roles = {{"allowed", std::move(allowed)}};
+  if (!impossible.empty()) p.roles.emplace_back("impossible", std::move(impossible));
   return p;
 }
 

@@ -116,8 +116,10 @@ Picture shuffle_picture(std::string lane, std::string source, std::int64_t width
 Picture timeline_picture(std::string row, std::string start, std::string end);
 // outcomes: `allowed` is a column listing the allowed outcomes by name ("10 11"); `counts` the
 // columns of how often each outcome appeared, in the order of `names` (none on a model run).
+// `impossible`, optional: a column listing the outcomes no execution of the test can give (the
+// reader waits for the flag, say), drawn as such rather than as forbidden.
 Picture outcomes_picture(std::vector<std::string> labels, std::vector<std::string> names, std::string allowed,
-                         std::vector<std::string> counts = {});
+                         std::vector<std::string> counts = {}, std::string impossible = "");
 Picture grid_picture(std::string row, std::vector<std::string> lanes);
 Picture bars_picture(std::vector<std::string> labels, std::vector<std::string> values, std::string baseline = "");
 // graph: each row an edge from its `from` cell to its `to` cell (the nodes are the cells' texts),

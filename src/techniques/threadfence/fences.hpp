@@ -215,6 +215,10 @@ ModelVerdict ptx_model(const LitmusSpec& s);
 
 // "10 11": the allowed outcomes, in index order.
 std::string allowed_text(const ModelVerdict& v);
+// "00 01": the outcomes no candidate execution gives (mp's reader waits for the flag, so it never
+// reads it 0), which are not forbidden by an axiom: they cannot happen. "(none)" when every
+// outcome has an execution.
+std::string impossible_text(const ModelVerdict& v);
 
 // ---- litmus rows (litmus.cpp) ----------------------------------------------------------------------
 // One litmus configuration: what the model allows and, on a GPU, what was seen.

@@ -208,7 +208,7 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
     for (int o = 0; o < kOutcomes; ++o) t.column("r" + outcome_key(o), outcome_key(o), Format::count);
     t.column("weak-share", say("table.weak"), Format::percent);
   }
-  t.column("allowed", say("table.allowed")).column("verdict", say("table.verdict"));
+  t.column("allowed", say("table.allowed")).column("impossible", say("table.impossible")).column("verdict", say("table.verdict"));
   if (opt.placement) t.column("sides-in-id", say("table.sides-in-id"));  // the placement as an id, for the exercises
   for (const auto& r : rows) {
     std::vector<std::pair<std::string, Value>> cells;
@@ -229,16 +229,21 @@ report::Table litmus_table(const std::string& title, const std::vector<LitmusRow
       cells.emplace_back("weak-share", share ? Value{*share} : Value{report::Undefined{}});
     }
     cells.emplace_back("allowed", allowed_text(r.model));
+    cells.emplace_back("impossible", impossible_text(r.model));
     cells.emplace_back("verdict", litmus_verdict(r));
     if (opt.placement)
       cells.emplace_back("sides-in-id", std::string(r.spec.placement == Placement::same_block ? "one-block" : "two-blocks"));
     t.row(cells, forbidden_seen(r).empty() ? report::RowMark::none : report::RowMark::mismatch);
   }
+  // A row is named by every column that tells it from the others: the test, the fences, and where
+  // the table varies them, the access and the placement ("one block" / "two blocks").
   std::vector<std::string> labels{opt.label ? "case" : "test", "fence"}, names, counts;
+  if (opt.access) labels.push_back("access");
+  if (opt.placement) labels.push_back("sides-in");
   for (int o = 0; o < kOutcomes; ++o) names.push_back(outcome_key(o));
   if (gpu_run)
     for (int o = 0; o < kOutcomes; ++o) counts.push_back("r" + outcome_key(o));
-  t.picture = report::outcomes_picture(labels, names, "allowed", counts);  // --html draws it
+  t.picture = report::outcomes_picture(labels, names, "allowed", counts, "impossible");  // --html draws it
   add_legend(t, rows, gpu_run);
   return t;
 }

@@ -365,6 +365,15 @@ ModelVerdict ptx_model(const LitmusSpec& s) {
   return v;
 }
 
+std::string impossible_text(const ModelVerdict& v) {
+  std::string s;
+  for (int o = 0; o < kOutcomes; ++o) {
+    const auto i = static_cast<std::size_t>(o);
+    if (!v.allowed[i] && v.reasons[i].empty()) s += (s.empty() ? "" : " ") + std::to_string(o / 2) + std::to_string(o % 2);
+  }
+  return s.empty() ? std::string("(none)") : s;
+}
+
 std::string allowed_text(const ModelVerdict& v) {
   std::string s;
   for (int o = 0; o < kOutcomes; ++o)
