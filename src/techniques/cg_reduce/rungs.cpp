@@ -430,6 +430,11 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
   }
   if (!p.gpu) t.legend.push_back(say("ladder.cub-legend"));
   else t.legend.push_back(say("ladder.medians-legend", {{"reps", p.reps}}));
+  // The HTML page draws the ladder as bars: each rung's rounding error, and on a GPU its time and
+  // its bandwidth as a multiple of CUB's (the CUB row beside each).
+  t.picture = report::bars_picture({"kernel"}, p.gpu ? std::vector<std::string>{"rel-error", "time", "vs-cub"}
+                                                     : std::vector<std::string>{"rel-error"},
+                                   kernel_title(Kernel::cub_sum));
   s.add(std::move(t));
   return s;
 }
