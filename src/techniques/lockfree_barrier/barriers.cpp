@@ -495,6 +495,8 @@ void summary_finish(Run& run, report::Report& r) {
   }
   t.legend.push_back(say("summary.legend"));
   if (gpu) t.legend.push_back(say("summary.timing-legend", {{"reps", kTimingReps}}));
+  // On a GPU the HTML page draws each barrier's time as bars, grid.sync()'s beside each.
+  t.picture = report::bars_picture({"barrier"}, {"ns", "vs-grid-sync"}, barrier_key(Barrier::grid_sync));
   sec.add(std::move(t));
   r.sections.push_back(std::move(sec));
 }
