@@ -45,6 +45,19 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
     const report::Section summary = parts::summary_section(lesson, name, l.command->parts, runner.context());
     for (const auto& f : summary.facts)
       if (f.id != "remember" && f.id != "next") head.facts.push_back(f);
+    // The lesson's checks as one: a failure (a GPU that disagrees with the model) still fails the
+    // tour (exit 1), named with the checks that failed.
+    std::string failed;
+    std::size_t all = 0;
+    for (const auto& s : lesson.sections)
+      for (const auto& c : s.checks) {
+        ++all;
+        if (!c.passed) failed += (failed.empty() ? "" : ", ") + s.id + "/" + c.id;
+      }
+    if (all > 0)
+      head.check("checks", words::core("tour.checks"), failed.empty(),
+                 failed.empty() ? words::core("tour.checks-all", {{"all", all}})
+                                : words::core("tour.checks-failed", {{"failed", failed}, {"command", command_text(l)}}));
   }
   out.sections.push_back(std::move(head));
   report::Section end(name + "-remember", words::core("tour.remember"));

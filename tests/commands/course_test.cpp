@@ -60,6 +60,12 @@ TEST(Tour, OnTheModelIsOneValidDocumentWithEveryLessonsStop) {
     int parts = 0;
     for (const auto& [id, f] : sections[l]["facts"].items()) parts += id.rfind("parts-", 0) == 0 ? 1 : 0;
     EXPECT_GT(parts, 0) << "the stop names none of the lesson's parts";
+    // The lesson's checks stay checks of the tour: one per stop that has any, so that a GPU
+    // disagreeing with the model fails the tour.
+    if (sections[l]["facts"]["checks-passed"]["value"].get<int>() > 0) {
+      ASSERT_TRUE(sections[l]["checks"].contains("checks")) << l;
+      EXPECT_TRUE(sections[l]["checks"]["checks"]["passed"].get<bool>());
+    }
   }
   EXPECT_GE(lessons, 7);
 }
