@@ -168,7 +168,12 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     };
     if (p.brief || std::count_if(r.sections.begin(), r.sections.end(), is_part) > 1) {
       report::Section summary = summary_section(r, lesson.id, parts, ctx, p.brief);
-      if (p.brief) r.sections.clear();
+      if (p.brief) {
+        // One screen: the waived parts are named in the overview, with the first one's reason.
+        if (!r.waived.empty()) summary.note(r.waived.front().part + ": " + r.waived.front().reason);
+        r.waived.clear();
+        r.sections.clear();
+      }
       r.sections.insert(r.sections.begin(), std::move(summary));
     }
   }
