@@ -365,20 +365,25 @@ ModelVerdict ptx_model(const LitmusSpec& s) {
   return v;
 }
 
-std::string impossible_text(const ModelVerdict& v) {
+namespace {
+
+// "10 11": the outcomes (r0 r1) for which `pick(index)` holds, in index order; "(none)" for none.
+template <class Pick>
+std::string outcomes_text(Pick pick) {
   std::string s;
-  for (int o = 0; o < kOutcomes; ++o) {
-    const auto i = static_cast<std::size_t>(o);
-    if (!v.allowed[i] && v.reasons[i].empty()) s += (s.empty() ? "" : " ") + std::to_string(o / 2) + std::to_string(o % 2);
-  }
+  for (int o = 0; o < kOutcomes; ++o)
+    if (pick(static_cast<std::size_t>(o))) s += (s.empty() ? "" : " ") + std::to_string(o / 2) + std::to_string(o % 2);
   return s.empty() ? std::string("(none)") : s;
 }
 
+}  // namespace
+
+std::string impossible_text(const ModelVerdict& v) {
+  return outcomes_text([&](std::size_t o) { return !v.allowed[o] && v.reasons[o].empty(); });
+}
+
 std::string allowed_text(const ModelVerdict& v) {
-  std::string s;
-  for (int o = 0; o < kOutcomes; ++o)
-    if (v.allowed[static_cast<std::size_t>(o)]) s += (s.empty() ? "" : " ") + std::to_string(o / 2) + std::to_string(o % 2);
-  return s.empty() ? std::string("(none)") : s;
+  return outcomes_text([&](std::size_t o) { return v.allowed[o]; });
 }
 
 }  // namespace cudasync::threadfence
