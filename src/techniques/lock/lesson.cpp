@@ -173,8 +173,8 @@ std::string problem(const LockRun& r) {
   return "";
 }
 
-// A cell of the side-by-side table ("completes..." / "stuck..." / "deadlock...") as an answer to
-// "does it complete, or do the lanes wait for ever?".
+// A cell of the side-by-side table (warp.gpu-completes, outcome.deadlock ...) as an answer to
+// prediction.warp-deadlock.question: its choice, completes or deadlocks.
 std::optional<std::string> completes(const report::Value& v) {
   const std::string t = parts::text_of(v);
   if (words::is_sentence("lock", "warp.gpu-completes", t) || words::is_sentence("lock", "outcome.completes", t))

@@ -49,7 +49,7 @@ std::vector<MisuseCase> misuse_cases(const Options& o) {
 std::string whole_int(const std::string& s) {
   const auto v = whole_number(s);
   return v && *v >= std::numeric_limits<int>::min() && *v <= std::numeric_limits<int>::max() ? std::string()
-                                                                                             : std::string("not a whole number");
+                                                                                             : say("usage.not-a-whole-number");
 }
 
 void bind_options(parts::OptionBinder& b, Options& o) {
@@ -61,7 +61,7 @@ void bind_options(parts::OptionBinder& b, Options& o) {
   b.bind("--rounds", o.rounds);
   b.bind("--trace", o.trace);
   b.bind("--predicate", o.predicates,
-         [](const std::string& s) { return parse_predicate(s) ? std::string() : std::string("not a predicate"); },
+         [](const std::string& s) { return parse_predicate(s) ? std::string() : say("usage.not-a-predicate"); },
          {{"forms", say("predicate.forms")}});
   b.bind("--threads", o.threads);
   b.bind("--count", o.count);

@@ -76,9 +76,9 @@ void bind_options(parts::OptionBinder& b, Options& o) {
   b.bind("--mask", o.mask);
   b.bind("--threads", o.threads);
   b.bind("--predicate", o.predicate,
-         [](const std::string& s) { return parse_predicate(s) ? std::string() : std::string("not a predicate"); },
+         [](const std::string& s) { return parse_predicate(s) ? std::string() : say("usage.not-a-predicate"); },
          {{"forms", kPredicateForms}});
-  b.bind("--key", o.key, [](const std::string& s) { return parse_key(s) ? std::string() : std::string("not a key"); },
+  b.bind("--key", o.key, [](const std::string& s) { return parse_key(s) ? std::string() : say("usage.not-a-key"); },
          {{"forms", kKeyForms}});
   b.bind("--values", o.values);
   b.bind("--variant", o.variants);
