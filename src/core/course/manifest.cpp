@@ -14,6 +14,12 @@ namespace {
 
 using json = nlohmann::json;
 
+// The option kinds' names, in OptionSpec::Kind's order.
+const std::vector<std::string>& option_kinds() {
+  static const std::vector<std::string> kinds = {"count", "choice", "mask", "flag", "text"};
+  return kinds;
+}
+
 // The line of `needle` in `text` at or after byte `from` (1-based), or the line of `from`.
 int line_at(std::string_view text, std::size_t from, std::string_view needle = {}) {
   std::size_t at = from;
@@ -375,7 +381,7 @@ class Reader {
     o.name = text(row.value("name", json()), from, key + ".name");
     if (o.name.rfind("--", 0) != 0 || !report::is_id(o.name.substr(2)))
       fail(from, key + ".name", "'" + o.name + "' is not --kebab-case");
-    static const std::vector<std::string> kinds = {"count", "choice", "mask", "flag", "text"};
+    const std::vector<std::string>& kinds = option_kinds();
     const std::string kind = text(row.value("kind", json()), from, key + ".kind");
     const auto k = std::find(kinds.begin(), kinds.end(), kind);
     if (k == kinds.end()) fail(from, key + ".kind", "'" + kind + "' is no kind; accepted: " + comma_list(kinds));
@@ -505,16 +511,7 @@ class Reader {
 
 }  // namespace
 
-const char* to_string(OptionSpec::Kind kind) {
-  switch (kind) {
-    case OptionSpec::Kind::count: return "count";
-    case OptionSpec::Kind::choice: return "choice";
-    case OptionSpec::Kind::mask: return "mask";
-    case OptionSpec::Kind::flag: return "flag";
-    case OptionSpec::Kind::text: return "text";
-  }
-  return "count";
-}
+const char* to_string(OptionSpec::Kind kind) { return option_kinds()[static_cast<std::size_t>(kind)].c_str(); }
 
 const OptionSpec* Manifest::option(std::string_view name) const {
   for (const auto& o : options)
