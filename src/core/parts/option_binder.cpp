@@ -125,15 +125,19 @@ void OptionBinder::mismatch(const course::OptionSpec& s, const std::string& what
                          course::to_string(s.kind) + "): " + what);
 }
 
-std::string OptionBinder::say_filled(const std::string& key, const course::OptionSpec& s, const words::Args& extra,
-                                     bool english) const {
-  // The catalog's sentence names the values it shows; only those are filled in (an unused one
-  // would be a programming error in words::fill).
+bool OptionBinder::names_placeholder(const std::string& key, const course::OptionSpec& s, std::string_view name) const {
   const auto& entry = words::catalog(lesson_).find(key);
   if (entry == words::catalog(lesson_).end())
     throw std::logic_error(lesson_ + ": " + s.name + ": '" + key + "' is no key of its catalog");
   const std::vector<std::string> named = words::placeholders(entry->second.en);
-  const auto names = [&](std::string_view n) { return std::find(named.begin(), named.end(), n) != named.end(); };
+  return std::find(named.begin(), named.end(), name) != named.end();
+}
+
+std::string OptionBinder::say_filled(const std::string& key, const course::OptionSpec& s, const words::Args& extra,
+                                     bool english) const {
+  // The catalog's sentence names the values it shows; only those are filled in (an unused one
+  // would be a programming error in words::fill).
+  const auto names = [&](std::string_view n) { return names_placeholder(key, s, n); };
   words::Args args;
   if (names("min")) args.emplace_back("min", s.min);
   if (names("max")) args.emplace_back("max", s.max);
@@ -150,11 +154,8 @@ std::string OptionBinder::help(const course::OptionSpec& s, const words::Args& e
   if (s.hidden) return "";
   std::string text = say_filled(s.help, s, extra, false);
   // Every count's help states its range: the sentence's own {max}, else "(min..max)" after it.
-  if (s.kind == course::OptionSpec::Kind::count) {
-    const std::vector<std::string> named = words::placeholders(words::catalog(lesson_).find(s.help)->second.en);
-    if (std::find(named.begin(), named.end(), "max") == named.end())
-      text += " (" + std::to_string(s.min) + ".." + std::to_string(s.max) + ")";
-  }
+  if (s.kind == course::OptionSpec::Kind::count && !names_placeholder(s.help, s, "max"))
+    text += " (" + std::to_string(s.min) + ".." + std::to_string(s.max) + ")";
   return text;
 }
 

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/course/manifest.hpp"
@@ -69,6 +70,8 @@ class OptionBinder {
   void add(const std::string& name, T& field, TextCheck check, const words::Args& help_args);
   const course::OptionSpec& take(const std::string& name);
   [[noreturn]] void mismatch(const course::OptionSpec& s, const std::string& what) const;
+  // Whether the sentence under `key` of the lesson's catalog has the placeholder {name}.
+  bool names_placeholder(const std::string& key, const course::OptionSpec& s, std::string_view name) const;
   std::string say_filled(const std::string& key, const course::OptionSpec& s, const words::Args& extra, bool english) const;
   std::string help(const course::OptionSpec& s, const words::Args& extra) const;
   void shape(CLI::Option& o, const course::OptionSpec& s, TextCheck check, const words::Args& extra) const;
