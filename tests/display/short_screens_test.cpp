@@ -23,30 +23,6 @@ std::vector<std::string> lessons_in_order() {
   return out;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-// Display columns: East Asian wide characters two, others one.
-std::size_t screen_columns(const std::string& line) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    const auto c = static_cast<unsigned char>(line[i]);
-    const std::size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-    char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
-    for (std::size_t k = 1; k < len && i + k < line.size(); ++k) cp = (cp << 6) | (line[i + k] & 0x3f);
-    w += (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
-                 (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xff60)
-             ? 2
-             : 1;
-    i += len;
-  }
-  return w;
-}
-
 TEST(ShortScreens, EachTourStopFitsOneScreenInBothLanguages) {
   const auto lessons = lessons_in_order();
   ASSERT_GE(lessons.size(), 7u);
@@ -75,7 +51,7 @@ TEST(ShortScreens, EachTourStopFitsOneScreenInBothLanguages) {
       std::string stop;
       for (std::size_t i = starts[k]; i < end; ++i) stop += lines[i] + "\n";
       EXPECT_LE(end - starts[k], kScreenLines) << lessons[k] << "'s stop:\n" << stop;
-      for (std::size_t i = starts[k]; i < end; ++i) EXPECT_LE(screen_columns(lines[i]), 80u) << lines[i];
+      for (std::size_t i = starts[k]; i < end; ++i) EXPECT_LE(display_columns(lines[i]), 80u) << lines[i];
     }
   }
 }
@@ -89,7 +65,7 @@ TEST(ShortScreens, EveryLessonsBriefRunIsOneScreenInBothLanguages) {
       ASSERT_EQ(r.exit_code, 0) << shown(r);
       const auto lines = lines_of(r.out);
       EXPECT_LE(lines.size(), kScreenLines) << r.out;
-      for (const auto& l : lines) EXPECT_LE(screen_columns(l), 80u) << l;
+      for (const auto& l : lines) EXPECT_LE(display_columns(l), 80u) << l;
       EXPECT_NE(r.out.find("cudasync explain " + lesson), std::string::npos) << "it says what to run next";
     }
 }
