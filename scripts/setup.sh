@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what cudasync needs on Debian 12 or Ubuntu, and nothing more than the level asked for:
 #
-#   scripts/setup.sh            the tool: CMake, Ninja, g++, CLI11, spdlog, fmt, nlohmann/json and
+#   scripts/setup.sh            the tool: CMake, Ninja, g++, CLI11, spdlog, fmt, nlohmann/json,
 #                               md4c's headers (explain renders the lesson texts with md4c, loaded
-#                               at run time). This is all the README's first command needs.
+#                               at run time) and SQLite's (the progress database, linked
+#                               statically). This is all the README's first command needs.
 #   scripts/setup.sh --gpu      the tool and what the GPU suite needs (scripts/gpu.sh): GoogleTest,
 #                               jq, and Python's jsonschema (every --json document is checked
 #                               against schema/report-v2.json).
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-tool_packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libmd4c-dev libmd4c-html0-dev)
+tool_packages=(cmake ninja-build g++ libcli11-dev libspdlog-dev nlohmann-json3-dev libfmt-dev libmd4c-dev libmd4c-html0-dev libsqlite3-dev)
 gpu_packages=(libgtest-dev jq python3-jsonschema)
 test_packages=(chromium fonts-wqy-microhei tmux dpkg-dev file man-db lintian bash-completion zsh fish)
 packages=("${tool_packages[@]}")
@@ -81,6 +82,8 @@ present() {
     ninja-build) command -v ninja >/dev/null ;;
     g++) command -v g++ >/dev/null ;;
     jq) command -v jq >/dev/null ;;
+    # SQLite's header and static library, from the package or unpacked from it (below).
+    libsqlite3-dev) installed "$1" || { [ -e /usr/local/include/sqlite3.h ] && [ -e /usr/local/lib/libsqlite3.a ]; } ;;
     *) installed "$1" ;;
   esac
 }
@@ -116,6 +119,18 @@ fi
 debs=()
 for p in "${missing[@]}"; do
   [ "$p" = python3-jsonschema ] && continue
+  if [ "$p" = libsqlite3-dev ] && ! $sudo dpkg --dry-run -i "$offline"/libsqlite3-dev_*.deb >/dev/null 2>&1; then
+    # Debian's -dev package wants Debian's own libsqlite3-0, and a machine of another release has
+    # its own: cudasync needs only the header and the static library (linked in, nothing at run
+    # time), unpacked beside the system's.
+    echo "setup: unpacking SQLite's header and static library from $offline/ into /usr/local"
+    unpacked=$(mktemp -d)
+    dpkg-deb -x "$offline"/libsqlite3-dev_*.deb "$unpacked"
+    $sudo install -D -m 644 "$unpacked/usr/include/sqlite3.h" /usr/local/include/sqlite3.h
+    $sudo install -D -m 644 "$unpacked"/usr/lib/*/libsqlite3.a /usr/local/lib/libsqlite3.a
+    rm -rf "$unpacked"
+    continue
+  fi
   for f in "$offline/${p}_"*.deb; do [ -e "$f" ] && debs+=("$f"); done
 done
 # The run-time libraries the -dev packages depend on, and jq's where jq is missing, where they are

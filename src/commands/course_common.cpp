@@ -125,7 +125,9 @@ report::Section verdict_section(const course::CourseLesson& lesson, const course
   const std::string& name = lesson.command->name;
   const course::StatePath where = course::progress_path();
   if (where.file.empty()) log::warn(where.problem);
-  for (const auto& w : course::record_answer(where.file, name, e.id, v.right, given)) log::warn(w);
+  // What computed the answer it was checked against: the GPU, or a model (the lesson's or the PTX one).
+  const std::string solved_on = ctx.gpu && !on_ptx_model ? "gpu" : "model";
+  for (const auto& w : course::record_answer(where.file, name, e.id, v.right, given, solved_on).warnings) log::warn(w);
   report::Section s("check", words::core(v.right ? "course.verdict-right" : "course.verdict-wrong",
                                          {{"lesson", name}, {"number", e.number}}));
   s.paragraph(e.question.in(lang));

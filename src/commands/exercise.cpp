@@ -127,7 +127,7 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
     if (ladder.empty()) ladder.push_back(e.hint);
     const course::StatePath where = course::progress_path();
     const course::HintShown shown = course::record_hint(where.file, name, e.id, static_cast<int>(ladder.size()));
-    for (const auto& w : shown.warnings) log::warn(w);
+    for (const auto& w : shown.changed.warnings) log::warn(w);
     report::Section h("hint", words::core("exercise.hint"));
     for (int i = 0; i < shown.shown; ++i) {
       if (ladder.size() > 1)
@@ -147,7 +147,7 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
     const course::Answer a = course::compute_answer(e, runner);
     // Shown is shown: a later right check counts as solved after the answer was shown.
     if (const course::StatePath where = course::progress_path(); !where.file.empty())
-      for (const auto& w : course::record_answer_shown(where.file, l.command->name, e.id)) log::warn(w);
+      for (const auto& w : course::record_answer_shown(where.file, l.command->name, e.id).warnings) log::warn(w);
     report::Section as("answer", words::core("exercise.answer"));
     as.fact("answer", words::core("exercise.answer"), a.value);
     as.fact("computed-on", words::core("course.computed-on"), computed_on(ctx));

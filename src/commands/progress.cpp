@@ -47,8 +47,13 @@ report::Report reset() {
     log::warn(where.problem);
     s.fact("state", words::core("progress.kept-in"), std::string("nowhere"), Format::plain, where.problem);
   } else {
-    if (const auto failed = course::reset_progress(where.file))
-      throw UsageError("progress --reset: " + *failed + "; accepted: a state file you may remove");
+    const course::Changed cleared = course::reset_progress(where.file);
+    if (!cleared.saved) {
+      std::string why;
+      for (const auto& w : cleared.warnings) why += (why.empty() ? "" : "; ") + w;
+      throw UsageError("progress --reset: " + why + "; accepted: a progress state you may write");
+    }
+    for (const auto& w : cleared.warnings) log::warn(w);
     s.fact("state", words::core("progress.removed"), where.file);
   }
   s.paragraph(words::core("progress.starts-again"));
@@ -108,7 +113,7 @@ cli::Attached attach_progress(CLI::App& sub, const std::vector<cli::Command>& ta
   sub.add_flag("--yes", *yes, "With --reset: do not ask (a script, a pipe)");
   sub.add_option("--export", *export_file, "Write your progress for your teacher to FILE (cudasync class report reads it)");
   sub.add_option("--student", *student, "With --export: your name in the class report (default: your login name)");
-  sub.footer("Your progress is yours alone: $XDG_STATE_HOME/cudasync/progress.json (default\n"
+  sub.footer("Your progress is yours alone: $XDG_STATE_HOME/cudasync/progress.db (default\n"
              "~/.local/state/cudasync/), never the working directory. A state it cannot read is set aside with a\n"
              "warning, and the course starts again; one it cannot write costs no run.");
   cli::Validator validate = [reset_flag, yes, export_file, student](const RunContext&) {

@@ -10,6 +10,7 @@
 #include "core/course/student_kernel.hpp"
 #include "core/version.hpp"
 #include "support/cli_expect.hpp"
+#include "support/sqlite_file.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cudasync::test;
@@ -467,9 +468,9 @@ TEST(Exercise, EachHintShowsOneRungMoreAndTheProgressCountsThem) {
   EXPECT_TRUE(second["facts"].contains("hint-2")) << second;
   EXPECT_NE(first["facts"]["hint-1"]["value"], second["facts"]["hint-2"]["value"]);
   EXPECT_EQ(hint("cg-reduce 6")["facts"]["hints-used"]["value"], 2);  // the ladder has two rungs
-  std::ifstream saved(state.path + "/cudasync/progress.json");
-  const json progress = json::parse(saved);
-  EXPECT_EQ(progress["lessons"]["cg-reduce"]["block-sum-kernel"]["hints"], 2) << progress;
+  EXPECT_EQ(cudasync::test::sqlite_value(state.path + "/cudasync/progress.db",
+                                         "SELECT hints FROM exercise WHERE exercise = 'block-sum-kernel'"),
+            "2");
   const json one = hint("cg-reduce 1");
   EXPECT_EQ(one["facts"]["hints-used"]["value"], 1);
   EXPECT_FALSE(one["paragraphs"].empty()) << one;

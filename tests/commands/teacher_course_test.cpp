@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/cli_expect.hpp"
+#include "support/sqlite_file.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cudasync::test;
@@ -63,7 +64,9 @@ TEST(TeacherCourse, ATeachersExerciseFollowsTheLessonsOwnAndIsCheckedAndRecorded
   EXPECT_EQ(right, answer(2));
   const CliResult check = run_with(course.path, state.path, "check lock 8 " + right + " --backend model");
   EXPECT_EQ(check.exit_code, 0) << shown(check);
-  EXPECT_TRUE(contains(read_file(state.path + "/cudasync/progress.json"), "\"stale-count-again\"")); // by its id
+  EXPECT_EQ(cudasync::test::sqlite_value(state.path + "/cudasync/progress.db",
+                                         "SELECT solved FROM exercise WHERE exercise = 'stale-count-again'"),
+            "1");  // by its id
   // Without the folder the lesson has its own seven again.
   const CliResult own = run_with("", state.path, "exercise lock 8");
   EXPECT_EQ(own.exit_code, 2) << shown(own);

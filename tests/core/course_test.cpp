@@ -59,10 +59,10 @@ TEST(AnswerFormat, LanesAreASetInAnyOrderWithRanges) {
 }
 
 TEST(ProgressPath, XdgStateHomeThenHomeAndNeverARelativePath) {
-  EXPECT_EQ(course::progress_path("/x/state", "/home/s").file, "/x/state/cudasync/progress.json");
-  EXPECT_EQ(course::progress_path(nullptr, "/home/s").file, "/home/s/.local/state/cudasync/progress.json");
-  EXPECT_EQ(course::progress_path("", "/home/s").file, "/home/s/.local/state/cudasync/progress.json");
-  EXPECT_EQ(course::progress_path("relative", "/home/s").file, "/home/s/.local/state/cudasync/progress.json");
+  EXPECT_EQ(course::progress_path("/x/state", "/home/s").file, "/x/state/cudasync/progress.db");
+  EXPECT_EQ(course::progress_path(nullptr, "/home/s").file, "/home/s/.local/state/cudasync/progress.db");
+  EXPECT_EQ(course::progress_path("", "/home/s").file, "/home/s/.local/state/cudasync/progress.db");
+  EXPECT_EQ(course::progress_path("relative", "/home/s").file, "/home/s/.local/state/cudasync/progress.db");
   const course::StatePath none = course::progress_path(nullptr, nullptr);
   EXPECT_EQ(none.file, "");
   EXPECT_FALSE(none.problem.empty());
@@ -70,11 +70,12 @@ TEST(ProgressPath, XdgStateHomeThenHomeAndNeverARelativePath) {
 
 TEST(ProgressState, RecordsAnswersAndReadsThemBack) {
   cudasync::test::TempDir d;
-  const std::string file = d.path + "/cudasync/progress.json";
+  const std::string file = d.path + "/cudasync/progress.db";
   EXPECT_TRUE(course::load_progress(file).warnings.empty()) << "no file is a fresh start, not a warning";
-  EXPECT_TRUE(course::record_answer(file, "lock", "a", false, "3").empty());
-  EXPECT_TRUE(course::record_answer(file, "lock", "a", true, "4").empty());
-  EXPECT_TRUE(course::record_answer(file, "lock", "b", false, "yes").empty());
+  EXPECT_FALSE(fs::exists(file)) << "reading makes no file";
+  EXPECT_TRUE(course::record_answer(file, "lock", "a", false, "3", "model").warnings.empty());
+  EXPECT_TRUE(course::record_answer(file, "lock", "a", true, "4", "model").warnings.empty());
+  EXPECT_TRUE(course::record_answer(file, "lock", "b", false, "yes", "model").warnings.empty());
   const course::Loaded l = course::load_progress(file);
   ASSERT_TRUE(l.warnings.empty());
   const course::ExerciseRecord* a = l.progress.find("lock", "a");
@@ -84,20 +85,19 @@ TEST(ProgressState, RecordsAnswersAndReadsThemBack) {
   EXPECT_EQ(a->last_answer, "4");
   EXPECT_FALSE(l.progress.solved("lock", "b"));
   EXPECT_FALSE(l.progress.solved("lock", "c"));
-  // Atomic writes leave no temporary file behind.
-  int files = 0;
-  for (const auto& e : fs::directory_iterator(d.path + "/cudasync"))
-    files += e.path().filename().string().rfind("progress.json.", 0) == 0 &&
-                     e.path().filename() != "progress.json.lock" ? 1 : 0;
-  EXPECT_EQ(files, 0);
+  // Each change a finished transaction: no journal is left behind.
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(d.path + "/cudasync")) files.push_back(e.path().filename().string());
+  EXPECT_EQ(files, std::vector<std::string>{"progress.db"});
 }
 
 TEST(ProgressState, ACorruptStateIsAWarningAndAFreshStart) {
   cudasync::test::TempDir d;
-  const std::string file = d.path + "/progress.json";
+  const std::string file = d.path + "/progress.db";
   std::ofstream(file) << "{\"format\": \"cudasync-progress\", \"version\": 1, \"lessons\": {\"lock\": 3}}";
   const course::Loaded l = course::load_progress(file);
-  EXPECT_EQ(l.warnings.size(), 1u);
+  ASSERT_EQ(l.warnings.size(), 1u);
+  EXPECT_NE(l.warnings[0].find("corrupt"), std::string::npos) << l.warnings[0];
   EXPECT_TRUE(l.progress.lessons.empty());
 }
 

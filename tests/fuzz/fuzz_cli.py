@@ -37,6 +37,7 @@ import re
 import resource
 import shlex
 import shutil
+import sqlite3
 import signal
 import subprocess
 import sys
@@ -226,8 +227,9 @@ def record_state(record):
     return STATE_HEAD + record + b"}}}"
 
 
-# (name, bytes, corrupt): what a progress state file may hold. "corrupt" ones must be set aside,
-# never lost; the others are states cudasync reads (a count at its largest must stay there).
+# (name, bytes, corrupt): what the progress file of cudasync before the database (progress.json)
+# may hold. "corrupt" ones must be set aside, never lost; the others are states cudasync reads (a
+# count at its largest must stay there) and brings into the database.
 HOSTILE_STATES = [
     ("solved-string", record_state(b'{"solved":"yes"}'), True),
     ("last-right-number", record_state(b'{"last_right":1}'), True),
@@ -255,12 +257,55 @@ HOSTILE_STATES = [
     ("fifo", "fifo", False),
     ("folder", "folder", False),
 ]
+
+
+def sqlite_file(*statements):
+    """The bytes of a SQLite database made by `statements`: another program's, or a newer cudasync's."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "db")
+        c = sqlite3.connect(path)
+        for st in statements:
+            c.execute(st)
+        c.commit()
+        c.close()
+        with open(path, "rb") as f:
+            return f.read()
+
+
+# (name, bytes, corrupt): what the progress database (progress.db) may hold.
+HOSTILE_DATABASES = [
+    ("db-garbage", None, True),
+    ("db-header-only", b"SQLite format 3\x00" + b"\x10\x00\x01\x01" + b"\x00" * 80, True),
+    ("db-other-program", sqlite_file("CREATE TABLE notes (text TEXT)", "INSERT INTO notes VALUES ('mine')"), True),
+    ("db-newer", sqlite_file("PRAGMA application_id = 1668637811", "PRAGMA user_version = 99",
+                             "CREATE TABLE exercise (x INTEGER)"), False),
+    ("db-empty", b"", False),  # an empty file is an empty database: a fresh start
+    ("db-fifo", "fifo", False),
+    ("db-folder", "folder", False),
+]
 OUTPUT_OPTIONS = ["--json", "--html", "--markdown", "--csv"]
 # Names of one file: "report" itself, then spelled another way, a symlink and a hard link.
 ALIASES = ["./report", "sub/../report", "link", "hard"]
 CHEAP_COMMANDS = [["list"], ["devices"], ["warp-primitives", "--part", "ballot", "--backend", "model"],
                   ["explain", "lock"]]
-TEMPORARY = re.compile(r"^progress\.json\.[A-Za-z0-9]{6}$")
+# What a finished run must not leave beside the database: SQLite's journal of an unfinished change.
+TEMPORARY = re.compile(r"^progress\.db-(journal|wal|shm)$")
+
+
+def recorded_attempts(d):
+    """warp-primitives 1's attempts in the state folder `d`: from the database, or from progress.json
+    where no run has brought it in yet; None when neither can say."""
+    try:
+        if os.path.exists(os.path.join(d, "progress.db")):
+            c = sqlite3.connect("file:%s?mode=ro" % os.path.join(d, "progress.db"), uri=True)
+            row = c.execute("SELECT attempts FROM exercise WHERE lesson = 'warp-primitives' AND "
+                            "exercise = 'shfl-src-lane-modulo'").fetchone()
+            c.close()
+            return row[0] if row else None
+        with open(os.path.join(d, "progress.json"), "rb") as f:
+            return json.loads(f.read())["lessons"]["warp-primitives"]["shfl-src-lane-modulo"]["attempts"]
+    except (sqlite3.Error, OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 class Surface:
@@ -278,7 +323,7 @@ class Surface:
         if self.kind == "state":
             d = self.state_dir(workdir)
             os.makedirs(d)
-            path = os.path.join(d, "progress.json")
+            path = os.path.join(d, self.facts["file"])
             text = self.facts["text"]
             if text == "fifo":
                 os.mkfifo(path)
@@ -347,7 +392,8 @@ class Surface:
         out = ["state %s: temporaries left behind: %s" % (self.facts["name"], left)] if left else []
         if "--reset" in self.argv:
             return out
-        kept = [os.path.join(d, n) for n in names if n == "progress.json" or n.startswith("progress.json.corrupt-")]
+        kept = [os.path.join(d, n) for n in names
+                if n in ("progress.json", "progress.db") or n.startswith(("progress.json.corrupt-", "progress.db.corrupt-"))]
         if self.facts["corrupt"]:
             if text == "sparse":
                 found = any(os.path.getsize(k) == (16 << 20) + 1 for k in kept)
@@ -358,13 +404,12 @@ class Surface:
                         found = found or f.read() == text
             if not found:
                 out.append("state %s: the corrupt state was lost (neither kept nor set aside)" % self.facts["name"])
+        elif self.facts["name"] == "db-newer":
+            with open(os.path.join(d, "progress.db"), "rb") as f:
+                if f.read() != text:
+                    out.append("state db-newer: a newer cudasync's database was changed")
         elif self.facts["name"] == "attempts-largest" and r["code"] in (0, 1):
-            try:
-                with open(os.path.join(d, "progress.json"), "rb") as f:
-                    doc = json.loads(f.read())
-                attempts = doc["lessons"]["warp-primitives"]["shfl-src-lane-modulo"]["attempts"]
-            except (OSError, ValueError, KeyError, TypeError):
-                attempts = None
+            attempts = recorded_attempts(d)
             if attempts != 2147483647:
                 out.append("state attempts-largest: attempts became %r" % (attempts,))
         return out
@@ -385,7 +430,8 @@ def draw_surface(spec, rng):
     """One run of a surface beyond the argv, with what it must give."""
     kind = rng.choice(["state", "state", "alias", "fifo", "empty"])
     if kind == "state":
-        name, text, corrupt = rng.choice(HOSTILE_STATES)
+        file = rng.choice(["progress.json", "progress.db"])
+        name, text, corrupt = rng.choice(HOSTILE_STATES if file == "progress.json" else HOSTILE_DATABASES)
         if text is None:
             text = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
         lessons = positional_values(command_named(spec, "check"), "lesson") or ["warp-primitives"]
@@ -395,7 +441,7 @@ def draw_surface(spec, rng):
                            ["check", "warp-primitives", "1", "0"], ["progress", "--reset"]])
         if rng.random() < 0.3:
             argv = argv + ["--json"]
-        return Surface("state", argv + ["--backend", "model"], name=name, text=text, corrupt=corrupt)
+        return Surface("state", argv + ["--backend", "model"], name=name, text=text, corrupt=corrupt, file=file)
     if kind == "alias":
         first, second = rng.sample(OUTPUT_OPTIONS, 2)
         names = rng.sample(["report"] + ALIASES, 2)

@@ -26,7 +26,9 @@ std::string export_json(const std::vector<CourseLesson>& lessons, const Progress
       rows.push_back({{"lesson", l.command->name}, {"number", e.number}, {"id", e.id},
                       {"solved", r && r->solved}, {"attempts", r ? r->attempts : 0}, {"hints", r ? r->hints : 0},
                       {"answer_shown", r && !r->answer_shown.empty()}, {"after_answer", r && r->after_answer},
-                      {"when", r ? r->when : std::string()}});
+                      {"when", r ? r->when : std::string()}, {"first_tried", r ? r->first_when : std::string()},
+                      {"solved_at", r ? r->solved_when : std::string()},
+                      {"solved_on", r ? r->solved_on : std::string()}});
     }
   doc["exercises"] = std::move(rows);
   return doc.dump(2) + "\n";
@@ -62,6 +64,10 @@ StudentExport read_export(const std::string& text, const std::string& file) {
       x.answer_shown = r.at("answer_shown").get<bool>();
       x.after_answer = r.at("after_answer").get<bool>();
       x.when = r.at("when").get<std::string>();
+      // Added in a later cudasync of the same version: read when present.
+      x.first_tried = r.value("first_tried", std::string());
+      x.solved_at = r.value("solved_at", std::string());
+      x.solved_on = r.value("solved_on", std::string());
       if (x.attempts < 0 || x.hints < 0 || x.number < 1) return refuse("a count out of range");
       s.exercises.push_back(std::move(x));
     }

@@ -6,7 +6,8 @@
 //    "cudasync": "0.9.0", "gpu": "NVIDIA H100 80GB HBM3", "exported": "2026-11-28T21:00:00Z",
 //    "exercises": [{"lesson": "lock", "number": 2, "id": "stale-read", "solved": true,
 //                   "attempts": 3, "hints": 1, "answer_shown": false, "after_answer": false,
-//                   "when": "2026-11-28T20:51:07Z"}, ...]}
+//                   "when": "2026-11-28T20:51:07Z", "first_tried": "2026-11-28T20:40:12Z",
+//                   "solved_at": "2026-11-28T20:51:07Z", "solved_on": "gpu"}, ...]}
 //
 // Every exercise of the course is there, tried or not. A file of another format, or of a version
 // this cudasync does not read, is refused naming the file, what it found and what it accepts.
@@ -27,6 +28,7 @@ struct ExportedExercise {
   bool solved = false, answer_shown = false, after_answer = false;
   int attempts = 0, hints = 0;
   std::string when;
+  std::string first_tried, solved_at, solved_on;  // "" where unknown (solved_on: "gpu" or "model")
 };
 
 struct StudentExport {
