@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,17 @@ TEST(HtmlInBrowser, EveryPageLoadsWithACleanConsoleAndLeavesAScreenshot) {
       EXPECT_GE(shuffles, 4u);
     } else if (p.name == "lockfree-barrier-trace") {
       EXPECT_GE(timelines, 1u);
+      // The model's blocks arrive one action after another, not all at once: the arrival dots of
+      // one timeline stand at different places.
+      std::set<std::string> arrivals;
+      const std::string dot = "\" r=\"4\" class=\"arrive\"";
+      for (std::size_t at = l.html.find(dot); at != std::string::npos; at = l.html.find(dot, at + 1)) {
+        const std::size_t cx = l.html.rfind("cx=\"", at);
+        arrivals.insert(l.html.substr(cx, l.html.find('"', cx + 4) - cx));
+      }
+      EXPECT_GE(arrivals.size(), 8u) << "8 blocks, 8 arrival times";
+    } else if (p.name == "cg-reduce") {
+      EXPECT_GE(count(l.html, "aria-label=\"reduction tree"), 1u);
     } else if (p.name == "threadfence") {
       EXPECT_GE(outcomes, 1u);
       // mp's reader waits for the flag: 00 and 01 cannot happen, which is not "forbidden"; the

@@ -196,7 +196,7 @@ TEST(Exports, JsonNamesEachTablesPicture) {
   const CliResult r = run_cli("warp-primitives --part shfl-xor --width 8 --backend model -q --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["schema_version"], "2.2.0");
+  EXPECT_EQ(doc["schema_version"], "2.3.0");
   const auto& p = doc["report"]["sections"]["shfl-xor"]["tables"]["lanes"]["picture"];
   EXPECT_EQ(p["kind"], "shuffle");
   EXPECT_EQ(p["roles"]["lane"], "thread");

@@ -444,6 +444,43 @@ std::string graph(const Table& t, const std::string& uid) {
   return s.str();
 }
 
+// The tree of a shared-memory reduction: the elements across, the steps down. At each step the
+// threads below the offset work (dark) and the others idle (light); a line joins each element added
+// to the one it is added into. The block's elements are as many as twice the first step's offset.
+std::string tree(const Table& t) {
+  const Picture& p = t.picture;
+  const std::size_t step_c = t.column_index(p.role("step")), off_c = t.column_index(p.role("offset"));
+  std::vector<std::int64_t> offsets;
+  for (const auto& r : t.rows)
+    if (const auto* o = std::get_if<std::int64_t>(&r.cells[off_c]); o && *o >= 1 && *o <= 4096) offsets.push_back(*o);
+  if (offsets.empty() || offsets.size() != t.rows.size()) return "";
+  const std::int64_t elements = 2 * offsets.front();
+  const double left = 150, plot = 600, row_h = 34, top = 26;
+  const double cell = plot / static_cast<double>(elements);
+  const double w = left + plot + 20, h = top + static_cast<double>(offsets.size() + 1) * row_h + 10;
+  const auto x = [&](std::int64_t e) { return left + (static_cast<double>(e) + 0.5) * cell; };
+  const double box_h = 10, box_w = std::max(1.0, cell - (cell > 4 ? 1 : 0));
+  Svg s;
+  s << open_svg(w, h, "reduction tree: at each step the threads below the offset add the element one offset away");
+  s << text(left - 8, top + box_h, std::to_string(elements) + " elements", "axis", "end");
+  for (std::int64_t e = 0; e < elements; ++e) s << rect(x(e) - box_w / 2, top, box_w, box_h, "work");
+  for (std::size_t r = 0; r < offsets.size(); ++r) {
+    const std::int64_t o = offsets[r];
+    const double y_above = top + static_cast<double>(r) * row_h + box_h, y = top + static_cast<double>(r + 1) * row_h;
+    s << "<g><title>" << html_escape(t.columns[step_c].title + " " + text_of(t, r, step_c) + ": " + std::to_string(o) +
+                                     " of " + std::to_string(elements) + " threads add element t + " + std::to_string(o))
+      << "</title>";
+    s << text(left - 8, y + box_h,
+              t.columns[step_c].title + " " + text_of(t, r, step_c) + ", " + t.columns[off_c].title + " " + std::to_string(o),
+              "axis", "end");
+    for (std::int64_t e = 0; e < o; ++e) s << line(x(e + o), y_above, x(e), y, "edge") << line(x(e), y_above, x(e), y, "edge");
+    for (std::int64_t e = 0; e < elements; ++e) s << rect(x(e) - box_w / 2, y, box_w, box_h, e < o ? "work" : "idle");
+    s << "</g>";
+  }
+  s << "</svg>";
+  return s.str();
+}
+
 }  // namespace
 
 std::string picture_svg(const Table& table, const std::string& uid) {
@@ -455,6 +492,7 @@ std::string picture_svg(const Table& table, const std::string& uid) {
     case PictureKind::grid: return grid(table);
     case PictureKind::bars: return bars(table);
     case PictureKind::graph: return graph(table, uid);
+    case PictureKind::tree: return tree(table);
   }
   return "";
 }

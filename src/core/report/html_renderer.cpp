@@ -59,6 +59,7 @@ svg .never{stroke:#c62828;stroke-dasharray:4 3}svg .missing{fill:#8a6d00;font-st
 svg .box.allowed{fill:#e3f4e6;stroke:#2f8f46}svg .box.forbidden{fill:#fbe3e3;stroke:#c62828}
 svg .box.impossible{fill:#eef0f3;stroke:#b5bac4;stroke-dasharray:3 2}
 svg .bar.allowed{fill:#7cc48b}svg .bar.forbidden{fill:#e57373}
+svg .work{fill:#3558a8}svg .idle{fill:#dfe3ea}svg .edge{stroke:#7b8bb0;stroke-width:0.8}
 svg .bar{fill:#5b7fc7}svg .bar.base{fill:#a0a7b4}svg .baseline{stroke:#4a5366;stroke-dasharray:3 3}
 svg .val-out{font-size:10px;fill:#4a5366}svg .whisker{stroke:#1d2330}
 svg .cell{stroke:#fff}svg .cell.idle{fill:#f1f2f4}svg .cell.bad{stroke:#c62828;stroke-width:2}

@@ -12,7 +12,8 @@
 
 namespace cudasync::report {
 
-inline constexpr const char* kSchemaVersion = "2.2.0";  // 2.1.0: tables may carry a picture; 2.2.0: graph
+// 2.1.0: tables may carry a picture; 2.2.0: graph; 2.3.0: tree
+inline constexpr const char* kSchemaVersion = "2.3.0";
 
 struct RunMeta {
   std::vector<std::string> argv;

@@ -62,6 +62,7 @@ const char* to_string(PictureKind kind) {
     case PictureKind::grid: return "grid";
     case PictureKind::bars: return "bars";
     case PictureKind::graph: return "graph";
+    case PictureKind::tree: return "tree";
   }
   return "none";
 }
@@ -106,6 +107,13 @@ Picture graph_picture(std::string from, std::string to, std::string label) {
   Picture p;
   p.kind = PictureKind::graph;
   p.roles = {{"from", std::move(from)}, {"to", std::move(to)}, {"label", std::move(label)}};
+  return p;
+}
+
+Picture tree_picture(std::string step, std::string offset) {
+  Picture p;
+  p.kind = PictureKind::tree;
+  p.roles = {{"step", std::move(step)}, {"offset", std::move(offset)}};
   return p;
 }
 

@@ -93,6 +93,7 @@ enum class PictureKind {
   grid,      // row (the step), series (one column per lane): a step-by-lane grid of what each did
   bars,      // label, series (value columns): bars, the baseline row's beside each
   graph,     // from, to, label: a wait-for graph, one arrow per row from the waiter to what it waits for
+  tree,      // step, offset: a reduction tree, one row per step; thread t < offset adds element t + offset
 };
 const char* to_string(PictureKind kind);
 
@@ -125,6 +126,10 @@ Picture bars_picture(std::vector<std::string> labels, std::vector<std::string> v
 // graph: each row an edge from its `from` cell to its `to` cell (the nodes are the cells' texts),
 // labelled by its `label` cell; an edge on a cycle drawn as such.
 Picture graph_picture(std::string from, std::string to, std::string label);
+// tree: each row a step of a tree reduction in shared memory, where thread t < `offset` adds
+// element t + offset into element t (sequential addressing: the first row's offset is half the
+// elements).
+Picture tree_picture(std::string step, std::string offset);
 
 // Rows are lanes (or warps, blocks, steps); cells are given by column key.
 struct Table {

@@ -157,6 +157,7 @@ report::Table thread_use_table(int block) {
   for (int offset = block / 2; offset >= 1; offset /= 2)
     t.row({{"step", std::int64_t{++step}}, {"offset", std::int64_t{offset}}, {"working", std::int64_t{offset}},
            {"share", static_cast<double>(offset) / block}});
+  t.picture = report::tree_picture("step", "offset");  // --html draws the tree
   t.legend.push_back(say("thread-use.legend"));
   return t;
 }

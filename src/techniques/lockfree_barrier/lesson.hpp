@@ -77,6 +77,10 @@ struct SimResult {
   std::vector<int> waiting;    // at a deadlock: blocks that never got a slot
   std::vector<int> arrived;    // per block: barriers it arrived at
   std::vector<int> arrive_step, release_step;  // per block: the steps it arrived at and left barrier 1 (0: never)
+  // Per block: the action at which it arrived at and left barrier 1 (0: never). The model takes
+  // the blocks' actions one at a time (an arrival, a poll), numbered from 1 in that order: within a
+  // step the blocks are served in turn, as the L2 serves atomics on one word.
+  std::vector<int> arrive_action, release_action;
   int total_steps = 0;
   std::string schedule;        // how the simulation orders the blocks' actions
 };

@@ -45,6 +45,7 @@ struct Sim {
   std::vector<int> cl_k;                         // own-cluster: the barrier at whose cluster barrier a block last arrived
   int cs = 1;                                    // own-cluster: blocks per cluster
   int step = 0;
+  int action = 0;  // the blocks' actions so far, in the order the model takes them
   bool progress = false;
   bool skipping = false;
   // the group of rows being merged
@@ -207,6 +208,7 @@ struct Sim {
   bool act(int b) {
     const auto i = static_cast<std::size_t>(b);
     if (!resident[i] || st[i] == St::done || st[i] == St::unstarted) return false;
+    ++action;
     const int kk = k[i];
     const bool lead = !clustered() || leader(b);
     if (st[i] == St::arrive) {
@@ -215,7 +217,10 @@ struct Sim {
       apply_arrive(b, kk);
       ++arrived_at[static_cast<std::size_t>(kk)];
       ++r.arrived[i];
-      if (kk == 1) r.arrive_step[i] = step;
+      if (kk == 1) {
+        r.arrive_step[i] = step;
+        r.arrive_action[i] = action;
+      }
       st[i] = lead ? St::spin : St::cluster;
       if (!lead) cl_k[i] = kk;
       add(b);
@@ -255,7 +260,10 @@ struct Sim {
   // Block b leaves barrier kk (why: what released it).
   bool pass(int b, int kk, const std::string& why) {
     const auto i = static_cast<std::size_t>(b);
-    if (kk == 1) r.release_step[i] = step;
+    if (kk == 1) {
+      r.release_step[i] = step;
+      r.release_action[i] = action;
+    }
     if (arrived_at[static_cast<std::size_t>(kk)] < N && r.early_barrier == 0) {
       r.early_barrier = kk;
       r.early_block = b;
@@ -390,6 +398,8 @@ SimResult simulate(const SimSpec& s) {
   m.r.arrived.assign(n, 0);
   m.r.arrive_step.assign(n, 0);
   m.r.release_step.assign(n, 0);
+  m.r.arrive_action.assign(n, 0);
+  m.r.release_action.assign(n, 0);
   if (m.lockfree()) {
     m.in.assign(n, 0);
     m.out.assign(n, 0);
@@ -436,13 +446,22 @@ std::optional<report::Table> model_timeline(const SimResult& m) {
   report::Table t("model-timeline", say("model-timeline.title"));
   t.column("block", say("column.block"))
       .column("arrive", say("model-timeline.arrive"))
-      .column("release", say("model-timeline.release"));
+      .column("release", say("model-timeline.release"))
+      .column("arrive-action", say("model-timeline.arrive-action"))
+      .column("release-action", say("model-timeline.release-action"));
   for (std::size_t b = 0; b < m.arrive_step.size(); ++b) {
-    const auto step = [](int s) { return s == 0 ? Value{Undefined{}} : Value{static_cast<I>(s)}; };
-    t.row({{"block", static_cast<I>(b)}, {"arrive", step(m.arrive_step[b])}, {"release", step(m.release_step[b])}});
+    const auto when = [](int s) { return s == 0 ? Value{Undefined{}} : Value{static_cast<I>(s)}; };
+    t.row({{"block", static_cast<I>(b)},
+           {"arrive", when(m.arrive_step[b])},
+           {"release", when(m.release_step[b])},
+           {"arrive-action", when(m.arrive_action[b])},
+           {"release-action", when(m.release_action[b])}});
   }
-  t.picture = report::timeline_picture("block", "arrive", "release");  // --html draws it
+  // --html draws it by action: within a step the blocks arrive one after another, and the first to
+  // arrive waits longest.
+  t.picture = report::timeline_picture("block", "arrive-action", "release-action");
   t.legend.push_back(say("model-timeline.legend"));
+  t.legend.push_back(say("model-timeline.action-legend"));
   return t;
 }
 
