@@ -119,10 +119,10 @@ fi
 debs=()
 for p in "${missing[@]}"; do
   [ "$p" = python3-jsonschema ] && continue
-  if [ "$p" = libsqlite3-dev ] && ! $sudo dpkg --dry-run -i "$offline"/libsqlite3-dev_*.deb >/dev/null 2>&1; then
-    # Debian's -dev package wants Debian's own libsqlite3-0, and a machine of another release has
-    # its own: cudasync needs only the header and the static library (linked in, nothing at run
-    # time), unpacked beside the system's.
+  if [ "$p" = libsqlite3-dev ]; then
+    # Debian's -dev package wants Debian's own libsqlite3-0 at exactly its version, which a machine
+    # of another release does not have (and dpkg --dry-run does not check): cudasync needs only the
+    # header and the static library (linked in, nothing at run time), unpacked beside the system's.
     echo "setup: unpacking SQLite's header and static library from $offline/ into /usr/local"
     unpacked=$(mktemp -d)
     dpkg-deb -x "$offline"/libsqlite3-dev_*.deb "$unpacked"
