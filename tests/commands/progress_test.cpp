@@ -301,3 +301,25 @@ TEST(Progress, TwentyChecksAtOnceLoseNoAttempt) {
 }
 
 }  // namespace
+
+namespace {
+
+// Ten runs at once meet one corrupt database: one of them sets it aside and makes a new one, and
+// the others record their answers in that one rather than setting it aside again.
+TEST(Progress, TenChecksAtOnceOnACorruptStateLoseNoAttemptAndKeepOneCopy) {
+  TempDir state, cwd;
+  write(state_file(state.path), "not SQLite's, not anyone's");
+  std::string script = "cd '" + cwd.path + "' && export XDG_STATE_HOME='" + state.path + "'; ";
+  for (int i = 0; i < 10; ++i)
+    script += "'" + binary_path() + "' check warp-primitives 2 12345 --backend model >/dev/null 2>>'" + cwd.path +
+              "/err' & ";
+  script += "wait";
+  EXPECT_EQ(run_shell(script).exit_code, 0);
+  const std::string err = read_file(cwd.path + "/err");
+  EXPECT_FALSE(contains(err, "not saved")) << err;
+  EXPECT_EQ(corrupt_copies(state.path).size(), 1u) << err;
+  EXPECT_EQ(read_file(corrupt_copies(state.path).front()), "not SQLite's, not anyone's");
+  EXPECT_EQ(record(state.path, "warp-primitives", "shfl-xor-lane")["attempts"], 10) << err;
+}
+
+}  // namespace

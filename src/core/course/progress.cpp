@@ -87,6 +87,8 @@ struct OnDisk {
   bool exists = false;
   std::string unusable;   // not a file SQLite may open: a folder, a FIFO, ...
   std::string too_large;  // set aside unread
+  dev_t device = 0;       // which file it is: another run may replace it meanwhile
+  ino_t inode = 0;
 };
 
 OnDisk look_at(const std::string& file) {
@@ -98,6 +100,8 @@ OnDisk look_at(const std::string& file) {
     return d;
   }
   d.exists = true;
+  d.device = st.st_dev;
+  d.inode = st.st_ino;
   if (!S_ISREG(st.st_mode))
     d.unusable = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
   else if (static_cast<std::uintmax_t>(st.st_size) > kMaxStateBytes)
@@ -184,6 +188,10 @@ Changed change_state(const std::string& file, const std::string& what, const std
       return not_saved("the state of a newer cudasync is left as it is");
     }
     if (r.kind == DbResult::corrupt && round == 0) {
+      // Another run that found the same corrupt file may have set it aside and made a new one
+      // already: that one is not corrupt, and is not set aside again.
+      const OnDisk now = look_at(file);
+      if (now.exists && (now.device != disk.device || now.inode != disk.inode)) continue;
       out.warnings.push_back(corrupt_warning(file, r.why));
       const auto kept = set_aside(file);
       if (!kept) return not_saved("cannot set the corrupt state aside beside " + file + " (" + errno_text() + ")");
