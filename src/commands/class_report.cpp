@@ -70,7 +70,9 @@ report::Report run_report(const std::vector<std::string>& given) {
   report::Table st("students", words::core("class.students-title"));
   st.column("student", words::core("class.student")).column("solved", words::core("class.solved"), Format::count)
       .column("attempts", words::core("class.attempts"), Format::count).column("hints", words::core("class.hints"), Format::count)
-      .column("shown", words::core("class.shown"), Format::count).column("stuck", words::core("class.stuck-at"));
+      .column("shown", words::core("class.shown"), Format::count)
+      .column("on-gpu", words::core("class.solved-on-gpu"), Format::count)
+      .column("stuck", words::core("class.stuck-at"));
   struct Tally {
     std::string lesson, id;
     int number = 0;
@@ -79,7 +81,7 @@ report::Report run_report(const std::vector<std::string>& given) {
   std::map<std::pair<std::string, int>, Tally> per;
   std::vector<std::pair<std::string, int>> order;
   for (const auto& x : students) {
-    I solved = 0, attempts = 0, hints = 0, shown = 0;
+    I solved = 0, attempts = 0, hints = 0, shown = 0, on_gpu = 0;
     std::string stuck = "-";
     for (const auto& e : x.exercises) {
       const auto key = std::make_pair(e.lesson, e.number);
@@ -100,9 +102,10 @@ report::Report run_report(const std::vector<std::string>& given) {
       attempts += e.attempts;
       hints += e.hints;
       shown += e.answer_shown ? 1 : 0;
+      on_gpu += e.solved && e.solved_on == "gpu" ? 1 : 0;
     }
     st.row({{"student", x.student}, {"solved", solved}, {"attempts", attempts}, {"hints", hints}, {"shown", shown},
-            {"stuck", stuck}});
+            {"on-gpu", on_gpu}, {"stuck", stuck}});
   }
   st.legend.push_back(words::core("class.students-legend", {{"n", kStuckAttempts}}));
   // The HTML page draws each student's solves and attempts as bars (core/report/html_pictures).

@@ -43,13 +43,29 @@ TEST(ClassReport, ThreeStudentsInATableCsvAndHtml) {
   const CliResult nowhere = run_cli("progress --export '" + dir.path + "/no/such/x.json'");
   EXPECT_EQ(nowhere.exit_code, 2);
   EXPECT_TRUE(contains(nowhere.err, "x.json: cannot be written")) << nowhere.err;
+  // Each record says what computed the answer that solved it: here the model; a student in the GPU
+  // lab (her file as ana's, solved on a GPU) counts apart.
+  {
+    auto dee = nlohmann::json::parse(read_text(dir.path + "/class/ana.json"));
+    dee["student"] = "dee";
+    for (auto& e : dee["exercises"])
+      if (e["solved"].get<bool>()) {
+        EXPECT_EQ(e["solved_on"], "model") << e;
+        EXPECT_FALSE(e["solved_at"].get<std::string>().empty()) << e;
+        e["solved_on"] = "gpu";
+      }
+    std::ofstream(dir.path + "/class/dee.json") << dee.dump();
+  }
   const auto doc = valid_document("class report '" + dir.path + "/class' --json");
   const auto& students = doc["report"]["sections"]["class"]["tables"]["students"]["rows"];
-  ASSERT_EQ(students.size(), 3u);
+  ASSERT_EQ(students.size(), 4u);
   EXPECT_EQ(students[1]["student"], "bo");
   EXPECT_EQ(students[1]["attempts"], 4);
   EXPECT_EQ(students[1]["stuck"], "warp-primitives 1");
   EXPECT_EQ(students[2]["shown"], 1);
+  EXPECT_EQ(students[0]["on-gpu"], 0);
+  EXPECT_EQ(students[3]["student"], "dee");
+  EXPECT_EQ(students[3]["on-gpu"], 1);
   const auto& exercises = doc["report"]["sections"]["class"]["tables"]["exercises"]["rows"];
   ASSERT_GE(exercises.size(), 3u);
   EXPECT_EQ(exercises[0]["solved"], 0);  // the hardest first
