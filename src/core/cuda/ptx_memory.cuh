@@ -36,6 +36,13 @@ __device__ __forceinline__ void red_release_gpu_add(unsigned* p, unsigned v) {
 __device__ __forceinline__ void red_relaxed_gpu_add(unsigned* p, unsigned v) {
   asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+// An atomic add that returns the value before it, acquire and release at once: the combining tree's
+// arrival, where the last child to arrive at a node must see the others' data and pass it on up.
+__device__ __forceinline__ unsigned atom_acq_rel_gpu_add(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
 __device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 __device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 

@@ -40,6 +40,7 @@ const Named kNamed[] = {
     {Barrier::xf_lockfree_unrepaired, "xf-lockfree-unrepaired", "how.xf-lockfree-unrepaired"},
     {Barrier::own_stagger, "own-stagger", ""},
     {Barrier::own_paced, "own-paced", ""},
+    {Barrier::own_tree, "own-tree", ""},
 };
 
 // Barrier 1 on the GPU, block by block, as a timeline (--trace).
@@ -272,6 +273,7 @@ std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int ow
       for (int l = 0; l < own_counters; ++l) w.push_back(k * static_cast<std::uint32_t>(own_share(blocks, own_counters, l)));
       return w;
     }
+    case Barrier::own_tree: return {k};  // the generation word: the last barrier released
     default: return {};
   }
 }

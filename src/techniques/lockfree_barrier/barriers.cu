@@ -39,6 +39,7 @@ struct WordLayout {
   int own = 0;      // own, own-cluster: counter l at own + l * kOwnStride
   int in = 0;       // xf-lockfree(-seed): Arrayin[0..N-1]
   int out = 0;      //                     Arrayout[0..N-1]
+  int tree = 0;     // own-tree: the generation word, then node i at tree + (i + 1) * kOwnStride
   int total = 0;
 };
 __host__ __device__ inline WordLayout word_layout(int blocks) {
@@ -47,7 +48,10 @@ __host__ __device__ inline WordLayout word_layout(int blocks) {
   w.own = kOwnStride;
   w.in = kOwnStride * (kMaxOwnCounters + 1);
   w.out = w.in + blocks;
-  w.total = w.out + blocks;
+  // own-tree: each word on a 256-byte line of its own; at most 2 x blocks nodes (tree_nodes: each
+  // level at most half the one below, rounded up).
+  w.tree = (w.out + blocks + kOwnStride - 1) / kOwnStride * kOwnStride;
+  w.total = w.tree + kOwnStride * (2 * blocks + 1);
   return w;
 }
 
@@ -61,6 +65,7 @@ struct PhaseArgs {
   u32* words;           // the protocol's words, zeroed before each launch (word_layout)
   int own_counters;
   int own_pollers;      // own-stagger: K
+  int tree_arity;       // own-tree: children per node
   SpinDeadline watch;   // budget per spinner; timed_out is the grid's abort word
   int* phases_done;     // per block
   u32* gave_up;         // per block: its own spin reached the deadline
@@ -118,7 +123,7 @@ struct Buffers {
   }
 
   PhaseArgs args(const GpuSpec& s) {
-    return {buf0.get(), buf1.get(), s.phases, words.get(), s.own_counters, s.own_pollers,
+    return {buf0.get(), buf1.get(), s.phases, words.get(), s.own_counters, s.own_pollers, s.tree_arity,
             SpinDeadline{s.deadline_ns, abort_word.get()}, phases_done.get(), gave_up.get(), stopped.get(),
             arrive_ns.get(), release_ns.get()};
   }
@@ -139,6 +144,7 @@ inline std::vector<std::uint32_t> protocol_words(Barrier b, const std::vector<u3
       for (int l = 0; l < own_counters; ++l) v.push_back(w[static_cast<std::size_t>(L.own + l * kOwnStride)]);
       return v;
     }
+    case Barrier::own_tree: return {w[static_cast<std::size_t>(L.tree)]};  // the generation: barriers released
     default: return {};
   }
 }
@@ -175,7 +181,9 @@ inline constexpr unsigned kAbortPollMask = 1023;  // a spinner looks at the abor
 using cuda::fence_acquire_gpu;
 using cuda::ld_relaxed_gpu;
 using cuda::ld_volatile;
+using cuda::atom_acq_rel_gpu_add;
 using cuda::red_release_gpu_add;
+using cuda::st_release_gpu;
 using cuda::st_volatile;
 __device__ __forceinline__ bool reached(u32 v, u32 goal) { return static_cast<int>(v - goal) >= 0; }  // v >= goal, mod 2^32
 
@@ -559,6 +567,42 @@ __device__ inline int own_paced(const PhaseArgs& a, int k) {
   return block_result(r, k);
 }
 
+// own-tree: a combining tree of arity K, the design that cuts the arrivals on one word (issue: when
+// does a tree pay?). Thread 0 adds 1 to its node of level 1 with atom.acq_rel and gets the count
+// before it; the child that brings the node to k x its children (counters only grow, as own's) is
+// the last of barrier k there, and goes on to the node above; the others stop climbing. The last
+// arriver at the root has acquired, node by node, every block's release, and releases them all in
+// one st.release of k to the generation word, which every block polls (ld.relaxed, then
+// fence.acquire, as own). N arrivals on one word become K on each node, at the price of one
+// dependent round trip per level for the last arriver.
+__device__ inline int own_tree(const PhaseArgs& a, int k) {
+  __syncthreads();
+  int r = kPassed;
+  if (threadIdx.x == 0) {
+    const int arity = a.tree_arity, N = static_cast<int>(gridDim.x);
+    u32* generation = a.words + word_layout(N).tree;
+    u32* nodes = generation + kOwnStride;
+    int index = static_cast<int>(blockIdx.x), width = N, first = 0;  // this level: my index, its width, node numbers from
+    bool last = true;
+    while (width > 1) {
+      const int parent = index / arity, parents = (width + arity - 1) / arity;
+      const u32 children = static_cast<u32>(min(arity, width - parent * arity));
+      const u32 before = atom_acq_rel_gpu_add(nodes + (first + parent) * kOwnStride, 1u);
+      if (before + 1u != static_cast<u32>(k) * children) {
+        last = false;
+        break;
+      }
+      index = parent;
+      first += parents;
+      width = parents;
+    }
+    if (last) st_release_gpu(generation, static_cast<u32>(k));
+    r = wait_for([&] { return reached(ld_relaxed_gpu(generation), static_cast<u32>(k)); }, a.watch);
+    fence_acquire_gpu();
+  }
+  return block_result(r, k);
+}
+
 // ---- the kernels and their launches -------------------------------------------------------------
 
 template <Barrier B>
@@ -571,6 +615,7 @@ __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
   else if constexpr (B == Barrier::own_cluster) return own_cluster(a, k);
   else if constexpr (B == Barrier::own_stagger) return own_stagger(a, k);
   else if constexpr (B == Barrier::own_paced) return own_paced(a, k);
+  else if constexpr (B == Barrier::own_tree) return own_tree(a, k);
   else {
     (void)a;
     (void)k;
@@ -656,7 +701,7 @@ cudaError_t launch(void (*kernel)(Params...), const GpuSpec& s, Args... args) {
 // relaunch and graph, the first two): the kernels are templates on it.
 template <int I = static_cast<int>(Barrier::xf_lock), typename F>
 auto in_kernel(Barrier b, F f) {
-  if constexpr (I < static_cast<int>(Barrier::own_paced))
+  if constexpr (I < static_cast<int>(kLastBarrier))
     if (static_cast<int>(b) != I) return in_kernel<I + 1>(b, f);
   return f(std::integral_constant<Barrier, static_cast<Barrier>(I)>{});
 }
@@ -823,8 +868,10 @@ Limits gpu_limits(int threads, int device) {
   for (int n : per_sm) g.software.blocks_per_sm = std::min(g.software.blocks_per_sm, n);
   g.candidates = g.software;  // the bench's own candidates: never lower the lesson's own limit
   for (int n : {blocks_per_sm(loop_kernel<Barrier::own_stagger>, threads), blocks_per_sm(loop_kernel<Barrier::own_paced>, threads),
+                blocks_per_sm(loop_kernel<Barrier::own_tree>, threads),
                 blocks_per_sm(phases_kernel<Barrier::own_stagger>, threads),
-                blocks_per_sm(phases_kernel<Barrier::own_paced>, threads)})
+                blocks_per_sm(phases_kernel<Barrier::own_paced>, threads),
+                blocks_per_sm(phases_kernel<Barrier::own_tree>, threads)})
     g.candidates.blocks_per_sm = std::min(g.candidates.blocks_per_sm, n);
   g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
   g.cooperative.blocks_per_sm =

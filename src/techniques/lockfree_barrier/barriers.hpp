@@ -33,9 +33,35 @@ enum class Barrier : int {
   // another wait), each checked against the model's values at every grid size of the sweep.
   own_stagger,  // K poller threads per block (lane 0 of warps 0..K-1), started apart: the next poll comes sooner
   own_paced,    // thread 0 polls every counter and sleeps about 1 ns per arrival still missing
+  own_tree,     // a combining tree of arity K: the last of a node's K children goes on up; the root's last
+                // arriver releases one generation word that every block polls (its own words)
 };
 inline constexpr int kBarrierCount = 9;  // the parts (all_barriers()); the bench's candidates come after
+// own's candidates in --bench's sweep; own-tree is timed apart, at the arity the cost model chooses
+// (bench.cpp's tree table).
 inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced};
+inline constexpr Barrier kLastBarrier = Barrier::own_tree;
+
+// own-tree's arities the cost model chooses from, and the one it runs with when nothing is measured.
+inline constexpr int kTreeArities[] = {2, 4, 8, 16, 32};
+inline constexpr int kDefaultTreeArity = 8;
+
+// The combining tree over `blocks` leaves with `arity` children per node: level 1 has
+// ceil(blocks / arity) nodes, each level above ceil(the one below / arity), up to one root. Its
+// levels (0 for one block: it releases at once) and its nodes.
+CUDASYNC_LB_HD inline int tree_levels(int blocks, int arity) {
+  int levels = 0;
+  for (int n = blocks; n > 1; n = (n + arity - 1) / arity) ++levels;
+  return levels;
+}
+CUDASYNC_LB_HD inline int tree_nodes(int blocks, int arity) {
+  int nodes = 0;
+  for (int n = blocks; n > 1;) {
+    n = (n + arity - 1) / arity;
+    nodes += n;
+  }
+  return nodes;
+}
 
 // Software barriers spin inside one kernel: every block must be resident at once.
 constexpr bool needs_coresidency(Barrier b) { return b != Barrier::relaunch && b != Barrier::graph; }
@@ -97,6 +123,7 @@ struct GpuSpec {
   int phases = 16;
   int own_counters = 1;
   int own_pollers = 1;   // own-stagger: K
+  int tree_arity = kDefaultTreeArity;  // own-tree: children per node
   int cluster_size = 1;  // own-cluster: blocks per cluster (must divide blocks)
   std::uint64_t deadline_ns = 100'000'000;  // how long one spinner waits before it gives up
 };

@@ -5,6 +5,8 @@
 // predicted at every grid size from primitives measured in the same run, beside its measured
 // median; and the target, own <= 0.95 x grid.sync at every size.
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <optional>
 
 #include "core/cost/compare.hpp"
@@ -22,13 +24,18 @@ using report::Value;
 
 namespace {
 
-// own and its candidates: the same arrival on the same counters.
+// own and the candidates that share its arrival on the same counters.
 constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
+// The bench's candidates for cudasync's own barrier (not parts of the lesson).
+constexpr bool is_candidate(Barrier b) {
+  return b == Barrier::own_stagger || b == Barrier::own_paced || b == Barrier::own_tree;
+}
 
 // The sweep's rows and columns.
 struct BenchGrid {
   std::vector<Barrier> barriers;  // rows
   std::vector<int> blocks;        // columns: grid sizes, ascending
+  std::vector<int> arity;         // per column: own-tree's arity, the cost model's choice
 };
 
 constexpr int kBenchReps = 21, kBenchK1 = 200, kBenchK2 = 1200;
@@ -66,7 +73,7 @@ std::string not_timed(Barrier b, int n, const Run& run) {
   const Limits& lim = run.limits;
   if (!run.ctx.gpu) return "";
   if (b == Barrier::grid_sync && !lim.cooperative_launch) return say("bench.waived-no-cooperative");
-  if (is_own(b) && b != Barrier::own && n > lim.candidates.limit())
+  if (is_candidate(b) && n > lim.candidates.limit())
     return say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", lim.candidates.text()}});
   if (!uses_clusters(b)) return "";
   if (!lim.cluster_unsupported.empty()) return say("bench.waived-because", {{"why", lim.cluster_unsupported}});
@@ -75,9 +82,16 @@ std::string not_timed(Barrier b, int n, const Run& run) {
   return "";
 }
 
-BarrierShape shape_of(const Run& run, int blocks) {
+BarrierShape shape_of(const Run& run, int blocks, int arity = kDefaultTreeArity) {
   const GpuSpec g = gpu_spec(run, blocks, kDefaultPhases);
-  return {blocks, g.threads, g.own_counters, g.cluster_size, g.own_pollers};
+  return {blocks, g.threads, g.own_counters, g.cluster_size, g.own_pollers, arity};
+}
+
+// The spec of a timed run at column c: own-tree with the arity the model chose there.
+GpuSpec spec_at(const Run& run, const BenchGrid& g, std::size_t c, int phases) {
+  GpuSpec s = gpu_spec(run, g.blocks[c], phases);
+  s.tree_arity = g.arity[c];
+  return s;
 }
 
 Value ratio_or(std::optional<double> r, bool gpu) {
@@ -90,7 +104,7 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
   std::vector<std::size_t> owns;
   for (std::size_t r = 0; r < g.barriers.size(); ++r) {
     if (g.barriers[r] == Barrier::grid_sync) base = r;
-    if (is_own(g.barriers[r])) owns.push_back(r);
+    if (g.barriers[r] == Barrier::own || is_candidate(g.barriers[r])) owns.push_back(r);
   }
   if (!base || owns.empty()) return;
   report::Table t("own-vs-grid-sync", say("cost.versus-title", {{"ratio", report::fixed(kClearlyFaster, 2)}}));
@@ -136,6 +150,7 @@ cost::Need poll_need(Barrier d, const BarrierShape& s) {
 }
 
 int arrivals_per_word(Barrier d, const BarrierShape& s) {
+  if (d == Barrier::own_tree) return std::min(s.arity, s.blocks);  // a node's children
   return (is_own(d) || uses_clusters(d)) && s.counters > 1 ? ceil_div(s.blocks, s.counters) : s.blocks;
 }
 
@@ -143,11 +158,12 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
   if (!run.ctx.gpu) return;
   std::string bad;
   int checked = 0;
-  for (Barrier b : kOwnCandidates)
-    for (int n : g.blocks) {
+  for (Barrier b : {Barrier::own_stagger, Barrier::own_paced, Barrier::own_tree})
+    for (std::size_t c = 0; c < g.blocks.size(); ++c) {
+      const int n = g.blocks[c];
       if (n > run.limits.candidates.limit()) continue;
       const auto x0 = initial_values(n, run.options.threads, run.ctx.seed);
-      const GpuRun r = gpu_run(b, gpu_spec(run, n, kCheckPhases), x0);
+      const GpuRun r = gpu_run(b, spec_at(run, g, c, kCheckPhases), x0);
       const ValuesVerdict v = judge_values(r.values, model_values(n, run.options.threads, kCheckPhases, run.ctx.seed));
       ++checked;
       if ((!v.passed() || r.deadline_hit) && bad.empty())
@@ -160,13 +176,119 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
             bad.empty() ? say("cost.candidates-detail", {{"runs", checked}, {"phases", kCheckPhases}}) : bad);
 }
 
-void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw) {
+// Every primitive the bench's predictions read: each in-kernel barrier at every grid size, and
+// own-tree at every arity it may choose.
+std::vector<cost::Need> bench_needs(const Run& run, const BenchGrid& g) {
   std::vector<cost::Need> needs;
   for (Barrier b : g.barriers)
     if (needs_coresidency(b))  // relaunch and graph: their time is the launch itself
       for (int n : g.blocks)
-          for (cost::Need& need : barrier_needs(b, shape_of(run, n))) cost::add_need(needs, std::move(need));
-  const cost::Primitives p = cost::measure(needs, run.ctx.gpu);
+        for (cost::Need& need : barrier_needs(b, shape_of(run, n))) cost::add_need(needs, std::move(need));
+  for (int n : g.blocks)
+    for (int arity : kTreeArities)
+      for (cost::Need& need : barrier_needs(Barrier::own_tree, shape_of(run, n, arity)))
+        cost::add_need(needs, std::move(need));
+  return needs;
+}
+
+// own-tree, the combining tree, timed apart from the sweep at the arity the model chose at each
+// grid size, beside own and grid.sync of the sweep: its prediction, its measurement, and where a
+// tree pays (the first grid size at which it beats own), predicted and measured; then the model's
+// ns for every arity, from which it chose.
+void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, const cost::Primitives& p) {
+  const bool gpu = run.ctx.gpu;
+  std::optional<std::size_t> own_row, base_row;
+  for (std::size_t r = 0; r < g.barriers.size(); ++r) {
+    if (g.barriers[r] == Barrier::own) own_row = r;
+    if (g.barriers[r] == Barrier::grid_sync) base_row = r;
+  }
+  const auto predicted = [&](Barrier b, std::size_t c) -> std::optional<double> {
+    const double ns = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
+    return std::isnan(ns) ? std::nullopt : std::optional<double>(ns);
+  };
+  const auto or_missing = [&](std::optional<double> v) {
+    return v ? Value{*v} : gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}};
+  };
+  report::Table t("tree", say("tree.title"));
+  t.column("blocks", say("column.blocks"), Format::count)
+      .column("arity", say("tree.arity"), Format::count)
+      .column("levels", say("tree.levels"), Format::count)
+      .column("predicted", say("tree.predicted"), Format::ns)
+      .column("measured", say("tree.measured"), Format::ns)
+      .column("own", say("tree.own"), Format::ns)
+      .column("vs-grid-sync", "x grid.sync", Format::ratio);
+  std::vector<std::optional<double>> measured(g.blocks.size());
+  for (std::size_t c = 0; c < g.blocks.size(); ++c) {
+    const int n = g.blocks[c];
+    const std::string why = gpu && n > run.limits.candidates.limit()
+                                ? say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", run.limits.candidates.text()}})
+                                : "";
+    std::vector<double> samples;
+    if (gpu && why.empty()) samples = gpu_time(Barrier::own_tree, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
+    if (!samples.empty()) measured[c] = report::median(samples);
+    sec.add(report::measured("tree-" + std::to_string(n), say("tree.measurement", {{"blocks", n}, {"arity", g.arity[c]}}),
+                             Format::ns, samples, gpu, why));
+    const auto base = base_row ? sw.median(*base_row, c) : std::nullopt;
+    t.row({{"blocks", static_cast<I>(n)},
+           {"arity", static_cast<I>(g.arity[c])},
+           {"levels", static_cast<I>(tree_levels(n, g.arity[c]))},
+           {"predicted", or_missing(predicted(Barrier::own_tree, c))},
+           {"measured", or_missing(measured[c])},
+           {"own", or_missing(own_row ? sw.median(*own_row, c) : std::nullopt)},
+           {"vs-grid-sync", or_missing(measured[c] && base ? std::optional<double>(*measured[c] / *base) : std::nullopt)}});
+  }
+  t.legend.push_back(say("tree.legend"));
+  // Its terms at the largest grid, each with what it reads (the table model-formulas does the same
+  // for the sweep's barriers).
+  const std::size_t last = g.blocks.size() - 1;
+  std::string terms;
+  for (const cost::Term& term :
+       predict_barrier(Barrier::own_tree, shape_of(run, g.blocks[last], g.arity[last]), p).terms)
+    terms += (terms.empty() ? "" : "; ") + term.id + " = " + term.formula;
+  t.legend.push_back(say("tree.formula", {{"blocks", g.blocks[last]}, {"formula", terms}}));
+  sec.add(std::move(t));
+  // Where a tree pays: the first grid size at which own-tree is faster than own.
+  const auto pays_at = [&](const std::function<std::optional<double>(bool, std::size_t)>& ns) -> Value {
+    bool any = false;
+    for (std::size_t c = 0; c < g.blocks.size(); ++c) {
+      const auto own = ns(false, c), tree = ns(true, c);
+      if (!own || !tree) continue;
+      any = true;
+      if (*tree < *own) return Value{static_cast<I>(g.blocks[c])};
+    }
+    return any ? Value{say("tree.never", {{"blocks", g.blocks.back()}})} : Value{report::NeedsGpu{}};
+  };
+  sec.fact("tree-pays-predicted", say("tree.pays-predicted"),
+           pays_at([&](bool tree, std::size_t c) { return predicted(tree ? Barrier::own_tree : Barrier::own, c); }),
+           Format::count, say("tree.pays-note"));
+  sec.fact("tree-pays-measured", say("tree.pays-measured"),
+           gpu ? pays_at([&](bool tree, std::size_t c) {
+             return tree ? measured[c] : own_row ? sw.median(*own_row, c) : std::nullopt;
+           })
+               : Value{report::NeedsGpu{}},
+           Format::count);
+  // The model's choice: its ns for every arity at every grid size.
+  report::Table a("tree-arity", say("tree.arity-title"));
+  a.column("blocks", say("column.blocks"), Format::count)
+      .column("arity", say("tree.arity"), Format::count)
+      .column("levels", say("tree.levels"), Format::count)
+      .column("predicted", say("tree.predicted"), Format::ns)
+      .column("chosen", say("tree.chosen"));
+  for (std::size_t c = 0; c < g.blocks.size(); ++c)
+    for (int arity : kTreeArities) {
+      const double ns = predict_barrier(Barrier::own_tree, shape_of(run, g.blocks[c], arity), p).ns();
+      a.row({{"blocks", static_cast<I>(g.blocks[c])},
+             {"arity", static_cast<I>(arity)},
+             {"levels", static_cast<I>(tree_levels(g.blocks[c], arity))},
+             {"predicted", std::isnan(ns) ? Value{report::NeedsGpu{}} : Value{ns}},
+             {"chosen", Value{arity == g.arity[c]}}});
+    }
+  a.legend.push_back(say("tree.arity-legend"));
+  sec.add(std::move(a));
+}
+
+void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw,
+                    const std::vector<cost::Need>& needs, const cost::Primitives& p) {
   std::vector<cost::Cell> cells;
   for (std::size_t r = 0; r < g.barriers.size(); ++r) {
     if (!needs_coresidency(g.barriers[r])) continue;
@@ -175,13 +297,14 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
       cell.row = cell.row_title = barrier_key(g.barriers[r]);
       cell.column = std::to_string(g.blocks[c]);
       cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
-      cell.predicted = predict_barrier(g.barriers[r], shape_of(run, g.blocks[c]), p);
+      cell.predicted = predict_barrier(g.barriers[r], shape_of(run, g.blocks[c], g.arity[c]), p);
       cell.measured = sw.median(r, c);
       cells.push_back(std::move(cell));
     }
   }
   cost::add_model(sec, cells, {say("bench.ns-per-barrier"), Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
   add_versus_grid_sync(sec, g, sw, run.ctx.gpu);
+  add_tree(run, sec, g, sw, p);
 }
 
 }  // namespace
@@ -194,9 +317,10 @@ std::vector<cost::Need> barrier_needs(Barrier d, const BarrierShape& s) {
   cost::add_need(n, cost::prim::fence_under(sc ? cost::Op::fence_sc : cost::Op::fence_rel, s.blocks));
   if (d != Barrier::xf_lockfree) cost::add_need(n, cost::prim::queue_atomic(arrivals_per_word(d, s)));
   cost::add_need(n, poll_need(d, s));
-  if (is_own(d) || uses_clusters(d)) cost::add_need(n, cost::prim::fence_acquire());
+  if (is_own(d) || is_candidate(d) || uses_clusters(d)) cost::add_need(n, cost::prim::fence_acquire());
   if (d == Barrier::grid_sync || d == Barrier::xf_lockfree) cost::add_need(n, cost::prim::rt_load());
   if (d == Barrier::own_cluster) cost::add_need(n, cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads));
+  if (d == Barrier::own_tree) cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, 1));
   return n;
 }
 
@@ -263,9 +387,42 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
       }
       break;
     }
+    case Barrier::own_tree: {
+      // The last arriver climbs: at each level one atom.acq_rel, behind up to `arity` others on its
+      // node; its first fence is paid with every block fencing at once, the ones above it alone.
+      const int levels = tree_levels(s.blocks, s.arity);
+      const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks),
+                       f1 = cost::prim::fence_under(cost::Op::fence_rel, 1), a = cost::prim::fence_acquire(),
+                       q = cost::prim::queue_atomic(arrivals_per_word(d, s));
+      const std::string L = std::to_string(levels);
+      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
+      out.add("fence", say("cost.tree-fences"), p.ns(f.key) + levels * p.ns(f1.key),
+              "fence-rel(" + f.key.at + ") + " + L + " x fence-rel(" + f1.key.at + "): level 1 with every block, then " +
+                  "the climb and the release alone");
+      out.add("climb", say("cost.tree-climb"), levels * std::max(p.ns(q.key), rt_atomic),
+              L + " x max(queue-atomic(" + q.key.at + "), rt-atomic): one dependent atomic per level");
+      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
+      out.add("acquire", say("cost.acquire"), p.ns(a.key), "fence-acquire");
+      break;
+    }
     default: break;  // relaunch, graph and the transcription's barriers: not modelled
   }
   return out;
+}
+
+int tree_arity_for(const BarrierShape& s, const cost::Primitives& p) {
+  int best = kDefaultTreeArity;
+  double best_ns = 0;
+  for (int arity : kTreeArities) {
+    BarrierShape t = s;
+    t.arity = arity;
+    const double ns = predict_barrier(Barrier::own_tree, t, p).ns();
+    if (!std::isnan(ns) && (best_ns == 0 || ns < best_ns)) {
+      best = arity;
+      best_ns = ns;
+    }
+  }
+  return best;
 }
 
 void bench_setup(Run& run, report::Section& sec) {
@@ -301,7 +458,11 @@ void bench_setup(Run& run, report::Section& sec) {
 }
 
 std::vector<report::Section> bench_sections(Run& run) {
-  const BenchGrid grid{timed_barriers(), grid_sizes(run)};
+  BenchGrid grid{timed_barriers(), grid_sizes(run), {}};
+  // The primitives first: own-tree runs with the arity the model predicts fastest at each size.
+  const std::vector<cost::Need> needs = bench_needs(run, grid);
+  const cost::Primitives primitives = cost::measure(needs, run.ctx.gpu);
+  for (int n : grid.blocks) grid.arity.push_back(tree_arity_for(shape_of(run, n), primitives));
   const std::vector<int>& blocks = grid.blocks;
   const std::vector<Barrier>& barriers = grid.barriers;
   std::vector<sweep::Point> rows, columns;
@@ -315,7 +476,7 @@ std::vector<report::Section> bench_sections(Run& run) {
 
   BenchDeadlines deadlines;
   sw.run(run.ctx.gpu, [&](std::size_t r, std::size_t c) {
-    const Timing t = gpu_time(barriers[r], gpu_spec(run, blocks[c], kDefaultPhases), kBenchReps, kBenchK1, kBenchK2);
+    const Timing t = gpu_time(barriers[r], spec_at(run, grid, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2);
     if (t.deadline_hit) deadlines.hit.push_back(rows[r].title + " @ " + columns[c].title);
     return t.ns;
   });
@@ -330,7 +491,7 @@ std::vector<report::Section> bench_sections(Run& run) {
     sec.fact("floor", say("bench.floor-fact"), report::median(floor), Format::ns, say("bench.floor-note"));
   if (run.ctx.gpu) sec.check("no-deadline", say("bench.no-deadline"), deadlines.passed(), deadlines.detail());
   check_candidates(run, sec, grid);
-  add_cost_model(run, sec, grid, sw);
+  add_cost_model(run, sec, grid, sw, needs, primitives);
   if (run.ctx.gpu && !run.limits.cooperative_launch)
     sec.note(say("bench.grid-sync-waived"));
   if (run.ctx.gpu && !run.limits.cluster_unsupported.empty())

@@ -277,11 +277,15 @@ struct BarrierShape {
   int counters = 1;  // own: C
   int cluster = 1;   // own-cluster: blocks per cluster
   int pollers = 1;   // own-stagger: K pollers per block
+  int arity = kDefaultTreeArity;  // own-tree: children per node
 };
 // The primitives barrier b's formula reads, at this shape (relaunch, graph and the transcription's
 // barriers have none: their time is the launch, or they are not timed).
 std::vector<cost::Need> barrier_needs(Barrier b, const BarrierShape& s);
 // ns per barrier, as a sum of terms (sync, fence, queue, poll, acquire, scan, cluster).
 cost::Prediction predict_barrier(Barrier b, const BarrierShape& s, const cost::Primitives& p);
+// The arity of kTreeArities at which own-tree's prediction at shape s is the least (s.arity is
+// ignored); kDefaultTreeArity when nothing is measured.
+int tree_arity_for(const BarrierShape& s, const cost::Primitives& p);
 
 }  // namespace cudasync::lockfree_barrier

@@ -179,7 +179,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   EXPECT_EQ(median["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
   EXPECT_EQ(median["rows"].size(), 9u);     // the correct barriers and own's two candidates
   EXPECT_TRUE(bench["tables"].contains("vs-grid-sync"));
-  EXPECT_EQ(bench["measurements"].size(), 9u * 4u + 1u);  // every cell, and the floor
+  EXPECT_EQ(bench["measurements"].size(), 9u * 4u + 1u + 4u);  // every cell, the floor, own-tree at each size
   for (const auto& [id, m] : bench["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << id;
   EXPECT_TRUE(bench["checks"].empty());  // the deadline and candidate checks need a GPU
 }
@@ -211,6 +211,31 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
     stagger_poll = stagger_poll || (row["primitive"] == "poll-relaxed" && row["at"] == "132x4");
   EXPECT_TRUE(stagger_poll);  // own-stagger: 4 pollers per block at one block per SM
   EXPECT_EQ(tables["own-vs-grid-sync"]["rows"].size(), 4u);
+  // The tree: one row per arity, its levels at each grid size, the model's ns for each (a GPU's);
+  // where it pays needs a GPU's primitives.
+  const auto& tree = tables["tree-arity"]["rows"];
+  ASSERT_EQ(tree.size(), 4u * 5u);  // every grid size, every arity
+  std::vector<int> levels;
+  for (const auto& row : tree)
+    if (row["arity"] == 8) levels.push_back(row["levels"]);
+  EXPECT_EQ(levels, (std::vector<int>{3, 3, 4, 4}));  // 132, 264, 528, 1056 blocks
+  EXPECT_TRUE(tree[0]["predicted"].is_null());
+  EXPECT_EQ(tree[2]["chosen"], true) << "without a GPU: the default arity, 8";
+  const auto& facts = doc["report"]["sections"]["bench"]["facts"];
+  EXPECT_TRUE(facts["tree-pays-predicted"]["needs_gpu"].get<bool>()) << facts["tree-pays-predicted"];
+  // own-tree apart: one row per grid size at the arity chosen, its prediction and measurement.
+  const auto& timed = tables["tree"]["rows"];
+  ASSERT_EQ(timed.size(), 4u);
+  EXPECT_EQ(timed[3]["blocks"], 1056);
+  EXPECT_EQ(timed[3]["arity"], 8);
+  EXPECT_EQ(timed[3]["levels"], 4);
+  EXPECT_TRUE(timed[3]["measured"].is_null());
+  EXPECT_TRUE(doc["report"]["sections"]["bench"]["measurements"]["tree-1056"]["needs_gpu"].get<bool>());
+  std::string legends;
+  for (const auto& l : tables["tree"]["legend"]) legends += l.get<std::string>() + "\n";
+  for (const char* s : {"fence = fence-rel(1056) + 4 x fence-rel(1)", "climb = 4 x max(queue-atomic(8), rt-atomic)",
+                        "poll = poll-relaxed(1056)"})
+    EXPECT_NE(legends.find(s), std::string::npos) << s << " in " << legends;
 }
 
 }  // namespace

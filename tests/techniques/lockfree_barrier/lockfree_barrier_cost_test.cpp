@@ -37,7 +37,7 @@ TEST(LockfreeBarrierCost, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
   const BarrierShape shapes[] = {{132, 256, 1, 4, 4}, {528, 256, 2, 8, 1}, {1056, 256, 2, 2, 1}};
   for (Barrier d : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync,
                           Barrier::own, Barrier::own_cluster, Barrier::own_stagger,
-                          Barrier::own_paced})
+                          Barrier::own_paced, Barrier::own_tree})
     for (const BarrierShape& s : shapes) {
       const Prediction p = predict_barrier(d, s, measured(barrier_needs(d, s), plausible));
       SCOPED_TRACE(static_cast<int>(d));
@@ -79,6 +79,41 @@ TEST(LockfreeBarrierCost, BarrierTermsFollowTheirPrimitives) {
   const Prediction g =
       predict_barrier(Barrier::grid_sync, gs, measured(barrier_needs(Barrier::grid_sync, gs), plausible));
   EXPECT_GE(g.term("poll")->ns, 200.0 + 200.0);
+}
+
+// own-tree's shape: levels and nodes of the combining tree, and the words the kernel keeps for it.
+TEST(LockfreeBarrierCost, TheTreesLevelsAndNodes) {
+  EXPECT_EQ(tree_levels(1, 8), 0);     // one block releases at once
+  EXPECT_EQ(tree_levels(8, 8), 1);
+  EXPECT_EQ(tree_levels(9, 8), 2);
+  EXPECT_EQ(tree_levels(1056, 8), 4);  // 1056 -> 132 -> 17 -> 3 -> 1
+  EXPECT_EQ(tree_nodes(1056, 8), 132 + 17 + 3 + 1);
+  EXPECT_EQ(tree_levels(132, 32), 2);  // 132 -> 5 -> 1
+  // The kernel keeps room for 2 x blocks nodes: enough at every arity it may be given.
+  for (int arity : kTreeArities)
+    for (int blocks = 1; blocks <= 4096; ++blocks) ASSERT_LE(tree_nodes(blocks, arity), 2 * blocks) << arity;
+}
+
+// The tree's climb is one dependent atomic per level, each behind the node's other children; the
+// model runs it at the arity it predicts fastest, and at the default without measurements.
+TEST(LockfreeBarrierCost, TheTreeClimbsOneLevelAtATimeAndTheModelChoosesItsArity) {
+  const auto tree = [](int blocks, int arity, const Value& v) {
+    const BarrierShape s{blocks, 256, 1, 1, 1, arity};
+    return predict_barrier(Barrier::own_tree, s, measured(barrier_needs(Barrier::own_tree, s), v));
+  };
+  // queue-atomic(8) = 8 x 1.5 ns is hidden by one 200 ns round trip: 4 levels of 200 at 1056 blocks.
+  EXPECT_DOUBLE_EQ(tree(1056, 8, plausible).term("climb")->ns, 4 * 200.0);
+  EXPECT_DOUBLE_EQ(tree(1056, 32, plausible).term("climb")->ns, 3 * 200.0);  // 1056 -> 33 -> 2 -> 1
+  EXPECT_LT(tree(132, 8, plausible).ns(), tree(1056, 8, plausible).ns());
+  EXPECT_EQ(term_ids(tree(132, 8, plausible)), (std::vector<std::string>{"sync", "fence", "climb", "poll", "acquire"}));
+  EXPECT_EQ(tree_arity_for(BarrierShape{1056, 256, 1, 1, 1, 2}, Primitives{}), kDefaultTreeArity);
+  // Every arity measured: while the queue is hidden, the fewest levels win, and of arities with as
+  // few (16 and 32: 1056 -> 66 -> 5 -> 1, 1056 -> 33 -> 2 -> 1) the smaller, whose queue is shorter.
+  std::vector<cost::Need> needs;
+  for (int arity : kTreeArities)
+    for (const cost::Need& n : barrier_needs(Barrier::own_tree, BarrierShape{1056, 256, 1, 1, 1, arity}))
+      cost::add_need(needs, n);
+  EXPECT_EQ(tree_arity_for(BarrierShape{1056, 256, 1, 1, 1, 2}, measured(needs, plausible)), 16);
 }
 
 }  // namespace

@@ -81,6 +81,25 @@ TEST(LockfreeBarrierGpu, EveryCorrectBarrierMatchesTheModelUpToFullCoresidency) 
   }
 }
 
+// own-tree, the bench's combining tree, at every arity it may be given: a grid of one block (no
+// level), grids that fill no node (7 blocks of arity 8), one per SM and full co-residency.
+TEST(LockfreeBarrierGpu, OwnTreeMatchesTheModelAtEveryArity) {
+  CUDASYNC_REQUIRE_GPU();
+  const int threads = 256;
+  const Limits lim = gpu_limits(threads, 0);
+  const int full = lim.candidates.limit();
+  for (int arity : kTreeArities)
+    for (int blocks : {1, 2, 7, lim.software.sm_count, full}) {
+      if (blocks > full) continue;
+      const int phases = 9;
+      GpuSpec s = spec_for(blocks, threads, phases, lim);
+      s.tree_arity = arity;
+      SCOPED_TRACE("own-tree, arity " + std::to_string(arity) + ", " + std::to_string(blocks) + " blocks");
+      expect_matches_the_model(Barrier::own_tree, s, initial_values(blocks, threads, 3),
+                               model_values(blocks, threads, phases, 3));
+    }
+}
+
 TEST(LockfreeBarrierGpu, OwnClusterMatchesTheModelInEveryClusterSize) {
   CUDASYNC_REQUIRE_GPU();
   const Limits lim = gpu_limits(256, 0);
