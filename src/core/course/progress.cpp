@@ -1,6 +1,7 @@
 #include "core/course/progress.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,8 +88,6 @@ struct OnDisk {
   bool exists = false;
   std::string unusable;   // not a file SQLite may open: a folder, a FIFO, ...
   std::string too_large;  // set aside unread
-  dev_t device = 0;       // which file it is: another run may replace it meanwhile
-  ino_t inode = 0;
 };
 
 OnDisk look_at(const std::string& file) {
@@ -100,8 +99,6 @@ OnDisk look_at(const std::string& file) {
     return d;
   }
   d.exists = true;
-  d.device = st.st_dev;
-  d.inode = st.st_ino;
   if (!S_ISREG(st.st_mode))
     d.unusable = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
   else if (static_cast<std::uintmax_t>(st.st_size) > kMaxStateBytes)
@@ -150,6 +147,35 @@ bool bring_in_legacy(ProgressDb& db, const std::string& file, std::vector<std::s
   return true;
 }
 
+// An exclusive flock on `file`.lock while a corrupt state is set aside: two runs that found the
+// same corrupt file must not both move it, or the second would move the new state the first made.
+// None (and no error) where it cannot be taken.
+class SetAsideLock {
+ public:
+  explicit SetAsideLock(const std::string& file)
+      : fd_(::open((file + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~SetAsideLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  SetAsideLock(const SetAsideLock&) = delete;
+  SetAsideLock& operator=(const SetAsideLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// Why the state at `file` is corrupt now, or "" when it is not (or no longer there).
+std::string still_corrupt(const std::string& file) {
+  const OnDisk disk = look_at(file);
+  if (!disk.exists || !disk.unusable.empty()) return "";
+  if (!disk.too_large.empty()) return disk.too_large;
+  Progress ignored;
+  const DbResult r = ProgressDb(file, false).read_all(ignored);
+  return r.kind == DbResult::corrupt ? r.why : "";
+}
+
 // One change to the state at `file` (`change` reads and writes through the open database), in one
 // transaction. The database is made when missing, with progress.json's records; a corrupt one is
 // set aside and the change made in a new one. `what` names what is not saved when it cannot be.
@@ -188,11 +214,13 @@ Changed change_state(const std::string& file, const std::string& what, const std
       return not_saved("the state of a newer cudasync is left as it is");
     }
     if (r.kind == DbResult::corrupt && round == 0) {
-      // Another run that found the same corrupt file may have set it aside and made a new one
-      // already: that one is not corrupt, and is not set aside again.
-      const OnDisk now = look_at(file);
-      if (now.exists && (now.device != disk.device || now.inode != disk.inode)) continue;
-      out.warnings.push_back(corrupt_warning(file, r.why));
+      // One run at a time sets a corrupt state aside, and only while it is still the corrupt one:
+      // another run that found it too may have set it aside and made a new one meanwhile, which
+      // this run then writes to instead.
+      const SetAsideLock lock(file);
+      const std::string why = still_corrupt(file);
+      if (why.empty()) continue;
+      out.warnings.push_back(corrupt_warning(file, why));
       const auto kept = set_aside(file);
       if (!kept) return not_saved("cannot set the corrupt state aside beside " + file + " (" + errno_text() + ")");
       out.warnings.push_back("the corrupt progress state is kept as " + *kept);

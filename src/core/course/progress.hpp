@@ -11,7 +11,9 @@
 // larger than kMaxStateBytes) is set aside as progress.db.corrupt-<UTC time>-<pid> before the next
 // change makes a new one; one of a newer cudasync is left as it is; one that cannot be written costs
 // the run nothing but a warning. Each change is one SQLite transaction, so several runs at once
-// lose nothing and a run killed half-way leaves nothing half-written (core/course/progress_db.hpp).
+// lose nothing and a run killed half-way leaves nothing half-written (core/course/progress_db.hpp);
+// runs that find the same corrupt file take turns on an flock of progress.db.lock to set it aside,
+// so that only the corrupt one is moved, never the new state another run made meanwhile.
 #include <climits>
 #include <cstdint>
 #include <map>

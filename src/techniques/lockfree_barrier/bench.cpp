@@ -248,15 +248,16 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
   t.legend.push_back(say("tree.formula", {{"blocks", g.blocks[last]}, {"formula", terms}}));
   sec.add(std::move(t));
   // Where a tree pays: the first grid size at which own-tree is faster than own.
+  // "never" names the largest grid size at which both were there to compare.
   const auto pays_at = [&](const std::function<std::optional<double>(bool, std::size_t)>& ns) -> Value {
-    bool any = false;
+    std::optional<int> compared;
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       const auto own = ns(false, c), tree = ns(true, c);
       if (!own || !tree) continue;
-      any = true;
+      compared = g.blocks[c];
       if (*tree < *own) return Value{static_cast<I>(g.blocks[c])};
     }
-    return any ? Value{say("tree.never", {{"blocks", g.blocks.back()}})} : Value{report::NeedsGpu{}};
+    return compared ? Value{say("tree.never", {{"blocks", *compared}})} : Value{report::NeedsGpu{}};
   };
   sec.fact("tree-pays-predicted", say("tree.pays-predicted"),
            pays_at([&](bool tree, std::size_t c) { return predicted(tree ? Barrier::own_tree : Barrier::own, c); }),
