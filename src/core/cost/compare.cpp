@@ -32,9 +32,7 @@ report::Table formulas(const std::vector<Cell>& cells) {
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
     if (i + 1 < cells.size() && cells[i + 1].row == c.row) continue;  // each row's last cell
-    std::string f;
-    for (const Term& term : c.predicted.terms) f += (f.empty() ? "" : " + ") + term.id + " = " + term.formula;
-    t.row({{"row", c.row}, {"at", c.column_title}, {"formula", f}});
+    t.row({{"row", c.row}, {"at", c.column_title}, {"formula", c.predicted.terms_text()}});
   }
   t.legend.push_back("each primitive is measured in this run (table primitives);");
   t.legend.push_back("the terms' values are in the tables terms-<row>");

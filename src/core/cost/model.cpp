@@ -57,6 +57,12 @@ std::string Prediction::formula() const {
   return f;
 }
 
+std::string Prediction::terms_text() const {
+  std::string f;
+  for (const Term& t : terms) f += (f.empty() ? "" : " + ") + t.id + " = " + t.formula;
+  return f;
+}
+
 void add_need(std::vector<Need>& needs, Need n) {
   if (std::none_of(needs.begin(), needs.end(), [&](const Need& m) { return m.key == n.key; }))
     needs.push_back(std::move(n));

@@ -70,6 +70,8 @@ struct Prediction {
   double ns() const;  // the sum of the terms; NaN when any is NaN or there are none
   const Term* term(const std::string& id) const;
   std::string formula() const;  // "sync + fence + queue + poll"
+  // Each term with how it is computed: "sync = 2 x sync(256) + fence = fence-rel(132) + ...".
+  std::string terms_text() const;
 };
 
 // max() that keeps a NaN (std::max(NaN, x) depends on the order of its arguments).

@@ -80,8 +80,6 @@ std::optional<std::string> set_aside(const std::string& file) {
   return move_aside(file, ".corrupt-" + utc_stamp() + "-" + std::to_string(::getpid()));
 }
 
-std::string size_bound_text() { return std::to_string(kMaxStateBytes >> 20) + " MiB"; }
-
 // The database file as the disk has it, looked at before SQLite opens it: SQLite would wait on a
 // FIFO, and read a file of any size.
 struct OnDisk {
@@ -102,8 +100,7 @@ OnDisk look_at(const std::string& file) {
   if (!S_ISREG(st.st_mode))
     d.unusable = S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file";
   else if (static_cast<std::uintmax_t>(st.st_size) > kMaxStateBytes)
-    d.too_large = "larger than " + size_bound_text() + " (" + std::to_string(st.st_size) +
-                  " bytes), far more than any progress cudasync writes";
+    d.too_large = too_large_text(static_cast<std::uintmax_t>(st.st_size));
   return d;
 }
 
@@ -251,6 +248,11 @@ Changed change_record(const std::string& file, const std::string& lesson, const 
 }
 
 }  // namespace
+
+std::string too_large_text(std::uintmax_t bytes) {
+  return "larger than " + std::to_string(kMaxStateBytes >> 20) + " MiB (" + std::to_string(bytes) +
+         " bytes), far more than any progress cudasync writes";
+}
 
 const ExerciseRecord* Progress::find(const std::string& lesson, const std::string& exercise) const {
   const auto l = lessons.find(lesson);

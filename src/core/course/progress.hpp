@@ -26,6 +26,8 @@ namespace cudasync::course {
 // A state this large is not one cudasync wrote (a whole course takes a few KiB): it is set aside
 // unread rather than read into memory. The same bound holds for the legacy progress.json.
 inline constexpr std::uintmax_t kMaxStateBytes = std::uintmax_t{16} << 20;
+// Why a state of `bytes` is set aside unread: "larger than 16 MiB (N bytes), far more than ...".
+std::string too_large_text(std::uintmax_t bytes);
 // The most answers one exercise counts; further answers leave it there.
 inline constexpr int kMaxAttempts = INT_MAX;
 inline constexpr int kMaxHints = 16;  // hints per exercise; a count above is not one cudasync wrote

@@ -129,8 +129,8 @@ DbResult ProgressDb::exec(const char* sql) {
 
 // What the file holds, against what this cudasync writes: application id, version, and exactly one
 // table (with its primary key's index) made by kCreateTable.
-DbResult ProgressDb::check_schema(bool may_create, bool& created) {
-  created = false;
+DbResult ProgressDb::check_schema(bool may_create, bool& empty) {
+  empty = false;
   std::int64_t app = 0, version = 0, objects = 0;
   for (auto [sql, out] : {std::pair<const char*, std::int64_t*>{"PRAGMA application_id", &app},
                           {"PRAGMA user_version", &version},
@@ -142,8 +142,8 @@ DbResult ProgressDb::check_schema(bool may_create, bool& created) {
     *out = sqlite3_column_int64(s.get(), 0);
   }
   if (app == 0 && version == 0 && objects == 0) {  // an empty file: a fresh start
+    empty = true;
     if (!may_create) return {};
-    created = true;
     const std::string make = std::string(kCreateTable) + "; PRAGMA application_id = " + std::to_string(kProgressAppId) +
                              "; PRAGMA user_version = " + std::to_string(kProgressDbVersion) + ";";
     return exec(make.c_str());
@@ -211,12 +211,8 @@ DbResult ProgressDb::read_all(Progress& out) {
   if (!opened_) return opened_;
   // One read transaction: the schema and the rows seen at the same moment.
   if (DbResult r = exec("BEGIN"); !r) return r;
-  bool created = false;
-  DbResult r = check_schema(false, created);
-  const bool empty = r && [&] {
-    Statement s(db_, "SELECT count(*) FROM sqlite_schema");
-    return s.code() == SQLITE_OK && sqlite3_step(s.get()) == SQLITE_ROW && sqlite3_column_int64(s.get(), 0) == 0;
-  }();
+  bool empty = false;
+  DbResult r = check_schema(false, empty);
   if (r && !empty) r = read_rows(out);
   rollback();
   if (!r) out.lessons.clear();

@@ -60,7 +60,9 @@ class ProgressDb {
   DbResult clear();
 
  private:
-  DbResult check_schema(bool may_create, bool& created);
+  // Whether the file holds this cudasync's schema; `empty` says it held nothing (a fresh start),
+  // and `may_create` makes the schema there.
+  DbResult check_schema(bool may_create, bool& empty);
   DbResult read_rows(Progress& out);
   DbResult exec(const char* sql);
   DbResult from_code(int code) const;

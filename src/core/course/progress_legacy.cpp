@@ -18,8 +18,6 @@ using json = nlohmann::json;
 
 constexpr const char* kFormat = "cudasync-progress";
 
-std::string errno_sentence() { return std::strerror(errno); }
-
 // The state in `text`, or why it cannot be used (corrupt: not our document; newer: a later version).
 struct Parsed {
   Progress progress;
@@ -122,14 +120,12 @@ struct StateText {
   std::string too_large;   // why it is set aside unread
 };
 
-std::string bound_sentence() { return std::to_string(kMaxStateBytes >> 20) + " MiB"; }
-
 StateText read_state_text(const std::string& file) {
   StateText t;
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     t.exists = errno != ENOENT;
-    if (t.exists) t.unreadable = errno_sentence();
+    if (t.exists) t.unreadable = std::strerror(errno);
     return t;
   }
   t.exists = true;
@@ -140,8 +136,7 @@ StateText read_state_text(const std::string& file) {
     return t;
   }
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxStateBytes) {
-    t.too_large = "larger than " + bound_sentence() + " (" + std::to_string(st.st_size) +
-                  " bytes), far more than any progress cudasync writes";
+    t.too_large = too_large_text(static_cast<std::uintmax_t>(st.st_size));
     ::close(fd);
     return t;
   }
@@ -150,13 +145,13 @@ StateText read_state_text(const std::string& file) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      t.unreadable = errno_sentence();
+      t.unreadable = std::strerror(errno);
       break;
     }
     if (n == 0) break;
     t.text.append(buf, static_cast<std::size_t>(n));
     if (t.text.size() > kMaxStateBytes) {  // it grew while being read
-      t.too_large = "larger than " + bound_sentence();
+      t.too_large = too_large_text(t.text.size());
       t.text.clear();
       break;
     }

@@ -241,10 +241,8 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
   // Its terms at the largest grid, each with what it reads (the table model-formulas does the same
   // for the sweep's barriers).
   const std::size_t last = g.blocks.size() - 1;
-  std::string terms;
-  for (const cost::Term& term :
-       predict_barrier(Barrier::own_tree, shape_of(run, g.blocks[last], g.arity[last]), p).terms)
-    terms += (terms.empty() ? "" : "; ") + term.id + " = " + term.formula;
+  const std::string terms =
+      predict_barrier(Barrier::own_tree, shape_of(run, g.blocks[last], g.arity[last]), p).terms_text();
   t.legend.push_back(say("tree.formula", {{"blocks", g.blocks[last]}, {"formula", terms}}));
   sec.add(std::move(t));
   // Where a tree pays: the first grid size at which own-tree is faster than own.
@@ -398,10 +396,9 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
       const std::string L = std::to_string(levels);
       out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
       out.add("fence", say("cost.tree-fences"), p.ns(f.key) + levels * p.ns(f1.key),
-              "fence-rel(" + f.key.at + ") + " + L + " x fence-rel(" + f1.key.at + "): level 1 with every block, then " +
-                  "the climb and the release alone");
+              "fence-rel(" + f.key.at + ") + " + L + " x fence-rel(" + f1.key.at + ")");
       out.add("climb", say("cost.tree-climb"), levels * std::max(p.ns(q.key), rt_atomic),
-              L + " x max(queue-atomic(" + q.key.at + "), rt-atomic): one dependent atomic per level");
+              L + " x max(queue-atomic(" + q.key.at + "), rt-atomic)");
       out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
       out.add("acquire", say("cost.acquire"), p.ns(a.key), "fence-acquire");
       break;
