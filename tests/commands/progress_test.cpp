@@ -49,8 +49,10 @@ std::string tally(const std::string& state) {
 }
 
 // One exercise's record as progress --export gives it (every exercise is there, tried or not).
+// The export is written inside this test's own folder: tests run in parallel, and two exporting
+// the same exercise to one shared path read each other's file.
 json record(const std::string& state, const std::string& lesson, const std::string& id) {
-  const std::string out = state + "/../export-" + lesson + "-" + id + ".json";
+  const std::string out = state + "/export-" + lesson + "-" + id + ".json";
   const CliResult r = run_in(state, "progress --export '" + out + "'");
   EXPECT_EQ(r.exit_code, 0) << shown(r);
   const json doc = json::parse(read_file(out));
