@@ -6,7 +6,7 @@
 //   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
 //
 // Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, its
-// options' help keys are in the folder's words.json, and a
+// options' help keys and its parts' titles and summaries are in the folder's words.json, and a
 // kernel exercise's files (its starter and harness) are in that folder's kernels/. Exit 0 when every file is valid, else 1.
 #include <utility>
 #include <filesystem>
@@ -58,6 +58,15 @@ int main(int argc, char** argv) {
           if (catalog_in && !k->empty() && catalog.find(*k) == catalog.end())
             throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(o.line) + ": " + o.name + ": '" +
                                                   *k + "' is no key of " + catalog_file.string());
+      if (m.parts.empty())
+        throw cudasync::course::ManifestError(file.string() + ":1: parts: is missing: the lesson's parts, in the order "
+                                              "they run ({\"id\": ..., \"reads\": [...]})");
+      // Every part's title and summary are in the catalog too.
+      for (const auto& p : m.parts)
+        for (const std::string& k : {"part." + p.id + ".title", "part." + p.id + ".summary"})
+          if (catalog_in && catalog.find(k) == catalog.end())
+            throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(p.line) + ": parts." + p.id +
+                                                  ": '" + k + "' is no key of " + catalog_file.string());
       for (const auto& row : m.exercises) {
         if (row.exercise.kind != cudasync::course::Kind::kernel) continue;
         const auto& k = row.exercise.spec;

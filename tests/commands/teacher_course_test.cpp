@@ -131,6 +131,41 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
   EXPECT_TRUE(contains(moved.err, "lesson: 'lock' in the folder of lack")) << moved.err;
 }
 
+// A lesson's parts are rows of its manifest: each reads only declared options, has its title and
+// summary in the lesson's catalog, and the manifest has at least one.
+TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtAll) {
+  const TempDir root;
+  std::filesystem::create_directories(root.path + "/lock");
+  std::filesystem::copy(source_dir() + "/lessons/lock/kernels", root.path + "/lock/kernels");
+  std::filesystem::copy(source_dir() + "/lessons/lock/words.json", root.path + "/lock/words.json");
+  const std::string lock = read_file(source_dir() + "/lessons/lock/lesson.json");
+  const std::string file = root.path + "/lock/lesson.json";
+  const auto check = [&](const std::string& text) {
+    write_course_file(file, text);
+    return run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + file + "'");
+  };
+  EXPECT_EQ(check(lock).exit_code, 0) << check(lock).err;
+  std::string reads = lock;
+  const std::string blocks = "\"reads\": [\"--blocks\"";
+  reads.replace(reads.find(blocks), blocks.size(), "\"reads\": [\"--blokcs\"");
+  const CliResult r = check(reads);
+  EXPECT_EQ(r.exit_code, 1) << shown(r);
+  EXPECT_TRUE(contains(r.err, "parts[0].reads: --blokcs is not one of \"options\"")) << r.err;
+  std::string unworded = lock;
+  const std::string combining = "{\"id\": \"combining\"";
+  unworded.replace(unworded.find(combining), combining.size(), "{\"id\": \"combing\"");
+  const CliResult w = check(unworded);
+  EXPECT_EQ(w.exit_code, 1) << shown(w);
+  EXPECT_TRUE(contains(w.err, "/lock/lesson.json:")) << w.err;
+  EXPECT_TRUE(contains(w.err, ": parts.combing: 'part.combing.title' is no key of ")) << w.err;
+  std::string none = lock;
+  const std::size_t from = none.find("  \"parts\": [");
+  none.erase(from, none.find("  \"exercises\"") - from);
+  const CliResult n = check(none);
+  EXPECT_EQ(n.exit_code, 1) << shown(n);
+  EXPECT_TRUE(contains(n.err, "lesson.json:1: parts: is missing")) << n.err;
+}
+
 TEST(ManifestCheck, TheBuildRefusesAWordCatalogWithAKeyInOneLanguage) {
   const TempDir root;
   std::filesystem::create_directories(root.path + "/warp-primitives");

@@ -439,6 +439,35 @@ class Reader {
     return o;
   }
 
+  // "--kebab-case" option names, such as a part's "reads".
+  std::vector<std::string> option_names(const json& j, std::size_t from, const std::string& key) const {
+    std::vector<std::string> names = texts(j, from, key);
+    for (const auto& n : names)
+      if (n.rfind("--", 0) != 0 || !report::is_id(n.substr(2))) fail(from, key, "'" + n + "' is not --kebab-case");
+    return names;
+  }
+
+  // Row `i` of "parts".
+  PartSpec part(const json& row, std::size_t i) const {
+    const std::string key = "parts[" + std::to_string(i) + "]";
+    if (!row.is_object()) fail(0, key, "is not an object");
+    const std::string id = row.contains("id") && row["id"].is_string() ? row["id"].get<std::string>() : "";
+    const std::size_t from = id.empty() ? 0 : row_start(id);
+    keys(row, from, key, {"id", "reads", "needs_gpu", "child", "default", "former_ids"});
+    PartSpec p;
+    p.line = line_at(text_, from);
+    p.id = text(row.value("id", json()), from, key + ".id");
+    if (!report::is_id(p.id)) fail(from, key + ".id", "'" + p.id + "' is not a kebab-case id");
+    if (row.contains("reads")) p.reads = option_names(row["reads"], from, key + ".reads");
+    p.needs_gpu = flag(row, "needs_gpu", from, key);
+    p.child = flag(row, "child", from, key);
+    p.by_default = !row.contains("default") || flag(row, "default", from, key);
+    if (row.contains("former_ids")) p.former_ids = texts(row["former_ids"], from, key + ".former_ids");
+    for (const auto& f : p.former_ids)
+      if (!report::is_id(f)) fail(from, key + ".former_ids", "'" + f + "' is not a kebab-case id");
+    return p;
+  }
+
   ManifestExercise exercise(const json& row, std::size_t index, ManifestOrigin origin) const {
     const std::string key = "exercises[" + std::to_string(index) + "]";
     if (!row.is_object()) fail(0, key, "is not an object");
@@ -540,7 +569,8 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   Reader r(text, file);
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
-                                : std::vector<std::string>{"lesson", "order", "tour", "needs", "options", "exercises"});
+                                : std::vector<std::string>{"lesson", "order", "tour", "needs", "options", "parts",
+                                                           "bench", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
@@ -571,6 +601,27 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
       if (m.option(o.name))
         r.fail(0, "options[" + std::to_string(i) + "].name", "'" + o.name + "' is declared twice");
       m.options.push_back(std::move(o));
+    }
+  }
+  if (!teacher) {
+    const json parts = j.value("parts", json::array());
+    if (!parts.is_array()) r.fail(0, "parts", "is not a list of the lesson's parts");
+    std::set<std::string> part_ids;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      PartSpec p = r.part(parts[i], i);
+      for (const auto& id : p.former_ids)
+        if (!part_ids.insert(id).second) r.fail(0, "parts[" + std::to_string(i) + "].former_ids", "'" + id + "' is taken");
+      if (!part_ids.insert(p.id).second) r.fail(0, "parts[" + std::to_string(i) + "].id", "'" + p.id + "' is taken");
+      for (const auto& o : p.reads)
+        if (!m.option(o)) r.fail(0, "parts[" + std::to_string(i) + "].reads", o + " is not one of \"options\"");
+      m.parts.push_back(std::move(p));
+    }
+    if (j.contains("bench")) {
+      r.keys(j["bench"], 0, "bench", {"reads"});
+      m.bench = true;
+      m.bench_reads = r.option_names(j["bench"].value("reads", json::array()), 0, "bench.reads");
+      for (const auto& o : m.bench_reads)
+        if (!m.option(o)) r.fail(0, "bench.reads", o + " is not one of \"options\"");
     }
   }
   if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");

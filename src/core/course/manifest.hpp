@@ -153,6 +153,29 @@ struct OptionSpec {
 // "count", "choice", ...
 const char* to_string(OptionSpec::Kind kind);
 
+// One part of the lesson, as "parts" declares it, in the order the lesson runs them; the lesson's
+// code gives only the function that returns its section (core/parts/lesson.hpp), its catalog the
+// title and summary (part.<id>.title, part.<id>.summary).
+//
+//   {"id": "stale-reads", "reads": ["--blocks", "--iterations", "--runs"]}
+//   {"id": "copy-destructor", "needs_gpu": true, "child": true}
+//   {"id": "ptx", "default": false}
+//   {"id": "xf-lock-unrepaired", "reads": [...], "former_ids": ["xf-lock-seed"]}
+//
+// "reads": the options it reads (an option given for no selected part is refused); "needs_gpu":
+// only a GPU gives its results; "child": it runs a child process (it may hang or fault the GPU);
+// "default": false when it runs only when --part names it; "former_ids": ids it had in earlier
+// releases, which --part still takes.
+struct PartSpec {
+  std::string id;
+  std::vector<std::string> reads;
+  bool needs_gpu = false;
+  bool child = false;
+  bool by_default = true;
+  std::vector<std::string> former_ids;
+  int line = 0;
+};
+
 struct Manifest {
   std::string lesson;
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
@@ -162,6 +185,11 @@ struct Manifest {
   // beyond a GPU (kManifestNeeds), and the part that uses it; doctor reads them.
   std::vector<std::pair<std::string, std::string>> needs;
   std::vector<OptionSpec> options;  // the lesson's own options, in the order the help lists them
+  std::vector<PartSpec> parts;      // in the order they run
+  // "bench": {"reads": [...]}: the lesson has a sweep of its own, which --bench runs, reading these
+  // options.
+  bool bench = false;
+  std::vector<std::string> bench_reads;
   std::vector<ManifestExercise> exercises;
 
   // The option named so ("--blocks"), or nullptr.

@@ -29,6 +29,33 @@ namespace cudasync::parts {
 template <class Options, class Run>
 std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson);
 
+// The lesson's parts, in its manifest's order: each row of "parts" with the function the lesson's
+// code gives for its id. A row without a function, or a function without a row, is a fault of the
+// build, met by every test that builds the command line.
+template <class Options, class Run>
+const std::vector<Part<Run>>& parts_of(const Lesson<Options, Run>& lesson) {
+  // Once per lesson: every lesson has types of its own.
+  static const std::vector<Part<Run>> parts = [&lesson] {
+    const course::Manifest& m = course::built_in_manifest(lesson.id);
+    std::vector<Part<Run>> out;
+    for (const course::PartSpec& row : m.parts) {
+      const auto code = std::find_if(lesson.parts.begin(), lesson.parts.end(),
+                                     [&](const PartRun<Run>& c) { return c.id == row.id; });
+      if (code == lesson.parts.end())
+        throw std::logic_error(m.file + ":" + std::to_string(row.line) + ": part " + row.id + " has no code in " +
+                               lesson.id + "'s table");
+      out.push_back({row.id, row.reads, row.needs_gpu, row.child, row.by_default, code->run, row.former_ids});
+    }
+    for (const auto& c : lesson.parts)
+      if (std::none_of(m.parts.begin(), m.parts.end(), [&](const course::PartSpec& row) { return row.id == c.id; }))
+        throw std::logic_error(lesson.id + "'s table has part " + c.id + ", which " + m.file + " does not declare");
+    if (m.bench != lesson.bench.has_value())
+      throw std::logic_error(lesson.id + ": " + m.file + (m.bench ? " declares a bench the code has not" : " declares no bench, and the code has one"));
+    return out;
+  }();
+  return parts;
+}
+
 namespace detail {
 
 template <class Options>
@@ -46,14 +73,14 @@ struct Parsed {
 template <class Options, class Run>
 std::vector<PartRule> rules(const Lesson<Options, Run>& lesson) {
   std::vector<PartRule> out;
-  for (const auto& p : lesson.parts) out.push_back({p.id, p.reads, p.by_default});
+  for (const auto& p : parts_of(lesson)) out.push_back({p.id, p.reads, p.by_default});
   return out;
 }
 
 template <class Options, class Run>
 std::optional<PartRule> bench_rule(const Lesson<Options, Run>& lesson) {
   if (!lesson.bench) return std::nullopt;
-  return PartRule{"--bench", lesson.bench->reads, false};
+  return PartRule{"--bench", course::built_in_manifest(lesson.id).bench_reads, false};
 }
 
 // The lesson options given on this command line, as typed ("--width"); hidden ones left out.
@@ -139,7 +166,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
     close();
     return r;
   }
-  for (const auto& part : lesson.parts) {
+  for (const auto& part : parts_of(lesson)) {
     if (!p.selection.has(part.id)) continue;
     try {
       t0 = Clock::now();
@@ -186,12 +213,12 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
 template <class Options, class Run>
 std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson) {
   std::vector<PartSummary> out;
-  // A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary) in the
-  // language known when the help is built (--lang is read before it: core/cli/app.cpp); the table's
-  // own words stand in where the catalog has none.
-  for (const auto& p : lesson.parts)
-    out.push_back({p.id, words::say_or(lesson.id, "part." + p.id + ".title", p.title),
-                   words::say_or(lesson.id, "part." + p.id + ".summary", p.summary), p.needs_gpu, p.by_default});
+  // A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary, which the
+  // build requires) in the language known when the help is built (--lang is read before it:
+  // core/cli/app.cpp).
+  for (const auto& p : parts_of(lesson))
+    out.push_back({p.id, words::say(lesson.id, "part." + p.id + ".title"),
+                   words::say(lesson.id, "part." + p.id + ".summary"), p.needs_gpu, p.by_default});
   return out;
 }
 
@@ -200,7 +227,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
   auto parsed = std::make_shared<detail::Parsed<Options>>();
   std::vector<std::string> ids;
   std::map<std::string, std::string> former;  // a former part id -> its id now
-  for (const auto& p : lesson.parts) {
+  for (const auto& p : parts_of(lesson)) {
     ids.push_back(p.id);
     for (const auto& f : p.former_ids) former[f] = p.id;
   }
@@ -213,16 +240,10 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
             return std::string();
           },
           "", "former part ids"));
-  // The lesson's own options, from its manifest; every option a part or the bench reads is one of
-  // them or core's.
-  const course::Manifest& manifest = course::built_in_manifest(lesson.id);
-  OptionBinder binder(sub, lesson.id, manifest.options);
+  // The lesson's own options, from its manifest (which the parts' and the bench's "reads" name).
+  OptionBinder binder(sub, lesson.id, course::built_in_manifest(lesson.id).options);
   if (lesson.bind_options) lesson.bind_options(binder, parsed->options);
   binder.done();
-  for (const auto& p : lesson.parts)
-    for (const auto& r : p.reads)
-      if (!manifest.option(r) && !sub.get_option_no_throw(r) && !sub.get_parent()->get_option_no_throw(r))
-        throw std::logic_error(lesson.id + ": part " + p.id + " reads " + r + ", which is no option");
   if (!lesson.children.empty()) {
     sub.add_option("--child", parsed->child)->group("");  // hidden: core/parts/child.hpp
     sub.add_option("--child-out", parsed->child_out)->group("");

@@ -1,21 +1,21 @@
 #pragma once
-// A lesson declares its parts in a table; core derives the rest from it: the --part choices and
-// their help, the default selection, the "option X applies only to parts Y" errors, the shared
-// setup section, the run loop, waivers, the --bench switch and the hidden child-process modes.
-// A new part is one function and one row.
+// A lesson's parts are rows of its manifest (lessons/<lesson>/lesson.json, "parts": the options
+// each reads, whether only a GPU gives its results, whether it runs a child process, whether it runs
+// by default); its code gives a table of the functions that return their sections, by id. Core
+// derives the rest: the --part choices and their help, the default selection, the "option X applies
+// only to parts Y" errors, the shared setup section, the run loop, waivers, the --bench switch and
+// the hidden child-process modes. A new part is one function, one row of code and one of the manifest.
 //
-//   // warp_primitives_lesson.cpp
-//   struct Run {                      // built once per run, before the first part
-//     Run(const Options& o, const RunContext& ctx, const parts::Selection&) : in(resolve(o)), ctx(ctx) {}
-//     Inputs in;
-//     const RunContext& ctx;
+//   // techniques/lock/lesson.cpp                  // lessons/lock/lesson.json
+//   struct Run {                                    //   "parts": [
+//     Run(const Options&, const RunContext&,        //     {"id": "stale-reads",
+//         const parts::Selection&);                 //      "reads": ["--blocks", "--runs"]},
+//     ...                                           //     ...
 //   };
 //   const parts::Lesson<Options, Run>& lesson() {
 //     static const parts::Lesson<Options, Run> l{
-//         "warp-primitives", "warp-primitives: shuffles, votes ...", "shuffles, votes ... lane by lane",
-//         {{"shfl-down", "__shfl_down_sync", "each lane reads the lane delta below it", {"--delta", "--width"},
-//           false, false, true, shfl_down_part},
-//          ...},
+//         "lock", "", "the CUDA-by-Example spin lock ...",
+//         {{"stale-reads", stale_reads_part}, ...},
 //         bind_options, validate, setup};
 //     return l;
 //   }
@@ -55,11 +55,10 @@ struct Selection {
   bool any_of(std::initializer_list<std::string_view> part_ids) const;
 };
 
+// A part as core runs it: its manifest row (course::PartSpec) with its code's run function.
 template <class Run>
 struct Part {
   std::string id;       // kebab-case: the --part value, and the id of the section it returns
-  std::string title;    // a few words, for help and list
-  std::string summary;  // one line: what a student sees in it
   std::vector<std::string> reads;  // the lesson options it reads, as typed ("--width")
   bool needs_gpu = false;  // only a GPU gives its results; on the model it explains what it can
   bool child = false;      // runs a child process (it may hang or fault the GPU)
@@ -67,16 +66,23 @@ struct Part {
   // Returns the part's section. Throws WaivedError (exit 77 if every part waives) when this GPU
   // cannot run it, UsageError for a bad combination only the part can see.
   std::function<report::Section(Run&)> run;
-  // Ids this part had in earlier releases: --part still takes them (for one release), hidden from
-  // the help, and runs this part.
+  // Ids this part had in earlier releases: --part still takes them, hidden from the help, and runs
+  // this part.
   std::vector<std::string> former_ids = {};
 };
 
-// What --bench runs instead of the parts, when a lesson has a sweep of its own.
+// A part in the lesson's code: its manifest id and the function that returns its section.
+template <class Run>
+struct PartRun {
+  std::string id;
+  std::function<report::Section(Run&)> run;
+};
+
+// What --bench runs instead of the parts, when a lesson has a sweep of its own (the manifest's
+// "bench" says which options it reads).
 template <class Run>
 struct Bench {
   std::string summary;
-  std::vector<std::string> reads;  // the lesson options it reads
   std::function<std::vector<report::Section>(Run&)> run;
 };
 
@@ -97,7 +103,7 @@ struct Lesson {
   std::string id;       // the command name: kebab-case, the same stem as the lesson's folder
   std::string title;    // the report's title
   std::string summary;  // one line, for list and help
-  std::vector<Part<Run>> parts;
+  std::vector<PartRun<Run>> parts;  // one per row of the manifest's "parts", by id
   // Binds the lesson's own options, which its manifest declares ("options" in
   // lessons/<lesson>/lesson.json), to the fields of Options (core/parts/option_binder.hpp); --part
   // and the global options come from core.

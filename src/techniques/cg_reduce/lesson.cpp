@@ -117,11 +117,8 @@ std::string model_run_named(const Options& o, const Problem& p, const parts::Sel
   return say("usage.model-memory", {{"options", named}, {"dtype", dtype_name(p.dtype)}});
 }
 
-// A part's title and summary are its catalog's: part.<id>.title and part.<id>.summary.
-parts::Part<Run> rung_row(const std::string& id, bool needs_gpu = false) {
-  std::vector<std::string> reads{"--n", "--block", "--dtype"};
-  if (id == "grid-sync") reads.push_back("--grid");
-  return {id, "", "", reads, needs_gpu, false, true, [id](Run& r) { return rung_part(r, id); }};
+parts::PartRun<Run> rung_row(const std::string& id) {
+  return {id, [id](Run& r) { return rung_part(r, id); }};
 }
 
 }  // namespace
@@ -216,17 +213,14 @@ const parts::Lesson<Options, Run>& lesson() {
           rung_row("two-pass"),
           rung_row("static"),
           rung_row("grid-sync"),
-          rung_row("cub", true),
-          {"trace", "", "", {"--n", "--block", "--dtype", "--trace-block", "--trace-warp"}, false, false, false,
-           trace_part},
+          rung_row("cub"),
+          {"trace", trace_part},
       },
       bind_options,
       validate,
       setup,
       ladder_finish,
-      parts::Bench<Run>{"GB/s of every rung by size (--sizes), beside cub::DeviceReduce::Sum",
-                        {"--dtype", "--sizes", "--block"},
-                        bench_sweep},
+      parts::Bench<Run>{"GB/s of every rung by size (--sizes), beside cub::DeviceReduce::Sum", bench_sweep},
       {},
       {}};
   return table;

@@ -91,23 +91,10 @@ void setup(Run& run, report::Section& sec) {
   if (!run.ctx.gpu) sec.note(say("setup.model-note"));
 }
 
-// One part per barrier; its title and summary are its catalog's (part.<id>.title, part.<id>.summary).
-std::vector<parts::Part<Run>> part_rows() {
-  std::vector<parts::Part<Run>> rows;
-  for (Barrier b : all_barriers()) {
-    std::vector<std::string> former;  // the transcription's barriers were the "seed" parts before
-    if (b == Barrier::xf_lock_unrepaired) former = {"xf-lock-seed"};
-    if (b == Barrier::xf_lockfree_unrepaired) former = {"xf-lockfree-seed"};
-    rows.push_back({barrier_key(b),
-                    "",
-                    "",
-                    {"--blocks", "--threads", "--phases", "--trace", "--allow-unsafe", "--deadline-ms"},
-                    false,
-                    false,
-                    true,
-                    [b](Run& r) { return barrier_part(r, b); },
-                    std::move(former)});
-  }
+// One part per barrier.
+std::vector<parts::PartRun<Run>> part_rows() {
+  std::vector<parts::PartRun<Run>> rows;
+  for (Barrier b : all_barriers()) rows.push_back({barrier_key(b), [b](Run& r) { return barrier_part(r, b); }});
   return rows;
 }
 
@@ -205,9 +192,7 @@ const parts::Lesson<Options, Run>& lesson() {
       validate,
       setup,
       summary_finish,
-      parts::Bench<Run>{words::say_in(words::Lang::en, "lockfree-barrier", "bench.summary"),
-                        {"--threads", "--deadline-ms"},
-                        bench_sections},
+      parts::Bench<Run>{words::say_in(words::Lang::en, "lockfree-barrier", "bench.summary"), bench_sections},
       {},
       predictions()};
   return table;

@@ -199,10 +199,10 @@ const parts::Lesson<Options, Run>& lesson() {
       "",
       "how one GPU knows another has finished writing: .sys fences, peer flags, a cross-GPU barrier, NCCL",
       {
-          {"host-flag", "", "", {"--fence", "--iterations"}, false, false, true, host_flag_part},
-          {"peer-flag", "", "", {"--fence", "--iterations", "--devices"}, false, false, true, peer_flag_part},
-          {"barrier", "", "", {"--devices", "--blocks", "--phases"}, false, false, true, barrier_part},
-          {"all-reduce", "", "", {"--devices", "--mib"}, false, false, true, all_reduce_part},
+          {"host-flag", host_flag_part},
+          {"peer-flag", peer_flag_part},
+          {"barrier", barrier_part},
+          {"all-reduce", all_reduce_part},
       },
       bind_options,
       validate,
@@ -210,7 +210,6 @@ const parts::Lesson<Options, Run>& lesson() {
       {},
       parts::Bench<Run>{"ns per barrier (peer, NCCL, events) and all-reduce GB/s by size, NCCL the baseline (two "
                         "GPUs; with fewer every cell says why it was not run)",
-                        {"--devices"},
                         bench_sections},
       {},
       predictions(),

@@ -82,7 +82,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
       child_out(selection.child_out) {}
 
 const parts::Lesson<Options, Run>& lesson() {
-  const std::vector<std::string> litmus_reads = {"--test", "--fence", "--access", "--placement", "--iterations"};
   // The lesson's title, and each part's title and summary, are its catalog's (lesson.title,
   // part.<id>.title, part.<id>.summary).
   static const parts::Lesson<Options, Run> table{
@@ -90,16 +89,16 @@ const parts::Lesson<Options, Run>& lesson() {
       "",
       "fences in litmus tests, down to PTX, and the patterns that need them",
       {
-          {"litmus", "", "", litmus_reads, false, false, true, litmus_part},
-          {"scope", "", "", {"--iterations"}, false, false, true, scope_part},
-          {"volatile", "", "", {"--iterations"}, false, false, true, volatile_part},
-          {"ptx", "", "", {}, false, false, false, ptx_part},
-          {"cost", "", "", {}, true, false, true, cost_part},
-          {"last-block", "", "", {}, true, false, true, last_block_part},
-          {"work-queue", "", "", {}, false, false, true, work_queue_part},
-          {"work-queue-race", "", "", {}, false, false, true, work_queue_race_part},
-          {"last-block-partial", "", "", {}, false, true, false, last_block_partial_part},
-          {"host-observer", "", "", {}, false, false, true, host_observer_part},
+          {"litmus", litmus_part},
+          {"scope", scope_part},
+          {"volatile", volatile_part},
+          {"ptx", ptx_part},
+          {"cost", cost_part},
+          {"last-block", last_block_part},
+          {"work-queue", work_queue_part},
+          {"work-queue-race", work_queue_race_part},
+          {"last-block-partial", last_block_partial_part},
+          {"host-observer", host_observer_part},
       },
       bind_options,
       validate,

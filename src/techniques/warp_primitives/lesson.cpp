@@ -103,23 +103,12 @@ void setup(Run& run, report::Section& s) {
   s.add(std::move(t));
 }
 
-// A part's title and summary are its catalog's: part.<id>.title and part.<id>.summary.
-parts::Part<Run> row(const char* id, std::vector<std::string> reads, std::function<report::Section(Run&)> run,
-                     bool needs_gpu = false) {
-  return {id, "", "", std::move(reads), needs_gpu, false, true, std::move(run)};
+parts::PartRun<Run> vote_row(const char* id) {
+  return {id, [op = std::string(id)](Run& r) { return vote_part(r, op); }};
 }
 
-parts::Part<Run> shuffle_row(const char* id, const char* param, ShuffleOp op) {
-  return row(id, {param, "--mask", "--threads", "--values"}, [op](Run& r) { return shuffle_part(r, op); });
-}
-
-parts::Part<Run> vote_row(const char* id, std::vector<std::string> reads) {
-  reads.insert(reads.end(), {"--mask", "--threads"});
-  return row(id, reads, [op = std::string(id)](Run& r) { return vote_part(r, op); });
-}
-
-parts::Part<Run> reduce_row(const char* id) {
-  return row(id, {"--mask", "--threads", "--values"}, [op = std::string(id)](Run& r) { return reduce_part(r, op); });
+parts::PartRun<Run> reduce_row(const char* id) {
+  return {id, [op = std::string(id)](Run& r) { return reduce_part(r, op); }};
 }
 
 // --predict: Fan's reduction loop without the __syncwarp between a read and a write.
@@ -211,25 +200,25 @@ const parts::Lesson<Options, Run>& lesson() {
       "",  // the catalog's lesson.title
       "divergence, shuffles, votes, match, reduce, __syncwarp and tiles, lane by lane (Fan, ch. 10)",
       {
-          row("divergence", {}, divergence_part),
-          shuffle_row("shfl", "--src-lane", ShuffleOp::idx),
-          shuffle_row("shfl-up", "--delta", ShuffleOp::up),
-          shuffle_row("shfl-down", "--delta", ShuffleOp::down),
-          shuffle_row("shfl-xor", "--lane-mask", ShuffleOp::bfly),
-          row("shfl-64", {"--delta", "--mask", "--threads", "--values"}, shfl64_part),
-          vote_row("ballot", {"--predicate"}),
-          vote_row("all", {"--predicate"}),
-          vote_row("any", {"--predicate"}),
-          vote_row("activemask", {}),
-          vote_row("match-any", {"--key"}),
-          vote_row("match-all", {"--key"}),
+          {"divergence", divergence_part},
+          {"shfl", [](Run& r) { return shuffle_part(r, ShuffleOp::idx); }},
+          {"shfl-up", [](Run& r) { return shuffle_part(r, ShuffleOp::up); }},
+          {"shfl-down", [](Run& r) { return shuffle_part(r, ShuffleOp::down); }},
+          {"shfl-xor", [](Run& r) { return shuffle_part(r, ShuffleOp::bfly); }},
+          {"shfl-64", shfl64_part},
+          vote_row("ballot"),
+          vote_row("all"),
+          vote_row("any"),
+          vote_row("activemask"),
+          vote_row("match-any"),
+          vote_row("match-all"),
           reduce_row("reduce-add"),
           reduce_row("reduce-min"),
           reduce_row("reduce-max"),
-          row("syncwarp", {"--variant", "--values"}, syncwarp_part),
-          row("warp-reduce", {"--values"}, warp_reduce_part),
-          row("cg-tiles", {"--values", "--predicate"}, cg_tiles_part),
-          row("cost", {}, cost_part, true),
+          {"syncwarp", syncwarp_part},
+          {"warp-reduce", warp_reduce_part},
+          {"cg-tiles", cg_tiles_part},
+          {"cost", cost_part},
       },
       bind_options,
       validate,

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "core/errors.hpp"
+#include "core/parts/attach.hpp"
 #include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
@@ -121,10 +122,10 @@ TEST(NamedBarriersLesson, TheTableDeclaresWhatEachPartReads) {
   const auto& l = lesson();
   EXPECT_EQ(l.id, "named-barriers");
   std::vector<std::string> ids;
-  for (const auto& p : l.parts) ids.push_back(p.id);
+  for (const auto& p : parts::parts_of(l)) ids.push_back(p.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"bar-sync", "early-stamp", "producer-consumer", "bar-red", "cuda-barrier", "listing",
                                            "misuse", "cost"}));
-  for (const auto& p : l.parts)
+  for (const auto& p : parts::parts_of(l))
     if (p.id == "misuse") {
       EXPECT_TRUE(p.child);
       EXPECT_EQ(p.reads, (std::vector<std::string>{"--barrier-ids", "--count", "--arrive"}));
