@@ -107,3 +107,25 @@ TEST(CliSpec, EveryCountOptionStatesItsRangeInTheSpecAndItsHelp) {
   }
   EXPECT_GT(counts, 30) << "the count options were found";
 }
+
+// The help is in the run's language: core's options, the exit codes, the parts and the commands'
+// summaries come from the catalogs. The spec the man page and the completions are made from is
+// English whatever the language asked for.
+TEST(CliSpec, TheHelpIsInTheRunsLanguageAndTheSpecIsAlwaysEnglish) {
+  const auto zh = cudasync::test::run_cli("lock --help --lang zh");
+  ASSERT_EQ(zh.exit_code, 0) << cudasync::test::shown(zh);
+  for (const char* words : {"打印这份帮助并退出", "全局选项", "退出码：", "部分（--part）：", "运行前先预测结果",
+                            "用更多次重复来测量开销", "每种锁在从 1 x 1 到 132 x 128 个线程的争用程度下"})
+    EXPECT_NE(zh.out.find(words), std::string::npos) << words << "\n" << zh.out;
+  for (const char* english : {"Print this help message", "Global options", "Exit codes", "Measure costs"})
+    EXPECT_EQ(zh.out.find(english), std::string::npos) << english << "\n" << zh.out;
+  const auto top = cudasync::test::run_cli("--help --lang zh");
+  EXPECT_NE(top.out.find("课程：按顺序排列的各课"), std::string::npos) << top.out;  // list's summary
+  const auto en = cudasync::test::run_cli("lock --help --lang en");
+  EXPECT_NE(en.out.find("Exit codes:\n  0   ok"), std::string::npos) << en.out;
+  const auto spec_en = cudasync::test::run_cli("--cli-spec --lang en");
+  const auto spec_zh = cudasync::test::run_shell("LANG=zh_CN.UTF-8 '" + cudasync::test::binary_path() + "' --lang zh --cli-spec");
+  ASSERT_EQ(spec_zh.exit_code, 0) << cudasync::test::shown(spec_zh);
+  EXPECT_EQ(spec_zh.out, spec_en.out);
+  EXPECT_NE(spec_en.out.find("\"summary\": \"the course: lessons in order, their parts, your progress\""), std::string::npos);
+}

@@ -27,8 +27,10 @@ using nlohmann::json;
 
 // Bytes of sentence literals left under src/techniques (see the last test): 135,457 before the
 // catalogs; 22,944 with every lesson's run in its catalog; 4,428 with the part tables, option help,
-// usage errors, --predict questions and cost terms there too (left: names and forms a test compares).
-constexpr std::size_t kSentenceCeiling = 4'428;
+// usage errors, --predict questions and cost terms there too; 2,537 with the lessons' and benches'
+// summaries, the last question and warp-primitives' usage errors (left: names and forms a test
+// compares, inline PTX, the model's pseudo-code).
+constexpr std::size_t kSentenceCeiling = 2'537;
 
 std::vector<std::string> lesson_ids() {
   const CliResult r = run_cli("list --json");
@@ -123,15 +125,19 @@ TEST(LessonWords, TheLocaleChoosesTheLanguageAndLangOverridesIt) {
   EXPECT_NE(bad.err.find("fr"), std::string::npos) << bad.err;
 }
 
-// Every string literal of the files under `dir` (comments removed).
+// Every string literal of the files under `dir`, or of the file `dir` (comments removed).
 std::vector<std::string> literals_under(const fs::path& dir) {
   static const std::regex literal(R"re("((?:[^"\\\n]|\\.)*)")re");
   static const std::regex comment(R"(//[^\n]*)");
   std::vector<std::string> out;
-  for (const auto& f : fs::recursive_directory_iterator(dir)) {
-    const auto ext = f.path().extension().string();
+  std::vector<fs::path> files;
+  if (fs::is_regular_file(dir)) files.push_back(dir);
+  else
+    for (const auto& f : fs::recursive_directory_iterator(dir)) files.push_back(f.path());
+  for (const auto& f : files) {
+    const auto ext = f.extension().string();
     if (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh") continue;
-    const std::string text = std::regex_replace(read_file(f.path().string()), comment, "");
+    const std::string text = std::regex_replace(read_file(f.string()), comment, "");
     for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it) out.push_back((*it)[1]);
   }
   return out;
@@ -160,10 +166,11 @@ void keys_match_code(const std::string& name, const fs::path& code, const std::v
   for (const auto& l : core_literals)
     if (c.count(l)) named.insert(l);
   // Core names a part's title and summary as part.<id>.title and part.<id>.summary, and the
-  // question of the prediction of part <id> as prediction.<id>.question, for every id of the
-  // lesson's part table (core/parts/attach.hpp).
-  const auto code_literals = literals_under(code);
-  const std::set<std::string> literals(code_literals.begin(), code_literals.end());
+  // question of the prediction of part <id> as prediction.<id>.question, for every part of the
+  // lesson's manifest (core/parts/attach.hpp).
+  std::set<std::string> literals;
+  if (name != "core")
+    for (const auto& p : course::built_in_manifest(name).parts) literals.insert(p.id);
   static const std::regex part_key(
       R"((?:part\.([a-z0-9-]+)\.(?:title|summary))|(?:prediction\.([a-z0-9-]+)\.question(?:-model)?))");
   std::smatch m;
@@ -194,6 +201,9 @@ TEST(LessonWords, EveryKeyTheCodeNamesIsInItsCatalogAndNoneIsUnused) {
   for (const auto* sub : {"core", "commands"})
     for (const auto& l : literals_under(src / sub))
       if (words::catalog("core").count(l)) named.insert(l);
+  // A command's summary is command.<name> (core/cli/app.cpp), for each command main.cpp wires.
+  for (const auto& l : literals_under(src / "main.cpp"))
+    if (words::catalog("core").count("command." + l)) named.insert("command." + l);
   for (const auto& [k, e] : words::catalog("core")) EXPECT_EQ(named.count(k), 1u) << "core/words.json: '" << k << "' is named by no code";
 }
 

@@ -40,15 +40,8 @@ namespace cudasync::cli {
 
 namespace {
 
-const char* kExitCodes =
-    "Exit codes:\n"
-    "  0   ok\n"
-    "  1   a check failed (the GPU disagrees with the reference model, or a result is wrong),\n"
-    "      or an internal error\n"
-    "  2   usage error (a bad option value or combination, a run above --max-memory), or the\n"
-    "      output could not be written (an unwritable --json path, a full disk, a closed stdout)\n"
-    "  3   no usable GPU when one was required (--backend gpu), or a CUDA driver error\n"
-    "  77  the lesson or part is not supported on this GPU (waived, with the reason)";
+// "Exit codes:" and one line per code, in the run's language (the man page reads the English one).
+std::string exit_codes() { return words::core("cli.exit-codes"); }
 
 // spdlog's default logger writes to stdout, where tables and JSON go; replace it with stderr
 // (core/cli/log_sink: the prefix, and wrapping on a terminal).
@@ -135,13 +128,17 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
     if (a == "--") break;
     const std::string value = a == "--lang" && i + 1 < argc ? argv[i + 1] : a.rfind("--lang=", 0) == 0 ? a.substr(7) : "";
     if (const auto lang = words::parse_lang(value)) words::set_language(*lang);
+    // The man page and the completions are made from --cli-spec: always in English.
+    if (a == "--cli-spec") {
+      words::set_language(words::Lang::en);
+      break;
+    }
   }
-  CLI::App app{"cudasync: GPU synchronization techniques, run on the GPU, checked against a CPU "
-               "reference model, measured and explained.",
-               "cudasync"};
+  CLI::App app{words::core("cli.description"), "cudasync"};
   use_help_formatter(app, static_cast<std::size_t>(terminal_width()));  // before the subcommands: they inherit it
-  app.footer(kExitCodes);
-  app.set_version_flag("--version", version_text());
+  app.set_help_flag("-h,--help", words::core("cli.help-flag"));
+  app.footer(exit_codes());
+  app.set_version_flag("--version", version_text(), words::core("cli.version-flag"));
   app.require_subcommand(0, 1);
   app.fallthrough();  // global options are accepted after the subcommand name too
   GlobalOptions opts;
@@ -157,14 +154,16 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
   std::vector<Wired> attached;
   std::vector<CommandSummary> summaries;
   for (const auto& c : commands) {
-    // A lesson's one-line summary is its catalog's lesson.summary, in the language --lang chose.
-    const std::string summary =
-        c.kind == CommandKind::lesson ? words::say_or(c.name, "lesson.summary", c.summary) : c.summary;
-    CLI::App* sub = app.add_subcommand(c.name, summary);
+    // A one-line summary is the catalog's: a lesson's lesson.summary in its own, a tool's
+    // command.<name> in core's; in the language --lang chose, and in English for --cli-spec.
+    const bool lesson = c.kind == CommandKind::lesson;
+    const std::string catalog = lesson ? c.name : "core";
+    const std::string key = lesson ? "lesson.summary" : "command." + c.name;
+    CLI::App* sub = app.add_subcommand(c.name, words::say(catalog, key));
     attached.push_back({&c, sub, c.attach(*sub)});
     const std::string footer = sub->get_footer();
-    sub->footer(footer + (footer.empty() ? "" : "\n") + kExitCodes);
-    summaries.push_back({c.name, c.summary, c.kind == CommandKind::lesson, c.parts, {}, {}});
+    sub->footer(footer + (footer.empty() ? "" : "\n") + exit_codes());
+    summaries.push_back({c.name, words::say_in(words::Lang::en, catalog, key), lesson, c.parts, {}, {}});
     if (c.course) {
       for (const auto& e : c.course->exercises)
         if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);

@@ -18,18 +18,15 @@
 #include "core/report/html_renderer.hpp"
 #include "core/report/table_export.hpp"
 #include "core/report/text_renderer.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::cli {
 
 void add_output_options(CLI::App& app, OutputOptions& o) {
-  app.add_flag("--no-pager", o.no_pager,
-               "Never page the text (on a terminal, long output goes through $CUDASYNC_PAGER, $PAGER or less -FRX)");
-  app.add_flag("--html{-}", o.html,
-               "Write the run as one self-contained HTML page with pictures: --html to stdout, --html=FILE to FILE");
-  app.add_flag("--markdown{-}", o.markdown,
-               "Write every table as Markdown: --markdown to stdout, --markdown=FILE to FILE");
-  app.add_flag("--csv{-}", o.csv,
-               "Write every cell, fact, measurement and check as a CSV row: --csv to stdout, --csv=FILE to FILE");
+  app.add_flag("--no-pager", o.no_pager, words::core("option.no-pager"));
+  app.add_flag("--html{-}", o.html, words::core("option.html"));
+  app.add_flag("--markdown{-}", o.markdown, words::core("option.markdown"));
+  app.add_flag("--csv{-}", o.csv, words::core("option.csv"));
 }
 
 std::optional<std::string> output_conflict(const OutputOptions& o, const std::string& json_target) {

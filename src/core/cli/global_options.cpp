@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/cli/option_checks.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::cli {
 
@@ -18,13 +19,9 @@ std::string lowercase(std::string s) {
 void add_global_options(CLI::App& app, GlobalOptions& o) {
   // `--json` alone writes to stdout; `--json=FILE` writes to FILE. A flag with a default value
   // keeps `--json warp-primitives` from reading the lesson name as a file name.
-  app.add_flag("--json{-}", o.json_target,
-               "Write the run as one JSON document: --json to stdout, --json=FILE to FILE (logs stay on stderr). "
-               "FILE needs the '=': in '--json lock' the word could be a file or the lesson");
+  app.add_flag("--json{-}", o.json_target, words::core("option.json"));
   // A list of GPUs ("0,1") is pointed to the lesson that takes one, before the range check.
-  app.add_option("--device", o.device,
-                 "GPU index to use, counted after CUDA_VISIBLE_DEVICES remapping (0.." +
-                     std::to_string(kMaxDeviceIndex) + ")")
+  app.add_option("--device", o.device, words::core("option.device", {{"max", kMaxDeviceIndex}}))
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             if (s.find(',') == std::string::npos) return "";
@@ -38,30 +35,26 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       {"auto", BackendRequest::automatic}, {"gpu", BackendRequest::gpu}, {"model", BackendRequest::model}};
   app.add_option_function<std::string>(
          "--backend", [&o, backends](const std::string& s) { o.backend = backends.at(lowercase(s)); },
-         "auto (the GPU if usable, else the CPU reference model), gpu, or model")
+         words::core("option.backend"))
       ->check(CLI::IsMember({"auto", "gpu", "model"}, CLI::ignore_case))
       ->default_str("auto");
   const std::map<std::string, ColorMode> colors{
       {"auto", ColorMode::automatic}, {"always", ColorMode::always}, {"never", ColorMode::never}};
   app.add_option_function<std::string>(
          "--color", [&o, colors](const std::string& s) { o.color = colors.at(lowercase(s)); },
-         "Colour in tables: auto (a terminal, and NO_COLOR unset), always, never")
+         words::core("option.color"))
       ->check(CLI::IsMember({"auto", "always", "never"}, CLI::ignore_case))
       ->default_str("auto");
-  app.add_flag("-v,--verbose", o.verbose, "More log lines on stderr (repeatable)");
-  app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr");
-  add_count(app, "--seed", o.seed, std::numeric_limits<std::uint64_t>::max(),
-            "Seed for random inputs and predicates (same seed, same run)", 0);
+  app.add_flag("-v,--verbose", o.verbose, words::core("option.verbose"));
+  app.add_flag("-q,--quiet", o.quiet, words::core("option.quiet"));
+  add_count(app, "--seed", o.seed, std::numeric_limits<std::uint64_t>::max(), words::core("option.seed"), 0);
   app.add_option_function<std::string>(
          "--max-memory", [&o](const std::string& s) { o.max_memory = *parse_size(s); },
-         "Host memory a run may allocate: bytes, or with K, M, G, T (powers of 1024); a run that would need more "
-         "stops first, naming its estimate (default 1G)")
+         words::core("option.max-memory"))
       ->check(size_check(kMinMaxMemory))
       ->default_str("1G");
-  app.add_flag("--bench", o.bench, "Measure costs with more repetitions");
-  app.add_option("--lang", o.lang,
-                 "Language of what is printed: en or zh (default: zh when LC_ALL, LC_MESSAGES or LANG, the first "
-                 "set, starts with zh; else en). Ids, numbers and the JSON's shape are the same in both")
+  app.add_flag("--bench", o.bench, words::core("option.bench"));
+  app.add_option("--lang", o.lang, words::core("option.lang"))
       ->check(CLI::IsMember({"en", "zh"}));
 }
 

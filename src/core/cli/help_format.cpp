@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/report/text_width.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::cli {
 
@@ -91,7 +92,7 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name, CLI:
       return !o->get_group().empty() && o->nonpositional() && o != parent->get_help_ptr() &&
              o != parent->get_help_all_ptr() && o->get_name() != "--version";
     });
-    if (!globals.empty()) out << make_group("Global options (before or after the command)", false, globals);
+    if (!globals.empty()) out << make_group(words::core("cli.global-options"), false, globals);
   }
   out << make_subcommands(app, mode) << '\n' << make_footer(app);
   return out.str();

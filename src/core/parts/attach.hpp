@@ -115,12 +115,12 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
 }
 
 // The lesson's predictions with their questions in the run's language: the catalog's
-// prediction.<part>.question where the lesson's catalog has it, else the table's words.
+// prediction.<part>.question, and prediction.<part>.question-model where the model is asked another.
 template <class Options, class Run>
 std::vector<Prediction> worded_predictions(const Lesson<Options, Run>& lesson) {
   std::vector<Prediction> out = lesson.predictions;
   for (auto& pr : out) {
-    pr.question = words::say_or(lesson.id, "prediction." + pr.part + ".question", pr.question);
+    pr.question = words::say(lesson.id, "prediction." + pr.part + ".question");
     pr.model_question = words::say_or(lesson.id, "prediction." + pr.part + ".question-model", pr.model_question);
   }
   return out;
@@ -154,7 +154,7 @@ report::Report run_lesson(const Lesson<Options, Run>& lesson, Parsed<Options>& p
   log::debug(lesson.id + ": set up in " + ms_since(t0));
   report::Report r;
   r.command = lesson.id;
-  r.title = words::say_or(lesson.id, "lesson.title", lesson.title);  // in the run's language
+  r.title = words::say(lesson.id, "lesson.title");  // in the run's language
   report::Section setup("setup", "setup");
   if (lesson.setup) lesson.setup(run, setup);
   add_run_facts(setup, ctx, p.selection);
@@ -250,13 +250,11 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
   }
   sub.add_flag("--brief", parsed->brief, words::core("summary.brief-help"));
   if (!lesson.predictions.empty()) {
-    sub.add_flag("--predict", parsed->predict,
-                 "Predict the outcome before the run, then see it scored (parts " +
-                     prediction_parts(lesson.predictions) + "; asked on the terminal)");
-    sub.add_option("--prediction", parsed->prediction, "Your prediction, for --predict without a terminal");
+    sub.add_flag("--predict", parsed->predict, words::core("option.predict", {{"parts", prediction_parts(lesson.predictions)}}));
+    sub.add_option("--prediction", parsed->prediction, words::core("option.prediction"));
   }
   sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(),
-                          lesson.bench ? words::say_or(lesson.id, "bench.summary", lesson.bench->summary) : ""));
+                          lesson.bench ? words::say(lesson.id, "bench.summary") : ""));
 
   const CLI::App* app = &sub;
   cli::Validator validate = [&lesson, parsed, app](const RunContext& ctx) {
@@ -295,7 +293,7 @@ template <class Options, class Run>
 cli::Command command(const Lesson<Options, Run>& lesson) {
   cli::Command c;
   c.name = lesson.id;
-  c.summary = lesson.summary;
+  c.summary = words::say_in(words::Lang::en, lesson.id, "lesson.summary");
   c.kind = cli::CommandKind::lesson;
   c.parts = summaries(lesson);
   c.gpus = lesson.gpus;

@@ -14,7 +14,7 @@
 //   };
 //   const parts::Lesson<Options, Run>& lesson() {
 //     static const parts::Lesson<Options, Run> l{
-//         "lock", "", "the CUDA-by-Example spin lock ...",
+//         "lock",
 //         {{"stale-reads", stale_reads_part}, ...},
 //         bind_options, validate, setup};
 //     return l;
@@ -79,10 +79,9 @@ struct PartRun {
 };
 
 // What --bench runs instead of the parts, when a lesson has a sweep of its own (the manifest's
-// "bench" says which options it reads).
+// "bench" says which options it reads, the catalog's bench.summary what it measures).
 template <class Run>
 struct Bench {
-  std::string summary;
   std::function<std::vector<report::Section>(Run&)> run;
 };
 
@@ -100,9 +99,9 @@ struct Child {
 // several parts, a child process started early.
 template <class Options, class Run>
 struct Lesson {
-  std::string id;       // the command name: kebab-case, the same stem as the lesson's folder
-  std::string title;    // the report's title
-  std::string summary;  // one line, for list and help
+  // The command name: kebab-case, the same stem as the lesson's folder. The report's title and the
+  // one-line summary for list and help are the catalog's lesson.title and lesson.summary.
+  std::string id;
   std::vector<PartRun<Run>> parts;  // one per row of the manifest's "parts", by id
   // Binds the lesson's own options, which its manifest declares ("options" in
   // lessons/<lesson>/lesson.json), to the fields of Options (core/parts/option_binder.hpp); --part

@@ -68,18 +68,17 @@ std::optional<std::string> applicability_error(const std::vector<PartRule>& part
 std::string part_option_help(const std::vector<PartSummary>& parts) {
   std::vector<std::string> ids;
   for (const auto& p : parts) ids.push_back(p.id);
-  return "Which parts to run, comma-separated; they run in the lesson's order (default: every part but those "
-         "marked 'only with --part'): " + joined(ids);
+  return words::core("option.part", {{"parts", joined(ids)}});
 }
 
 std::string parts_footer(const std::vector<PartSummary>& parts, bool has_bench, const std::string& bench_summary) {
   std::size_t w = 0;
   for (const auto& p : parts) w = std::max(w, p.id.size());
-  std::string s = "Parts (--part):\n";
+  std::string s = words::core("help.parts") + "\n";
   for (const auto& p : parts) {
     s += "  " + p.id + std::string(w - p.id.size() + 2, ' ') + p.summary;
     if (p.needs_gpu) s += " [GPU]";
-    if (!p.by_default) s += " (only with --part)";
+    if (!p.by_default) s += " " + words::core("help.only-with-part");
     s += "\n";
   }
   if (has_bench) s += "  " + std::string("--bench") + std::string(w > 7 ? w - 7 + 2 : 2, ' ') + bench_summary + "\n";

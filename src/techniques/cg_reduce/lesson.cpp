@@ -203,8 +203,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "cg-reduce",
-      "",  // the catalog's lesson.title
-      "the reduction ladder, rung by rung: shared, shuffles, cg, two-pass, grid.sync, CUB (Fan, ch. 10)",
       {
           rung_row("shared"),
           rung_row("syncwarp"),
@@ -220,7 +218,7 @@ const parts::Lesson<Options, Run>& lesson() {
       validate,
       setup,
       ladder_finish,
-      parts::Bench<Run>{"GB/s of every rung by size (--sizes), beside cub::DeviceReduce::Sum", bench_sweep},
+      parts::Bench<Run>{bench_sweep},
       {},
       {}};
   return table;

@@ -104,8 +104,6 @@ const parts::Lesson<Options, Run>& lesson() {
   // language is known.
   static const parts::Lesson<Options, Run> table{
       kLessonId,
-      "",
-      words::say_in(words::Lang::en, kLessonId, "lesson.summary"),
       {
           {"grid-oversubscribed", grid_part},
           {"warp-spinlock", warp_part},

@@ -324,8 +324,6 @@ int stale_runs(std::optional<int> runs, int blocks, int iterations) {
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "lock",
-      "",
-      "the CUDA-by-Example spin lock (App. A), its four pitfalls on the GPU, and faster correct locks",
       {
           {"lock-class", lock_class_part},
           {"warp-deadlock", warp_deadlock_part},
@@ -340,7 +338,7 @@ const parts::Lesson<Options, Run>& lesson() {
       validate,
       setup,
       {},
-      parts::Bench<Run>{"every lock at contention levels from 1 x 1 to 132 x 128 threads, ns per update", bench},
+      parts::Bench<Run>{bench},
       {{"copy", copy_child}},
       predictions()};
   return table;

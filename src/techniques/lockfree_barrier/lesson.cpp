@@ -185,14 +185,12 @@ const parts::Lesson<Options, Run>& lesson() {
   // before the run's language is known.
   static const parts::Lesson<Options, Run> table{
       "lockfree-barrier",
-      "",
-      words::say_in(words::Lang::en, "lockfree-barrier", "lesson.summary"),
       part_rows(),
       bind_options,
       validate,
       setup,
       summary_finish,
-      parts::Bench<Run>{words::say_in(words::Lang::en, "lockfree-barrier", "bench.summary"), bench_sections},
+      parts::Bench<Run>{bench_sections},
       {},
       predictions()};
   return table;

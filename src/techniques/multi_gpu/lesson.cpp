@@ -196,8 +196,6 @@ const course::LessonCourse& course() {
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "multi-gpu",
-      "",
-      "how one GPU knows another has finished writing: .sys fences, peer flags, a cross-GPU barrier, NCCL",
       {
           {"host-flag", host_flag_part},
           {"peer-flag", peer_flag_part},
@@ -208,9 +206,7 @@ const parts::Lesson<Options, Run>& lesson() {
       validate,
       setup,
       {},
-      parts::Bench<Run>{"ns per barrier (peer, NCCL, events) and all-reduce GB/s by size, NCCL the baseline (two "
-                        "GPUs; with fewer every cell says why it was not run)",
-                        bench_sections},
+      parts::Bench<Run>{bench_sections},
       {},
       predictions(),
       kGpus};

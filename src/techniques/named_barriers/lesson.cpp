@@ -98,10 +98,7 @@ void setup(Run& run, report::Section& s) {
 // --predict: a clock read right after bar.sync, while the last warp arrives late.
 std::vector<parts::Prediction> predictions() {
   return {{"early-stamp",
-           // The question is the catalog's (prediction.early-stamp.question); its English stays here for the
-           // usage error that core builds from the table (core/parts/prediction.cpp).
-           "Three warps read the clock right after a barrier while the fourth arrives 20,000 cycles late: will any "
-           "of those clock reads be earlier than the late warp's arrival?",
+           "",  // the catalog's prediction.early-stamp.question
            {"yes", "no"},
            [](const report::Section& s) {
              parts::Truth t;
@@ -233,8 +230,6 @@ const parts::Lesson<Options, Run>& lesson() {
   // part.<id>.title, part.<id>.summary).
   static const parts::Lesson<Options, Run> table{
       "named-barriers",
-      "",
-      "bar.sync / bar.arrive / bar.red in one block, and cuda::barrier (PTX ISA 9.0, barrier{.cta})",
       {
           {"bar-sync", bar_sync_part},
           {"early-stamp", early_stamp_part},

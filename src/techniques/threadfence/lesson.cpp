@@ -86,8 +86,6 @@ const parts::Lesson<Options, Run>& lesson() {
   // part.<id>.title, part.<id>.summary).
   static const parts::Lesson<Options, Run> table{
       "threadfence",
-      "",
-      "fences in litmus tests, down to PTX, and the patterns that need them",
       {
           {"litmus", litmus_part},
           {"scope", scope_part},

@@ -37,16 +37,12 @@ std::string full_mask_text(int threads) {
 }
 
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
-  const int delta = o.delta;
-  if (delta >= o.width)
-    return "--delta " + std::to_string(delta) + " must be less than --width " + std::to_string(o.width) +
-           ": accepted 0.." + std::to_string(o.width - 1) + " (a delta of width or more leaves every lane with its "
-           "own value)";
+  if (o.delta >= o.width)
+    return say("usage.delta-below-width", {{"delta", o.delta}, {"width", o.width}, {"most", o.width - 1}});
   WarpSetup w{o.threads, parse_mask(o.mask).value_or(0)};  // a mask core's check (kind mask) accepted
   if (w.calling() == 0)
-    return "--mask " + o.mask + " contains none of the " + std::to_string(o.threads) + " threads that run (" +
-           lanes_text(o.threads) + "): the calling lanes are the mask's lanes; accepted: a mask naming at least one "
-           "of them, e.g. --mask " + full_mask_text(o.threads);
+    return say("usage.mask-calls-none", {{"mask", o.mask}, {"threads", o.threads}, {"lanes", lanes_text(o.threads)},
+                                         {"full", full_mask_text(o.threads)}});
   return std::nullopt;
 }
 
@@ -197,8 +193,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection&) :
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "warp-primitives",
-      "",  // the catalog's lesson.title
-      "divergence, shuffles, votes, match, reduce, __syncwarp and tiles, lane by lane (Fan, ch. 10)",
       {
           {"divergence", divergence_part},
           {"shfl", [](Run& r) { return shuffle_part(r, ShuffleOp::idx); }},
