@@ -63,15 +63,18 @@ std::string computed_on(const RunContext& ctx) {
 
 report::Table progress_table(const std::vector<course::CourseLesson>& lessons, const course::Progress& progress) {
   using report::Format;
-  report::Table t("lessons", "lesson by lesson (cudasync exercise <lesson> lists the exercises)");
-  t.column("order", "#", Format::count).column("lesson", "lesson").column("solved", "solved", Format::count);
-  t.column("exercises", "of", Format::count).column("attempts", "answers", Format::count)
-      .column("shown", "answer shown", Format::count).column("next", "next exercise", Format::count);
-  t.legend.push_back("next exercise: cudasync exercise LESSON N shows it");
+  report::Table t("lessons", words::core("progress.table"));
+  t.column("order", "#", Format::count).column("lesson", words::core("progress.lesson"))
+      .column("solved", words::core("progress.solved"), Format::count);
+  t.column("exercises", words::core("progress.of-column"), Format::count)
+      .column("attempts", words::core("progress.answers"), Format::count)
+      .column("shown", words::core("progress.answer-shown"), Format::count)
+      .column("next", words::core("progress.next"), Format::count);
+  t.legend.push_back(words::core("progress.next-legend"));
   std::int64_t order = 0;
   for (const auto& l : lessons) {
     std::int64_t attempts = 0, shown = 0;
-    report::Value next = std::string(l.course->exercises.empty() ? "no exercises" : "-");
+    report::Value next = l.course->exercises.empty() ? words::core("progress.no-exercises") : std::string("-");
     bool found = false;
     for (const auto& e : l.course->exercises) {
       const course::ExerciseRecord* rec = course::record_of(progress, l.command->name, e);

@@ -7,6 +7,7 @@
 
 #include "core/report/text_format.hpp"
 #include "core/nvidia_driver.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -15,6 +16,7 @@ using report::join;
 namespace {
 
 using report::Format;
+using words::core;
 
 // What a lesson uses beyond "a GPU": its manifest's needs (lessons/<lesson>/lesson.json, by name,
 // DoctorFacts::lesson_needs), and NVRTC for its kernel exercises.
@@ -69,8 +71,9 @@ std::string architectures_text(const std::string& list) {
 std::string kernel_exercises_text(const std::vector<int>& numbers) {
   std::vector<std::string> ns;
   for (const int n : numbers) ns.push_back(std::to_string(n));
-  std::string list = ns.size() == 1 ? ns.front() : join({ns.begin(), ns.end() - 1}, ", ") + " and " + ns.back();
-  return std::string(ns.size() == 1 ? "exercise " : "exercises ") + list + " (a kernel you write, compiled with NVRTC)";
+  if (ns.size() == 1) return core("doctor.kernel-exercise", {{"numbers", ns.front()}});
+  const std::string list = core("doctor.and", {{"list", join({ns.begin(), ns.end() - 1}, ", ")}, {"last", ns.back()}});
+  return core("doctor.kernel-exercises", {{"numbers", list}});
 }
 
 // The needs of a lesson: the table's rows, and NVRTC for each lesson with kernel exercises.
@@ -96,11 +99,7 @@ std::string used_by(const DoctorFacts& f, Need need) {
 const DeviceInfo* first_gpu(const DoctorFacts& f) { return f.probe.devices.empty() ? nullptr : &f.probe.devices.front(); }
 
 std::string driver_install_text(int runtime_version) {
-  const std::string branch = minimum_driver_branch(runtime_version > 0 ? runtime_version : 13000);
-  return "the NVIDIA driver R" + branch +
-         " or newer, which provides libcuda.so.1 (Debian 12: nvidia-driver and libcuda1 from non-free, or "
-         "cuda-drivers from NVIDIA's CUDA repository; Ubuntu: nvidia-driver-" +
-         branch + ")";
+  return core("doctor.driver-install", {{"branch", minimum_driver_branch(runtime_version > 0 ? runtime_version : 13000)}});
 }
 
 std::string toolkit_package(const DoctorFacts& f, const std::string& component) {
@@ -109,7 +108,7 @@ std::string toolkit_package(const DoctorFacts& f, const std::string& component) 
   const auto dot2 = dot == std::string::npos ? std::string::npos : v.find('.', dot + 1);
   v = v.substr(0, dot2);
   std::replace(v.begin(), v.end(), '.', '-');
-  return "cuda-" + component + "-" + v + " (NVIDIA's CUDA repository) or the CUDA toolkit, with its bin/ on PATH";
+  return core("doctor.toolkit-package", {{"component", component}, {"version", v}});
 }
 
 // "13" of toolkit "13.0.88" (the minimum toolkit where the binary says none).
@@ -119,15 +118,16 @@ std::string major_of(const DoctorFacts& f) {
 }
 
 // NVRTC's package: NVIDIA's CUDA repository (and Ubuntu's multiverse) name it cuda-nvrtc-<major>-<minor>.
-std::string nvrtc_package(const DoctorFacts& f) {
+std::string nvrtc_install(const DoctorFacts& f) {
   std::string v = f.toolkit_version.empty() ? kMinimumToolkit : f.toolkit_version;
   v = v.substr(0, v.find('.', v.find('.') + 1));
   std::replace(v.begin(), v.end(), '.', '-');
-  return "cuda-nvrtc-" + v + " (NVIDIA's CUDA repository; any cuda-nvrtc-" + major_of(f) + "-x gives the library)";
+  return core("doctor.nvrtc-install", {{"version", v}, {"major", major_of(f)}});
 }
 
 enum class State { ok, missing, needs_gpu };
 
+// A piece's title is the catalog's doctor.piece.<id> (a tool's is its name).
 struct Piece {
   std::string id, title;
   bool ok = false;
@@ -140,105 +140,109 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
   const DeviceInfo* gpu = first_gpu(f);
   std::vector<Piece> out;
 
-  const std::string all = "every lesson";
-  Piece build{"gpu-backend", "GPU backend in this binary", f.cuda_built_in, "", all, ""};
-  build.here = f.cuda_built_in ? "CUDA " + f.toolkit_version + ", code for " + architectures_text(f.cuda_architectures)
-                               : "none: a model-only binary";
-  if (!f.cuda_built_in)
-    build.install = "a CUDA build: the CUDA " + std::string(kMinimumToolkit) +
-                    " toolkit (nvcc) and a rebuild (README), or the cudasync .deb";
+  const std::string all = core("doctor.every-lesson");
+  Piece build{"gpu-backend", core("doctor.piece.gpu-backend"), f.cuda_built_in, "", all, ""};
+  build.here = f.cuda_built_in ? core("doctor.backend-here", {{"version", f.toolkit_version},
+                                                              {"archs", architectures_text(f.cuda_architectures)}})
+                               : core("doctor.model-only");
+  if (!f.cuda_built_in) build.install = core("doctor.backend-install", {{"version", kMinimumToolkit}});
   out.push_back(build);
 
-  Piece driver{"nvidia-driver", "NVIDIA driver", false, "", all, ""};
+  Piece driver{"nvidia-driver", core("doctor.piece.nvidia-driver"), false, "", all, ""};
   const bool new_enough = driver_new_enough(p.driver_version, p.runtime_version);
   if (!f.driver_found) {
     driver.here = no_driver_message();
     driver.install = driver_install_text(p.runtime_version);
   } else if (f.cuda_built_in && !new_enough) {
-    driver.here = (f.driver_release.empty() ? "" : f.driver_release + ", ") + "CUDA " +
-                  version_string(p.driver_version) + ": too old; " + old_driver_message(p.driver_version, p.runtime_version);
+    driver.here = (f.driver_release.empty() ? "" : f.driver_release + ", ") +
+                  core("doctor.driver-too-old", {{"version", version_string(p.driver_version)},
+                                                 {"why", old_driver_message(p.driver_version, p.runtime_version)}});
     driver.install = driver_install_text(p.runtime_version);
   } else {
     driver.ok = true;
-    driver.here = (f.driver_release.empty() ? std::string("release unknown") : f.driver_release) +
-                  (p.driver_version > 0 ? ", supports CUDA " + version_string(p.driver_version) : "");
+    const std::string release = f.driver_release.empty() ? core("doctor.driver-release-unknown") : f.driver_release;
+    driver.here = p.driver_version > 0
+                      ? core("doctor.driver-supports", {{"release", release}, {"version", version_string(p.driver_version)}})
+                      : release;
   }
   out.push_back(driver);
 
-  Piece gpus{"gpu", "GPUs", gpu != nullptr, "", all, ""};
+  Piece gpus{"gpu", core("doctor.piece.gpu"), gpu != nullptr, "", all, ""};
   if (gpu) {
     std::vector<std::string> names;
     for (const auto& d : p.devices) names.push_back("GPU " + std::to_string(d.index) + " " + d.name + " (cc " + d.cc_string() + ")");
     gpus.here = join(names, ", ");
   } else {
-    gpus.here = "none: " + (p.reason.empty() ? std::string("no GPU visible") : p.reason);
-    if (f.driver_found && f.cuda_built_in && new_enough) gpus.install = "check CUDA_VISIBLE_DEVICES and nvidia-smi";
+    gpus.here = core("doctor.gpu-none", {{"why", p.reason.empty() ? core("doctor.no-gpu-visible") : p.reason}});
+    if (f.driver_found && f.cuda_built_in && new_enough) gpus.install = core("doctor.gpu-install");
   }
   out.push_back(gpus);
 
   if (gpu && f.cuda_built_in) {
     const std::string code = gpu_code_for(gpu->compute_capability(), f.cuda_architectures);
-    Piece c{"gpu-code", "code for GPU " + std::to_string(gpu->index), !code.empty(), "", all, ""};
-    c.here = code.empty() ? "none for cc " + gpu->cc_string() + " in " + architectures_text(f.cuda_architectures) : code;
-    if (code.empty()) c.install = "a rebuild with CMAKE_CUDA_ARCHITECTURES including " + std::to_string(gpu->compute_capability());
+    Piece c{"gpu-code", core("doctor.piece.gpu-code", {{"index", gpu->index}}), !code.empty(), "", all, ""};
+    c.here = code.empty()
+                 ? core("doctor.code-none", {{"cc", gpu->cc_string()}, {"archs", architectures_text(f.cuda_architectures)}})
+                 : code;
+    if (code.empty()) c.install = core("doctor.code-install", {{"cc", gpu->compute_capability()}});
     out.push_back(c);
   }
 
   auto gpu_feature = [&](const char* id, const char* title, Need need, bool has, const std::string& yes,
                          const std::string& no, const std::string& install) {
-    Piece x{id, title, gpu && has, "", used_by(f, need), ""};
+    Piece x{id, core(title), gpu && has, "", used_by(f, need), ""};
     x.here = !gpu ? "" : has ? yes : no;  // "": needs a GPU to tell
     if (gpu && !has) x.install = install;
     out.push_back(x);
   };
   const int cc = gpu ? gpu->compute_capability() : 0;
-  gpu_feature("compute-8-0", "compute capability 8.0+", Need::cc80, cc >= 80, "yes (cc " + (gpu ? gpu->cc_string() : "") + ")",
-              "no (cc " + (gpu ? gpu->cc_string() : "") + "): those parts are waived", "a GPU of compute capability 8.0 or newer");
-  gpu_feature("cooperative-launch", "cooperative launch", Need::cooperative_launch, gpu && gpu->cooperative_launch, "yes",
-              "no: this GPU or its mode refuses cooperative launches", "a GPU that supports cooperative launch");
-  gpu_feature("clusters", "thread-block clusters", Need::clusters, cc >= 90, "yes (cc 9.0+)",
-              "no (cc " + (gpu ? gpu->cc_string() : "") + " < 9.0): those parts are waived",
-              "a GPU of compute capability 9.0 or newer (H100, H200, B200)");
+  const std::string cc_text = gpu ? gpu->cc_string() : "";
+  gpu_feature("compute-8-0", "doctor.piece.compute-8-0", Need::cc80, cc >= 80, core("doctor.yes-cc", {{"cc", cc_text}}),
+              core("doctor.no-cc-waived", {{"cc", cc_text}}), core("doctor.cc80-install"));
+  gpu_feature("cooperative-launch", "doctor.piece.cooperative-launch", Need::cooperative_launch, gpu && gpu->cooperative_launch, core("doctor.yes"),
+              core("doctor.no-cooperative"), core("doctor.cooperative-install"));
+  gpu_feature("clusters", "doctor.piece.clusters", Need::clusters, cc >= 90, core("doctor.yes-clusters"), core("doctor.no-clusters", {{"cc", cc_text}}),
+              core("doctor.clusters-install"));
 
-  Piece listing{"ptx-sass-listing", "PTX/SASS of the lessons' kernels", f.listing_embedded, "", used_by(f, Need::listing), ""};
-  listing.here = f.listing_embedded ? "embedded in this binary (read by cuobjdump at build time)" : f.listing_reason;
-  if (!f.listing_embedded) listing.install = "a CUDA build made where cuobjdump is found (" + toolkit_package(f, "cuobjdump") + ")";
+  Piece listing{"ptx-sass-listing", core("doctor.piece.ptx-sass-listing"), f.listing_embedded, "", used_by(f, Need::listing), ""};
+  listing.here = f.listing_embedded ? core("doctor.listing-embedded") : f.listing_reason;
+  if (!f.listing_embedded) listing.install = core("doctor.listing-install", {{"package", toolkit_package(f, "cuobjdump")}});
   out.push_back(listing);
 
-  auto tool = [&](const char* id, const char* title, const std::optional<std::string>& where, const std::string& uses,
+  auto tool = [&](const char* id, const std::optional<std::string>& where, const std::string& uses,
                   const std::string& install) {
-    Piece t{id, title, where.has_value(), where ? *where : "not found (PATH, $CUDA_HOME, /usr/local/cuda)", uses, ""};
+    Piece t{id, id, where.has_value(), where ? *where : core("doctor.not-found-on-path"), uses, ""};
     if (!where) t.install = install;
     out.push_back(t);
   };
-  const std::string by_hand = "by hand";  // any kernel's PTX/SASS; the lessons' own listing is embedded
-  tool("cuobjdump", "cuobjdump", f.cuobjdump, by_hand, toolkit_package(f, "cuobjdump"));
-  tool("nvdisasm", "nvdisasm", f.nvdisasm, by_hand, toolkit_package(f, "nvdisasm"));
-  tool("compute-sanitizer", "compute-sanitizer", f.compute_sanitizer, used_by(f, Need::sanitizer),
-       toolkit_package(f, "sanitizer"));
-  Piece nvrtc{"nvrtc", "NVRTC (run-time compilation)", f.nvrtc.has_value(), "", used_by(f, Need::nvrtc), ""};
-  nvrtc.here = f.nvrtc ? *f.nvrtc : f.nvrtc_missing.empty() ? std::string("not found") : f.nvrtc_missing;
-  if (!f.nvrtc && f.cuda_built_in) nvrtc.install = nvrtc_package(f) + " (libnvrtc.so." + major_of(f) + ")";
+  const std::string by_hand = core("doctor.by-hand");  // any kernel's PTX/SASS; the lessons' own listing is embedded
+  tool("cuobjdump", f.cuobjdump, by_hand, toolkit_package(f, "cuobjdump"));
+  tool("nvdisasm", f.nvdisasm, by_hand, toolkit_package(f, "nvdisasm"));
+  tool("compute-sanitizer", f.compute_sanitizer, used_by(f, Need::sanitizer), toolkit_package(f, "sanitizer"));
+  Piece nvrtc{"nvrtc", core("doctor.piece.nvrtc"), f.nvrtc.has_value(), "", used_by(f, Need::nvrtc), ""};
+  nvrtc.here = f.nvrtc ? *f.nvrtc : f.nvrtc_missing.empty() ? core("doctor.not-found") : f.nvrtc_missing;
+  if (!f.nvrtc && f.cuda_built_in) nvrtc.install = nvrtc_install(f);
   out.push_back(nvrtc);
 
-  Piece md4c{"md4c", "md4c (explain renders Markdown)", f.md4c, "", "explain", ""};
-  md4c.here = f.md4c ? "libmd4c.so.0, libmd4c-html.so.0" : "not found: explain shows the Markdown as written";
-  if (!f.md4c) md4c.install = "libmd4c0 and libmd4c-html0 (Debian, Ubuntu)";
+  Piece md4c{"md4c", core("doctor.piece.md4c"), f.md4c, "", "explain", ""};
+  md4c.here = f.md4c ? "libmd4c.so.0, libmd4c-html.so.0" : core("doctor.md4c-missing");
+  if (!f.md4c) md4c.install = core("doctor.md4c-install");
   out.push_back(md4c);
 
   const bool nccl_ok = f.nccl.has_value() && f.nccl_built_in;
-  Piece multi{"multi-gpu", "several GPUs and NCCL", p.devices.size() >= 2 && nccl_ok, "", used_by(f, Need::multi_gpu),
-              ""};
-  multi.here = std::to_string(p.devices.size()) + " GPU" + (p.devices.size() == 1 ? "" : "s") + ", NCCL " +
-               (f.nccl ? "found (" + *f.nccl + ")" : "not found") +
-               (f.cuda_built_in && !f.nccl_built_in ? ", not built into this cudasync" : "");
+  Piece multi{"multi-gpu", core("doctor.piece.multi-gpu"), p.devices.size() >= 2 && nccl_ok, "", used_by(f, Need::multi_gpu), ""};
+  multi.here = core(p.devices.size() == 1 ? "doctor.multi-here-one" : "doctor.multi-here-many",
+                    {{"count", p.devices.size()},
+                     {"nccl", f.nccl ? core("doctor.nccl-found", {{"where", *f.nccl}}) : core("doctor.not-found")}}) +
+               (f.cuda_built_in && !f.nccl_built_in ? core("doctor.nccl-not-built-in") : "");
   if (!multi.ok) {
     std::vector<std::string> need;
-    if (p.devices.size() < 2) need.push_back(p.devices.empty() ? "two GPUs" : "a second GPU");
-    if (!f.nccl) need.push_back("libnccl2 (NVIDIA's CUDA repository)");
-    if (f.cuda_built_in && !f.nccl_built_in)
-      need.push_back("a cudasync built with nccl.h (libnccl-dev, or a CUDA toolkit that ships NCCL)");
-    multi.install = join(need, " and ");
+    if (p.devices.size() < 2) need.push_back(core(p.devices.empty() ? "doctor.two-gpus" : "doctor.second-gpu"));
+    if (!f.nccl) need.push_back(core("doctor.nccl-install"));
+    if (f.cuda_built_in && !f.nccl_built_in) need.push_back(core("doctor.nccl-rebuild"));
+    multi.install = need.size() < 2 ? join(need, "")
+                                    : core("doctor.and", {{"list", join({need.begin(), need.end() - 1}, ", ")},
+                                                          {"last", need.back()}});
   }
   out.push_back(multi);
   return out;
@@ -261,9 +265,9 @@ std::string lesson_lacks(const DoctorFacts& f, const std::string& lesson, const 
     const auto piece = std::find_if(ps.begin(), ps.end(), [&](const Piece& p) { return p.id == id; });
     const bool gpu_piece = need == Need::cc80 || need == Need::cooperative_launch || need == Need::clusters;
     if (gpu_piece && !gpu) continue;  // on the model these are "needs a GPU" like every timing
-    if (piece != ps.end() && !piece->ok) lacks.push_back(piece->title + " for " + what);
+    if (piece != ps.end() && !piece->ok) lacks.push_back(core("doctor.lacks-for", {{"piece", piece->title}, {"what", what}}));
   }
-  return lacks.empty() ? "nothing" : join(lacks, "; ");
+  return lacks.empty() ? core("doctor.nothing") : join(lacks, "; ");
 }
 
 }  // namespace
@@ -293,44 +297,41 @@ bool gpu_usable(const DoctorFacts& f) {
 std::string lessons_run_on(const DoctorFacts& f) {
   if (gpu_usable(f)) {
     const DeviceInfo& gpu = *first_gpu(f);
-    return "the GPU (GPU " + std::to_string(gpu.index) + ", " + gpu.name + ", cc " + gpu.cc_string() +
-           "), checked against the reference model";
+    return core("doctor.runs-on-gpu", {{"index", gpu.index}, {"name", gpu.name}, {"cc", gpu.cc_string()}});
   }
   const std::vector<Piece> ps = pieces(f);
   const auto first_missing = std::find_if(ps.begin(), ps.end(), [](const Piece& p) { return !p.ok; });
-  if (first_missing == ps.end()) return "the CPU reference model";
-  return "the CPU reference model (" + first_missing->title + ": " + first_missing->here + ")";
+  if (first_missing == ps.end()) return core("doctor.runs-on-model");
+  return core("doctor.runs-on-model-because", {{"piece", first_missing->title}, {"here", first_missing->here}});
 }
 
 report::Report doctor_report(const DoctorFacts& f) {
   report::Report r;
   r.command = "doctor";
-  r.title = "cudasync doctor: what this machine has and lacks for the lessons";
+  r.title = core("doctor.title");
   const std::vector<Piece> ps = pieces(f);
   const bool on_gpu = gpu_usable(f);
 
-  report::Section summary("summary", "summary");
-  summary.fact("lessons-run-on", "the lessons run on", lessons_run_on(f));
-  summary.fact("minimum-driver", "minimum driver for this build",
-               f.cuda_built_in ? minimum_driver_text(f.probe.runtime_version) : std::string("none: a model-only binary"));
-  summary.fact("minimum-toolkit", "toolkit to build the GPU backend", "CUDA " + std::string(kMinimumToolkit) + " or newer (nvcc)");
-  summary.fact("runtime-version", "CUDA runtime in this binary",
-               f.cuda_built_in ? "CUDA " + version_string(f.probe.runtime_version) + ", linked statically"
-                               : std::string("none (model-only)"));
+  report::Section summary("summary", core("doctor.summary"));
+  summary.fact("lessons-run-on", core("doctor.runs-on"), lessons_run_on(f));
+  summary.fact("minimum-driver", core("doctor.minimum-driver"),
+               f.cuda_built_in ? minimum_driver_text(f.probe.runtime_version) : core("doctor.model-only"));
+  summary.fact("minimum-toolkit", core("doctor.minimum-toolkit"), core("doctor.toolkit-or-newer", {{"version", kMinimumToolkit}}));
+  summary.fact("runtime-version", core("doctor.runtime"),
+               f.cuda_built_in ? core("doctor.runtime-static", {{"version", version_string(f.probe.runtime_version)}})
+                               : core("doctor.runtime-none"));
   std::size_t missing = 0;
   for (const auto& p : ps) missing += p.state() == State::missing ? 1 : 0;
-  summary.fact("missing", "pieces missing", static_cast<std::int64_t>(missing), Format::count,
-               missing ? "each with what to install, below" : "");
-  if (!on_gpu)
-    summary.note("every lesson runs on the reference model: lane tables, traces and checks of the model; timings "
-                 "and race counts say \"needs a GPU\"");
+  summary.fact("missing", core("doctor.missing"), static_cast<std::int64_t>(missing), Format::count,
+               missing ? core("doctor.missing-note") : "");
+  if (!on_gpu) summary.note(core("doctor.model-note"));
   r.sections.push_back(std::move(summary));
 
-  report::Section machine("machine", "what this machine has");
-  report::Table t("pieces", "each piece the lessons use, and the lessons of this build that use it");
-  t.column("piece", "piece").column("ok", "ok").column("used-by", "used by").column("here", "here");
-  report::Table install("install", "what to install for each missing piece");
-  install.column("piece", "piece").column("install", "to install");
+  report::Section machine("machine", core("doctor.machine"));
+  report::Table t("pieces", core("doctor.pieces"));
+  t.column("piece", core("doctor.piece")).column("ok", core("doctor.ok")).column("used-by", core("doctor.used-by")).column("here", core("doctor.here"));
+  report::Table install("install", core("doctor.install"));
+  install.column("piece", core("doctor.piece")).column("install", core("doctor.to-install"));
   for (const auto& p : ps) {
     const report::Value ok = p.state() == State::needs_gpu ? report::Value{report::NeedsGpu{}} : report::Value{p.ok};
     const report::Value here = p.here.empty() ? report::Value{report::Undefined{}} : report::Value{p.here};
@@ -341,11 +342,11 @@ report::Report doctor_report(const DoctorFacts& f) {
   if (!install.rows.empty()) machine.add(std::move(install));
   r.sections.push_back(std::move(machine));
 
-  report::Section lessons("lessons", "lesson by lesson");
-  report::Table l("lessons", "where each lesson runs here and what it lacks");
-  l.column("lesson", "lesson").column("runs-on", "runs on").column("lacks", "lacks here");
+  report::Section lessons("lessons", core("doctor.lessons"));
+  report::Table l("lessons", core("doctor.lessons-table"));
+  l.column("lesson", core("doctor.lesson")).column("runs-on", core("doctor.lesson-runs-on")).column("lacks", core("doctor.lacks"));
   for (const auto& id : f.lessons)
-    l.row({{"lesson", id}, {"runs-on", std::string(on_gpu ? "GPU + model" : "reference model")},
+    l.row({{"lesson", id}, {"runs-on", core(on_gpu ? "doctor.gpu-and-model" : "doctor.reference-model")},
            {"lacks", lesson_lacks(f, id, ps)}});
   lessons.add(std::move(l));
   r.sections.push_back(std::move(lessons));

@@ -25,6 +25,20 @@ namespace {
 
 using report::Format;
 
+// What an exercise's answer may be, in the run's language (course::accepted gives the English of a
+// usage error).
+std::string accepted_words(const course::AnswerFormat& f) {
+  std::string choices;
+  for (std::size_t i = 0; i < f.choices.size(); ++i) choices += (i ? ", " : "") + f.choices[i];
+  switch (f.kind) {
+    case course::AnswerKind::integer: return words::core("answer.accepts-integer");
+    case course::AnswerKind::mask: return words::core("answer.accepts-mask");
+    case course::AnswerKind::choice: return words::core("answer.accepts-choice", {{"choices", choices}});
+    case course::AnswerKind::lanes: return words::core("answer.accepts-lanes");
+  }
+  return "";
+}
+
 struct ExerciseOptions {
   std::string lesson;
   std::optional<int> number;
@@ -110,7 +124,7 @@ report::Report one(const course::CourseLesson& l, const course::Exercise& e, con
            Format::plain, blocked.empty() ? words::core("exercise.nvrtc-compiles") : blocked);
     s.note(words::core("exercise.write-note", {{"lesson", name}, {"number", n}}));
   } else {
-    s.fact("format", words::core("exercise.answer-with"), course::accepted(e.format));
+    s.fact("format", words::core("exercise.answer-with"), accepted_words(e.format));
     if (e.needs_gpu)
       s.fact("needs-gpu", words::core("measurement.needs-gpu"), std::string("yes"), Format::plain,
              words::core("exercise.model-cannot-say"));

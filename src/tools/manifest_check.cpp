@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
           if (catalog_in && !k->empty() && catalog.find(*k) == catalog.end())
             throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(o.line) + ": " + o.name + ": '" +
                                                   *k + "' is no key of " + catalog_file.string());
+      for (const auto& [need, key] : m.needs)
+        if (catalog_in && catalog.find(key) == catalog.end())
+          throw cudasync::course::ManifestError(file.string() + ":1: needs." + need + ".for: '" + key +
+                                                "' is no key of " + catalog_file.string());
       if (m.parts.empty())
         throw cudasync::course::ManifestError(file.string() + ":1: parts: is missing: the lesson's parts, in the order "
                                               "they run ({\"id\": ..., \"reads\": [...]})");

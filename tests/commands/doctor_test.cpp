@@ -7,6 +7,7 @@
 #include "commands/doctor_report.hpp"
 #include "core/nvidia_driver.hpp"
 #include "core/version.hpp"
+#include "core/words/language.hpp"
 #include "support/cli_expect.hpp"
 
 using namespace cudasync;
@@ -244,4 +245,26 @@ TEST(DoctorCli, WithoutADriverTheBinarySaysSoInsteadOfInsufficientDriver) {
   EXPECT_EQ(r.exit_code, 0) << test::shown(r);
   EXPECT_NE(r.err.find("no NVIDIA driver found (libcuda.so.1 cannot be loaded)"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("insufficient"), std::string::npos) << r.err;
+}
+
+// In Chinese the report is Chinese: its titles, columns and sentences; its ids, the tools' and
+// packages' names and the numbers stay as they are.
+TEST(DoctorReport, InChineseTheWordsAreChineseAndTheIdsTheSame) {
+  DoctorFacts f = cuda_build();
+  f.probe.reason = no_driver_message();
+  const report::Report en = commands::doctor_report(f);
+  const words::LanguageScope zh(words::Lang::zh);
+  const report::Report r = commands::doctor_report(f);
+  EXPECT_EQ(r.title, "cudasync doctor：这台机器为各课具备和缺少什么");
+  EXPECT_EQ(r.section("machine")->tables[0].columns[0].title, "部件");
+  EXPECT_EQ(cell_text(r, "lessons", "lessons", "cg-reduce", 1), "参考模型");
+  EXPECT_NE(cell_text(r, "machine", "install", "md4c", 1).find("libmd4c0 和 libmd4c-html0"), std::string::npos);
+  EXPECT_NE(fact_text(r, "summary", "lessons-run-on").find("CPU 参考模型"), std::string::npos);
+  ASSERT_EQ(r.sections.size(), en.sections.size());
+  for (std::size_t i = 0; i < r.sections.size(); ++i) {
+    EXPECT_EQ(r.sections[i].id, en.sections[i].id);
+    ASSERT_EQ(r.sections[i].tables.size(), en.sections[i].tables.size());
+    for (std::size_t t = 0; t < r.sections[i].tables.size(); ++t)
+      EXPECT_EQ(r.sections[i].tables[t].rows.size(), en.sections[i].tables[t].rows.size());
+  }
 }

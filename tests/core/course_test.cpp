@@ -12,6 +12,7 @@
 #include "core/course/progress.hpp"
 #include "core/lesson_texts.hpp"
 #include "core/shared_gpu.hpp"
+#include "core/words/words.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace cudasync;
@@ -46,6 +47,19 @@ TEST(AnswerFormat, ChoicesIgnoreCase) {
   EXPECT_EQ(canonical(f, "Yes"), "yes");
   EXPECT_FALSE(canonical(f, "maybe"));
   EXPECT_EQ(course::accepted(f), "one of yes, no");
+}
+
+// An exercise shows what it accepts from core's catalog; a usage error says it in English from
+// course::accepted: the two English sentences are one.
+TEST(AnswerFormat, WhatEachFormAcceptsReadsTheSameInTheCatalogsEnglish) {
+  const std::pair<AnswerFormat, const char*> forms[] = {{{AnswerKind::integer, {}}, "answer.accepts-integer"},
+                                                        {{AnswerKind::mask, {}}, "answer.accepts-mask"},
+                                                        {{AnswerKind::choice, {"yes", "no"}}, "answer.accepts-choice"},
+                                                        {{AnswerKind::lanes, {}}, "answer.accepts-lanes"}};
+  for (const auto& [f, key] : forms) {
+    const words::Args args = f.kind == AnswerKind::choice ? words::Args{{"choices", "yes, no"}} : words::Args{};
+    EXPECT_EQ(words::say_in(words::Lang::en, "core", key, args), course::accepted(f)) << key;
+  }
 }
 
 TEST(AnswerFormat, LanesAreASetInAnyOrderWithRanges) {

@@ -176,11 +176,13 @@ void keys_match_code(const std::string& name, const fs::path& code, const std::v
   std::smatch m;
   for (const auto& [k, e] : c)
     if (std::regex_match(k, m, part_key) && literals.count(m[m[1].matched ? 1 : 2].str())) named.insert(k);
-  // The lesson's manifest names its options' help and what a text option accepts.
-  if (name != "core")
+  // The lesson's manifest names its options' help, what a text option accepts, and what each need is for.
+  if (name != "core") {
     for (const auto& o : course::built_in_manifest(name).options)
       for (const std::string* k : {&o.help, &o.accepted})
         if (!k->empty()) named.insert(*k);
+    for (const auto& need : course::built_in_manifest(name).needs) named.insert(need.second);
+  }
   for (const auto& [k, e] : c) EXPECT_EQ(named.count(k), 1u) << name << "/words.json: '" << k << "' is named by no code";
 }
 

@@ -167,7 +167,9 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
     if (c.course) {
       for (const auto& e : c.course->exercises)
         if (e.kind == course::Kind::kernel) summaries.back().kernel_exercises.push_back(e.number);
-      summaries.back().needs = c.course->needs;
+      // What each need is for: the lesson catalog's sentence (the manifest names its key).
+      for (const auto& [need, for_key] : c.course->needs)
+        summaries.back().needs.emplace_back(need, words::say(c.name, for_key));
     }
   }
   add_cli_spec_flag(app);  // hidden: the man page and completions are generated from it

@@ -15,7 +15,9 @@ namespace cudasync::course {
 //   lanes "11, 3" -> "3,11", "0,1,2,3,8" -> "0-3,8"
 std::optional<std::string> canonical(const AnswerFormat& format, std::string_view typed);
 
-// What the format accepts, for a usage error: "a whole number (decimal, or hex as 0x1f)".
+// What the format accepts, for a usage error (English in every language, as usage errors are):
+// "a whole number (decimal, or hex as 0x1f)". An exercise shows it in the run's language from core's
+// catalog (answer.accepts-<kind>, whose English is this).
 std::string accepted(const AnswerFormat& format);
 
 // The canonical lanes text of a set of whole numbers: {0,1,2,3,8} -> "0-3,8"; {} -> "none".

@@ -5,6 +5,7 @@
 
 #include "core/course/teacher_course.hpp"
 #include "core/errors.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::course {
 
@@ -68,8 +69,8 @@ std::string numbers_accepted(const LessonCourse& course) {
 }
 
 std::string Tally::text() const {
-  return std::to_string(lessons_done) + "/" + std::to_string(lessons) + " lessons, " + std::to_string(solved) + "/" +
-         std::to_string(exercises) + " exercises";
+  return words::core("progress.tally",
+                     {{"done", lessons_done}, {"lessons", lessons}, {"solved", solved}, {"exercises", exercises}});
 }
 
 const ExerciseRecord* record_of(const Progress& progress, const std::string& lesson, const Exercise& e) {

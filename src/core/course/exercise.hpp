@@ -121,8 +121,8 @@ struct LessonCourse {
   std::vector<std::string> tour_args;  // `cudasync tour` runs `cudasync <lesson> ARGS`: small and fast
   Text remember;                       // the one sentence to remember, ending the lesson's tour stop
   std::vector<Exercise> exercises;
-  // What the lesson uses beyond "a GPU", and the part that uses it ("cooperative-launch", "the
-  // grid.sync() rung"): `cudasync doctor` says, per lesson, what this machine lacks.
+  // What the lesson uses beyond "a GPU", and the catalog key of what uses it ("cooperative-launch",
+  // "need.cooperative-launch"): `cudasync doctor` says, per lesson, what this machine lacks.
   std::vector<std::pair<std::string, std::string>> needs;
 };
 

@@ -565,6 +565,13 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
     const std::size_t colon = what.find(": syntax error");
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw ManifestError(file + ":" + std::to_string(line_at(text, at)) + ": not JSON: " + what);
+  } catch (const json::exception& e) {
+    // A number too large for any type ("1e999"): nlohmann names the token, not its place.
+    std::string what = e.what();
+    if (const std::size_t bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string token = open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    throw ManifestError(file + ":" + std::to_string(line_at(text, 0, token)) + ": not JSON: " + what);
   }
   Reader r(text, file);
   const bool teacher = origin == ManifestOrigin::teacher;

@@ -45,8 +45,8 @@
 // question and hint from lessons/<lesson>/en.md and zh.md; a teacher's rows carry them:
 // "question": {"en": ..., "zh": ...}, "hint": {...}, and no number (they follow the built-in ones).
 // A built-in manifest also gives the lesson's place in the course ("order": 1, 2, ...) and what it
-// uses beyond a GPU ("needs": [{"need": "cooperative-launch", "for": "the grid.sync() rung"}]),
-// which `cudasync doctor` reports.
+// uses beyond a GPU ("needs": [{"need": "cooperative-launch", "for": "need.cooperative-launch"}],
+// "for" the key of the lesson catalog's sentence saying what uses it), which `cudasync doctor` reports.
 //
 // Plain C++: no CLI11, no CUDA (nlohmann/json only in the .cpp).
 #include <cstdint>
@@ -181,8 +181,8 @@ struct Manifest {
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
   int order = 0;     // the lesson's place in the course (built in: 1, 2, ...; cmake/lessons.cmake sorts by it)
   std::vector<std::string> tour;
-  // "needs": [{"need": "cooperative-launch", "for": "the grid.sync() rung"}]: what the lesson uses
-  // beyond a GPU (kManifestNeeds), and the part that uses it; doctor reads them.
+  // "needs": [{"need": "cooperative-launch", "for": "need.cooperative-launch"}]: what the lesson uses
+  // beyond a GPU (kManifestNeeds), and the catalog key of what uses it; doctor reads them.
   std::vector<std::pair<std::string, std::string>> needs;
   std::vector<OptionSpec> options;  // the lesson's own options, in the order the help lists them
   std::vector<PartSpec> parts;      // in the order they run

@@ -69,7 +69,7 @@ Catalog parse_catalog(std::string_view text, const std::string& file) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number too large for any type
     throw CatalogError(file + ":1: not JSON: " + e.what());
   }
   if (!j.is_object()) throw CatalogError(file + ":1: the catalog is not an object; accepted: {\"key\": {\"en\": ..., \"zh\": ...}}");
