@@ -213,8 +213,12 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
     m.add(std::move(ev));
     report::Table ex("execution", words::core("litmus.execution"));
     ex.column("relation", words::core("litmus.relation")).column("edge", words::core("litmus.edge"));
-    for (const auto& x : v.rf) ex.row({{"relation", std::string("rf")}, {"edge", x}});
-    for (const auto& x : v.co) ex.row({{"relation", std::string("co")}, {"edge", x}});
+    for (const auto& [read, write] : v.rf)
+      ex.row({{"relation", std::string("rf")},
+              {"edge", write.empty() ? words::core("litmus.reads-initial", {{"read", read}})
+                                     : words::core("litmus.reads", {{"read", read}, {"write", write}})}});
+    for (const auto& [a, b] : v.co)
+      ex.row({{"relation", std::string("co")}, {"edge", words::core("litmus.before", {{"first", a}, {"then", b}})}});
     for (const auto& x : v.final_state) ex.row({{"relation", std::string("final")}, {"edge", x}});
     m.add(std::move(ex));
   }

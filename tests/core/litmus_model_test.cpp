@@ -103,7 +103,8 @@ TEST(LitmusModel, TheScopeDecidesAndAnAllowedOutcomeHasAWitness) {
   EXPECT_TRUE(v.reachable);
   EXPECT_TRUE(v.holds);
   EXPECT_TRUE(v.cycle.empty());
-  EXPECT_NE(std::find(v.rf.begin(), v.rf.end(), "d reads the initial value"), v.rf.end());
+  EXPECT_NE(std::find(v.rf.begin(), v.rf.end(), std::pair<std::string, std::string>("d", "")), v.rf.end())
+      << "d reads the initial value";
   EXPECT_NE(std::find(v.final_state.begin(), v.final_state.end(), "P1:r1 = 0"), v.final_state.end());
   // In one CTA the .cta scope is enough.
   EXPECT_FALSE(judge(litmus_parsed(litmus_with(litmus_with(litmus_with(kLitmusMp, "st.release.gpu", "st.release.cta"), "ld.acquire.gpu", "ld.acquire.cta"),

@@ -726,11 +726,11 @@ class Model {
     for (int r = 0; r < n; ++r)
       if (g.ev[static_cast<std::size_t>(r)].kind == Event::Kind::read) {
         const int w = g.read_src[static_cast<std::size_t>(r)];
-        v.rf.push_back(letter(r) + " reads " + (w < 0 ? std::string("the initial value") : letter(w)));
+        v.rf.emplace_back(letter(r), w < 0 ? std::string() : letter(w));
       }
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
-        if (cand.co.has(a, b)) v.co.push_back(letter(a) + " before " + letter(b));
+        if (cand.co.has(a, b)) v.co.emplace_back(letter(a), letter(b));
     gives_target(g, cand.co, &v.final_state);
     const Checked c = check(g, cand.co, cand.sc_order);
     if (c.broken.empty()) return;

@@ -47,8 +47,10 @@ struct Verdict {
   std::vector<EventText> events;   // of the example (the witness, or the rejected candidate)
   std::vector<Step> cycle;         // forbidden: the example's cycle or violation, step by step
   std::string example_axiom;       // the axiom the cycle breaks
-  std::vector<std::string> rf;     // the example's reads-from: "d reads b" / "d reads the initial value"
-  std::vector<std::string> co;     // the example's coherence order: "b before e"
+  // The example's reads-from, reader and writer ({"d", "b"}; the writer "" for the initial value),
+  // and its coherence order ({"b", "e"}: b before e), by event letter: the command words them.
+  std::vector<std::pair<std::string, std::string>> rf;
+  std::vector<std::pair<std::string, std::string>> co;
   std::vector<std::string> final_state;  // the example's registers and memory: "P1:r0 = 1"
 };
 
