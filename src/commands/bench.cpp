@@ -25,6 +25,7 @@
 #include "core/log.hpp"
 #include "core/nvidia_driver.hpp"
 #include "core/report/json_renderer.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -249,19 +250,14 @@ cli::Attached attach_bench(CLI::App& sub) {
     for (const CLI::App* c : app->get_subcommands([](const CLI::App*) { return true; }))
       if (c != &sub && c->get_option_no_throw("--part") != nullptr) known.push_back(c->get_name());
   CLI::Option* lesson_option =
-      sub.add_option("--lesson", o->lessons, "Which lessons, comma-separated (default: every lesson)")->delimiter(',');
+      sub.add_option("--lesson", o->lessons, words::core("help.bench.lesson"))->delimiter(',');
   if (!known.empty()) lesson_option->check(CLI::IsMember(known));
-  sub.add_option("--out", o->out,
-                 "Directory to write <gpu-name>.md and <gpu-name>.json into (created if missing, and checked for "
-                 "writing before any benchmark runs); without it nothing is written. The repository keeps them in "
-                 "docs/results")
+  sub.add_option("--out", o->out, words::core("help.bench.out"))
       ->check(cli::non_empty("a directory that can be written (created if missing)"));
-  sub.add_flag("--force", o->force, "Overwrite <gpu-name>.md and .json in --out when they exist");
-  sub.add_option("--timeout", o->timeout_s, "Seconds each lesson's --bench may run before it is killed (default 1800)")
+  sub.add_flag("--force", o->force, words::core("help.bench.force"));
+  sub.add_option("--timeout", o->timeout_s, words::core("help.bench.timeout"))
       ->check(CLI::Range(1, 86400));
-  sub.footer("Writes files only where --out says, and never over an existing one without --force.\n"
-             "Without a GPU the lessons run on the reference model: the table has its shape, each figure says\n"
-             "\"needs a GPU\", and the exit code is 0. A lesson that fails or times out makes it exit 1.");
+  sub.footer(words::core("help.bench.footer"));
   cli::Validator validate = [o](const RunContext& ctx) {
     const auto lessons = all_lessons(ctx);
     for (const auto& l : o->lessons)

@@ -9,6 +9,7 @@
 #include "core/course/answer_format.hpp"
 #include "core/course/lesson_runner.hpp"
 #include "core/errors.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -25,12 +26,11 @@ struct CheckOptions {
 
 cli::Attached attach_check(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<CheckOptions>();
-  sub.add_option("lesson", o->lesson, "The lesson")->required()->transform(exercise_lesson(table));
-  cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)")
+  sub.add_option("lesson", o->lesson, words::core("help.check.lesson"))->required()->transform(exercise_lesson(table));
+  cli::add_count(sub, "number", o->number, kMaxExerciseNumber, words::core("help.exercise-number"))
       ->required();
   sub.add_option("answer", o->answer,
-                 "Your answer, in the form cudasync exercise LESSON N asks for (a number, a mask, a word, or lanes "
-                 "like 3,11)")
+                 words::core("help.check.answer"))
       ->required();
   sub.footer("Exit 0: right; 1: wrong (with the reason); 2: no such lesson or exercise, or an answer of the wrong\n"
              "form. Every answer is recorded in your progress ($XDG_STATE_HOME/cudasync, cudasync progress).");

@@ -146,7 +146,7 @@ report::Report run_report(const std::vector<std::string>& given) {
 
 cli::Runner attach_class(CLI::App& sub, const std::vector<cli::Command>& /*table*/) {
   auto args = std::make_shared<std::vector<std::string>>();
-  sub.add_option("what", *args, "report FILE...|DIR: the class's exports (cudasync progress --export)")->required();
+  sub.add_option("what", *args, words::core("help.class.what"))->required();
   return [args](const RunContext&) {
     if ((*args)[0] != "report" || args->size() < 2)
       throw UsageError("class " + (*args)[0] + ": accepted: cudasync class report FILE... (or a folder of them)");

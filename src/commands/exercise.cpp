@@ -210,22 +210,19 @@ report::Report kernel_child(const ExerciseOptions& o, const RunContext& ctx) {
 
 cli::Attached attach_exercise(CLI::App& sub, const std::vector<cli::Command>& table) {
   auto o = std::make_shared<ExerciseOptions>();
-  sub.add_option("lesson", o->lesson, "The lesson (default: every lesson's count)")->transform(exercise_lesson(table));
-  cli::add_count(sub, "number", o->number, kMaxExerciseNumber, "The exercise's number (cudasync exercise LESSON lists them)");
-  sub.add_flag("--hint", o->hint, "Show a hint for exercise N");
-  sub.add_flag("--answer", o->answer, "Show the answer of exercise N, computed now by running the lesson");
-  sub.add_option("--kernel", o->kernel, "A kernel exercise: the file with your __device__ function")
+  sub.add_option("lesson", o->lesson, words::core("help.exercise.lesson"))->transform(exercise_lesson(table));
+  cli::add_count(sub, "number", o->number, kMaxExerciseNumber, words::core("help.exercise-number"));
+  sub.add_flag("--hint", o->hint, words::core("help.exercise.hint"));
+  sub.add_flag("--answer", o->answer, words::core("help.exercise.answer"));
+  sub.add_option("--kernel", o->kernel, words::core("help.exercise.kernel"))
       ->check(cli::non_empty("a file with your __device__ function (a copy of the starter: --starter)"));
   sub.add_flag("--starter", o->starter,
-               "A kernel exercise: print its starter file (cudasync exercise LESSON N --starter > FILE)");
+               words::core("help.exercise.starter"));
   // The child process that compiles and runs a student's kernel (hidden: the parent starts it).
   sub.add_option("--child", o->child, "")->check(CLI::IsMember({"kernel"}))->group("");
   sub.add_option("--child-out", o->child_out, "")->group("");
   sub.add_option("--kernel-request", o->kernel_request, "")->group("");
-  sub.footer("Answers are computed when asked, by running the lesson: on the GPU where there is one, else on the\n"
-             "reference model. cudasync check LESSON N ANSWER checks yours and records it (cudasync progress).\n"
-             "A teacher's own exercises follow a lesson's: $CUDASYNC_COURSE_DIR/<lesson>.json (the form: "
-             "README, For teachers).");
+  sub.footer(words::core("help.exercise.footer"));
   cli::Validator validate = [o, &table](const RunContext&) {
     if (!o->child.empty() || !o->child_out.empty() || !o->kernel_request.empty()) {
       if (o->child.empty() || o->child_out.empty() || o->kernel_request.empty() || !o->lesson.empty())

@@ -10,6 +10,7 @@
 #include "core/course/exam.hpp"
 #include "core/errors.hpp"
 #include "core/lesson_texts.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -74,13 +75,13 @@ cli::Runner attach_explain(CLI::App& sub, const std::vector<cli::Command>& table
       "LESSON", "a lesson, or its number");
   std::string members;  // for the completions (cli_spec reads the values from the type name)
   for (const auto& n : names) members += (members.empty() ? "" : ",") + n;
-  sub.add_option("lesson", o->lesson, "The lesson to explain, or its number")
+  sub.add_option("lesson", o->lesson, words::core("help.explain.lesson"))
       ->required()
       ->transform(lesson_check)
       ->type_name("TEXT:{" + members + "}");
   // Hidden: kept one release so that an old command says where the answers went (answers_moved).
   sub.add_flag("--answers", o->answers)->group("");
-  sub.add_flag("--raw", o->raw, "Print the Markdown as written, instead of rendering it for the terminal");
+  sub.add_flag("--raw", o->raw, words::core("help.explain.raw"));
   return [o](const RunContext& ctx) {
     o->lang = ctx.lang;  // the global --lang, or the locale's
     return run_explain(*o);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -38,7 +39,7 @@ cli::Runner attach_help(CLI::App& sub) {
   std::vector<std::string> names;
   for (const CLI::App* s : app->get_subcommands([&sub](const CLI::App* s) { return s != &sub; }))
     names.push_back(s->get_name());
-  sub.add_option("command", *name, "The command to describe (a lesson, list, explain, ...); none: cudasync itself")
+  sub.add_option("command", *name, words::core("help.help.command"))
       ->check(CLI::IsMember(names));
   return [name, app](const RunContext&) { return run_help(*app, *name); };
 }

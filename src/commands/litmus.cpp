@@ -251,12 +251,11 @@ cli::Runner attach_litmus(CLI::App& sub) {
   auto runs = std::make_shared<int>(200);
   auto sass = std::make_shared<bool>(false);
   sub.add_option("test", *args,
-                 "list; show NAME; a library test's NAME; or the path of a .litmus file (PTX subset of "
-                 "Dat3M's format, docs/litmus.md)")
+                 words::core("help.litmus.test"))
       ->required();
-  sub.add_option("--runs", *runs, "On a GPU: launches of 2,048 instances each (default 200)")
+  sub.add_option("--runs", *runs, words::core("help.litmus.runs"))
       ->check(CLI::Range(1, 100000));
-  sub.add_flag("--sass", *sass, "Each instruction's SASS (needs NVRTC and the toolkit's nvdisasm; no GPU)");
+  sub.add_flag("--sass", *sass, words::core("help.litmus.sass"));
   return [args, runs, sass](const RunContext& ctx) {
     const auto& a = *args;
     if (a[0] == "list") {

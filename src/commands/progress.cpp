@@ -109,13 +109,11 @@ cli::Attached attach_progress(CLI::App& sub, const std::vector<cli::Command>& ta
   auto yes = std::make_shared<bool>(false);
   auto export_file = std::make_shared<std::string>();
   auto student = std::make_shared<std::string>();
-  sub.add_flag("--reset", *reset_flag, "Clear your progress: every exercise unsolved again (asks first)");
-  sub.add_flag("--yes", *yes, "With --reset: do not ask (a script, a pipe)");
-  sub.add_option("--export", *export_file, "Write your progress for your teacher to FILE (cudasync class report reads it)");
-  sub.add_option("--student", *student, "With --export: your name in the class report (default: your login name)");
-  sub.footer("Your progress is yours alone: $XDG_STATE_HOME/cudasync/progress.db (default\n"
-             "~/.local/state/cudasync/), never the working directory. A state it cannot read is set aside with a\n"
-             "warning, and the course starts again; one it cannot write costs no run.");
+  sub.add_flag("--reset", *reset_flag, words::core("help.progress.reset"));
+  sub.add_flag("--yes", *yes, words::core("help.progress.yes"));
+  sub.add_option("--export", *export_file, words::core("help.progress.export"));
+  sub.add_option("--student", *student, words::core("help.progress.student"));
+  sub.footer(words::core("help.progress.footer"));
   cli::Validator validate = [reset_flag, yes, export_file, student](const RunContext&) {
     if (*yes && !*reset_flag) throw UsageError("--yes goes with --reset; accepted: cudasync progress --reset --yes");
     if (!student->empty() && export_file->empty())

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/sources.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::commands {
 
@@ -32,7 +33,7 @@ cli::Runner attach_sources(CLI::App& sub) {
   auto keys = std::make_shared<std::vector<std::string>>();
   std::vector<std::string> all;
   for (const Source& s : sources()) all.push_back(s.key);
-  sub.add_option("key", *keys, "Only these works (default: every one)")->check(CLI::IsMember(all));
+  sub.add_option("key", *keys, words::core("help.sources.key"))->check(CLI::IsMember(all));
   return [keys](const RunContext&) { return run_sources(*keys); };
 }
 

@@ -87,8 +87,7 @@ report::Report run_tour(const std::vector<cli::Command>& table, const std::strin
 }  // namespace
 
 cli::Attached attach_tour(CLI::App& sub, const std::vector<cli::Command>& table) {
-  sub.footer("The tour runs every lesson in this one process, on the GPU where there is one, else on the reference\n"
-             "model. A lesson that cannot run here is a failed check in its stop (exit 1); the others still run.");
+  sub.footer(words::core("help.tour.footer"));
   return cli::Runner([&table](const RunContext& ctx) { return run_tour(table, ctx.lang, ctx); });
 }
 

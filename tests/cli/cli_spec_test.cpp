@@ -119,6 +119,11 @@ TEST(CliSpec, TheHelpIsInTheRunsLanguageAndTheSpecIsAlwaysEnglish) {
     EXPECT_NE(zh.out.find(words), std::string::npos) << words << "\n" << zh.out;
   for (const char* english : {"Print this help message", "Global options", "Exit codes", "Measure costs"})
     EXPECT_EQ(zh.out.find(english), std::string::npos) << english << "\n" << zh.out;
+  // The tools' own options and footers too.
+  const auto exercise = cudasync::test::run_cli("exercise --help --lang zh");
+  EXPECT_NE(exercise.out.find("显示练习 N 的提示"), std::string::npos) << exercise.out;
+  EXPECT_NE(exercise.out.find("答案在被问到时运行这一课算出"), std::string::npos) << exercise.out;
+  EXPECT_EQ(exercise.out.find("Show a hint"), std::string::npos) << exercise.out;
   const auto top = cudasync::test::run_cli("--help --lang zh");
   EXPECT_NE(top.out.find("课程：按顺序排列的各课"), std::string::npos) << top.out;  // list's summary
   const auto en = cudasync::test::run_cli("lock --help --lang en");
