@@ -47,7 +47,7 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
     const std::int64_t total = l ? static_cast<std::int64_t>(l->course->exercises.size()) : 0;
     const std::int64_t solved = l ? static_cast<std::int64_t>(course::solved_in(*l, progress)) : 0;
     t.row({{"order", ++order}, {"lesson", c.name}, {"runs-on", where}, {"solved", solved}, {"exercises", total},
-           {"summary", words::say_or(c.name, "lesson.summary", c.summary)}, {"parts", parts}});
+           {"summary", words::say(c.name, "lesson.summary")}, {"parts", parts}});
   }
   t.legend.push_back(words::core("list.solved-legend"));
   s.add(std::move(t));

@@ -27,7 +27,7 @@ void stop(const course::CourseLesson& l, std::size_t order, std::size_t of, cour
           const std::string& lang, report::Report& out) {
   const std::string& name = l.command->name;
   report::Section head(name, std::to_string(order) + "/" + std::to_string(of) + " " + name);
-  head.paragraph(words::say_or(name, "lesson.summary", l.command->summary) + ".");
+  head.paragraph(words::say(name, "lesson.summary") + ".");
   head.fact("run", words::core("tour.what-runs"), command_text(l));
   head.fact("more", words::core("tour.whole-lesson"), "cudasync " + name + "; cudasync explain " + name);
   const auto start = std::chrono::steady_clock::now();

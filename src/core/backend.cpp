@@ -1,8 +1,19 @@
 #include "core/backend.hpp"
 
 #include "core/errors.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync {
+
+namespace {
+
+// The choice's reason in English (for the JSON) and in the run's language (for the log).
+void give_reason(BackendChoice& c, std::string_view key, const words::Args& args = {}) {
+  c.reason = words::say_in(words::Lang::en, "core", key, args);
+  c.said = words::core(key, args);
+}
+
+}  // namespace
 
 const char* to_string(BackendRequest b) {
   switch (b) {
@@ -16,7 +27,7 @@ const char* to_string(BackendRequest b) {
 BackendChoice choose_backend(BackendRequest request, std::optional<int> device, const GpuProbe& probe) {
   BackendChoice c;
   if (request == BackendRequest::model) {  // the model never needs a GPU, whatever --device says
-    c.reason = "backend: model (asked for with --backend model)";
+    give_reason(c, "backend.asked-model");
     return c;
   }
   const int count = static_cast<int>(probe.devices.size());
@@ -33,14 +44,13 @@ BackendChoice choose_backend(BackendRequest request, std::optional<int> device, 
     if (request == BackendRequest::gpu) {
       throw NoGpuError("--backend gpu: no usable GPU (" + probe.reason + ")");
     }
-    c.reason = "backend: model (no usable GPU: " + probe.reason + ")";
+    give_reason(c, "backend.no-gpu", {{"why", probe.reason}});
     return c;
   }
   const DeviceInfo& d = probe.devices[static_cast<std::size_t>(device.value_or(0))];
   c.gpu = true;
   c.device = d;
-  c.reason = "backend: gpu " + std::to_string(d.index) + " (" + d.name + ", compute capability " +
-             d.cc_string() + "), each result checked against the reference model";
+  give_reason(c, "backend.gpu", {{"index", d.index}, {"name", d.name}, {"cc", d.cc_string()}});
   return c;
 }
 

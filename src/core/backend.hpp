@@ -13,7 +13,8 @@ const char* to_string(BackendRequest b);
 struct BackendChoice {
   bool gpu = false;                  // true: kernels run and are checked against the model
   std::optional<DeviceInfo> device;  // set when gpu
-  std::string reason;                // one line: which backend and why
+  std::string reason;                // one line: which backend and why, in English (the JSON's run metadata)
+  std::string said;                  // the same in the run's language, for the log line
 };
 
 // model: always the model (no GPU needed, --device ignored). auto: the GPU when one is usable, else the model (reason says why). gpu: NoGpuError (exit 3)

@@ -7,6 +7,7 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "core/words/language.hpp"
 
 using cudasync::BackendChoice;
 using cudasync::BackendRequest;
@@ -16,6 +17,7 @@ using cudasync::ExitCode;
 using cudasync::GpuProbe;
 using cudasync::NoGpuError;
 using cudasync::UsageError;
+namespace words = cudasync::words;
 
 namespace {
 
@@ -144,6 +146,17 @@ TEST(Backend, ModelWithDeviceNeverNeedsAGpu) {
   // "model never needs a GPU": `--backend model --device 0` on a machine without GPUs runs the model.
   const BackendChoice c = choose_backend(BackendRequest::model, 0, no_gpus());
   EXPECT_FALSE(c.gpu);
+}
+
+// The log line is in the run's language; the reason the JSON keeps is English in every language.
+TEST(Backend, TheLogSaysItInTheRunsLanguageAndTheJsonInEnglish) {
+  const words::LanguageScope zh(words::Lang::zh);
+  const BackendChoice c = choose_backend(BackendRequest::automatic, 1, gpus(2));
+  EXPECT_EQ(c.reason.rfind("backend: gpu 1 (", 0), 0u) << c.reason;
+  EXPECT_EQ(c.said.rfind("后端：GPU 1（", 0), 0u) << c.said;
+  const BackendChoice m = choose_backend(BackendRequest::model, std::nullopt, no_gpus());
+  EXPECT_EQ(m.reason, "backend: model (asked for with --backend model)");
+  EXPECT_EQ(m.said, "后端：参考模型（用 --backend model 指定）");
 }
 
 TEST(Backend, ErrorsDeriveFromTheCommonErrorType) {

@@ -306,7 +306,7 @@ int run_app(int argc, char** argv_given, const std::vector<Command>& commands) {
       meta.driver_version = probe.driver_version;
       meta.runtime_version = probe.runtime_version;
       const BackendChoice choice = choose_backend(opts.backend, opts.device, probe);
-      spdlog::info("{}", choice.reason);
+      spdlog::info("{}", choice.said);
       ctx.gpu = choice.gpu;
       ctx.device = choice.device;
       meta.device = choice.device;
