@@ -20,7 +20,7 @@
 #     their texts show (ShownCommands, by name), which run on the GPU here; 4. each lesson's
 #     default run, the tour's run of its manifest, and every part alone (the parts from
 #     `cudasync --cli-spec`, those that run only with --part included); 5. the compute-sanitizer
-#     runs of the table below.
+#     runs its manifest declares ("sanitize").
 #   GPU_SH_COST=1 adds, in either form, each lesson's cost sweep: `cudasync LESSON --bench`, the
 #   cost model beside the measurement (read by id), and the lesson's probes in build/gpu/bench/.
 #
@@ -38,57 +38,11 @@
 #
 # GPU_SH_DRY=1 (no GPU needed): no setup, build, tests, compute-sanitizer or fuzz; the runs use
 # CUDASYNC_BIN (default build/gpu/src/cudasync) with --backend GPU_SH_BACKEND (default model), so
-# that the lessons, their parts, the sanitizer table's arguments and the jq checks can be tried
+# that the lessons, their parts, the sanitizer runs' arguments and the jq checks can be tried
 # anywhere.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off, in every child process too
-
-# compute-sanitizer runs, one a line: the lesson, the tool, what must come of it, then the
-# lesson's arguments (--backend, --color and --json=FILE are added). memcheck-kernels is memcheck
-# without CUDA API errors (--report-api-errors no): for a part that calls NCCL, whose own probing
-# of its kernels returns cudaErrorNoKernelImageForDevice to itself. What must come of it:
-#   clean   no report from the tool (exit 0) and every check of the lesson passed;
-#   caught  the tool reports what the run does wrong on purpose (exit 99);
-#   own     the lesson runs the tool itself and shows its report as the table of that id.
-# The lesson manifests have no place for these (lessons/<lesson>/lesson.json takes lesson, order,
-# tour, needs and exercises; src/core/course/manifest.cpp refuses any other key), so they are
-# kept here. A run whose parts were waived in their own runs (two-GPU parts on one GPU) is skipped.
-sanitizer_runs='
-warp-primitives  memcheck   clean   --variant guarded,registers
-warp-primitives  racecheck  clean   --part shfl,shfl-up,shfl-down,shfl-xor,shfl-64,ballot,all,any,activemask,match-any,match-all,reduce-add,reduce-min,reduce-max,syncwarp,warp-reduce,cg-tiles --variant guarded,registers
-warp-primitives  synccheck  clean   --variant guarded,registers
-warp-primitives  racecheck  caught  --part syncwarp --variant racy
-cg-reduce        memcheck   clean   --n 5003 --block 64 --part shared,syncwarp,shfl,cg,two-pass,static,grid-sync,cub,trace --trace-block 2
-cg-reduce        racecheck  clean   --n 5003 --block 64 --part shared,syncwarp,shfl,cg,two-pass,static,grid-sync,cub,trace --trace-block 2
-cg-reduce        synccheck  clean   --n 5003 --block 64 --part shared,syncwarp,shfl,cg,two-pass,static,grid-sync,cub,trace --trace-block 2
-named-barriers   racecheck  clean   --part bar-sync,early-stamp,producer-consumer,bar-red,cuda-barrier --trace
-named-barriers   synccheck  clean   --part bar-sync,early-stamp,producer-consumer,bar-red,cuda-barrier,cost --trace
-named-barriers   memcheck   clean   --part bar-sync,early-stamp,producer-consumer,bar-red,cuda-barrier --trace
-threadfence      memcheck   clean   --part litmus --fence device --iterations 1000
-threadfence      memcheck   clean   --part litmus --test mp,sb,lb --fence rel-acq --iterations 1000
-threadfence      memcheck   clean   --part last-block,work-queue,cost
-threadfence      racecheck  clean   --part last-block,work-queue
-threadfence      synccheck  clean   --part last-block,work-queue
-threadfence      memcheck   clean   --part work-queue-race,host-observer
-threadfence      racecheck  caught  --part work-queue-race
-lock             memcheck   clean   --part lock-class,thread-lock --blocks 8 --iterations 3
-lock             memcheck   clean   --part warp-deadlock --threads 32 --iterations 3
-lock             memcheck   clean   --part stale-reads --blocks 8 --iterations 3 --runs 1
-lock             memcheck   clean   --part copy-destructor
-lock             memcheck   clean   --part combining --blocks 6 --threads 40 --iterations 3
-lock             memcheck   clean   --part shared-mutex
-lock             memcheck   clean   --part delay-fix --blocks 8 --iterations 3 --runs 1
-lockfree-barrier memcheck   clean   --part relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks 16 --phases 4 --deadline-ms 5000
-lockfree-barrier memcheck   clean   --part relaunch,graph,xf-lock,xf-lockfree,grid-sync,own,own-cluster --blocks 132 --phases 4 --deadline-ms 5000
-deadlock-demo    memcheck   clean   --part grid-oversubscribed --blocks 64 --deadline-ms 1000
-deadlock-demo    memcheck   clean   --part producer-before-consumer --blocks 64 --deadline-ms 1000
-deadlock-demo    memcheck   clean   --part warp-spinlock,lock-order --deadline-ms 1000
-deadlock-demo    synccheck  own     --part divergent-syncthreads --sanitize
-multi-gpu        memcheck   clean   --part host-flag --iterations 2000
-multi-gpu        memcheck   clean   --part peer-flag --iterations 2000
-multi-gpu        memcheck-kernels  clean   --part barrier --blocks 8 --phases 8
-'
 
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -354,10 +308,17 @@ if [ ${#lessons[@]} -eq 0 ]; then
   done
 fi
 
-# 5 (lessons). compute-sanitizer, from the table at the top.
+# 5 (lessons). compute-sanitizer: each lesson's "sanitize" runs (lessons/<lesson>/lesson.json: the
+# tool, what must come of it, the lesson's arguments; --backend, --color and --json=FILE are added).
+# memcheck-kernels is memcheck without CUDA API errors (--report-api-errors no): for a part that
+# calls NCCL, whose own probing of its kernels returns cudaErrorNoKernelImageForDevice to itself.
+# What must come of it: clean, no report from the tool (exit 0) and every check of the lesson
+# passed; caught, the tool reports what the run does wrong on purpose (exit 99); own, the lesson
+# runs the tool itself and shows its report as the table of that id. A run whose parts were waived
+# in their own runs (two-GPU parts on one GPU) is skipped.
 san=$(command -v compute-sanitizer || true)
 [ -z "$san" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && san=/usr/local/cuda/bin/compute-sanitizer
-# sanitize LESSON TOOL EXPECT ARGS...: one row of the table
+# sanitize LESSON TOOL EXPECT ARGS...: one run
 sanitize() {
   local lesson=$1 tool=$2 expect=$3 p why lim t0 rc json shown says
   shift 3
@@ -414,14 +375,13 @@ sanitize() {
   esac
   failed "$line"
 }
-if [ ${#lessons[@]} -gt 0 ]; then
-  while read -r -u 3 lesson tool expect rest; do
-    [ -n "$lesson" ] || continue
-    [[ " ${lessons[*]} " == *" $lesson "* ]] || continue
+for lesson in "${lessons[@]}"; do
+  while read -r -u 3 tool expect rest; do
+    [ -n "$tool" ] || continue
     read -ra args <<<"$rest"
     sanitize "$lesson" "$tool" "$expect" "${args[@]}"
-  done 3<<<"$sanitizer_runs"
-fi
+  done 3< <(jq -r '(.sanitize // [])[] | ([.tool, .expect] + .args) | join(" ")' "lessons/$lesson/lesson.json")
+done
 
 # 5. Every lesson's --bench in one run, the files of docs/results/.
 if [ ${#lessons[@]} -eq 0 ] && [ "${GPU_SH_BENCH:-1}" != 0 ]; then

@@ -132,8 +132,9 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
 }
 
 // A lesson's parts are rows of its manifest: each reads only declared options, has its title and
-// summary in the lesson's catalog, and the manifest has at least one.
-TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtAll) {
+// summary in the lesson's catalog, and the manifest has at least one; its compute-sanitizer runs
+// name its parts.
+TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtAllOrASanitizerRunOfNone) {
   const TempDir root;
   std::filesystem::create_directories(root.path + "/lock");
   std::filesystem::copy(source_dir() + "/lessons/lock/kernels", root.path + "/lock/kernels");
@@ -151,13 +152,31 @@ TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtA
   const CliResult r = check(reads);
   EXPECT_EQ(r.exit_code, 1) << shown(r);
   EXPECT_TRUE(contains(r.err, "parts[0].reads: --blokcs is not one of \"options\"")) << r.err;
-  std::string unworded = lock;
-  const std::string combining = "{\"id\": \"combining\"";
-  unworded.replace(unworded.find(combining), combining.size(), "{\"id\": \"combing\"");
-  const CliResult w = check(unworded);
+  // The catalog without one part's title.
+  std::string words = read_file(source_dir() + "/lessons/lock/words.json");
+  const std::string title_key = "\"part.combining.title\"";
+  words.replace(words.find(title_key), title_key.size(), "\"part.combining.heading\"");
+  write_course_file(root.path + "/lock/words.json", words);
+  const CliResult w = check(lock);
   EXPECT_EQ(w.exit_code, 1) << shown(w);
   EXPECT_TRUE(contains(w.err, "/lock/lesson.json:")) << w.err;
-  EXPECT_TRUE(contains(w.err, ": parts.combing: 'part.combing.title' is no key of ")) << w.err;
+  EXPECT_TRUE(contains(w.err, ": parts.combining: 'part.combining.title' is no key of ")) << w.err;
+  std::filesystem::copy(source_dir() + "/lessons/lock/words.json", root.path + "/lock/words.json",
+                        std::filesystem::copy_options::overwrite_existing);
+  // A compute-sanitizer run (scripts/gpu.sh runs them) names the lesson's parts, and a known tool.
+  std::string sanitized = lock;
+  const std::string run = "\"--part\", \"lock-class,thread-lock\"";
+  sanitized.replace(sanitized.find(run), run.size(), "\"--part\", \"lock-class,thread-lok\"");
+  const CliResult san = check(sanitized);
+  EXPECT_EQ(san.exit_code, 1) << shown(san);
+  EXPECT_TRUE(contains(san.err, "sanitize[0].args: --part names 'thread-lok', which is no part of \"parts\"")) << san.err;
+  std::string tool = lock;
+  const std::string memcheck = "\"tool\": \"memcheck\"";
+  tool.replace(tool.find(memcheck), memcheck.size(), "\"tool\": \"memchek\"");
+  const CliResult t = check(tool);
+  EXPECT_EQ(t.exit_code, 1) << shown(t);
+  EXPECT_TRUE(contains(t.err, "sanitize[0].tool: 'memchek' is not one; accepted: memcheck, racecheck, synccheck, "
+                              "memcheck-kernels")) << t.err;
   std::string none = lock;
   const std::size_t from = none.find("  \"parts\": [");
   none.erase(from, none.find("  \"exercises\"") - from);

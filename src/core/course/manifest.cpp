@@ -468,6 +468,32 @@ class Reader {
     return p;
   }
 
+  // Row `i` of "sanitize"; `parts` are the lesson's, which its --part must name.
+  SanitizerRun sanitizer_run(const json& row, std::size_t i, const std::vector<PartSpec>& parts) const {
+    const std::string key = "sanitize[" + std::to_string(i) + "]";
+    keys(row, 0, key, {"tool", "expect", "args"});
+    SanitizerRun s;
+    const auto one_of = [&](const char* name, const std::vector<std::string>& accepted) {
+      const std::string v = text(row.value(name, json()), 0, key + "." + name);
+      if (std::find(accepted.begin(), accepted.end(), v) == accepted.end())
+        fail(0, key + "." + name, "'" + v + "' is not one; accepted: " + comma_list(accepted));
+      return v;
+    };
+    s.tool = one_of("tool", {"memcheck", "racecheck", "synccheck", "memcheck-kernels"});
+    s.expect = one_of("expect", {"clean", "caught", "own"});
+    s.args = texts(row.value("args", json::array()), 0, key + ".args");
+    for (std::size_t a = 0; a + 1 < s.args.size(); ++a) {
+      if (s.args[a] != "--part") continue;
+      std::string ids = s.args[a + 1] + ",";
+      for (std::size_t at = 0, comma; (comma = ids.find(',', at)) != std::string::npos; at = comma + 1) {
+        const std::string id = ids.substr(at, comma - at);
+        if (std::none_of(parts.begin(), parts.end(), [&](const PartSpec& p) { return p.id == id; }))
+          fail(0, key + ".args", "--part names '" + id + "', which is no part of \"parts\"");
+      }
+    }
+    return s;
+  }
+
   ManifestExercise exercise(const json& row, std::size_t index, ManifestOrigin origin) const {
     const std::string key = "exercises[" + std::to_string(index) + "]";
     if (!row.is_object()) fail(0, key, "is not an object");
@@ -577,7 +603,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
                                 : std::vector<std::string>{"lesson", "order", "tour", "needs", "options", "parts",
-                                                           "bench", "exercises"});
+                                                           "bench", "sanitize", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
@@ -623,6 +649,9 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
         if (!m.option(o)) r.fail(0, "parts[" + std::to_string(i) + "].reads", o + " is not one of \"options\"");
       m.parts.push_back(std::move(p));
     }
+    const json runs = j.value("sanitize", json::array());
+    if (!runs.is_array()) r.fail(0, "sanitize", "is not a list of compute-sanitizer runs");
+    for (std::size_t i = 0; i < runs.size(); ++i) m.sanitize.push_back(r.sanitizer_run(runs[i], i, m.parts));
     if (j.contains("bench")) {
       r.keys(j["bench"], 0, "bench", {"reads"});
       m.bench = true;

@@ -176,6 +176,20 @@ struct PartSpec {
   int line = 0;
 };
 
+// One compute-sanitizer run of the lesson, as "sanitize" declares it; scripts/gpu.sh runs them
+// (`scripts/gpu.sh LESSON`), judging each by `expect`:
+//
+//   {"tool": "racecheck", "expect": "caught", "args": ["--part", "syncwarp", "--variant", "racy"]}
+//
+// tool: memcheck, racecheck, synccheck, or memcheck-kernels (memcheck without CUDA API errors, for
+// a part that calls NCCL); expect: clean (no report, every check passed), caught (the tool reports
+// what the run does wrong on purpose) or own (the lesson runs the tool itself and shows its report
+// as the table of that name); args: the lesson's arguments, whose --part names its parts.
+struct SanitizerRun {
+  std::string tool, expect;
+  std::vector<std::string> args;
+};
+
 struct Manifest {
   std::string lesson;
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
@@ -190,6 +204,7 @@ struct Manifest {
   // options.
   bool bench = false;
   std::vector<std::string> bench_reads;
+  std::vector<SanitizerRun> sanitize;
   std::vector<ManifestExercise> exercises;
 
   // The option named so ("--blocks"), or nullptr.
