@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
         if (catalog_in && catalog.find(key) == catalog.end())
           throw cudasync::course::ManifestError(file.string() + ":1: needs." + need + ".for: '" + key +
                                                 "' is no key of " + catalog_file.string());
+      for (const auto& p : m.predictions)
+        if (catalog_in && catalog.find("prediction." + p.part + ".question") == catalog.end())
+          throw cudasync::course::ManifestError(file.string() + ":1: predictions." + p.part + ": 'prediction." + p.part +
+                                                ".question' is no key of " + catalog_file.string());
       if (m.parts.empty())
         throw cudasync::course::ManifestError(file.string() + ":1: parts: is missing: the lesson's parts, in the order "
                                               "they run ({\"id\": ..., \"reads\": [...]})");

@@ -177,6 +177,14 @@ TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtA
   EXPECT_EQ(t.exit_code, 1) << shown(t);
   EXPECT_TRUE(contains(t.err, "sanitize[0].tool: 'memchek' is not one; accepted: memcheck, racecheck, synccheck, "
                               "memcheck-kernels")) << t.err;
+  // A --predict question's other words each stand for one of its answers.
+  std::string predicted = lock;
+  const std::string alias = "\"hangs\": \"deadlocks\"";
+  predicted.replace(predicted.find(alias), alias.size(), "\"hangs\": \"hung\"");
+  const CliResult pr = check(predicted);
+  EXPECT_EQ(pr.exit_code, 1) << shown(pr);
+  EXPECT_TRUE(contains(pr.err, "predictions[0].aliases.hangs: 'hung' is not one of its choices; accepted: completes, "
+                               "deadlocks")) << pr.err;
   std::string none = lock;
   const std::size_t from = none.find("  \"parts\": [");
   none.erase(from, none.find("  \"exercises\"") - from);

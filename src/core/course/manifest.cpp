@@ -468,6 +468,27 @@ class Reader {
     return p;
   }
 
+  // Row `i` of "predictions": a part of the lesson, its answers, and other words for them.
+  PredictionSpec prediction(const json& row, std::size_t i, const std::vector<PartSpec>& parts) const {
+    const std::string key = "predictions[" + std::to_string(i) + "]";
+    keys(row, 0, key, {"part", "choices", "aliases"});
+    PredictionSpec p;
+    p.part = text(row.value("part", json()), 0, key + ".part");
+    if (std::none_of(parts.begin(), parts.end(), [&](const PartSpec& x) { return x.id == p.part; }))
+      fail(0, key + ".part", "'" + p.part + "' is no part of \"parts\"");
+    p.choices = texts(row.value("choices", json()), 0, key + ".choices");
+    if (p.choices.size() < 2) fail(0, key + ".choices", "needs two answers or more");
+    const json aliases = row.value("aliases", json::object());
+    if (!aliases.is_object()) fail(0, key + ".aliases", "is not {\"WORD\": CHOICE, ...}");
+    for (const auto& [word, choice] : aliases.items()) {
+      const std::string c = text(choice, 0, key + ".aliases." + word);
+      if (std::find(p.choices.begin(), p.choices.end(), c) == p.choices.end())
+        fail(0, key + ".aliases." + word, "'" + c + "' is not one of its choices; accepted: " + comma_list(p.choices));
+      p.aliases.emplace_back(word, c);
+    }
+    return p;
+  }
+
   // Row `i` of "sanitize"; `parts` are the lesson's, which its --part must name.
   SanitizerRun sanitizer_run(const json& row, std::size_t i, const std::vector<PartSpec>& parts) const {
     const std::string key = "sanitize[" + std::to_string(i) + "]";
@@ -603,7 +624,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
   const bool teacher = origin == ManifestOrigin::teacher;
   r.keys(j, 0, "(top)", teacher ? std::vector<std::string>{"lesson", "exercises"}
                                 : std::vector<std::string>{"lesson", "order", "tour", "needs", "options", "parts",
-                                                           "bench", "sanitize", "exercises"});
+                                                           "bench", "sanitize", "predictions", "exercises"});
   Manifest m;
   m.file = file;
   m.lesson = r.text(j.value("lesson", json()), 0, "lesson");
@@ -649,6 +670,9 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
         if (!m.option(o)) r.fail(0, "parts[" + std::to_string(i) + "].reads", o + " is not one of \"options\"");
       m.parts.push_back(std::move(p));
     }
+    const json predictions = j.value("predictions", json::array());
+    if (!predictions.is_array()) r.fail(0, "predictions", "is not a list of --predict questions");
+    for (std::size_t i = 0; i < predictions.size(); ++i) m.predictions.push_back(r.prediction(predictions[i], i, m.parts));
     const json runs = j.value("sanitize", json::array());
     if (!runs.is_array()) r.fail(0, "sanitize", "is not a list of compute-sanitizer runs");
     for (std::size_t i = 0; i < runs.size(); ++i) m.sanitize.push_back(r.sanitizer_run(runs[i], i, m.parts));

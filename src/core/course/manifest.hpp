@@ -190,6 +190,18 @@ struct SanitizerRun {
   std::vector<std::string> args;
 };
 
+// One --predict question of the lesson, as "predictions" declares it: the part it runs, its answers
+// (lower-case, as the score names them) and other words a student may answer with, each for one of
+// them. The question is the catalog's prediction.<part>.question (and .question-model where the
+// model is asked another); the lesson's code reads the truth from the part's section.
+//
+//   {"part": "warp-deadlock", "choices": ["completes", "deadlocks"], "aliases": {"hangs": "deadlocks"}}
+struct PredictionSpec {
+  std::string part;
+  std::vector<std::string> choices;
+  std::vector<std::pair<std::string, std::string>> aliases;
+};
+
 struct Manifest {
   std::string lesson;
   std::string file;  // as messages name it: "lessons/lock/lesson.json"
@@ -205,6 +217,7 @@ struct Manifest {
   bool bench = false;
   std::vector<std::string> bench_reads;
   std::vector<SanitizerRun> sanitize;
+  std::vector<PredictionSpec> predictions;
   std::vector<ManifestExercise> exercises;
 
   // The option named so ("--blocks"), or nullptr.

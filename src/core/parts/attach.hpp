@@ -114,15 +114,25 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
   return r;
 }
 
-// The lesson's predictions with their questions in the run's language: the catalog's
-// prediction.<part>.question, and prediction.<part>.question-model where the model is asked another.
+// The lesson's predictions: each row of its manifest's "predictions" (the part, the answers, other
+// words for them) with the truth its code reads, and the questions in the run's language (the
+// catalog's prediction.<part>.question, and .question-model where the model is asked another). A
+// row without code, or code without a row, is a fault of the build, met by every test that builds
+// the command line.
 template <class Options, class Run>
 std::vector<Prediction> worded_predictions(const Lesson<Options, Run>& lesson) {
-  std::vector<Prediction> out = lesson.predictions;
-  for (auto& pr : out) {
-    pr.question = words::say(lesson.id, "prediction." + pr.part + ".question");
-    pr.model_question = words::say_or(lesson.id, "prediction." + pr.part + ".question-model", pr.model_question);
+  const course::Manifest& m = course::built_in_manifest(lesson.id);
+  std::vector<Prediction> out;
+  for (const course::PredictionSpec& row : m.predictions) {
+    const auto code = std::find_if(lesson.predictions.begin(), lesson.predictions.end(),
+                                   [&](const PredictionTruth& t) { return t.part == row.part; });
+    if (code == lesson.predictions.end())
+      throw std::logic_error(m.file + ": the prediction of part " + row.part + " has no truth in " + lesson.id + "'s code");
+    out.push_back({row.part, words::say(lesson.id, "prediction." + row.part + ".question"), row.choices, code->truth,
+                   words::say_or(lesson.id, "prediction." + row.part + ".question-model", ""), row.aliases});
   }
+  if (out.size() != lesson.predictions.size())
+    throw std::logic_error(lesson.id + "'s code reads the truth of a prediction " + m.file + " does not declare");
   return out;
 }
 
@@ -250,7 +260,8 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
   }
   sub.add_flag("--brief", parsed->brief, words::core("summary.brief-help"));
   if (!lesson.predictions.empty()) {
-    sub.add_flag("--predict", parsed->predict, words::core("option.predict", {{"parts", prediction_parts(lesson.predictions)}}));
+    sub.add_flag("--predict", parsed->predict,
+                 words::core("option.predict", {{"parts", prediction_parts(detail::worded_predictions(lesson))}}));
     sub.add_option("--prediction", parsed->prediction, words::core("option.prediction"));
   }
   sub.footer(parts_footer(summaries(lesson), lesson.bench.has_value(),
@@ -274,7 +285,7 @@ cli::Attached attach(CLI::App& sub, const Lesson<Options, Run>& lesson) {
         choose_prediction(detail::worded_predictions(lesson), lesson.id, parsed->parts, parsed->selection.bench, parsed->predict,
                           parsed->prediction, isatty(STDIN_FILENO) != 0);
     if (predict.index) {
-      parsed->selection.ids = {lesson.predictions[*predict.index].part};
+      parsed->selection.ids = {detail::worded_predictions(lesson)[*predict.index].part};
       parsed->selection.predict = predict.index;
       parsed->selection.prediction = predict.answer;
     }

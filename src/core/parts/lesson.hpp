@@ -117,7 +117,7 @@ struct Lesson {
   std::optional<Bench<Run>> bench;
   std::vector<Child<Run>> children;
   // `--predict`: the parts whose outcome the student predicts before the run (core/parts/prediction.hpp).
-  std::vector<Prediction> predictions;
+  std::vector<PredictionTruth> predictions;
   // The GPUs a run uses at most. A one-GPU lesson's process sees only its GPU (core/cli/app.cpp):
   // CUDA starts every GPU it can see, 130 ms for one H100 and 335 for two.
   int gpus = 1;

@@ -2,12 +2,11 @@
 // Predict, then run (`cudasync <lesson> --predict`): for a part where intuition fails, the tool
 // asks the student what the hardware will do before it runs, then scores the prediction beside
 // what this GPU did and what the reference model says. A lesson declares its predictions in its
-// table (core/parts/lesson.hpp), one per part at most:
+// manifest ("predictions": the part, the answers, other words for them; the question in its
+// catalog) and reads the truth in its table (core/parts/lesson.hpp), one per part at most:
 //
-//   parts::Prediction{"litmus",
-//                     "... will this GPU show the weak outcome at least once?",
-//                     {"yes", "no"},
-//                     [](const report::Section& s) { return parts::Truth{gpu_answer, model_answer, detail}; }}
+//   parts::PredictionTruth{"litmus",
+//                          [](const report::Section& s) { return parts::Truth{gpu_answer, model_answer, detail}; }}
 //
 // The prediction comes from the terminal (a prompt on stderr, a line on stdin) or from
 // `--prediction VALUE` for scripts. Without a terminal and without --prediction the run stops
@@ -27,6 +26,13 @@ struct Truth {
   std::optional<std::string> gpu;    // what this GPU did; nullopt on the model
   std::optional<std::string> model;  // what the reference model says; nullopt where it cannot say
   std::string detail;                // the counts or verdicts behind them
+};
+
+// A prediction in the lesson's code: the part (its manifest row under "predictions" gives the
+// answers) and how its section says the truth.
+struct PredictionTruth {
+  std::string part;
+  std::function<Truth(const report::Section&)> truth;
 };
 
 struct Prediction {

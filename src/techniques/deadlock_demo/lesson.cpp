@@ -50,10 +50,8 @@ StartedChild start_barrier_child(const Run& run, const char* part) {
 }
 
 // --predict: a grid larger than what fits at once meets at a software barrier.
-std::vector<parts::Prediction> predictions() {
+std::vector<parts::PredictionTruth> predictions() {
   return {{"grid-oversubscribed",
-           "",  // the catalog's prediction.grid-oversubscribed.question
-           {"yes", "no"},
            [](const report::Section& s) {
              parts::Truth t;
              if (const report::Check* ended = parts::find_check(s, "ended")) t.gpu = ended->passed ? "no" : "yes";

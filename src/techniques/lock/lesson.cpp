@@ -184,9 +184,9 @@ std::optional<std::string> completes(const report::Value& v) {
   return std::nullopt;
 }
 
-std::vector<parts::Prediction> predictions() {
-  // An either/or question: its answers are the two outcomes, in the words a student would use.
-  return {{"warp-deadlock", "", {"completes", "deadlocks"}, [](const report::Section& s) {
+std::vector<parts::PredictionTruth> predictions() {
+  // An either/or question: its answers are the two outcomes (lessons/lock/lesson.json).
+  return {{"warp-deadlock", [](const report::Section& s) {
              parts::Truth t;
              const report::Table* table = parts::find_table(s, "side-by-side");
              if (table == nullptr || table->rows.empty()) return t;
@@ -199,10 +199,7 @@ std::vector<parts::Prediction> predictions() {
              }
              t.detail = say("prediction.detail", {{"lockstep", lockstep.empty() ? say("prediction.not-run") : lockstep}});
              return t;
-           },
-           "",
-           {{"complete", "completes"}, {"finishes", "completes"}, {"finish", "completes"}, {"完成", "completes"},
-            {"deadlock", "deadlocks"}, {"hangs", "deadlocks"}, {"hang", "deadlocks"}, {"死锁", "deadlocks"}}}};
+           }}};
 }
 
 }  // namespace

@@ -100,10 +100,8 @@ std::vector<parts::PartRun<Run>> part_rows() {
 
 // --predict: Xiao & Feng's lock-based barrier as a widely shared transcription has it (its question
 // is the catalog's prediction.xf-lock-unrepaired.question).
-std::vector<parts::Prediction> predictions() {
+std::vector<parts::PredictionTruth> predictions() {
   return {{"xf-lock-unrepaired",
-           "",
-           {"yes", "no"},
            [](const report::Section& s) {
              parts::Truth t;
              const report::Value* deadline = parts::find_fact(s, "gpu-deadline");

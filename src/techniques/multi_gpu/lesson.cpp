@@ -92,8 +92,8 @@ void setup(Run& run, report::Section& s) {
 
 // --predict: a GPU hands data to a host thread through a flag, with or without a fence (the question
 // is the catalog's).
-std::vector<parts::Prediction> predictions() {
-  return {{"host-flag", "", {"yes", "no"}, [](const report::Section& s) {
+std::vector<parts::PredictionTruth> predictions() {
+  return {{"host-flag", [](const report::Section& s) {
              return parts::weak_outcome_truth(s, "outcomes", "multi-gpu");
            }}};
 }

@@ -96,10 +96,8 @@ void setup(Run& run, report::Section& s) {
 }
 
 // --predict: a clock read right after bar.sync, while the last warp arrives late.
-std::vector<parts::Prediction> predictions() {
+std::vector<parts::PredictionTruth> predictions() {
   return {{"early-stamp",
-           "",  // the catalog's prediction.early-stamp.question
-           {"yes", "no"},
            [](const report::Section& s) {
              parts::Truth t;
              t.detail = say("prediction.early-stamp-detail");

@@ -66,11 +66,8 @@ void setup(Run& run, report::Section& s) {
 // --predict: the litmus test, where intuition about fences fails most often. The question is the
 // catalog's (prediction.litmus.question); its English stays here for the usage error that core builds
 // from the table (core/parts/prediction.cpp).
-std::vector<parts::Prediction> predictions() {
-  return {{"litmus",
-           "",  // the catalog's prediction.litmus.question, and .question-model without a GPU
-           {"yes", "no"},
-           [](const report::Section& s) { return parts::weak_outcome_truth(s, "outcomes", "threadfence"); }}};
+std::vector<parts::PredictionTruth> predictions() {
+  return {{"litmus", [](const report::Section& s) { return parts::weak_outcome_truth(s, "outcomes", "threadfence"); }}};
 }
 
 }  // namespace

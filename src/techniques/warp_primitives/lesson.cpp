@@ -108,8 +108,8 @@ parts::PartRun<Run> reduce_row(const char* id) {
 }
 
 // --predict: Fan's reduction loop without the __syncwarp between a read and a write.
-std::vector<parts::Prediction> predictions() {
-  return {{"syncwarp", "", {"yes", "no"}, [](const report::Section& s) {
+std::vector<parts::PredictionTruth> predictions() {
+  return {{"syncwarp", [](const report::Section& s) {
              parts::Truth t;
              const report::Value* right = parts::find_fact(s, "right-sum");
              const report::Value* gpu = parts::find_fact(s, "racy-s0-gpu");
