@@ -133,8 +133,8 @@ TEST(ManifestCheck, TheBuildRefusesABadLessonJsonNamingFileLineAndKey) {
 
 // A lesson's parts are rows of its manifest: each reads only declared options, has its title and
 // summary in the lesson's catalog, and the manifest has at least one; its compute-sanitizer runs
-// name its parts.
-TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtAllOrASanitizerRunOfNone) {
+// name its parts and its --predict questions' other words its answers.
+TEST(ManifestCheck, TheBuildRefusesPartsSanitizerRunsAndQuestionsThatNameNothing) {
   const TempDir root;
   std::filesystem::create_directories(root.path + "/lock");
   std::filesystem::copy(source_dir() + "/lessons/lock/kernels", root.path + "/lock/kernels");
@@ -146,12 +146,23 @@ TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtA
     return run_shell(std::string("'") + CUDASYNC_MANIFEST_CHECK + "' '" + file + "'");
   };
   EXPECT_EQ(check(lock).exit_code, 0) << check(lock).err;
-  std::string reads = lock;
-  const std::string blocks = "\"reads\": [\"--blocks\"";
-  reads.replace(reads.find(blocks), blocks.size(), "\"reads\": [\"--blokcs\"");
-  const CliResult r = check(reads);
-  EXPECT_EQ(r.exit_code, 1) << shown(r);
-  EXPECT_TRUE(contains(r.err, "parts[0].reads: --blokcs is not one of \"options\"")) << r.err;
+  // The manifest with `from` written as `to` is refused, and the build says `says`.
+  const auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
+    std::string text = lock;
+    text.replace(text.find(from), from.size(), to);
+    const CliResult r = check(text);
+    EXPECT_EQ(r.exit_code, 1) << shown(r);
+    EXPECT_TRUE(contains(r.err, says)) << r.err;
+  };
+  refused("\"reads\": [\"--blocks\"", "\"reads\": [\"--blokcs\"", "parts[0].reads: --blokcs is not one of \"options\"");
+  // A compute-sanitizer run (scripts/gpu.sh runs them) names the lesson's parts, and a known tool.
+  refused("\"--part\", \"lock-class,thread-lock\"", "\"--part\", \"lock-class,thread-lok\"",
+          "sanitize[0].args: --part names 'thread-lok', which is no part of \"parts\"");
+  refused("\"tool\": \"memcheck\"", "\"tool\": \"memchek\"",
+          "sanitize[0].tool: 'memchek' is not one; accepted: memcheck, racecheck, synccheck, memcheck-kernels");
+  // A --predict question's other words each stand for one of its answers.
+  refused("\"hangs\": \"deadlocks\"", "\"hangs\": \"hung\"",
+          "predictions[0].aliases.hangs: 'hung' is not one of its choices; accepted: completes, deadlocks");
   // The catalog without one part's title.
   std::string words = read_file(source_dir() + "/lessons/lock/words.json");
   const std::string title_key = "\"part.combining.title\"";
@@ -161,30 +172,6 @@ TEST(ManifestCheck, TheBuildRefusesAPartThatReadsNoOptionOrHasNoWordsOrNoPartAtA
   EXPECT_EQ(w.exit_code, 1) << shown(w);
   EXPECT_TRUE(contains(w.err, "/lock/lesson.json:")) << w.err;
   EXPECT_TRUE(contains(w.err, ": parts.combining: 'part.combining.title' is no key of ")) << w.err;
-  std::filesystem::copy(source_dir() + "/lessons/lock/words.json", root.path + "/lock/words.json",
-                        std::filesystem::copy_options::overwrite_existing);
-  // A compute-sanitizer run (scripts/gpu.sh runs them) names the lesson's parts, and a known tool.
-  std::string sanitized = lock;
-  const std::string run = "\"--part\", \"lock-class,thread-lock\"";
-  sanitized.replace(sanitized.find(run), run.size(), "\"--part\", \"lock-class,thread-lok\"");
-  const CliResult san = check(sanitized);
-  EXPECT_EQ(san.exit_code, 1) << shown(san);
-  EXPECT_TRUE(contains(san.err, "sanitize[0].args: --part names 'thread-lok', which is no part of \"parts\"")) << san.err;
-  std::string tool = lock;
-  const std::string memcheck = "\"tool\": \"memcheck\"";
-  tool.replace(tool.find(memcheck), memcheck.size(), "\"tool\": \"memchek\"");
-  const CliResult t = check(tool);
-  EXPECT_EQ(t.exit_code, 1) << shown(t);
-  EXPECT_TRUE(contains(t.err, "sanitize[0].tool: 'memchek' is not one; accepted: memcheck, racecheck, synccheck, "
-                              "memcheck-kernels")) << t.err;
-  // A --predict question's other words each stand for one of its answers.
-  std::string predicted = lock;
-  const std::string alias = "\"hangs\": \"deadlocks\"";
-  predicted.replace(predicted.find(alias), alias.size(), "\"hangs\": \"hung\"");
-  const CliResult pr = check(predicted);
-  EXPECT_EQ(pr.exit_code, 1) << shown(pr);
-  EXPECT_TRUE(contains(pr.err, "predictions[0].aliases.hangs: 'hung' is not one of its choices; accepted: completes, "
-                               "deadlocks")) << pr.err;
   std::string none = lock;
   const std::size_t from = none.find("  \"parts\": [");
   none.erase(from, none.find("  \"exercises\"") - from);
