@@ -24,20 +24,20 @@ int main(int argc, char** argv) {
   std::vector<cudasync::cli::Command> table;
   table = cudasync::lesson_commands();
   table.insert(table.end(), {
-      {"list", "", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_list(s, table); }, {}},
-      {"tour", "", CommandKind::course, [&table](CLI::App& s) { return commands::attach_tour(s, table); }, {}},
-      {"exercise", "", CommandKind::course, [&table](CLI::App& s) { return commands::attach_exercise(s, table); }, {}},
-      {"check", "", CommandKind::course, [&table](CLI::App& s) { return commands::attach_check(s, table); }, {}},
-      {"progress", "", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_progress(s, table); }, {}},
-      {"class", "", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_class(s, table); }, {}},
-      {"devices", "", CommandKind::tool, commands::attach_devices, {}},
-      {"explain", "", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
-      {"sources", "", CommandKind::tool, commands::attach_sources, {}},
-      {"litmus", "", CommandKind::course, commands::attach_litmus, {}},
-      {"doctor", "", CommandKind::tool, commands::attach_doctor, {}},
-      {"bench", "", CommandKind::tool, commands::attach_bench, {}},
+      {"list", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_list(s, table); }, {}},
+      {"tour", CommandKind::course, [&table](CLI::App& s) { return commands::attach_tour(s, table); }, {}},
+      {"exercise", CommandKind::course, [&table](CLI::App& s) { return commands::attach_exercise(s, table); }, {}},
+      {"check", CommandKind::course, [&table](CLI::App& s) { return commands::attach_check(s, table); }, {}},
+      {"progress", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_progress(s, table); }, {}},
+      {"class", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_class(s, table); }, {}},
+      {"devices", CommandKind::tool, commands::attach_devices, {}},
+      {"explain", CommandKind::tool, [&table](CLI::App& s) { return commands::attach_explain(s, table); }, {}},
+      {"sources", CommandKind::tool, commands::attach_sources, {}},
+      {"litmus", CommandKind::course, commands::attach_litmus, {}},
+      {"doctor", CommandKind::tool, commands::attach_doctor, {}},
+      {"bench", CommandKind::tool, commands::attach_bench, {}},
       // Last: help's checked argument names the commands attached before it.
-      {"help", "", CommandKind::tool, commands::attach_help, {}},
+      {"help", CommandKind::tool, commands::attach_help, {}},
   });
   return cudasync::cli::run_app(argc, argv, table);
 }

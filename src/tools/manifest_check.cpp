@@ -5,8 +5,9 @@
 //   cudasync_manifest_check lessons/lock/lesson.json lessons/threadfence/lesson.json
 //   lessons/lock/lesson.json:14: exercises[1].answer: 'number' is no answer kind; accepted: integer, ...
 //
-// Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, its
-// options' help keys and its parts' titles and summaries are in the folder's words.json, and a
+// Besides the manifest's own form (core/course/manifest.hpp): its lesson is its folder's name, the
+// catalog keys it names (its options' help, what its needs are for, its parts' titles and
+// summaries, its questions) are in the folder's words.json, and a
 // kernel exercise's files (its starter and harness) are in that folder's kernels/. Exit 0 when every file is valid, else 1.
 #include <utility>
 #include <filesystem>
@@ -53,28 +54,22 @@ int main(int argc, char** argv) {
       if (catalog_in) catalog_text << catalog_in.rdbuf();
       const auto catalog = catalog_in ? cudasync::words::parse_catalog(catalog_text.str(), catalog_file.string())
                                       : cudasync::words::Catalog{};
-      for (const auto& o : m.options)
-        for (const std::string* k : {&o.help, &o.accepted})
-          if (catalog_in && !k->empty() && catalog.find(*k) == catalog.end())
-            throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(o.line) + ": " + o.name + ": '" +
-                                                  *k + "' is no key of " + catalog_file.string());
-      for (const auto& [need, key] : m.needs)
-        if (catalog_in && catalog.find(key) == catalog.end())
-          throw cudasync::course::ManifestError(file.string() + ":1: needs." + need + ".for: '" + key +
+      // A key the manifest names, directly or by a row's id, that the catalog must have.
+      const auto in_catalog = [&](int line, const std::string& where, const std::string& key) {
+        if (catalog_in && !key.empty() && catalog.find(key) == catalog.end())
+          throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(line) + ": " + where + ": '" + key +
                                                 "' is no key of " + catalog_file.string());
-      for (const auto& p : m.predictions)
-        if (catalog_in && catalog.find("prediction." + p.part + ".question") == catalog.end())
-          throw cudasync::course::ManifestError(file.string() + ":1: predictions." + p.part + ": 'prediction." + p.part +
-                                                ".question' is no key of " + catalog_file.string());
+      };
+      for (const auto& o : m.options)
+        for (const std::string* k : {&o.help, &o.accepted}) in_catalog(o.line, o.name, *k);
+      for (const auto& [need, key] : m.needs) in_catalog(1, "needs." + need + ".for", key);
+      for (const auto& p : m.predictions) in_catalog(1, "predictions." + p.part, "prediction." + p.part + ".question");
       if (m.parts.empty())
         throw cudasync::course::ManifestError(file.string() + ":1: parts: is missing: the lesson's parts, in the order "
                                               "they run ({\"id\": ..., \"reads\": [...]})");
-      // Every part's title and summary are in the catalog too.
       for (const auto& p : m.parts)
         for (const std::string& k : {"part." + p.id + ".title", "part." + p.id + ".summary"})
-          if (catalog_in && catalog.find(k) == catalog.end())
-            throw cudasync::course::ManifestError(file.string() + ":" + std::to_string(p.line) + ": parts." + p.id +
-                                                  ": '" + k + "' is no key of " + catalog_file.string());
+          in_catalog(p.line, "parts." + p.id, k);
       for (const auto& row : m.exercises) {
         if (row.exercise.kind != cudasync::course::Kind::kernel) continue;
         const auto& k = row.exercise.spec;

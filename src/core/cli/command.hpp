@@ -35,8 +35,7 @@ enum class CommandKind {
 };
 
 struct Command {
-  std::string name;
-  std::string summary;
+  std::string name;  // its one-line summary is the catalog's (core/cli/app.cpp)
   CommandKind kind = CommandKind::tool;
   std::function<Attached(CLI::App& sub)> attach;
   std::vector<PartSummary> parts;  // a lesson's parts, in order

@@ -16,7 +16,7 @@ report::Report InProcessRunner::run(const std::string& lesson, const std::vector
   const cli::Command* c = find_lesson(commands_, lesson);
   if (c == nullptr) throw std::logic_error("course: no lesson '" + lesson + "' in the command table");
   CLI::App app{"", "cudasync"};
-  CLI::App* sub = app.add_subcommand(c->name, c->summary);
+  CLI::App* sub = app.add_subcommand(c->name);
   const cli::Attached attached = c->attach(*sub);
   std::vector<std::string> argv = {c->name};
   argv.insert(argv.end(), args.begin(), args.end());

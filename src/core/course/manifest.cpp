@@ -468,14 +468,20 @@ class Reader {
     return p;
   }
 
+  // That `id` is one of `parts`, else a failure at `key`.
+  void part_named(const std::vector<PartSpec>& parts, const std::string& id, const std::string& key,
+                  const std::string& what) const {
+    if (std::none_of(parts.begin(), parts.end(), [&](const PartSpec& p) { return p.id == id; }))
+      fail(0, key, what + "'" + id + "', which is no part of \"parts\"");
+  }
+
   // Row `i` of "predictions": a part of the lesson, its answers, and other words for them.
   PredictionSpec prediction(const json& row, std::size_t i, const std::vector<PartSpec>& parts) const {
     const std::string key = "predictions[" + std::to_string(i) + "]";
     keys(row, 0, key, {"part", "choices", "aliases"});
     PredictionSpec p;
     p.part = text(row.value("part", json()), 0, key + ".part");
-    if (std::none_of(parts.begin(), parts.end(), [&](const PartSpec& x) { return x.id == p.part; }))
-      fail(0, key + ".part", "'" + p.part + "' is no part of \"parts\"");
+    part_named(parts, p.part, key + ".part", "");
     p.choices = texts(row.value("choices", json()), 0, key + ".choices");
     if (p.choices.size() < 2) fail(0, key + ".choices", "needs two answers or more");
     const json aliases = row.value("aliases", json::object());
@@ -506,11 +512,8 @@ class Reader {
     for (std::size_t a = 0; a + 1 < s.args.size(); ++a) {
       if (s.args[a] != "--part") continue;
       std::string ids = s.args[a + 1] + ",";
-      for (std::size_t at = 0, comma; (comma = ids.find(',', at)) != std::string::npos; at = comma + 1) {
-        const std::string id = ids.substr(at, comma - at);
-        if (std::none_of(parts.begin(), parts.end(), [&](const PartSpec& p) { return p.id == id; }))
-          fail(0, key + ".args", "--part names '" + id + "', which is no part of \"parts\"");
-      }
+      for (std::size_t at = 0, comma; (comma = ids.find(',', at)) != std::string::npos; at = comma + 1)
+        part_named(parts, ids.substr(at, comma - at), key + ".args", "--part names ");
     }
     return s;
   }
@@ -658,6 +661,11 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
     }
   }
   if (!teacher) {
+    // The options a part or the bench reads are the manifest's own.
+    const auto declared = [&](const std::vector<std::string>& reads, const std::string& key) {
+      for (const auto& o : reads)
+        if (!m.option(o)) r.fail(0, key, o + " is not one of \"options\"");
+    };
     const json parts = j.value("parts", json::array());
     if (!parts.is_array()) r.fail(0, "parts", "is not a list of the lesson's parts");
     std::set<std::string> part_ids;
@@ -666,8 +674,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
       for (const auto& id : p.former_ids)
         if (!part_ids.insert(id).second) r.fail(0, "parts[" + std::to_string(i) + "].former_ids", "'" + id + "' is taken");
       if (!part_ids.insert(p.id).second) r.fail(0, "parts[" + std::to_string(i) + "].id", "'" + p.id + "' is taken");
-      for (const auto& o : p.reads)
-        if (!m.option(o)) r.fail(0, "parts[" + std::to_string(i) + "].reads", o + " is not one of \"options\"");
+      declared(p.reads, "parts[" + std::to_string(i) + "].reads");
       m.parts.push_back(std::move(p));
     }
     const json predictions = j.value("predictions", json::array());
@@ -680,8 +687,7 @@ Manifest parse_manifest(std::string_view text, const std::string& file, Manifest
       r.keys(j["bench"], 0, "bench", {"reads"});
       m.bench = true;
       m.bench_reads = r.option_names(j["bench"].value("reads", json::array()), 0, "bench.reads");
-      for (const auto& o : m.bench_reads)
-        if (!m.option(o)) r.fail(0, "bench.reads", o + " is not one of \"options\"");
+      declared(m.bench_reads, "bench.reads");
     }
   }
   if (!j.contains("exercises") || !j["exercises"].is_array()) r.fail(0, "exercises", "is not a list of exercises");

@@ -29,26 +29,44 @@ namespace cudasync::parts {
 template <class Options, class Run>
 std::vector<PartSummary> summaries(const Lesson<Options, Run>& lesson);
 
+namespace detail {
+
+// For each of a manifest's `rows`, the entry of the lesson's `code` with the same id (`row_id`,
+// `code_id` read them). A row without code, or code without a row, is a fault of the build, met by
+// every test that builds the command line: `what` names the kind ("part", "prediction").
+template <class Row, class Code, class RowId, class CodeId>
+std::vector<const Code*> code_by_id(const std::vector<Row>& rows, const std::vector<Code>& code, RowId row_id,
+                                    CodeId code_id, const std::string& lesson, const std::string& what) {
+  const std::string file = course::built_in_manifest(lesson).file;
+  std::vector<const Code*> out;
+  for (const Row& row : rows) {
+    const auto c = std::find_if(code.begin(), code.end(), [&](const Code& x) { return code_id(x) == row_id(row); });
+    if (c == code.end()) throw std::logic_error(file + ": " + what + " " + row_id(row) + " has no code in " + lesson);
+    out.push_back(&*c);
+  }
+  for (const Code& c : code)
+    if (std::none_of(rows.begin(), rows.end(), [&](const Row& row) { return row_id(row) == code_id(c); }))
+      throw std::logic_error(lesson + "'s code has " + what + " " + code_id(c) + ", which " + file + " does not declare");
+  return out;
+}
+
+}  // namespace detail
+
 // The lesson's parts, in its manifest's order: each row of "parts" with the function the lesson's
-// code gives for its id. A row without a function, or a function without a row, is a fault of the
-// build, met by every test that builds the command line.
+// code gives for its id.
 template <class Options, class Run>
 const std::vector<Part<Run>>& parts_of(const Lesson<Options, Run>& lesson) {
   // Once per lesson: every lesson has types of its own.
   static const std::vector<Part<Run>> parts = [&lesson] {
     const course::Manifest& m = course::built_in_manifest(lesson.id);
+    const auto code = detail::code_by_id(
+        m.parts, lesson.parts, [](const course::PartSpec& r) { return r.id; }, [](const PartRun<Run>& c) { return c.id; },
+        lesson.id, "part");
     std::vector<Part<Run>> out;
-    for (const course::PartSpec& row : m.parts) {
-      const auto code = std::find_if(lesson.parts.begin(), lesson.parts.end(),
-                                     [&](const PartRun<Run>& c) { return c.id == row.id; });
-      if (code == lesson.parts.end())
-        throw std::logic_error(m.file + ":" + std::to_string(row.line) + ": part " + row.id + " has no code in " +
-                               lesson.id + "'s table");
-      out.push_back({row.id, row.reads, row.needs_gpu, row.child, row.by_default, code->run, row.former_ids});
+    for (std::size_t i = 0; i < m.parts.size(); ++i) {
+      const course::PartSpec& row = m.parts[i];
+      out.push_back({row.id, row.reads, row.needs_gpu, row.child, row.by_default, code[i]->run, row.former_ids});
     }
-    for (const auto& c : lesson.parts)
-      if (std::none_of(m.parts.begin(), m.parts.end(), [&](const course::PartSpec& row) { return row.id == c.id; }))
-        throw std::logic_error(lesson.id + "'s table has part " + c.id + ", which " + m.file + " does not declare");
     if (m.bench != lesson.bench.has_value())
       throw std::logic_error(lesson.id + ": " + m.file + (m.bench ? " declares a bench the code has not" : " declares no bench, and the code has one"));
     return out;
@@ -116,23 +134,19 @@ report::Report run_child(const Lesson<Options, Run>& lesson, Parsed<Options>& p,
 
 // The lesson's predictions: each row of its manifest's "predictions" (the part, the answers, other
 // words for them) with the truth its code reads, and the questions in the run's language (the
-// catalog's prediction.<part>.question, and .question-model where the model is asked another). A
-// row without code, or code without a row, is a fault of the build, met by every test that builds
-// the command line.
+// catalog's prediction.<part>.question, and .question-model where the model is asked another).
 template <class Options, class Run>
 std::vector<Prediction> worded_predictions(const Lesson<Options, Run>& lesson) {
   const course::Manifest& m = course::built_in_manifest(lesson.id);
+  const auto code = code_by_id(
+      m.predictions, lesson.predictions, [](const course::PredictionSpec& r) { return r.part; },
+      [](const PredictionTruth& c) { return c.part; }, lesson.id, "prediction of part");
   std::vector<Prediction> out;
-  for (const course::PredictionSpec& row : m.predictions) {
-    const auto code = std::find_if(lesson.predictions.begin(), lesson.predictions.end(),
-                                   [&](const PredictionTruth& t) { return t.part == row.part; });
-    if (code == lesson.predictions.end())
-      throw std::logic_error(m.file + ": the prediction of part " + row.part + " has no truth in " + lesson.id + "'s code");
-    out.push_back({row.part, words::say(lesson.id, "prediction." + row.part + ".question"), row.choices, code->truth,
+  for (std::size_t i = 0; i < m.predictions.size(); ++i) {
+    const course::PredictionSpec& row = m.predictions[i];
+    out.push_back({row.part, words::say(lesson.id, "prediction." + row.part + ".question"), row.choices, code[i]->truth,
                    words::say_or(lesson.id, "prediction." + row.part + ".question-model", ""), row.aliases});
   }
-  if (out.size() != lesson.predictions.size())
-    throw std::logic_error(lesson.id + "'s code reads the truth of a prediction " + m.file + " does not declare");
   return out;
 }
 
@@ -304,7 +318,6 @@ template <class Options, class Run>
 cli::Command command(const Lesson<Options, Run>& lesson) {
   cli::Command c;
   c.name = lesson.id;
-  c.summary = words::say_in(words::Lang::en, lesson.id, "lesson.summary");
   c.kind = cli::CommandKind::lesson;
   c.parts = summaries(lesson);
   c.gpus = lesson.gpus;

@@ -97,9 +97,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 unsigned long long Run::deadline_ns() const { return static_cast<unsigned long long>(options.deadline_ms) * 1000000ull; }
 
 const parts::Lesson<Options, Run>& lesson() {
-  // A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary), the lesson's
-  // title its lesson.title; the summary is English, as the command table is built before the run's
-  // language is known.
   static const parts::Lesson<Options, Run> table{
       kLessonId,
       {

@@ -316,8 +316,6 @@ int stale_runs(std::optional<int> runs, int blocks, int iterations) {
   return static_cast<int>(std::clamp<long long>((1LL << 20) / per_launch, 1, 4));
 }
 
-// A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary), the lesson's
-// title is lesson.title.
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "lock",

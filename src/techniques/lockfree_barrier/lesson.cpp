@@ -179,8 +179,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 }
 
 const parts::Lesson<Options, Run>& lesson() {
-  // The title is the catalog's lesson.title; the summaries are English, as the help is built
-  // before the run's language is known.
   static const parts::Lesson<Options, Run> table{
       "lockfree-barrier",
       part_rows(),

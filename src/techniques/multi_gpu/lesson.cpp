@@ -191,8 +191,6 @@ const course::LessonCourse& course() {
   return c;
 }
 
-// A part's title and summary are its catalog's (part.<id>.title, part.<id>.summary), the lesson's
-// title is lesson.title.
 const parts::Lesson<Options, Run>& lesson() {
   static const parts::Lesson<Options, Run> table{
       "multi-gpu",

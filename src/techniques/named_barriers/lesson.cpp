@@ -224,8 +224,6 @@ Run::Run(const Options& o, const RunContext& run_ctx, const parts::Selection& se
 }
 
 const parts::Lesson<Options, Run>& lesson() {
-  // The lesson's title, and each part's title and summary, are its catalog's (lesson.title,
-  // part.<id>.title, part.<id>.summary).
   static const parts::Lesson<Options, Run> table{
       "named-barriers",
       {
