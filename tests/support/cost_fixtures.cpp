@@ -30,6 +30,11 @@ double sum_of_terms(const cost::Prediction& p) {
 double plausible(const cost::Key& k) {
   const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
   if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
+  if (k.id.rfind("arrive-", 0) == 0) {  // a fence, the queue on each of C words, the polls: "1056/2"
+    const auto slash = k.at.find('/');
+    const double words = slash == std::string::npos ? 1.0 : std::atof(k.at.c_str() + slash + 1);
+    return 300.0 + std::max(200.0, 1.5 * at / words) + 300.0 + 0.2 * at;
+  }
   if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
   if (k.id == "fence-acquire") return 10.0;
   if (k.id.rfind("fence", 0) == 0) return 300.0;

@@ -177,19 +177,25 @@ ProbeResult run_contended(const ProbeSpec& s) {
   return r;
 }
 
-// ---- poll latency ------------------------------------------------------------------------------
+// ---- arrive, then poll -------------------------------------------------------------------------
+// A grid barrier stripped to its arrivals and polls: every block arrives on counter b % C, then
+// waits until every counter holds its goal (round r: r x the blocks that add to it; counters only
+// grow), round after round. Thread 0 alone arrives and, with one counter, polls; with C counters
+// lanes 0..C-1 of warp 0 poll one each and a warp vote ends the wait (own's wait). Block 0 times
+// kArrivePollRounds rounds after the start gate: ns per round is what the arrivals and the polls on
+// the same words cost together, the queue and the polls slowing each other down.
 
-struct PollArgs {
-  u32* word;         // what the writer changes: red.add 1 per round
-  u32* gate;         // poller blocks arrive before round 1
-  u32* seen;         // blocks that have seen the current round
+inline constexpr int kArrivePollRounds = 64;
+inline constexpr int kCounterStride = 64;  // words between two counters (256 bytes: own's layout)
+
+struct ArrivePollArgs {
+  u32* counters;  // counter l at l * kCounterStride
+  u32* gate;
   u32* timed_out;
-  long long* t_write;  // [round]: the writer's %globaltimer just before its red
-  long long* t_seen;   // [round * blocks + b]: when block b first saw the round
-  int blocks;          // poller blocks (the writer is block `blocks`)
-  int rounds;
-  int pollers;
-  PollKind kind;
+  long long* ns;  // [0]: block 0's rounds, %globaltimer
+  int counters_n;
+  Arrival arrival;
+  PollKind poll;
 };
 
 __device__ __forceinline__ u32 poll_load(const u32* p, PollKind k) {
@@ -208,6 +214,97 @@ __device__ bool wait_at_least(const u32* p, u32 goal, unsigned long long start, 
     }
   return true;
 }
+
+// One arrival; the value it returns (0 for a red) is what the polls' address depends on, so that
+// an atomic's round trip is waited for before the first poll, as in the barrier it stands for.
+__device__ __forceinline__ u32 arrive(u32* w, Arrival k) {
+  switch (k) {
+    case Arrival::atom_release: return cuda::atom_release_gpu_add(w, 1u);
+    case Arrival::fence_sc_atom: __threadfence(); return atomicAdd(w, 1u);
+    default: cuda::red_release_gpu_add(w, 1u); return 0;
+  }
+}
+
+__global__ void arrive_poll_kernel(ArrivePollArgs a) {
+  const int C = a.counters_n, lane = static_cast<int>(threadIdx.x);
+  if (C == 1 && lane != 0) return;  // one counter: thread 0 alone, no votes
+  const unsigned mask = C == 1 ? 1u : 0xffffffffu;
+  const unsigned N = gridDim.x, b = blockIdx.x;
+  const unsigned long long start = cuda::globaltimer_ns();
+  bool ok = true;
+  if (lane == 0) {
+    atomicAdd(a.gate, 1u);
+    ok = wait_at_least(a.gate, N, start, a.timed_out);
+  }
+  if (!__shfl_sync(mask, ok, 0)) return;
+  u32* arrival = a.counters + (b % static_cast<unsigned>(C)) * kCounterStride;
+  const u32* mine = a.counters + (lane < C ? lane : 0) * kCounterStride;
+  const u32 share = lane < C ? (N - static_cast<unsigned>(lane) + C - 1) / C : 0u;
+  const unsigned long long t0 = cuda::globaltimer_ns();
+  for (int r = 1; r <= kArrivePollRounds; ++r) {
+    const u32 old = lane == 0 ? arrive(arrival, a.arrival) : 0u;
+    const u32* p = mine + (old >> 31);  // always mine: counts stay far below 2^31
+    const u32 goal = static_cast<u32>(r) * share;
+    bool done = lane >= C;
+    unsigned tries = 0;
+    while (true) {
+      if (!done) done = poll_load(p, a.poll) >= goal;
+      if (__all_sync(mask, done)) break;
+      if ((++tries & 63u) != 0) continue;
+      const bool late = cuda::globaltimer_ns() - start > kDeadlineNs || cuda::ld_relaxed_gpu(a.timed_out) != 0;
+      if (__any_sync(mask, late)) {
+        if (lane == 0) atomicExch(a.timed_out, 1u);
+        return;
+      }
+    }
+  }
+  if (b == 0 && lane == 0) a.ns[0] = static_cast<long long>(cuda::globaltimer_ns() - t0);
+}
+
+ProbeResult run_arrive_poll(const ProbeSpec& s) {
+  ProbeResult r;
+  const int C = std::max(1, std::min(s.counters, 32));
+  if (const std::string why = unfit(reinterpret_cast<const void*>(arrive_poll_kernel), s.blocks, 32); !why.empty()) {
+    r.skipped = why;
+    return r;
+  }
+  cuda::DeviceBuffer<u32> counters(static_cast<std::size_t>(C) * kCounterStride), flags(2);
+  cuda::DeviceBuffer<long long> ns(1);
+  ArrivePollArgs a{counters.get(), flags.get(), flags.get() + 1, ns.get(), C, s.arrival, s.poll};
+  for (int rep = -1; rep < s.reps; ++rep) {  // rep -1: warm-up
+    counters.fill_bytes(0);
+    flags.fill_bytes(0);
+    ns.fill_bytes(0);
+    arrive_poll_kernel<<<s.blocks, 32>>>(a);
+    CUDA_CHECK_LAUNCH();
+    long long t = 0;
+    ns.download(&t, 1);
+    u32 f[2] = {0, 0};
+    flags.download(f, 2);
+    if (f[1] != 0) {
+      r.ns.clear();
+      r.skipped = "a wait reached its deadline (" + std::to_string(kDeadlineNs / 1000000) + " ms)";
+      return r;
+    }
+    if (rep >= 0) r.ns.push_back(static_cast<double>(t) / kArrivePollRounds);
+  }
+  return r;
+}
+
+// ---- poll latency ------------------------------------------------------------------------------
+
+struct PollArgs {
+  u32* word;         // what the writer changes: red.add 1 per round
+  u32* gate;         // poller blocks arrive before round 1
+  u32* seen;         // blocks that have seen the current round
+  u32* timed_out;
+  long long* t_write;  // [round]: the writer's %globaltimer just before its red
+  long long* t_seen;   // [round * blocks + b]: when block b first saw the round
+  int blocks;          // poller blocks (the writer is block `blocks`)
+  int rounds;
+  int pollers;
+  PollKind kind;
+};
 
 __global__ void poll_kernel(PollArgs a) {
   const unsigned long long start = cuda::globaltimer_ns();
@@ -295,7 +392,11 @@ ProbeResult run_poll(const ProbeSpec& s) {
 }  // namespace
 
 ProbeResult run_spin_probe(const ProbeSpec& s) {
-  return s.probe == Probe::poll_latency ? run_poll(s) : run_contended(s);
+  switch (s.probe) {
+    case Probe::poll_latency: return run_poll(s);
+    case Probe::arrive_poll: return run_arrive_poll(s);
+    default: return run_contended(s);
+  }
 }
 
 }  // namespace cudasync::cost::gpu

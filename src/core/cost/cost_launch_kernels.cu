@@ -202,7 +202,8 @@ ProbeResult gpu_probe(const ProbeSpec& s) {
   try {
     switch (s.probe) {
       case Probe::contended:
-      case Probe::poll_latency: return gpu::run_spin_probe(s);
+      case Probe::poll_latency:
+      case Probe::arrive_poll: return gpu::run_spin_probe(s);
       case Probe::sync: return gpu::run_sync(s);
       case Probe::cluster_barrier: return gpu::run_cluster(s);
       case Probe::grid_sync: return gpu::run_grid_sync(s);

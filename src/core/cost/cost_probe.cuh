@@ -69,6 +69,6 @@ struct Scratch {
   }
 };
 
-ProbeResult run_spin_probe(const ProbeSpec& s);  // cost_kernels.cu: contended, poll_latency
+ProbeResult run_spin_probe(const ProbeSpec& s);  // cost_kernels.cu: contended, poll_latency, arrive_poll
 
 }  // namespace cudasync::cost::gpu

@@ -30,6 +30,9 @@ constexpr const char* kOpIds[] = {"atomic-round",  "cas-round",      "poll-round
 constexpr const char* kBackgroundIds[] = {"none", "atomic", "fence-sc", "fence-rel", "cas",
                                           "cas-sleep", "poll", "ticket", "leaders", "slots"};
 constexpr const char* kPollIds[] = {"relaxed", "acquire", "volatile"};
+constexpr const char* kArrivalIds[] = {"red-rel", "atom-rel", "sc-atom"};
+constexpr const char* kArrivalTitles[] = {"red.release", "atom.add.release, its value waited for",
+                                          "__threadfence() + atomicAdd, its value waited for"};
 // What the actor times, and what the others do meanwhile, in words.
 constexpr const char* kOpTitles[] = {"an atomicAdd on the word",  "an atomicCAS on the word",
                                      "a load of the word",        "a load from the L2",
@@ -47,6 +50,7 @@ static_assert(sizeof(kBackgroundIds) / sizeof(kBackgroundIds[0]) == static_cast<
 const char* op_id(Op op) { return kOpIds[static_cast<int>(op)]; }
 const char* background_id(Background b) { return kBackgroundIds[static_cast<int>(b)]; }
 const char* poll_id(PollKind k) { return kPollIds[static_cast<int>(k)]; }
+const char* arrival_id(Arrival a) { return kArrivalIds[static_cast<int>(a)]; }
 
 Need sync(int threads) {
   return {{"sync", std::to_string(threads)}, "__syncthreads(), one block of " + std::to_string(threads),
@@ -78,6 +82,19 @@ Need poll(PollKind kind, int blocks, int pollers) {
   return {{std::string("poll-") + poll_id(kind), at},
           std::string("a red.add seen by every polling block (") + poll_id(kind) + " loads" +
               (pollers > 1 ? ", " + std::to_string(pollers) + " staggered pollers per block" : "") + ")",
+          s};
+}
+
+Need arrive_poll(Arrival how, PollKind kind, int blocks, int counters) {
+  ProbeSpec s = spec(Probe::arrive_poll, blocks, 32);
+  s.arrival = how;
+  s.poll = kind;
+  s.counters = counters;
+  const std::string words = counters > 1 ? " on " + std::to_string(counters) + " words" : " on one word";
+  return {{std::string("arrive-") + arrival_id(how) + "-poll-" + poll_id(kind),
+           counters > 1 ? at_blocks(blocks) + "/" + std::to_string(counters) : at_blocks(blocks)},
+          std::string("every block: ") + kArrivalTitles[static_cast<int>(how)] + words + ", then " + poll_id(kind) +
+              " polls until all have arrived: ns per round",
           s};
 }
 

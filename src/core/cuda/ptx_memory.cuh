@@ -43,6 +43,13 @@ __device__ __forceinline__ unsigned atom_acq_rel_gpu_add(unsigned* p, unsigned v
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
   return old;
 }
+// An atomic add whose release covers what the thread wrote before it, returning the value before it:
+// grid.sync()'s arrival (CUDA 13's cooperative groups), measured by the cost model's probes.
+__device__ __forceinline__ unsigned atom_release_gpu_add(unsigned* p, unsigned v) {
+  unsigned old;
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
 __device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 __device__ __forceinline__ void fence_acquire_gpu() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 

@@ -110,6 +110,7 @@ CUDASYNC_LB_HD inline std::uint32_t initial_value(std::uint64_t seed, std::uint3
 struct Limits {
   Coresidency software;     // the fewest blocks per SM of any kernel with a software barrier (phase and bench kernels)
   Coresidency candidates;   // the same for the bench's own candidates (own-stagger, own-paced), at most `software`
+  Coresidency tree;         // own-tree's kernels alone (fewer registers than own-stagger's), at most `software`
   Coresidency cooperative;  // the grid-sync kernels: what cudaLaunchCooperativeKernel accepts
   bool cooperative_launch = true;   // cudaDevAttrCooperativeLaunch
   std::string cluster_unsupported;  // empty: own-cluster can run here; else why not ("needs sm_90: ...")

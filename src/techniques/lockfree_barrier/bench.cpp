@@ -68,13 +68,16 @@ std::vector<Barrier> timed_barriers() {
   return v;
 }
 
+// What the bench's candidate b may hold at once: own-tree's kernels fit more blocks than the others'.
+const Coresidency& candidate_limit(Barrier b, const Limits& lim) { return b == Barrier::own_tree ? lim.tree : lim.candidates; }
+
 // Why barrier b is not timed at a grid of n blocks on this GPU, or "" when it is.
 std::string not_timed(Barrier b, int n, const Run& run) {
   const Limits& lim = run.limits;
   if (!run.ctx.gpu) return "";
   if (b == Barrier::grid_sync && !lim.cooperative_launch) return say("bench.waived-no-cooperative");
-  if (is_candidate(b) && n > lim.candidates.limit())
-    return say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", lim.candidates.text()}});
+  if (is_candidate(b) && n > candidate_limit(b, lim).limit())
+    return say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", candidate_limit(b, lim).text()}});
   if (!uses_clusters(b)) return "";
   if (!lim.cluster_unsupported.empty()) return say("bench.waived-because", {{"why", lim.cluster_unsupported}});
   const Coresidency c = cluster_for(n, lim).second;
@@ -99,7 +102,10 @@ Value ratio_or(std::optional<double> r, bool gpu) {
 }
 
 // own and its candidates against grid.sync at every size: is a hand-made barrier clearly faster?
-void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, bool gpu) {
+// Beside the measured ratio, the model's: own's prediction over grid.sync's, the bound its terms
+// leave (both pay the same syncs; only the arrival and the poll differ).
+void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, bool gpu,
+                          const std::function<double(Barrier, std::size_t)>& predicted) {
   std::optional<std::size_t> base;
   std::vector<std::size_t> owns;
   for (std::size_t r = 0; r < g.barriers.size(); ++r) {
@@ -111,6 +117,7 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
   t.column("blocks", say("column.blocks"), Format::count)
       .column("grid-sync", say("cost.grid-sync-median"), Format::ns)
       .column("own", "own x grid.sync", Format::ratio)
+      .column("own-predicted", say("cost.own-predicted"), Format::ratio)
       .column("best", say("cost.best-own"))
       .column("best-ratio", "x grid.sync", Format::ratio)
       .column("clearly-faster", say("cost.clearly-faster"));
@@ -121,11 +128,15 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
     for (std::size_t r : owns)
       if (const auto q = sw.ratio(r, c); q && (!best || *q < *sw.ratio(*best, c))) best = r;
     const auto best_ratio = best ? sw.ratio(*best, c) : std::nullopt;
+    const double own_ns = predicted(Barrier::own, c), base_ns = predicted(Barrier::grid_sync, c);
+    const auto own_predicted =
+        std::isnan(own_ns) || std::isnan(base_ns) ? std::nullopt : std::optional<double>(own_ns / base_ns);
     own_met = own_met && own && *own <= kClearlyFaster;
     best_met = best_met && best_ratio && *best_ratio <= kClearlyFaster;
     t.row({{"blocks", static_cast<std::int64_t>(g.blocks[c])},
            {"grid-sync", sw.median(*base, c) ? Value{*sw.median(*base, c)} : ratio_or(std::nullopt, gpu)},
            {"own", ratio_or(own, gpu)},
+           {"own-predicted", ratio_or(own_predicted, gpu)},
            {"best", best ? Value{std::string(barrier_key(g.barriers[*best]))} : ratio_or(std::nullopt, gpu)},
            {"best-ratio", ratio_or(best_ratio, gpu)},
            {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : ratio_or(std::nullopt, gpu)}});
@@ -137,21 +148,33 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-// Who polls the word whose change ends the wait, and with what load.
+// Who polls the word whose change ends the wait, and with what load: Xiao & Feng's lock-free barrier
+// (every block polls its Arrayout slot; the master's slots as well) and own-tree (its generation word).
 cost::Need poll_need(Barrier d, const BarrierShape& s) {
-  switch (d) {
-    case Barrier::xf_lock:
-    case Barrier::xf_lockfree: return cost::prim::poll(cost::PollKind::volatile_load, s.blocks, 1);
-    case Barrier::grid_sync: return cost::prim::poll(cost::PollKind::acquire, s.blocks, 1);
-    case Barrier::own_cluster: return cost::prim::poll(cost::PollKind::relaxed, ceil_div(s.blocks, s.cluster), 1);
-    case Barrier::own_stagger: return cost::prim::poll(cost::PollKind::relaxed, s.blocks, s.pollers);
-    default: return cost::prim::poll(cost::PollKind::relaxed, s.blocks, 1);
-  }
+  if (d == Barrier::xf_lockfree) return cost::prim::poll(cost::PollKind::volatile_load, s.blocks, 1);
+  return cost::prim::poll(cost::PollKind::relaxed, s.blocks, 1);
 }
 
-int arrivals_per_word(Barrier d, const BarrierShape& s) {
-  if (d == Barrier::own_tree) return std::min(s.arity, s.blocks);  // a node's children
-  return (is_own(d) || uses_clusters(d)) && s.counters > 1 ? ceil_div(s.blocks, s.counters) : s.blocks;
+// own-tree: the arrivals on one node (its children).
+int node_children(const BarrierShape& s) { return std::min(s.arity, s.blocks); }
+
+// The arrive-then-poll primitive of a barrier whose arrivals and polls meet on the same words:
+// Xiao & Feng's lock-based (a fence, atomicAdd, volatile polls), grid.sync() (atom.add.release,
+// acquire polls) and own with its candidates and own-cluster (red.release on C counters, relaxed
+// polls); none for the others.
+std::optional<cost::Need> arrive_poll_need(Barrier d, const BarrierShape& s) {
+  using cost::Arrival;
+  using cost::PollKind;
+  switch (d) {
+    case Barrier::xf_lock: return cost::prim::arrive_poll(Arrival::fence_sc_atom, PollKind::volatile_load, s.blocks, 1);
+    case Barrier::grid_sync: return cost::prim::arrive_poll(Arrival::atom_release, PollKind::acquire, s.blocks, 1);
+    case Barrier::own:
+    case Barrier::own_stagger:
+    case Barrier::own_paced:
+    case Barrier::own_cluster:
+      return cost::prim::arrive_poll(Arrival::red_release, PollKind::relaxed, s.blocks, std::min(s.counters, s.blocks));
+    default: return std::nullopt;
+  }
 }
 
 void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
@@ -161,7 +184,7 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
   for (Barrier b : {Barrier::own_stagger, Barrier::own_paced, Barrier::own_tree})
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       const int n = g.blocks[c];
-      if (n > run.limits.candidates.limit()) continue;
+      if (n > candidate_limit(b, run.limits).limit()) continue;
       const auto x0 = initial_values(n, run.options.threads, run.ctx.seed);
       const GpuRun r = gpu_run(b, spec_at(run, g, c, kCheckPhases), x0);
       const ValuesVerdict v = judge_values(r.values, model_values(n, run.options.threads, kCheckPhases, run.ctx.seed));
@@ -220,9 +243,7 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
   std::vector<std::optional<double>> measured(g.blocks.size());
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const int n = g.blocks[c];
-    const std::string why = gpu && n > run.limits.candidates.limit()
-                                ? say("bench.candidate-does-not-fit", {{"blocks", n}, {"residency", run.limits.candidates.text()}})
-                                : "";
+    const std::string why = not_timed(Barrier::own_tree, n, run);
     std::vector<double> samples;
     if (gpu && why.empty()) samples = gpu_time(Barrier::own_tree, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
     if (!samples.empty()) measured[c] = report::median(samples);
@@ -302,7 +323,9 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
     }
   }
   cost::add_model(sec, cells, {say("bench.ns-per-barrier"), Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
-  add_versus_grid_sync(sec, g, sw, run.ctx.gpu);
+  add_versus_grid_sync(sec, g, sw, run.ctx.gpu, [&](Barrier b, std::size_t c) {
+    return predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
+  });
   add_tree(run, sec, g, sw, p);
 }
 
@@ -311,75 +334,76 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
 std::vector<cost::Need> barrier_needs(Barrier d, const BarrierShape& s) {
   std::vector<cost::Need> n;
   cost::add_need(n, cost::prim::sync(s.threads));
-  cost::add_need(n, cost::prim::rt_atomic());
-  const bool sc = d == Barrier::xf_lock || d == Barrier::xf_lockfree;
-  cost::add_need(n, cost::prim::fence_under(sc ? cost::Op::fence_sc : cost::Op::fence_rel, s.blocks));
-  if (d != Barrier::xf_lockfree) cost::add_need(n, cost::prim::queue_atomic(arrivals_per_word(d, s)));
-  cost::add_need(n, poll_need(d, s));
-  if (is_own(d) || is_candidate(d) || uses_clusters(d)) cost::add_need(n, cost::prim::fence_acquire());
-  if (d == Barrier::grid_sync || d == Barrier::xf_lockfree) cost::add_need(n, cost::prim::rt_load());
-  if (d == Barrier::own_cluster) cost::add_need(n, cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads));
-  if (d == Barrier::own_tree) cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, 1));
+  if (const auto ap = arrive_poll_need(d, s)) {
+    cost::add_need(n, *ap);
+    if (d == Barrier::xf_lock) cost::add_need(n, cost::prim::fence_under(cost::Op::fence_sc, s.blocks));
+    else if (d != Barrier::grid_sync) cost::add_need(n, cost::prim::fence_acquire());
+    if (d == Barrier::own_cluster) cost::add_need(n, cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads));
+    return n;
+  }
+  if (d == Barrier::xf_lockfree) {
+    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_sc, s.blocks));
+    cost::add_need(n, poll_need(d, s));
+    cost::add_need(n, cost::prim::rt_load());
+  } else if (d == Barrier::own_tree) {
+    cost::add_need(n, cost::prim::rt_atomic());
+    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, s.blocks));
+    cost::add_need(n, cost::prim::queue_atomic(node_children(s)));
+    cost::add_need(n, poll_need(d, s));
+    cost::add_need(n, cost::prim::fence_acquire());
+    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, 1));
+  }
   return n;
 }
 
 cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::Primitives& p) {
   cost::Prediction out;
-  const cost::Need sync = cost::prim::sync(s.threads), rt = cost::prim::rt_atomic();
-  const cost::Need poll = poll_need(d, s);
+  const cost::Need sync = cost::prim::sync(s.threads);
   const std::string T = std::to_string(s.threads);
-  const double rt_atomic = p.ns(rt.key);
-  // The queue: how much longer the last of the arrivals to one word waits than one atomic alone.
-  const auto add_queue = [&] {
-    const cost::Need q = cost::prim::queue_atomic(arrivals_per_word(d, s));
-    out.add("queue", say("cost.queue"), cost::excess(p.ns(q.key) - rt_atomic),
-            "max(0, queue-atomic(" + q.key.at + ") - rt-atomic)");
+  const auto add_syncs = [&](int k) {
+    out.add("sync", say("cost.sync"), k * p.ns(sync.key), std::to_string(k) + " x sync(" + T + ")");
+  };
+  // The arrivals, their fences and the polls that wait for them, measured together: what they
+  // cost at once is more than the sum of each measured alone.
+  const auto add_arrive_poll = [&](const cost::Need& ap) {
+    out.add("arrive-poll", say("cost.arrive-poll"), p.ns(ap.key), ap.key.id + "(" + ap.key.at + ")");
+  };
+  const auto add_acquire = [&] {
+    out.add("acquire", say("cost.acquire"), p.ns(cost::prim::fence_acquire().key), "fence-acquire");
   };
   switch (d) {
     case Barrier::xf_lock: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks);
-      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
-      out.add("fence", say("cost.fences"), 2 * p.ns(f.key), "2 x fence-sc(" + f.key.at + "): before the atomicAdd and after the spin");
-      add_queue();
-      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-volatile(" + poll.key.at + ")");
+      add_syncs(2);
+      add_arrive_poll(*arrive_poll_need(d, s));
+      out.add("fence", say("cost.fences"), p.ns(f.key), "fence-sc(" + f.key.at + "): after the spin");
       break;
     }
     case Barrier::xf_lockfree: {
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks), l = cost::prim::rt_load();
+      const cost::Need poll = poll_need(d, s);
       out.add("sync", say("cost.sync"), 4 * p.ns(sync.key),
               "4 x sync(" + T + "): the arrival, the master's two votes, the release");
       out.add("fence", say("cost.fences"), 3 * p.ns(f.key),
               "3 x fence-sc(" + f.key.at + "): the arrival, the master's release, the acquire");
-      out.add("poll", say("cost.poll-two-hops"), 2 * p.ns(poll.key),
-              "2 x poll-volatile(" + poll.key.at + ")");
+      out.add("poll", say("cost.poll-two-hops"), 2 * p.ns(poll.key), "2 x poll-volatile(" + poll.key.at + ")");
       const int extra = ceil_div(s.blocks, s.threads) - 1;
       out.add("scan", say("cost.scan"), extra * p.ns(l.key),
               std::to_string(extra) + " x rt-load (slots per master thread - 1)");
       break;
     }
-    case Barrier::grid_sync: {
-      const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks), l = cost::prim::rt_load();
-      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
-      out.add("fence", say("cost.release-fence"), p.ns(f.key), "fence-rel(" + f.key.at + "): atom.add.release");
-      add_queue();
-      out.add("poll", say("cost.poll"),
-              cost::nan_max(p.ns(poll.key), rt_atomic + p.ns(l.key)),
-              "max(poll-acquire(" + poll.key.at + "), rt-atomic + rt-load): the others poll, the last waits "
-              "for its atom, then polls once");
+    case Barrier::grid_sync:
+      add_syncs(2);
+      add_arrive_poll(*arrive_poll_need(d, s));
       break;
-    }
     case Barrier::own:
     case Barrier::own_stagger:
     case Barrier::own_paced:
     case Barrier::own_cluster: {
-      const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks), a = cost::prim::fence_acquire();
       const bool cluster = d == Barrier::own_cluster;
-      out.add("sync", say("cost.sync"), (cluster ? 1 : 2) * p.ns(sync.key),
-              (cluster ? "1 x sync(" : "2 x sync(") + T + ")");
-      out.add("fence", say("cost.release-fence"), p.ns(f.key), "fence-rel(" + f.key.at + "): red.release");
-      add_queue();
-      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
-      out.add("acquire", say("cost.acquire"), p.ns(a.key), "fence-acquire");
+      add_syncs(cluster ? 1 : 2);
+      add_arrive_poll(*arrive_poll_need(d, s));
+      add_acquire();
       if (cluster) {
         const cost::Need c = cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads);
         out.add("cluster", say("cost.cluster"), p.ns(c.key), "cluster-barrier(" + c.key.at + ")");
@@ -391,16 +415,16 @@ cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::P
       // node; its first fence is paid with every block fencing at once, the ones above it alone.
       const int levels = tree_levels(s.blocks, s.arity);
       const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks),
-                       f1 = cost::prim::fence_under(cost::Op::fence_rel, 1), a = cost::prim::fence_acquire(),
-                       q = cost::prim::queue_atomic(arrivals_per_word(d, s));
+                       f1 = cost::prim::fence_under(cost::Op::fence_rel, 1),
+                       q = cost::prim::queue_atomic(node_children(s)), poll = poll_need(d, s);
       const std::string L = std::to_string(levels);
-      out.add("sync", say("cost.sync"), 2 * p.ns(sync.key), "2 x sync(" + T + ")");
+      add_syncs(2);
       out.add("fence", say("cost.tree-fences"), p.ns(f.key) + levels * p.ns(f1.key),
               "fence-rel(" + f.key.at + ") + " + L + " x fence-rel(" + f1.key.at + ")");
-      out.add("climb", say("cost.tree-climb"), levels * std::max(p.ns(q.key), rt_atomic),
+      out.add("climb", say("cost.tree-climb"), levels * std::max(p.ns(q.key), p.ns(cost::prim::rt_atomic().key)),
               L + " x max(queue-atomic(" + q.key.at + "), rt-atomic)");
       out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
-      out.add("acquire", say("cost.acquire"), p.ns(a.key), "fence-acquire");
+      add_acquire();
       break;
     }
     default: break;  // relaunch, graph and the transcription's barriers: not modelled

@@ -197,19 +197,19 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   }
   std::vector<std::string> terms;
   for (const auto& c : tables["terms-own-cluster"]["columns"]) terms.push_back(c["key"]);
-  EXPECT_EQ(terms, (std::vector<std::string>{"at", "sync", "fence", "queue", "poll", "acquire", "cluster"}));
+  EXPECT_EQ(terms, (std::vector<std::string>{"at", "sync", "arrive-poll", "acquire", "cluster"}));
   EXPECT_EQ(tables["terms-xf-lockfree"]["rows"].size(), 4u);  // one per grid size
   // own's formula, as the text derives it; its primitives, measured at the grid's own size.
   std::string own;
   for (const auto& row : tables["model-formulas"]["rows"])
     if (row["row"] == "own") own = row["formula"];
-  for (const char* s : {"sync = 2 x sync(256)", "fence = fence-rel(1056)", "queue-atomic(528) - rt-atomic",
-                        "poll = poll-relaxed(1056)", "acquire = fence-acquire"})
+  for (const char* s : {"sync = 2 x sync(256)", "arrive-poll = arrive-red-rel-poll-relaxed(1056/2)",
+                        "acquire = fence-acquire"})
     EXPECT_NE(own.find(s), std::string::npos) << s << " in " << own;
-  bool stagger_poll = false;
+  bool own_pair = false;  // own at 1056 blocks: its arrivals and polls on its 2 counters, measured together
   for (const auto& row : tables["primitives"]["rows"])
-    stagger_poll = stagger_poll || (row["primitive"] == "poll-relaxed" && row["at"] == "132x4");
-  EXPECT_TRUE(stagger_poll);  // own-stagger: 4 pollers per block at one block per SM
+    own_pair = own_pair || (row["primitive"] == "arrive-red-rel-poll-relaxed" && row["at"] == "1056/2");
+  EXPECT_TRUE(own_pair);
   EXPECT_EQ(tables["own-vs-grid-sync"]["rows"].size(), 4u);
   // The tree: one row per arity, its levels at each grid size, the model's ns for each (a GPU's);
   // where it pays needs a GPU's primitives.

@@ -47,7 +47,9 @@ TEST(LockfreeBarrierCost, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
     }
   const BarrierShape s{132, 256, 1, 4, 4};
   EXPECT_EQ(term_ids(predict_barrier(Barrier::own, s, Primitives{})),
-            (std::vector<std::string>{"sync", "fence", "queue", "poll", "acquire"}));
+            (std::vector<std::string>{"sync", "arrive-poll", "acquire"}));
+  EXPECT_EQ(term_ids(predict_barrier(Barrier::grid_sync, s, Primitives{})),
+            (std::vector<std::string>{"sync", "arrive-poll"}));
   EXPECT_EQ(term_ids(predict_barrier(Barrier::own_cluster, s, Primitives{})).back(), "cluster");
 }
 
@@ -56,15 +58,28 @@ TEST(LockfreeBarrierCost, BarrierTermsFollowTheirPrimitives) {
   const auto own = [](const BarrierShape& s, const Value& v) {
     return predict_barrier(Barrier::own, s, measured(barrier_needs(Barrier::own, s), v));
   };
-  // More blocks on one counter: a longer queue of arrivals and more pollers, so more ns.
+  // More blocks: a longer queue of arrivals on each counter and more pollers, so more ns.
   EXPECT_GT(own(own1056, plausible).ns(), own(own132, plausible).ns());
-  // The queue is what N same-address atomics take beyond one alone, never negative.
+  // The arrivals and the polls are one primitive, measured together at the barrier's own grid and
+  // counters; a slower one moves the barrier by exactly its own term.
   const Prediction small = own(own132, plausible);
-  EXPECT_DOUBLE_EQ(small.term("queue")->ns, 0.0);  // 132 x 1.5 ns is hidden by one 200 ns round trip
-  EXPECT_DOUBLE_EQ(own(own1056, plausible).term("queue")->ns, 1.5 * 528 - 200);  // C = 2: 528 per counter
-  // Slower fences, slower polls: each moves the barrier by exactly its own term.
-  EXPECT_NEAR(own(own132, slower("fence-rel", 2)).ns() - small.ns(), 300, 1e-9);
-  EXPECT_GT(own(own132, slower("poll-relaxed", 2)).ns(), small.ns());
+  EXPECT_EQ(small.term("arrive-poll")->formula, "arrive-red-rel-poll-relaxed(132)");
+  EXPECT_EQ(own(own1056, plausible).term("arrive-poll")->formula, "arrive-red-rel-poll-relaxed(1056/2)");
+  EXPECT_NEAR(own(own132, slower("arrive-red-rel-poll-relaxed", 2)).ns() - small.ns(),
+              small.term("arrive-poll")->ns, 1e-9);
+  // Each barrier measures its own arrival and polls: grid.sync() waits for its atom's value and
+  // polls with acquire loads; Xiao & Feng's lock-based fences, adds and polls volatile, then fences
+  // once more after the spin.
+  const auto ap_id = [](Barrier d) {
+    const BarrierShape s{132, 256, 1, 1, 1};
+    return predict_barrier(d, s, measured(barrier_needs(d, s), plausible)).term("arrive-poll")->formula;
+  };
+  EXPECT_EQ(ap_id(Barrier::grid_sync), "arrive-atom-rel-poll-acquire(132)");
+  EXPECT_EQ(ap_id(Barrier::xf_lock), "arrive-sc-atom-poll-volatile(132)");
+  const BarrierShape xs{132, 256, 1, 1, 1};
+  EXPECT_DOUBLE_EQ(
+      predict_barrier(Barrier::xf_lock, xs, measured(barrier_needs(Barrier::xf_lock, xs), plausible)).term("fence")->ns,
+      300.0);
   // Xiao & Feng's lock-free barrier pays three fences and two hops; its master scans more slots
   // per thread as the grid outgrows the block.
   const auto lf = [](int n) {
@@ -74,11 +89,6 @@ TEST(LockfreeBarrierCost, BarrierTermsFollowTheirPrimitives) {
   EXPECT_DOUBLE_EQ(lf(132).term("fence")->ns, 3 * 300.0);
   EXPECT_DOUBLE_EQ(lf(132).term("scan")->ns, 0.0);
   EXPECT_DOUBLE_EQ(lf(1056).term("scan")->ns, 4 * 200.0);  // ceil(1056 / 256) - 1 = 4 more slots
-  // grid.sync's last block waits for its atom's return, then polls once: never less than that.
-  const BarrierShape gs{132, 256, 1, 1, 1};
-  const Prediction g =
-      predict_barrier(Barrier::grid_sync, gs, measured(barrier_needs(Barrier::grid_sync, gs), plausible));
-  EXPECT_GE(g.term("poll")->ns, 200.0 + 200.0);
 }
 
 // own-tree's shape: levels and nodes of the combining tree, and the words the kernel keeps for it.

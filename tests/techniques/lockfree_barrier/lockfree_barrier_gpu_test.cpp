@@ -87,7 +87,7 @@ TEST(LockfreeBarrierGpu, OwnTreeMatchesTheModelAtEveryArity) {
   CUDASYNC_REQUIRE_GPU();
   const int threads = 256;
   const Limits lim = gpu_limits(threads, 0);
-  const int full = lim.candidates.limit();
+  const int full = lim.tree.limit();
   for (int arity : kTreeArities)
     for (int blocks : {1, 2, 7, lim.software.sm_count, full}) {
       if (blocks > full) continue;
