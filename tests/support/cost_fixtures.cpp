@@ -30,7 +30,13 @@ double sum_of_terms(const cost::Prediction& p) {
 double plausible(const cost::Key& k) {
   const double at = k.at.empty() ? 1.0 : std::atof(k.at.c_str());
   if (k.id == "queue-atomic") return std::max(200.0, 1.5 * at);
-  if (k.id.rfind("arrive-", 0) == 0) {  // a fence, the queue on each of C words, the polls: "1056/2"
+  if (k.id == "arrive-poll-tree") {  // "1056k16": a fence, a fence and a round trip per level, a poll
+    const int arity = std::atoi(k.at.c_str() + k.at.find('k') + 1);
+    int levels = 0;
+    for (int n = static_cast<int>(at); n > 1; n = (n + arity - 1) / arity) ++levels;
+    return 300.0 + levels * (300.0 + 200.0 + 1.5 * arity) + 300.0 + 0.2 * at;
+  }
+  if (k.id.rfind("arrive-poll-", 0) == 0) {  // a fence, the queue on each of C counters, a poll: "1056/2"
     const auto slash = k.at.find('/');
     const double words = slash == std::string::npos ? 1.0 : std::atof(k.at.c_str() + slash + 1);
     return 300.0 + std::max(200.0, 1.5 * at / words) + 300.0 + 0.2 * at;

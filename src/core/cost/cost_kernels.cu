@@ -177,25 +177,23 @@ ProbeResult run_contended(const ProbeSpec& s) {
   return r;
 }
 
-// ---- arrive, then poll -------------------------------------------------------------------------
-// A grid barrier stripped to its arrivals and polls: every block arrives on counter b % C, then
-// waits until every counter holds its goal (round r: r x the blocks that add to it; counters only
-// grow), round after round. Thread 0 alone arrives and, with one counter, polls; with C counters
-// lanes 0..C-1 of warp 0 poll one each and a warp vote ends the wait (own's wait). Block 0 times
-// kArrivePollRounds rounds after the start gate: ns per round is what the arrivals and the polls on
-// the same words cost together, the queue and the polls slowing each other down.
+// ---- arrive, then poll: a barrier's protocol --------------------------------------------------
+// Thread 0 of every block runs one grid barrier's protocol (Protocol: the arrival with its fence,
+// the polls, what follows them), round after round, without the barrier's __syncthreads(): block 0
+// times kArrivePollRounds rounds after a start gate. Counters and tree nodes only grow (round r's
+// goal is r x the arrivals), so nothing is reset between rounds. Every wait has the deadline.
 
 inline constexpr int kArrivePollRounds = 64;
-inline constexpr int kCounterStride = 64;  // words between two counters (256 bytes: own's layout)
+inline constexpr int kWordStride = 64;  // words between two counters or nodes (256 bytes: the lesson's layout)
 
 struct ArrivePollArgs {
-  u32* counters;  // counter l at l * kCounterStride
+  u32* words;     // own: counter l at l * kWordStride; tree: the generation word, then node i at (i + 1) * kWordStride
   u32* gate;
   u32* timed_out;
   long long* ns;  // [0]: block 0's rounds, %globaltimer
-  int counters_n;
-  Arrival arrival;
-  PollKind poll;
+  Protocol protocol;
+  int counters;   // own
+  int arity;      // tree
 };
 
 __device__ __forceinline__ u32 poll_load(const u32* p, PollKind k) {
@@ -215,64 +213,106 @@ __device__ bool wait_at_least(const u32* p, u32 goal, unsigned long long start, 
   return true;
 }
 
-// One arrival; the value it returns (0 for a red) is what the polls' address depends on, so that
-// an atomic's round trip is waited for before the first poll, as in the barrier it stands for.
-__device__ __forceinline__ u32 arrive(u32* w, Arrival k) {
-  switch (k) {
-    case Arrival::atom_release: return cuda::atom_release_gpu_add(w, 1u);
-    case Arrival::fence_sc_atom: __threadfence(); return atomicAdd(w, 1u);
-    default: cuda::red_release_gpu_add(w, 1u); return 0;
+// Spins, `mask`'s lanes together, until every lane's `reached()` holds; false at the deadline (or
+// once another block has given up), after telling the others.
+template <typename Reached>
+__device__ bool poll_until(unsigned mask, unsigned long long start, u32* timed_out, Reached reached) {
+  bool done = false;
+  unsigned tries = 0;
+  while (true) {
+    if (!done) done = reached();
+    if (__all_sync(mask, done)) return true;
+    if ((++tries & 63u) != 0) continue;
+    const bool late = cuda::globaltimer_ns() - start > kDeadlineNs || cuda::ld_relaxed_gpu(timed_out) != 0;
+    if (__any_sync(mask, late)) {
+      if ((threadIdx.x & 31u) == 0) atomicExch(timed_out, 1u);
+      return false;
+    }
+  }
+}
+
+// own-tree's climb for round r: true for the last arriver at the root, which releases the round.
+__device__ bool tree_climb(const ArrivePollArgs& a, u32 r) {
+  u32* nodes = a.words + kWordStride;
+  int index = static_cast<int>(blockIdx.x), width = static_cast<int>(gridDim.x), first = 0;
+  while (width > 1) {
+    const int parent = index / a.arity, parents = (width + a.arity - 1) / a.arity;
+    const u32 children = static_cast<u32>(min(a.arity, width - parent * a.arity));
+    if (cuda::atom_acq_rel_gpu_add(nodes + (first + parent) * kWordStride, 1u) + 1u != r * children) return false;
+    index = parent;
+    first += parents;
+    width = parents;
+  }
+  return true;
+}
+
+// One round of the protocol; false when a wait gave up.
+__device__ bool protocol_round(const ArrivePollArgs& a, u32 r, unsigned mask, unsigned long long start) {
+  const unsigned N = gridDim.x, lane = threadIdx.x & 31u;
+  switch (a.protocol) {
+    case Protocol::grid_sync: {
+      const u32 old = cuda::atom_release_gpu_add(a.words, 1u);
+      const u32* p = a.words + (old >> 31);  // waits for the value, as grid.sync()'s loop compares with it
+      return poll_until(mask, start, a.timed_out, [&] { return poll_load(p, PollKind::acquire) >= r * N; });
+    }
+    case Protocol::xf_lock: {
+      __threadfence();
+      atomicAdd(a.words, 1u);  // the value unused: a RED, as in the lesson's kernel
+      const bool ok = poll_until(mask, start, a.timed_out, [&] { return cuda::ld_volatile(a.words) >= r * N; });
+      __threadfence();
+      return ok;
+    }
+    case Protocol::tree: {
+      if (tree_climb(a, r)) cuda::st_release_gpu(a.words, r);
+      const bool ok = poll_until(mask, start, a.timed_out, [&] { return cuda::ld_relaxed_gpu(a.words) >= r; });
+      cuda::fence_acquire_gpu();
+      return ok;
+    }
+    default: {  // own
+      const unsigned C = static_cast<unsigned>(a.counters);
+      if (lane == 0) cuda::red_release_gpu_add(a.words + (blockIdx.x % C) * kWordStride, 1u);
+      const u32* mine = a.words + (lane < C ? lane : 0) * kWordStride;
+      const u32 goal = lane < C ? r * ((N - lane + C - 1) / C) : 0u;
+      const bool ok = poll_until(mask, start, a.timed_out, [&] { return cuda::ld_relaxed_gpu(mine) >= goal; });
+      cuda::fence_acquire_gpu();
+      return ok;
+    }
   }
 }
 
 __global__ void arrive_poll_kernel(ArrivePollArgs a) {
-  const int C = a.counters_n, lane = static_cast<int>(threadIdx.x);
-  if (C == 1 && lane != 0) return;  // one counter: thread 0 alone, no votes
-  const unsigned mask = C == 1 ? 1u : 0xffffffffu;
-  const unsigned N = gridDim.x, b = blockIdx.x;
+  // own with C > 1 counters: warp 0 polls them, one lane each, and votes; else thread 0 alone.
+  const bool warp = a.protocol == Protocol::own && a.counters > 1;
+  if (!warp && threadIdx.x != 0) return;
+  const unsigned mask = warp ? 0xffffffffu : 1u;
   const unsigned long long start = cuda::globaltimer_ns();
   bool ok = true;
-  if (lane == 0) {
+  if (threadIdx.x == 0) {
     atomicAdd(a.gate, 1u);
-    ok = wait_at_least(a.gate, N, start, a.timed_out);
+    ok = wait_at_least(a.gate, gridDim.x, start, a.timed_out);
   }
   if (!__shfl_sync(mask, ok, 0)) return;
-  u32* arrival = a.counters + (b % static_cast<unsigned>(C)) * kCounterStride;
-  const u32* mine = a.counters + (lane < C ? lane : 0) * kCounterStride;
-  const u32 share = lane < C ? (N - static_cast<unsigned>(lane) + C - 1) / C : 0u;
   const unsigned long long t0 = cuda::globaltimer_ns();
-  for (int r = 1; r <= kArrivePollRounds; ++r) {
-    const u32 old = lane == 0 ? arrive(arrival, a.arrival) : 0u;
-    const u32* p = mine + (old >> 31);  // always mine: counts stay far below 2^31
-    const u32 goal = static_cast<u32>(r) * share;
-    bool done = lane >= C;
-    unsigned tries = 0;
-    while (true) {
-      if (!done) done = poll_load(p, a.poll) >= goal;
-      if (__all_sync(mask, done)) break;
-      if ((++tries & 63u) != 0) continue;
-      const bool late = cuda::globaltimer_ns() - start > kDeadlineNs || cuda::ld_relaxed_gpu(a.timed_out) != 0;
-      if (__any_sync(mask, late)) {
-        if (lane == 0) atomicExch(a.timed_out, 1u);
-        return;
-      }
-    }
-  }
-  if (b == 0 && lane == 0) a.ns[0] = static_cast<long long>(cuda::globaltimer_ns() - t0);
+  for (u32 r = 1; r <= static_cast<u32>(kArrivePollRounds); ++r)
+    if (!protocol_round(a, r, mask, start)) return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) a.ns[0] = static_cast<long long>(cuda::globaltimer_ns() - t0);
 }
 
 ProbeResult run_arrive_poll(const ProbeSpec& s) {
   ProbeResult r;
-  const int C = std::max(1, std::min(s.counters, 32));
   if (const std::string why = unfit(reinterpret_cast<const void*>(arrive_poll_kernel), s.blocks, 32); !why.empty()) {
     r.skipped = why;
     return r;
   }
-  cuda::DeviceBuffer<u32> counters(static_cast<std::size_t>(C) * kCounterStride), flags(2);
+  // own: its counters; the tree: the generation word and at most 2 x blocks nodes; else one word.
+  const std::size_t words =
+      static_cast<std::size_t>(s.protocol == Protocol::tree ? 1 + 2 * s.blocks : std::max(1, s.counters)) * kWordStride;
+  cuda::DeviceBuffer<u32> w(words), flags(2);
   cuda::DeviceBuffer<long long> ns(1);
-  ArrivePollArgs a{counters.get(), flags.get(), flags.get() + 1, ns.get(), C, s.arrival, s.poll};
+  const ArrivePollArgs a{w.get(), flags.get(), flags.get() + 1, ns.get(), s.protocol,
+                         std::max(1, std::min(s.counters, 32)), std::max(2, s.arity)};
   for (int rep = -1; rep < s.reps; ++rep) {  // rep -1: warm-up
-    counters.fill_bytes(0);
+    w.fill_bytes(0);
     flags.fill_bytes(0);
     ns.fill_bytes(0);
     arrive_poll_kernel<<<s.blocks, 32>>>(a);

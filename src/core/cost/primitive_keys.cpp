@@ -30,9 +30,10 @@ constexpr const char* kOpIds[] = {"atomic-round",  "cas-round",      "poll-round
 constexpr const char* kBackgroundIds[] = {"none", "atomic", "fence-sc", "fence-rel", "cas",
                                           "cas-sleep", "poll", "ticket", "leaders", "slots"};
 constexpr const char* kPollIds[] = {"relaxed", "acquire", "volatile"};
-constexpr const char* kArrivalIds[] = {"red-rel", "atom-rel", "sc-atom"};
-constexpr const char* kArrivalTitles[] = {"red.release", "atom.add.release, its value waited for",
-                                          "__threadfence() + atomicAdd, its value waited for"};
+constexpr const char* kProtocolIds[] = {"own", "grid-sync", "xf-lock", "tree"};
+constexpr const char* kProtocolTitles[] = {
+    "red.release, relaxed polls, fence.acquire", "atom.add.release, acquire polls",
+    "__threadfence, atomicAdd, volatile polls, __threadfence", "atom.acq_rel up the tree, st.release, relaxed polls"};
 // What the actor times, and what the others do meanwhile, in words.
 constexpr const char* kOpTitles[] = {"an atomicAdd on the word",  "an atomicCAS on the word",
                                      "a load of the word",        "a load from the L2",
@@ -50,7 +51,7 @@ static_assert(sizeof(kBackgroundIds) / sizeof(kBackgroundIds[0]) == static_cast<
 const char* op_id(Op op) { return kOpIds[static_cast<int>(op)]; }
 const char* background_id(Background b) { return kBackgroundIds[static_cast<int>(b)]; }
 const char* poll_id(PollKind k) { return kPollIds[static_cast<int>(k)]; }
-const char* arrival_id(Arrival a) { return kArrivalIds[static_cast<int>(a)]; }
+const char* protocol_id(Protocol p) { return kProtocolIds[static_cast<int>(p)]; }
 
 Need sync(int threads) {
   return {{"sync", std::to_string(threads)}, "__syncthreads(), one block of " + std::to_string(threads),
@@ -85,16 +86,21 @@ Need poll(PollKind kind, int blocks, int pollers) {
           s};
 }
 
-Need arrive_poll(Arrival how, PollKind kind, int blocks, int counters) {
+Need arrive_poll(Protocol p, int blocks, int counters, int arity) {
   ProbeSpec s = spec(Probe::arrive_poll, blocks, 32);
-  s.arrival = how;
-  s.poll = kind;
+  s.protocol = p;
   s.counters = counters;
-  const std::string words = counters > 1 ? " on " + std::to_string(counters) + " words" : " on one word";
-  return {{std::string("arrive-") + arrival_id(how) + "-poll-" + poll_id(kind),
-           counters > 1 ? at_blocks(blocks) + "/" + std::to_string(counters) : at_blocks(blocks)},
-          std::string("every block: ") + kArrivalTitles[static_cast<int>(how)] + words + ", then " + poll_id(kind) +
-              " polls until all have arrived: ns per round",
+  s.arity = arity;
+  std::string at = at_blocks(blocks), shape;
+  if (p == Protocol::own && counters > 1) {
+    at += "/" + std::to_string(counters);
+    shape = ", " + std::to_string(counters) + " counters";
+  } else if (p == Protocol::tree) {
+    at += "k" + std::to_string(arity);
+    shape = ", arity " + std::to_string(arity);
+  }
+  return {{std::string("arrive-poll-") + protocol_id(p), at},
+          std::string("thread 0 of every block: ") + kProtocolTitles[static_cast<int>(p)] + shape + "; ns per round",
           s};
 }
 

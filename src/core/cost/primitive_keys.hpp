@@ -9,7 +9,7 @@ namespace cudasync::cost::prim {
 const char* op_id(Op op);                // "cas-round", "store-release", ...
 const char* background_id(Background b);  // "cas", "cas-sleep", ...
 const char* poll_id(PollKind k);          // "relaxed", "acquire", "volatile"
-const char* arrival_id(Arrival a);        // "red-rel", "atom-rel", "sc-atom"
+const char* protocol_id(Protocol p);       // "own", "grid-sync", "xf-lock", "tree"
 
 Need sync(int threads);                // __syncthreads() in one block of `threads`
 Need rt_atomic();                      // dependent atomicAdd, one thread alone: one L2 atomic round trip
@@ -23,9 +23,9 @@ Need queue_atomic(int blocks);
 // One block changes a word; `blocks` blocks (`pollers` each, started apart) poll it with `kind`
 // loads: ns from the change being sent until the last block has seen it.
 Need poll(PollKind kind, int blocks, int pollers);
-// Every one of `blocks` blocks arrives (`how`) on one of `counters` words and polls (`kind`) until
-// every block has: ns per round, the arrivals and the polls measured together.
-Need arrive_poll(Arrival how, PollKind kind, int blocks, int counters);
+// Thread 0 of each of `blocks` blocks runs barrier protocol `p` (own on `counters` counters, the tree
+// at `arity`): ns per round, the arrivals, their fences and the polls measured together.
+Need arrive_poll(Protocol p, int blocks, int counters = 1, int arity = 8);
 // barrier.cluster arrive + wait in clusters of `cluster`, `blocks` blocks of `threads`.
 Need cluster_barrier(int blocks, int cluster, int threads);
 // The actor's `op` while every other thread of <<<blocks, threads>>> keeps up `bg` on one word.

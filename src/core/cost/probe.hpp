@@ -28,7 +28,7 @@ enum class Probe : int {
   empty_blocks,     // one launch of `blocks` empty blocks of `threads`: ns per call
   atomic_blocks,    // one launch of `blocks` blocks of `threads`; thread 0 of each: one atomicAdd (float or double: `wide`) to one word: ns per call
   stream_read,      // one launch reading `bytes` of the caller's own input (the caller measures it): ns per call
-  arrive_poll,      // `blocks` blocks arrive on `counters` words and poll them until all have, round after round: ns per round
+  arrive_poll,      // thread 0 of `blocks` blocks runs a barrier's `protocol`, round after round: ns per round
 };
 
 // What the actor times in a contended probe (each a chain of `ops`, the next one waiting where the
@@ -62,13 +62,15 @@ enum class Background : int {
 
 enum class PollKind : int { relaxed = 0, acquire, volatile_load };
 
-// How a block arrives in an arrive_poll probe: the arrival of one grid barrier, its fence included,
-// because a fence, an atomic and the polls on the same word slow each other down when they meet (the
-// sum of the three measured apart under-predicts a barrier by up to 1.6x: docs/design/cost-model.md).
-enum class Arrival : int {
-  red_release = 0,  // red.release.gpu.add: no value comes back (cudasync's own)
-  atom_release,     // atom.add.release.gpu: the block waits for the value before it polls (grid.sync())
-  fence_sc_atom,    // __threadfence(), then atomicAdd, its value waited for (Xiao & Feng's lock-based)
+// The part of a grid barrier that thread 0 of each block runs between the block's two
+// __syncthreads(), as an arrive_poll probe runs it: the arrival with its fence, the polls, and what
+// follows them. Measured as one primitive because its parts slow each other down when they meet:
+// the sum of each measured alone under-predicted the barriers by up to 1.9x (docs/design/cost-model.md).
+enum class Protocol : int {
+  own = 0,    // red.release on counter b % C; relaxed polls (lanes 0..C-1 of warp 0, a vote); fence.acquire
+  grid_sync,  // atom.add.release, its value waited for; acquire polls (CUDA 13's grid.sync())
+  xf_lock,    // __threadfence(); atomicAdd (no value used); volatile polls; __threadfence()
+  tree,       // own-tree: atom.acq_rel up a tree of `arity`; the root's last st.release; relaxed polls; fence.acquire
 };
 
 struct ProbeSpec {
@@ -79,8 +81,9 @@ struct ProbeSpec {
   int blocks = 1;
   int threads = 1;
   int pollers = 1;    // poll_latency: pollers per block, each its own warp, started apart (staggered)
-  int counters = 1;   // arrive_poll: block b arrives on counter b % counters; lane l of warp 0 polls counter l
-  Arrival arrival = Arrival::red_release;  // arrive_poll
+  Protocol protocol = Protocol::own;  // arrive_poll
+  int counters = 1;   // arrive_poll, own: block b arrives on counter b % counters; lane l of warp 0 polls counter l
+  int arity = 8;      // arrive_poll, tree: children per node
   int cluster = 1;    // cluster_barrier: blocks per cluster
   bool wide = false;  // atomic_blocks: double instead of float
   long long bytes = 0;  // stream_read

@@ -44,7 +44,7 @@ __device__ __forceinline__ unsigned atom_acq_rel_gpu_add(unsigned* p, unsigned v
   return old;
 }
 // An atomic add whose release covers what the thread wrote before it, returning the value before it:
-// grid.sync()'s arrival (CUDA 13's cooperative groups), measured by the cost model's probes.
+// grid.sync()'s arrival (CUDA 13's cooperative groups), which the cost model's probes run.
 __device__ __forceinline__ unsigned atom_release_gpu_add(unsigned* p, unsigned v) {
   unsigned old;
   asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");

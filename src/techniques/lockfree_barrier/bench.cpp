@@ -146,37 +146,6 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
   sec.fact("best-own-clearly-faster", say("cost.best-clearly-faster"), gpu ? Value{best_met} : Value{report::NeedsGpu{}});
 }
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-// Who polls the word whose change ends the wait, and with what load: Xiao & Feng's lock-free barrier
-// (every block polls its Arrayout slot; the master's slots as well) and own-tree (its generation word).
-cost::Need poll_need(Barrier d, const BarrierShape& s) {
-  if (d == Barrier::xf_lockfree) return cost::prim::poll(cost::PollKind::volatile_load, s.blocks, 1);
-  return cost::prim::poll(cost::PollKind::relaxed, s.blocks, 1);
-}
-
-// own-tree: the arrivals on one node (its children).
-int node_children(const BarrierShape& s) { return std::min(s.arity, s.blocks); }
-
-// The arrive-then-poll primitive of a barrier whose arrivals and polls meet on the same words:
-// Xiao & Feng's lock-based (a fence, atomicAdd, volatile polls), grid.sync() (atom.add.release,
-// acquire polls) and own with its candidates and own-cluster (red.release on C counters, relaxed
-// polls); none for the others.
-std::optional<cost::Need> arrive_poll_need(Barrier d, const BarrierShape& s) {
-  using cost::Arrival;
-  using cost::PollKind;
-  switch (d) {
-    case Barrier::xf_lock: return cost::prim::arrive_poll(Arrival::fence_sc_atom, PollKind::volatile_load, s.blocks, 1);
-    case Barrier::grid_sync: return cost::prim::arrive_poll(Arrival::atom_release, PollKind::acquire, s.blocks, 1);
-    case Barrier::own:
-    case Barrier::own_stagger:
-    case Barrier::own_paced:
-    case Barrier::own_cluster:
-      return cost::prim::arrive_poll(Arrival::red_release, PollKind::relaxed, s.blocks, std::min(s.counters, s.blocks));
-    default: return std::nullopt;
-  }
-}
-
 void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
   if (!run.ctx.gpu) return;
   std::string bad;
@@ -218,7 +187,21 @@ std::vector<cost::Need> bench_needs(const Run& run, const BenchGrid& g) {
 // grid size, beside own and grid.sync of the sweep: its prediction, its measurement, and where a
 // tree pays (the first grid size at which it beats own), predicted and measured; then the model's
 // ns for every arity, from which it chose.
-void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, const cost::Primitives& p) {
+// own-tree's samples at each grid size of the sweep (none where it is not timed, or on the model).
+std::vector<std::vector<double>> time_tree(const Run& run, const BenchGrid& g) {
+  std::vector<std::vector<double>> samples(g.blocks.size());
+  for (std::size_t c = 0; c < g.blocks.size(); ++c)
+    if (run.ctx.gpu && not_timed(Barrier::own_tree, g.blocks[c], run).empty())
+      samples[c] = gpu_time(Barrier::own_tree, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
+  return samples;
+}
+
+std::optional<double> median_of(const std::vector<double>& samples) {
+  return samples.empty() ? std::nullopt : std::optional<double>(report::median(samples));
+}
+
+void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, const cost::Primitives& p,
+              const std::vector<std::vector<double>>& tree_samples) {
   const bool gpu = run.ctx.gpu;
   std::optional<std::size_t> own_row, base_row;
   for (std::size_t r = 0; r < g.barriers.size(); ++r) {
@@ -243,12 +226,9 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
   std::vector<std::optional<double>> measured(g.blocks.size());
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const int n = g.blocks[c];
-    const std::string why = not_timed(Barrier::own_tree, n, run);
-    std::vector<double> samples;
-    if (gpu && why.empty()) samples = gpu_time(Barrier::own_tree, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
-    if (!samples.empty()) measured[c] = report::median(samples);
+    measured[c] = median_of(tree_samples[c]);
     sec.add(report::measured("tree-" + std::to_string(n), say("tree.measurement", {{"blocks", n}, {"arity", g.arity[c]}}),
-                             Format::ns, samples, gpu, why));
+                             Format::ns, tree_samples[c], gpu, not_timed(Barrier::own_tree, n, run)));
     const auto base = base_row ? sw.median(*base_row, c) : std::nullopt;
     t.row({{"blocks", static_cast<I>(n)},
            {"arity", static_cast<I>(g.arity[c])},
@@ -309,143 +289,31 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
 
 void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw,
                     const std::vector<cost::Need>& needs, const cost::Primitives& p) {
+  // Every in-kernel barrier of the sweep, then own-tree at the arity the model chose.
+  const std::vector<std::vector<double>> tree_samples = time_tree(run, g);
   std::vector<cost::Cell> cells;
-  for (std::size_t r = 0; r < g.barriers.size(); ++r) {
-    if (!needs_coresidency(g.barriers[r])) continue;
+  const auto add_row = [&](Barrier b, const std::function<std::optional<double>(std::size_t)>& measured) {
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       cost::Cell cell;
-      cell.row = cell.row_title = barrier_key(g.barriers[r]);
+      cell.row = cell.row_title = barrier_key(b);
       cell.column = std::to_string(g.blocks[c]);
       cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
-      cell.predicted = predict_barrier(g.barriers[r], shape_of(run, g.blocks[c], g.arity[c]), p);
-      cell.measured = sw.median(r, c);
+      cell.predicted = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p);
+      cell.measured = measured(c);
       cells.push_back(std::move(cell));
     }
-  }
+  };
+  for (std::size_t r = 0; r < g.barriers.size(); ++r)
+    if (needs_coresidency(g.barriers[r])) add_row(g.barriers[r], [&](std::size_t c) { return sw.median(r, c); });
+  add_row(Barrier::own_tree, [&](std::size_t c) { return median_of(tree_samples[c]); });
   cost::add_model(sec, cells, {say("bench.ns-per-barrier"), Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
   add_versus_grid_sync(sec, g, sw, run.ctx.gpu, [&](Barrier b, std::size_t c) {
     return predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
   });
-  add_tree(run, sec, g, sw, p);
+  add_tree(run, sec, g, sw, p, tree_samples);
 }
 
 }  // namespace
-
-std::vector<cost::Need> barrier_needs(Barrier d, const BarrierShape& s) {
-  std::vector<cost::Need> n;
-  cost::add_need(n, cost::prim::sync(s.threads));
-  if (const auto ap = arrive_poll_need(d, s)) {
-    cost::add_need(n, *ap);
-    if (d == Barrier::xf_lock) cost::add_need(n, cost::prim::fence_under(cost::Op::fence_sc, s.blocks));
-    else if (d != Barrier::grid_sync) cost::add_need(n, cost::prim::fence_acquire());
-    if (d == Barrier::own_cluster) cost::add_need(n, cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads));
-    return n;
-  }
-  if (d == Barrier::xf_lockfree) {
-    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_sc, s.blocks));
-    cost::add_need(n, poll_need(d, s));
-    cost::add_need(n, cost::prim::rt_load());
-  } else if (d == Barrier::own_tree) {
-    cost::add_need(n, cost::prim::rt_atomic());
-    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, s.blocks));
-    cost::add_need(n, cost::prim::queue_atomic(node_children(s)));
-    cost::add_need(n, poll_need(d, s));
-    cost::add_need(n, cost::prim::fence_acquire());
-    cost::add_need(n, cost::prim::fence_under(cost::Op::fence_rel, 1));
-  }
-  return n;
-}
-
-cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const cost::Primitives& p) {
-  cost::Prediction out;
-  const cost::Need sync = cost::prim::sync(s.threads);
-  const std::string T = std::to_string(s.threads);
-  const auto add_syncs = [&](int k) {
-    out.add("sync", say("cost.sync"), k * p.ns(sync.key), std::to_string(k) + " x sync(" + T + ")");
-  };
-  // The arrivals, their fences and the polls that wait for them, measured together: what they
-  // cost at once is more than the sum of each measured alone.
-  const auto add_arrive_poll = [&](const cost::Need& ap) {
-    out.add("arrive-poll", say("cost.arrive-poll"), p.ns(ap.key), ap.key.id + "(" + ap.key.at + ")");
-  };
-  const auto add_acquire = [&] {
-    out.add("acquire", say("cost.acquire"), p.ns(cost::prim::fence_acquire().key), "fence-acquire");
-  };
-  switch (d) {
-    case Barrier::xf_lock: {
-      const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks);
-      add_syncs(2);
-      add_arrive_poll(*arrive_poll_need(d, s));
-      out.add("fence", say("cost.fences"), p.ns(f.key), "fence-sc(" + f.key.at + "): after the spin");
-      break;
-    }
-    case Barrier::xf_lockfree: {
-      const cost::Need f = cost::prim::fence_under(cost::Op::fence_sc, s.blocks), l = cost::prim::rt_load();
-      const cost::Need poll = poll_need(d, s);
-      out.add("sync", say("cost.sync"), 4 * p.ns(sync.key),
-              "4 x sync(" + T + "): the arrival, the master's two votes, the release");
-      out.add("fence", say("cost.fences"), 3 * p.ns(f.key),
-              "3 x fence-sc(" + f.key.at + "): the arrival, the master's release, the acquire");
-      out.add("poll", say("cost.poll-two-hops"), 2 * p.ns(poll.key), "2 x poll-volatile(" + poll.key.at + ")");
-      const int extra = ceil_div(s.blocks, s.threads) - 1;
-      out.add("scan", say("cost.scan"), extra * p.ns(l.key),
-              std::to_string(extra) + " x rt-load (slots per master thread - 1)");
-      break;
-    }
-    case Barrier::grid_sync:
-      add_syncs(2);
-      add_arrive_poll(*arrive_poll_need(d, s));
-      break;
-    case Barrier::own:
-    case Barrier::own_stagger:
-    case Barrier::own_paced:
-    case Barrier::own_cluster: {
-      const bool cluster = d == Barrier::own_cluster;
-      add_syncs(cluster ? 1 : 2);
-      add_arrive_poll(*arrive_poll_need(d, s));
-      add_acquire();
-      if (cluster) {
-        const cost::Need c = cost::prim::cluster_barrier(s.blocks, s.cluster, s.threads);
-        out.add("cluster", say("cost.cluster"), p.ns(c.key), "cluster-barrier(" + c.key.at + ")");
-      }
-      break;
-    }
-    case Barrier::own_tree: {
-      // The last arriver climbs: at each level one atom.acq_rel, behind up to `arity` others on its
-      // node; its first fence is paid with every block fencing at once, the ones above it alone.
-      const int levels = tree_levels(s.blocks, s.arity);
-      const cost::Need f = cost::prim::fence_under(cost::Op::fence_rel, s.blocks),
-                       f1 = cost::prim::fence_under(cost::Op::fence_rel, 1),
-                       q = cost::prim::queue_atomic(node_children(s)), poll = poll_need(d, s);
-      const std::string L = std::to_string(levels);
-      add_syncs(2);
-      out.add("fence", say("cost.tree-fences"), p.ns(f.key) + levels * p.ns(f1.key),
-              "fence-rel(" + f.key.at + ") + " + L + " x fence-rel(" + f1.key.at + ")");
-      out.add("climb", say("cost.tree-climb"), levels * std::max(p.ns(q.key), p.ns(cost::prim::rt_atomic().key)),
-              L + " x max(queue-atomic(" + q.key.at + "), rt-atomic)");
-      out.add("poll", say("cost.poll"), p.ns(poll.key), "poll-relaxed(" + poll.key.at + ")");
-      add_acquire();
-      break;
-    }
-    default: break;  // relaunch, graph and the transcription's barriers: not modelled
-  }
-  return out;
-}
-
-int tree_arity_for(const BarrierShape& s, const cost::Primitives& p) {
-  int best = kDefaultTreeArity;
-  double best_ns = 0;
-  for (int arity : kTreeArities) {
-    BarrierShape t = s;
-    t.arity = arity;
-    const double ns = predict_barrier(Barrier::own_tree, t, p).ns();
-    if (!std::isnan(ns) && (best_ns == 0 || ns < best_ns)) {
-      best = arity;
-      best_ns = ns;
-    }
-  }
-  return best;
-}
 
 void bench_setup(Run& run, report::Section& sec) {
   const Limits& lim = run.limits;

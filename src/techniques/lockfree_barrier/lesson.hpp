@@ -258,19 +258,22 @@ std::string timeline(std::int64_t arrive, std::int64_t release, std::int64_t t0,
 void bench_setup(Run& run, report::Section& s);
 std::vector<report::Section> bench_sections(Run& run);
 
-// The cost of one in-kernel barrier, term by term. The time between two barriers in a loop is the
-// critical path of the last block to be released: it passes its block's __syncthreads(), pays its
-// release fence, sends its arrival to the L2, where it may wait behind the other arrivals to the
-// same word, and the news that the last arrival has landed must reach every poller; then the acquire
-// and the closing __syncthreads(). Each step is a primitive the GPU measures in the same run
-// (core/cost/probe.hpp):
+// The cost of one in-kernel barrier, term by term (cost.cpp). The time between two barriers in a
+// loop is the critical path of the last block to be released: it passes its block's
+// __syncthreads(), pays its release fence, sends its arrival to the L2, where it may wait behind the
+// other arrivals to the same word, and the news that the last arrival has landed must reach every
+// poller; then the acquire and the closing __syncthreads(). Each step is a primitive the GPU
+// measures in the same run (core/cost/probe.hpp), and thread 0's part, the protocol, is measured
+// whole as well: its steps slow each other down when they meet on the same words, and the
+// contention term is what the whole costs beyond them.
 //
 //   own at 132 blocks of 256, one counter:
-//     sync     2 x sync(256)                      the opening and the closing __syncthreads()
-//     fence    fence-rel(132)                     red.release's MEMBAR, 132 blocks fencing at once
-//     queue    queue-atomic(132) - rt-atomic      132 same-address atomics beyond one alone
-//     poll     poll-relaxed(132)                  the last arrival sent until 132 pollers have seen it
-//     acquire  fence-acquire                      one fence.acquire.gpu after the poll loop
+//     sync        2 x sync(256)                        the opening and the closing __syncthreads()
+//     fence       fence-rel(132)                       red.release's MEMBAR, 132 blocks fencing at once
+//     queue       max(0, queue-atomic(132) - rt-atomic)  132 same-address atomics beyond one alone
+//     poll        poll-relaxed(132)                    the last arrival sent until 132 pollers have seen it
+//     acquire     fence-acquire                        one fence.acquire.gpu after the poll loop
+//     contention  arrive-poll-own(132) - (fence + queue + poll + acquire)
 struct BarrierShape {
   int blocks = 132;
   int threads = 256;
@@ -282,7 +285,8 @@ struct BarrierShape {
 // The primitives barrier b's formula reads, at this shape (relaunch, graph and the transcription's
 // barriers have none: their time is the launch, or they are not timed).
 std::vector<cost::Need> barrier_needs(Barrier b, const BarrierShape& s);
-// ns per barrier, as a sum of terms (sync, fence, queue, poll, acquire, scan, cluster).
+// ns per barrier, as a sum of terms (sync, fence, queue, poll, acquire, contention, scan, climb,
+// cluster).
 cost::Prediction predict_barrier(Barrier b, const BarrierShape& s, const cost::Primitives& p);
 // The arity of kTreeArities at which own-tree's prediction at shape s is the least (s.arity is
 // ignored); kDefaultTreeArity when nothing is measured.

@@ -187,29 +187,32 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
 TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
   const auto& tables = doc["report"]["sections"]["bench"]["tables"];
-  // Every barrier inside a kernel (5, and own's 2 candidates) at every grid size (4): relaunch
-  // and graph are their launches, not modelled.
+  // Every barrier inside a kernel (5, own's 2 candidates and own-tree) at every grid size (4):
+  // relaunch and graph are their launches, not modelled.
   const auto& model = tables["model"];
-  EXPECT_EQ(model["rows"].size(), 7u * 4u);
+  EXPECT_EQ(model["rows"].size(), 8u * 4u);
   for (const auto& row : model["rows"]) {
     EXPECT_NE(row["row"], "relaunch");
     EXPECT_TRUE(row["predicted"].is_null()) << row.dump();  // needs a GPU
   }
   std::vector<std::string> terms;
   for (const auto& c : tables["terms-own-cluster"]["columns"]) terms.push_back(c["key"]);
-  EXPECT_EQ(terms, (std::vector<std::string>{"at", "sync", "arrive-poll", "acquire", "cluster"}));
+  EXPECT_EQ(terms,
+            (std::vector<std::string>{"at", "sync", "fence", "queue", "poll", "acquire", "contention", "cluster"}));
   EXPECT_EQ(tables["terms-xf-lockfree"]["rows"].size(), 4u);  // one per grid size
+  EXPECT_EQ(tables["terms-own-tree"]["rows"].size(), 4u);
   // own's formula, as the text derives it; its primitives, measured at the grid's own size.
   std::string own;
   for (const auto& row : tables["model-formulas"]["rows"])
     if (row["row"] == "own") own = row["formula"];
-  for (const char* s : {"sync = 2 x sync(256)", "arrive-poll = arrive-red-rel-poll-relaxed(1056/2)",
-                        "acquire = fence-acquire"})
+  for (const char* s : {"sync = 2 x sync(256)", "fence = fence-rel(1056)", "queue = max(0, queue-atomic(528) - rt-atomic)",
+                        "poll = poll-relaxed(1056)", "acquire = fence-acquire",
+                        "contention = arrive-poll-own(1056/2) - (fence + queue + poll + acquire)"})
     EXPECT_NE(own.find(s), std::string::npos) << s << " in " << own;
-  bool own_pair = false;  // own at 1056 blocks: its arrivals and polls on its 2 counters, measured together
+  bool own_whole = false;  // own at 1056 blocks: its protocol on its 2 counters, measured whole
   for (const auto& row : tables["primitives"]["rows"])
-    own_pair = own_pair || (row["primitive"] == "arrive-red-rel-poll-relaxed" && row["at"] == "1056/2");
-  EXPECT_TRUE(own_pair);
+    own_whole = own_whole || (row["primitive"] == "arrive-poll-own" && row["at"] == "1056/2");
+  EXPECT_TRUE(own_whole);
   EXPECT_EQ(tables["own-vs-grid-sync"]["rows"].size(), 4u);
   // The tree: one row per arity, its levels at each grid size, the model's ns for each (a GPU's);
   // where it pays needs a GPU's primitives.

@@ -47,45 +47,47 @@ TEST(LockfreeBarrierCost, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
     }
   const BarrierShape s{132, 256, 1, 4, 4};
   EXPECT_EQ(term_ids(predict_barrier(Barrier::own, s, Primitives{})),
-            (std::vector<std::string>{"sync", "arrive-poll", "acquire"}));
+            (std::vector<std::string>{"sync", "fence", "queue", "poll", "acquire", "contention"}));
   EXPECT_EQ(term_ids(predict_barrier(Barrier::grid_sync, s, Primitives{})),
-            (std::vector<std::string>{"sync", "arrive-poll"}));
+            (std::vector<std::string>{"sync", "fence", "queue", "poll", "contention"}));
   EXPECT_EQ(term_ids(predict_barrier(Barrier::own_cluster, s, Primitives{})).back(), "cluster");
 }
 
-TEST(LockfreeBarrierCost, BarrierTermsFollowTheirPrimitives) {
+// Each barrier's protocol (thread 0's part, between the block's two __syncthreads()) is measured
+// whole, at the barrier's own grid and counters; its parts measured apart are terms of their own,
+// and the contention term is what the whole costs beyond them. So a barrier is its syncs plus its
+// protocol, and a slower protocol moves it by exactly that.
+TEST(LockfreeBarrierCost, ABarrierIsItsSyncsPlusItsProtocolMeasuredWhole) {
+  const auto predict = [](Barrier d, const BarrierShape& s, const Value& v) {
+    return predict_barrier(d, s, measured(barrier_needs(d, s), v));
+  };
+  const auto whole = [](const std::string& id, const std::string& at) { return plausible(Key{id, at}); };
   const BarrierShape own132{132, 256, 1, 1, 1}, own1056{1056, 256, 2, 1, 1};
-  const auto own = [](const BarrierShape& s, const Value& v) {
-    return predict_barrier(Barrier::own, s, measured(barrier_needs(Barrier::own, s), v));
-  };
-  // More blocks: a longer queue of arrivals on each counter and more pollers, so more ns.
-  EXPECT_GT(own(own1056, plausible).ns(), own(own132, plausible).ns());
-  // The arrivals and the polls are one primitive, measured together at the barrier's own grid and
-  // counters; a slower one moves the barrier by exactly its own term.
-  const Prediction small = own(own132, plausible);
-  EXPECT_EQ(small.term("arrive-poll")->formula, "arrive-red-rel-poll-relaxed(132)");
-  EXPECT_EQ(own(own1056, plausible).term("arrive-poll")->formula, "arrive-red-rel-poll-relaxed(1056/2)");
-  EXPECT_NEAR(own(own132, slower("arrive-red-rel-poll-relaxed", 2)).ns() - small.ns(),
-              small.term("arrive-poll")->ns, 1e-9);
-  // Each barrier measures its own arrival and polls: grid.sync() waits for its atom's value and
-  // polls with acquire loads; Xiao & Feng's lock-based fences, adds and polls volatile, then fences
-  // once more after the spin.
-  const auto ap_id = [](Barrier d) {
-    const BarrierShape s{132, 256, 1, 1, 1};
-    return predict_barrier(d, s, measured(barrier_needs(d, s), plausible)).term("arrive-poll")->formula;
-  };
-  EXPECT_EQ(ap_id(Barrier::grid_sync), "arrive-atom-rel-poll-acquire(132)");
-  EXPECT_EQ(ap_id(Barrier::xf_lock), "arrive-sc-atom-poll-volatile(132)");
-  const BarrierShape xs{132, 256, 1, 1, 1};
-  EXPECT_DOUBLE_EQ(
-      predict_barrier(Barrier::xf_lock, xs, measured(barrier_needs(Barrier::xf_lock, xs), plausible)).term("fence")->ns,
-      300.0);
+  EXPECT_DOUBLE_EQ(predict(Barrier::own, own132, plausible).ns(), 2 * 20.0 + whole("arrive-poll-own", "132"));
+  EXPECT_DOUBLE_EQ(predict(Barrier::own, own1056, plausible).ns(), 2 * 20.0 + whole("arrive-poll-own", "1056/2"));
+  EXPECT_DOUBLE_EQ(predict(Barrier::grid_sync, own132, plausible).ns(),
+                   2 * 20.0 + whole("arrive-poll-grid-sync", "132"));
+  EXPECT_DOUBLE_EQ(predict(Barrier::xf_lock, own132, plausible).ns(), 2 * 20.0 + whole("arrive-poll-xf-lock", "132"));
+  const BarrierShape tree{1056, 256, 1, 1, 1, 16};
+  EXPECT_DOUBLE_EQ(predict(Barrier::own_tree, tree, plausible).ns(), 2 * 20.0 + whole("arrive-poll-tree", "1056k16"));
+  // The contention term names what it subtracts.
+  EXPECT_EQ(predict(Barrier::own, own1056, plausible).term("contention")->formula,
+            "arrive-poll-own(1056/2) - (fence + queue + poll + acquire)");
+  const Prediction small = predict(Barrier::own, own132, plausible);
+  EXPECT_NEAR(predict(Barrier::own, own132, slower("arrive-poll-own", 2)).ns() - small.ns(),
+              whole("arrive-poll-own", "132"), 1e-9);
+  // A part measured apart moves only its own term: the contention takes it back.
+  EXPECT_NEAR(predict(Barrier::own, own132, slower("fence-rel", 2)).ns(), small.ns(), 1e-9);
+  EXPECT_DOUBLE_EQ(small.term("queue")->ns, 0.0);  // 132 x 1.5 ns is hidden by one 200 ns round trip
+  EXPECT_DOUBLE_EQ(predict(Barrier::own, own1056, plausible).term("queue")->ns, 1.5 * 528 - 200);  // 528 a counter
+  // own-stagger and own-cluster run own's protocol with other pollers: their poll term, measured
+  // apart, is where they differ from own.
+  const BarrierShape stagger{132, 256, 1, 1, 4};
+  EXPECT_DOUBLE_EQ(predict(Barrier::own_stagger, stagger, plausible).ns() - small.ns(),
+                   whole("poll-relaxed", "132x4") - whole("poll-relaxed", "132"));
   // Xiao & Feng's lock-free barrier pays three fences and two hops; its master scans more slots
   // per thread as the grid outgrows the block.
-  const auto lf = [](int n) {
-    const BarrierShape s{n, 256, 1, 1, 1};
-    return predict_barrier(Barrier::xf_lockfree, s, measured(barrier_needs(Barrier::xf_lockfree, s), plausible));
-  };
+  const auto lf = [&](int n) { return predict(Barrier::xf_lockfree, BarrierShape{n, 256, 1, 1, 1}, plausible); };
   EXPECT_DOUBLE_EQ(lf(132).term("fence")->ns, 3 * 300.0);
   EXPECT_DOUBLE_EQ(lf(132).term("scan")->ns, 0.0);
   EXPECT_DOUBLE_EQ(lf(1056).term("scan")->ns, 4 * 200.0);  // ceil(1056 / 256) - 1 = 4 more slots
@@ -115,10 +117,12 @@ TEST(LockfreeBarrierCost, TheTreeClimbsOneLevelAtATimeAndTheModelChoosesItsArity
   EXPECT_DOUBLE_EQ(tree(1056, 8, plausible).term("climb")->ns, 4 * 200.0);
   EXPECT_DOUBLE_EQ(tree(1056, 32, plausible).term("climb")->ns, 3 * 200.0);  // 1056 -> 33 -> 2 -> 1
   EXPECT_LT(tree(132, 8, plausible).ns(), tree(1056, 8, plausible).ns());
-  EXPECT_EQ(term_ids(tree(132, 8, plausible)), (std::vector<std::string>{"sync", "fence", "climb", "poll", "acquire"}));
+  EXPECT_EQ(term_ids(tree(132, 8, plausible)),
+            (std::vector<std::string>{"sync", "fence", "climb", "poll", "acquire", "contention"}));
   EXPECT_EQ(tree_arity_for(BarrierShape{1056, 256, 1, 1, 1, 2}, Primitives{}), kDefaultTreeArity);
-  // Every arity measured: while the queue is hidden, the fewest levels win, and of arities with as
-  // few (16 and 32: 1056 -> 66 -> 5 -> 1, 1056 -> 33 -> 2 -> 1) the smaller, whose queue is shorter.
+  // Every arity measured (the protocol whole, at each arity): the fewest levels win, and of arities
+  // with as few (16 and 32: 1056 -> 66 -> 5 -> 1, 1056 -> 33 -> 2 -> 1) the smaller, whose nodes
+  // queue fewer arrivals.
   std::vector<cost::Need> needs;
   for (int arity : kTreeArities)
     for (const cost::Need& n : barrier_needs(Barrier::own_tree, BarrierShape{1056, 256, 1, 1, 1, arity}))

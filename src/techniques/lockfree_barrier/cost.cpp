@@ -1,0 +1,171 @@
+// The cost model of the barriers inside a kernel (lesson.hpp: BarrierShape, barrier_needs,
+// predict_barrier): each barrier's terms, the primitives each reads and how it is computed. The
+// parts of a barrier's protocol measured apart (fence, queue, poll, acquire) under-predict it, more
+// the more blocks there are, because they slow each other down when they meet on the same words;
+// the protocol measured as one primitive (arrive-poll-<protocol>) gives the sum, and the
+// contention term is what it costs beyond its parts.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/cost/primitive_keys.hpp"
+#include "techniques/lockfree_barrier/lesson.hpp"
+
+namespace cudasync::lockfree_barrier {
+
+namespace {
+
+using cost::Need;
+using cost::Primitives;
+namespace prim = cost::prim;
+
+// One term: what it reads and how its ns follow from them.
+struct BarrierTerm {
+  std::string id, title, formula;
+  std::vector<Need> reads;
+  std::function<double(const Primitives&)> ns;
+};
+
+std::string call(const Need& n) { return n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")"); }
+
+BarrierTerm plain(std::string id, std::string title, const Need& n, int times = 1) {
+  const std::string f = (times == 1 ? "" : std::to_string(times) + " x ") + call(n);
+  return {std::move(id), std::move(title), f, {n}, [n, times](const Primitives& p) { return times * p.ns(n.key); }};
+}
+
+// The queue: how much longer the last of n arrivals to one word waits than one atomic alone.
+BarrierTerm queue(int n) {
+  const Need q = prim::queue_atomic(n), rt = prim::rt_atomic();
+  return {"queue", say("cost.queue"), "max(0, " + call(q) + " - rt-atomic)", {q, rt},
+          [q, rt](const Primitives& p) { return cost::excess(p.ns(q.key) - p.ns(rt.key)); }};
+}
+
+// What the protocol costs measured together beyond its parts measured apart (negative: they
+// overlap).
+BarrierTerm contention(const Need& together, const std::vector<BarrierTerm>& parts) {
+  std::string sum;
+  std::vector<Need> reads{together};
+  for (const BarrierTerm& t : parts) {
+    sum += (sum.empty() ? "" : " + ") + t.id;
+    reads.insert(reads.end(), t.reads.begin(), t.reads.end());
+  }
+  return {"contention", say("cost.contention"), call(together) + " - (" + sum + ")", reads,
+          [together, parts](const Primitives& p) {
+            double apart = 0;
+            for (const BarrierTerm& t : parts) apart += t.ns(p);
+            return p.ns(together.key) - apart;
+          }};
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
+  using cost::Op;
+  using cost::PollKind;
+  using cost::Protocol;
+  const int N = s.blocks;
+  const auto syncs = [&](int k) { return plain("sync", say("cost.sync"), prim::sync(s.threads), k); };
+  const BarrierTerm acquire = plain("acquire", say("cost.acquire"), prim::fence_acquire());
+  const BarrierTerm release = plain("fence", say("cost.release-fence"), prim::fence_under(Op::fence_rel, N));
+  std::vector<BarrierTerm> t;
+  switch (d) {
+    case Barrier::xf_lock: {
+      const std::vector<BarrierTerm> parts{plain("fence", say("cost.fences"), prim::fence_under(Op::fence_sc, N), 2),
+                                           queue(N),
+                                           plain("poll", say("cost.poll"), prim::poll(PollKind::volatile_load, N, 1))};
+      t = {syncs(2), parts[0], parts[1], parts[2], contention(prim::arrive_poll(Protocol::xf_lock, N), parts)};
+      break;
+    }
+    case Barrier::grid_sync: {
+      // Its poll has a second path: the last block waits for its own atom's value, then polls once.
+      const Need pl = prim::poll(PollKind::acquire, N, 1), rt = prim::rt_atomic(), ld = prim::rt_load();
+      const BarrierTerm poll{"poll", say("cost.poll"), "max(" + call(pl) + ", rt-atomic + rt-load)", {pl, rt, ld},
+                             [pl, rt, ld](const Primitives& p) {
+                               return cost::nan_max(p.ns(pl.key), p.ns(rt.key) + p.ns(ld.key));
+                             }};
+      const std::vector<BarrierTerm> parts{release, queue(N), poll};
+      t = {syncs(2), parts[0], parts[1], parts[2], contention(prim::arrive_poll(Protocol::grid_sync, N), parts)};
+      break;
+    }
+    case Barrier::xf_lockfree: {
+      const Need f = prim::fence_under(Op::fence_sc, N);
+      t = {syncs(4), plain("fence", say("cost.fences"), f, 3),
+           plain("poll", say("cost.poll-two-hops"), prim::poll(PollKind::volatile_load, N, 1), 2),
+           plain("scan", say("cost.scan"), prim::rt_load(), ceil_div(N, s.threads) - 1)};
+      t[0].formula += ": the arrival, the master's two votes, the release";
+      t[1].formula += ": the arrival, the master's release, the acquire";
+      t[3].formula += " (slots per master thread - 1)";
+      break;
+    }
+    case Barrier::own:
+    case Barrier::own_stagger:
+    case Barrier::own_paced:
+    case Barrier::own_cluster: {
+      // own's protocol on its C counters; the candidates and own-cluster differ in who polls, which
+      // the poll term measures apart (the contention is own's).
+      const int C = std::min(s.counters, N);
+      const BarrierTerm own_poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1));
+      const std::vector<BarrierTerm> parts{release, queue(C > 1 ? ceil_div(N, C) : N), own_poll, acquire};
+      BarrierTerm poll = own_poll;
+      if (d == Barrier::own_stagger) poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, s.pollers));
+      if (d == Barrier::own_cluster)
+        poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, ceil_div(N, s.cluster), 1));
+      t = {syncs(d == Barrier::own_cluster ? 1 : 2), parts[0], parts[1], poll, acquire,
+           contention(prim::arrive_poll(Protocol::own, N, C), parts)};
+      if (d == Barrier::own_cluster)
+        t.push_back(plain("cluster", say("cost.cluster"), prim::cluster_barrier(N, s.cluster, s.threads)));
+      break;
+    }
+    case Barrier::own_tree: {
+      // The last arriver climbs: at each level one atom.acq_rel, behind up to `arity` others on its
+      // node; its first fence is paid with every block fencing at once, the ones above it alone.
+      const int levels = tree_levels(N, s.arity), K = std::min(s.arity, N);
+      const Need f = prim::fence_under(Op::fence_rel, N), f1 = prim::fence_under(Op::fence_rel, 1),
+                 q = prim::queue_atomic(K), rt = prim::rt_atomic();
+      const std::string L = std::to_string(levels);
+      const BarrierTerm fences{"fence", say("cost.tree-fences"), call(f) + " + " + L + " x " + call(f1), {f, f1},
+                               [f, f1, levels](const Primitives& p) { return p.ns(f.key) + levels * p.ns(f1.key); }};
+      const BarrierTerm climb{"climb", say("cost.tree-climb"), L + " x max(" + call(q) + ", rt-atomic)", {q, rt},
+                              [q, rt, levels](const Primitives& p) { return levels * std::max(p.ns(q.key), p.ns(rt.key)); }};
+      const std::vector<BarrierTerm> parts{fences, climb,
+                                           plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1)), acquire};
+      t = {syncs(2), parts[0], parts[1], parts[2], parts[3],
+           contention(prim::arrive_poll(Protocol::tree, N, 1, s.arity), parts)};
+      break;
+    }
+    default: break;  // relaunch, graph and the transcription's barriers: not modelled
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<Need> barrier_needs(Barrier d, const BarrierShape& s) {
+  std::vector<Need> n;
+  for (const BarrierTerm& t : barrier_terms(d, s))
+    for (const Need& r : t.reads) cost::add_need(n, r);
+  return n;
+}
+
+cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const Primitives& p) {
+  cost::Prediction out;
+  for (const BarrierTerm& t : barrier_terms(d, s)) out.add(t.id, t.title, t.ns(p), t.formula);
+  return out;
+}
+
+int tree_arity_for(const BarrierShape& s, const Primitives& p) {
+  int best = kDefaultTreeArity;
+  double best_ns = 0;
+  for (int arity : kTreeArities) {
+    BarrierShape t = s;
+    t.arity = arity;
+    const double ns = predict_barrier(Barrier::own_tree, t, p).ns();
+    if (!std::isnan(ns) && (best_ns == 0 || ns < best_ns)) {
+      best = arity;
+      best_ns = ns;
+    }
+  }
+  return best;
+}
+
+}  // namespace cudasync::lockfree_barrier
