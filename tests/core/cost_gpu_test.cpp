@@ -38,6 +38,7 @@ TEST(CostGpu, EveryKindOfProbeMeasuresAPlausibleDuration) {
   for (Protocol p : {Protocol::own, Protocol::grid_sync, Protocol::xf_lock, Protocol::tree})
     EXPECT_GE(median_of(prim::arrive_poll(p, 264, 1, 8)), 0.5 * rt) << prim::protocol_id(p);
   EXPECT_GE(median_of(prim::arrive_poll(Protocol::own, 1056, 2)), 0.5 * rt);
+  EXPECT_GE(median_of(prim::arrive_poll(Protocol::own, 264, 2, 8, 2)), 0.5 * rt);  // own-stagger: 2 pollers a block
   EXPECT_GE(median_of(prim::arrive_poll(Protocol::tree, 1, 1, 8)), 0.0);  // one block: no level to climb
   EXPECT_GT(median_of(prim::sync(256)), 0.0);
   EXPECT_GT(median_of(prim::launch(Probe::launch_2)), median_of(prim::launch(Probe::launch_1)) * 0.8);

@@ -194,6 +194,7 @@ struct ArrivePollArgs {
   Protocol protocol;
   int counters;   // own
   int arity;      // tree
+  int pollers;    // own: K poller warps a block (stagger_kernel)
 };
 
 __device__ __forceinline__ u32 poll_load(const u32* p, PollKind k) {
@@ -298,9 +299,62 @@ __global__ void arrive_poll_kernel(ArrivePollArgs a) {
   if (blockIdx.x == 0 && threadIdx.x == 0) a.ns[0] = static_cast<long long>(cuda::globaltimer_ns() - t0);
 }
 
+// own's protocol with K pollers a block (own-stagger): thread 0 arrives; lane 0 of warps 0..K-1
+// starts kStaggerNs x its warp later and loads every counter until none is short, and the first
+// to see it acquires and tells the others through shared memory; a __syncthreads() closes the
+// round, as the barrier's does. Every thread stays to the end of each round (none exits before a
+// __syncthreads()); a poller that gives up tells the block there, and the block stops together.
+__global__ void stagger_kernel(ArrivePollArgs a) {
+  __shared__ u32 s_seen;
+  __shared__ int s_stop;
+  const unsigned N = gridDim.x, C = static_cast<unsigned>(a.counters), warp = threadIdx.x / 32;
+  const bool poller = threadIdx.x % 32 == 0 && warp < static_cast<unsigned>(a.pollers);
+  const unsigned long long start = cuda::globaltimer_ns();
+  if (threadIdx.x == 0) {
+    s_seen = 0;
+    s_stop = 0;
+    atomicAdd(a.gate, 1u);
+    if (!wait_at_least(a.gate, N, start, a.timed_out)) s_stop = 1;
+  }
+  __syncthreads();
+  if (s_stop != 0) return;
+  const unsigned long long t0 = cuda::globaltimer_ns();
+  for (u32 r = 1; r <= static_cast<u32>(kArrivePollRounds); ++r) {
+    if (threadIdx.x == 0) cuda::red_release_gpu_add(a.words + (blockIdx.x % C) * kWordStride, 1u);
+    if (poller) {
+      const unsigned long long from = cuda::globaltimer_ns();
+      while (cuda::globaltimer_ns() - from < warp * kStaggerNs) {
+      }
+      while (*static_cast<volatile u32*>(&s_seen) < r) {
+        unsigned missing = 0;
+        for (unsigned l = 0; l < C; ++l) {
+          const u32 goal = r * ((N - l + C - 1) / C), v = cuda::ld_relaxed_gpu(a.words + l * kWordStride);
+          missing += v < goal ? goal - v : 0u;
+        }
+        if (missing == 0) {
+          cuda::fence_acquire_gpu();
+          atomicMax(&s_seen, r);
+          break;
+        }
+        if (cuda::globaltimer_ns() - start > kDeadlineNs || cuda::ld_relaxed_gpu(a.timed_out) != 0) {
+          atomicExch(a.timed_out, 1u);
+          s_stop = 1;
+          break;
+        }
+      }
+    }
+    __syncthreads();
+    if (s_stop != 0) return;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) a.ns[0] = static_cast<long long>(cuda::globaltimer_ns() - t0);
+}
+
 ProbeResult run_arrive_poll(const ProbeSpec& s) {
   ProbeResult r;
-  if (const std::string why = unfit(reinterpret_cast<const void*>(arrive_poll_kernel), s.blocks, 32); !why.empty()) {
+  const bool stagger = s.protocol == Protocol::own && s.pollers > 1;
+  const int threads = stagger ? 32 * std::min(s.pollers, 32) : 32;
+  const void* kernel = stagger ? reinterpret_cast<const void*>(stagger_kernel) : reinterpret_cast<const void*>(arrive_poll_kernel);
+  if (const std::string why = unfit(kernel, s.blocks, threads); !why.empty()) {
     r.skipped = why;
     return r;
   }
@@ -310,12 +364,13 @@ ProbeResult run_arrive_poll(const ProbeSpec& s) {
   cuda::DeviceBuffer<u32> w(words), flags(2);
   cuda::DeviceBuffer<long long> ns(1);
   const ArrivePollArgs a{w.get(), flags.get(), flags.get() + 1, ns.get(), s.protocol,
-                         std::max(1, std::min(s.counters, 32)), std::max(2, s.arity)};
+                         std::max(1, std::min(s.counters, 32)), std::max(2, s.arity), std::max(1, s.pollers)};
   for (int rep = -1; rep < s.reps; ++rep) {  // rep -1: warm-up
     w.fill_bytes(0);
     flags.fill_bytes(0);
     ns.fill_bytes(0);
-    arrive_poll_kernel<<<s.blocks, 32>>>(a);
+    if (stagger) stagger_kernel<<<s.blocks, threads>>>(a);
+    else arrive_poll_kernel<<<s.blocks, 32>>>(a);
     CUDA_CHECK_LAUNCH();
     long long t = 0;
     ns.download(&t, 1);

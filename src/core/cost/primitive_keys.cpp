@@ -86,15 +86,22 @@ Need poll(PollKind kind, int blocks, int pollers) {
           s};
 }
 
-Need arrive_poll(Protocol p, int blocks, int counters, int arity) {
+Need arrive_poll(Protocol p, int blocks, int counters, int arity, int pollers) {
   ProbeSpec s = spec(Probe::arrive_poll, blocks, 32);
   s.protocol = p;
   s.counters = counters;
   s.arity = arity;
+  s.pollers = pollers;
   std::string at = at_blocks(blocks), shape;
-  if (p == Protocol::own && counters > 1) {
-    at += "/" + std::to_string(counters);
-    shape = ", " + std::to_string(counters) + " counters";
+  if (p == Protocol::own) {
+    if (counters > 1) {
+      at += "/" + std::to_string(counters);
+      shape = ", " + std::to_string(counters) + " counters";
+    }
+    if (pollers > 1) {
+      at += "x" + std::to_string(pollers);
+      shape += ", " + std::to_string(pollers) + " staggered pollers a block";
+    }
   } else if (p == Protocol::tree) {
     at += "k" + std::to_string(arity);
     shape = ", arity " + std::to_string(arity);

@@ -23,9 +23,10 @@ Need queue_atomic(int blocks);
 // One block changes a word; `blocks` blocks (`pollers` each, started apart) poll it with `kind`
 // loads: ns from the change being sent until the last block has seen it.
 Need poll(PollKind kind, int blocks, int pollers);
-// Thread 0 of each of `blocks` blocks runs barrier protocol `p` (own on `counters` counters, the tree
-// at `arity`): ns per round, the arrivals, their fences and the polls measured together.
-Need arrive_poll(Protocol p, int blocks, int counters = 1, int arity = 8);
+// Thread 0 of each of `blocks` blocks runs barrier protocol `p` (own on `counters` counters with
+// `pollers` staggered pollers a block, the tree at `arity`): ns per round, the arrivals, their
+// fences and the polls measured together.
+Need arrive_poll(Protocol p, int blocks, int counters = 1, int arity = 8, int pollers = 1);
 // barrier.cluster arrive + wait in clusters of `cluster`, `blocks` blocks of `threads`.
 Need cluster_barrier(int blocks, int cluster, int threads);
 // The actor's `op` while every other thread of <<<blocks, threads>>> keeps up `bg` on one word.

@@ -80,7 +80,7 @@ struct ProbeSpec {
   PollKind poll = PollKind::relaxed;
   int blocks = 1;
   int threads = 1;
-  int pollers = 1;    // poll_latency: pollers per block, each its own warp, started apart (staggered)
+  int pollers = 1;    // poll_latency, arrive_poll (own): pollers per block, each its own warp, started apart (staggered)
   Protocol protocol = Protocol::own;  // arrive_poll
   int counters = 1;   // arrive_poll, own: block b arrives on counter b % counters; lane l of warp 0 polls counter l
   int arity = 8;      // arrive_poll, tree: children per node

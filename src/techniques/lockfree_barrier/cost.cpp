@@ -101,17 +101,16 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
     case Barrier::own_stagger:
     case Barrier::own_paced:
     case Barrier::own_cluster: {
-      // own's protocol on its C counters; the candidates and own-cluster differ in who polls, which
-      // the poll term measures apart (the contention is own's).
-      const int C = std::min(s.counters, N);
-      const BarrierTerm own_poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1));
-      const std::vector<BarrierTerm> parts{release, queue(C > 1 ? ceil_div(N, C) : N), own_poll, acquire};
-      BarrierTerm poll = own_poll;
-      if (d == Barrier::own_stagger) poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, s.pollers));
+      // own's protocol on its C counters; own-stagger's with its K pollers a block, measured so.
+      // own-paced and own-cluster differ from own in who polls how, which only the poll term,
+      // measured apart, says (the contention is own's).
+      const int C = std::min(s.counters, N), K = d == Barrier::own_stagger ? s.pollers : 1;
+      BarrierTerm poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, K));
+      const std::vector<BarrierTerm> parts{release, queue(C > 1 ? ceil_div(N, C) : N), poll, acquire};
       if (d == Barrier::own_cluster)
         poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, ceil_div(N, s.cluster), 1));
       t = {syncs(d == Barrier::own_cluster ? 1 : 2), parts[0], parts[1], poll, acquire,
-           contention(prim::arrive_poll(Protocol::own, N, C), parts)};
+           contention(prim::arrive_poll(Protocol::own, N, C, kDefaultTreeArity, K), parts)};
       if (d == Barrier::own_cluster)
         t.push_back(plain("cluster", say("cost.cluster"), prim::cluster_barrier(N, s.cluster, s.threads)));
       break;

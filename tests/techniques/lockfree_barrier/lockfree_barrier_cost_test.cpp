@@ -80,11 +80,15 @@ TEST(LockfreeBarrierCost, ABarrierIsItsSyncsPlusItsProtocolMeasuredWhole) {
   EXPECT_NEAR(predict(Barrier::own, own132, slower("fence-rel", 2)).ns(), small.ns(), 1e-9);
   EXPECT_DOUBLE_EQ(small.term("queue")->ns, 0.0);  // 132 x 1.5 ns is hidden by one 200 ns round trip
   EXPECT_DOUBLE_EQ(predict(Barrier::own, own1056, plausible).term("queue")->ns, 1.5 * 528 - 200);  // 528 a counter
-  // own-stagger and own-cluster run own's protocol with other pollers: their poll term, measured
-  // apart, is where they differ from own.
+  // own-stagger's protocol is measured with its K pollers a block; own-cluster runs own's with
+  // fewer pollers, and its poll term, measured apart, is where it differs from own (beside its
+  // cluster barrier and one __syncthreads() less).
   const BarrierShape stagger{132, 256, 1, 1, 4};
-  EXPECT_DOUBLE_EQ(predict(Barrier::own_stagger, stagger, plausible).ns() - small.ns(),
-                   whole("poll-relaxed", "132x4") - whole("poll-relaxed", "132"));
+  EXPECT_DOUBLE_EQ(predict(Barrier::own_stagger, stagger, plausible).ns(), 2 * 20.0 + whole("arrive-poll-own", "132x4"));
+  const BarrierShape cluster{132, 256, 1, 4, 1};
+  EXPECT_DOUBLE_EQ(predict(Barrier::own_cluster, cluster, plausible).ns() - small.ns(),
+                   whole("poll-relaxed", "33") - whole("poll-relaxed", "132") - 20.0 +
+                       whole("cluster-barrier", "132c4"));
   // Xiao & Feng's lock-free barrier pays three fences and two hops; its master scans more slots
   // per thread as the grid outgrows the block.
   const auto lf = [&](int n) { return predict(Barrier::xf_lockfree, BarrierShape{n, 256, 1, 1, 1}, plausible); };
