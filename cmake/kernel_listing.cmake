@@ -15,7 +15,7 @@ function(cudasync_kernel_listing)
 #include \"core/kernel_listing.hpp\"
 namespace cudasync {
 const KernelListingData& kernel_listing_data() {
-  static const KernelListingData d{false, \"this cudasync was built without CUDA: the PTX/SASS listing needs a CUDA build\", \"\", \"\"};
+  static const KernelListingData d{false, \"listing.no-cuda\", \"\", \"\", \"\"};
   return d;
 }
 }  // namespace cudasync

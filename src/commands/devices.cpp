@@ -23,7 +23,7 @@ report::Report run_devices(const RunContext& ctx) {
   host.fact("runtime-version", core("devices.runtime-version"), version_string(p.runtime_version), Format::plain,
             core("devices.linked-statically"));
   host.fact("visible-gpus", core("devices.visible-gpus"), static_cast<I>(p.devices.size()), Format::count,
-            p.devices.empty() ? p.reason : "");
+            p.devices.empty() ? p.reason.in(words::language()) : "");
   host.fact("nccl-built-in", core("devices.nccl-built-in"),
             kNcclBuiltIn ? core("devices.yes-version", {{"version", kNcclVersion}}) : core("devices.no"), Format::plain,
             core(kNcclBuiltIn ? "devices.nccl-rows-run" : "devices.nccl-rows-waived"));

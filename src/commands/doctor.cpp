@@ -54,7 +54,7 @@ DoctorFacts gather(const RunContext& ctx) {
   f.probe = ctx.gpus();
   const KernelListing& listing = kernel_listing();
   f.listing_embedded = listing.available;
-  f.listing_reason = listing.reason;
+  f.listing_reason = listing.reason();
   f.cuobjdump = find_tool("cuobjdump");
   f.nvdisasm = find_tool("nvdisasm");
   f.compute_sanitizer = find_tool("compute-sanitizer");

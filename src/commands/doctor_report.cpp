@@ -151,12 +151,12 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
   Piece driver{"nvidia-driver", core("doctor.piece.nvidia-driver"), false, "", all, ""};
   const bool new_enough = driver_new_enough(p.driver_version, p.runtime_version);
   if (!f.driver_found) {
-    driver.here = no_driver_message();
+    driver.here = no_driver_message().in(words::language());
     driver.install = driver_install_text(p.runtime_version);
   } else if (f.cuda_built_in && !new_enough) {
     driver.here = (f.driver_release.empty() ? "" : f.driver_release + ", ") +
                   core("doctor.driver-too-old", {{"version", version_string(p.driver_version)},
-                                                 {"why", old_driver_message(p.driver_version, p.runtime_version)}});
+                                                 {"why", old_driver_message(p.driver_version, p.runtime_version).in(words::language())}});
     driver.install = driver_install_text(p.runtime_version);
   } else {
     driver.ok = true;
@@ -173,7 +173,8 @@ std::vector<Piece> pieces(const DoctorFacts& f) {
     for (const auto& d : p.devices) names.push_back("GPU " + std::to_string(d.index) + " " + d.name + " (cc " + d.cc_string() + ")");
     gpus.here = join(names, ", ");
   } else {
-    gpus.here = core("doctor.gpu-none", {{"why", p.reason.empty() ? core("doctor.no-gpu-visible") : p.reason}});
+    const std::string why = p.reason.in(words::language());
+    gpus.here = core("doctor.gpu-none", {{"why", why.empty() ? core("doctor.no-gpu-visible") : why}});
     if (f.driver_found && f.cuda_built_in && new_enough) gpus.install = core("doctor.gpu-install");
   }
   out.push_back(gpus);

@@ -19,11 +19,12 @@ report::Report run_list(const RunContext& ctx, const std::vector<cli::Command>& 
   if (!probe.devices.empty()) {
     const auto& d = probe.devices.front();
     const std::string gpu_name = "GPU " + std::to_string(d.index) + " (" + d.name + ", cc " + d.cc_string() + ")";
-    where = "GPU + model";
-    s.fact("gpu", "GPU", gpu_name, report::Format::plain, std::to_string(probe.devices.size()) + " visible");
+    where = words::core("list.runs-on-gpu");
+    s.fact("gpu", "GPU", gpu_name, report::Format::plain,
+           words::core("list.gpus-visible", {{"count", probe.devices.size()}}));
   } else {
-    where = "reference model";
-    s.fact("gpu", "GPU", std::string("none"), report::Format::plain, probe.reason);
+    where = words::core("list.runs-on-model");
+    s.fact("gpu", "GPU", words::core("list.gpu-none"), report::Format::plain, probe.reason.in(words::language()));
   }
   const course::Progress progress = load_student_progress();
   const auto lessons = course::course_of(table);

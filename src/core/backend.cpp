@@ -7,10 +7,17 @@ namespace cudasync {
 
 namespace {
 
-// The choice's reason in English (for the JSON) and in the run's language (for the log).
-void give_reason(BackendChoice& c, std::string_view key, const words::Args& args = {}) {
-  c.reason = words::say_in(words::Lang::en, "core", key, args);
-  c.said = words::core(key, args);
+// The choice's reason in English (for the JSON) and in the run's language (for the log); `why`, a
+// reason of the probe's, in the same language as the sentence around it.
+void give_reason(BackendChoice& c, std::string_view key, const words::Args& args = {},
+                 const words::Entry* why = nullptr) {
+  words::Args en = args, run = args;
+  if (why) {
+    en.emplace_back("why", why->en);
+    run.emplace_back("why", why->in(words::language()));
+  }
+  c.reason = words::say_in(words::Lang::en, "core", key, en);
+  c.said = words::core(key, run);
 }
 
 }  // namespace
@@ -34,7 +41,7 @@ BackendChoice choose_backend(BackendRequest request, std::optional<int> device, 
   if (device && (*device < 0 || *device >= count)) {
     if (count == 0) {
       throw NoGpuError("--device " + std::to_string(*device) + ": this machine has no usable GPU (" +
-                       probe.reason + ")");
+                       probe.reason.en + ")");
     }
     throw UsageError("--device " + std::to_string(*device) + " is out of range: " + std::to_string(count) +
                      " GPU(s) visible (numbered after CUDA_VISIBLE_DEVICES); accepted: 0.." +
@@ -42,9 +49,9 @@ BackendChoice choose_backend(BackendRequest request, std::optional<int> device, 
   }
   if (count == 0) {
     if (request == BackendRequest::gpu) {
-      throw NoGpuError("--backend gpu: no usable GPU (" + probe.reason + ")");
+      throw NoGpuError("--backend gpu: no usable GPU (" + probe.reason.en + ")");
     }
-    give_reason(c, "backend.no-gpu", {{"why", probe.reason}});
+    give_reason(c, "backend.no-gpu", {}, &probe.reason);
     return c;
   }
   const DeviceInfo& d = probe.devices[static_cast<std::size_t>(device.value_or(0))];

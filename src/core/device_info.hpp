@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/words/catalog.hpp"
+
 namespace cudasync {
 
 struct DeviceInfo {
@@ -30,7 +32,7 @@ struct GpuProbe {
   int driver_version = 0;        // e.g. 13000; 0 if no driver
   int runtime_version = 0;
   std::vector<DeviceInfo> devices;
-  std::string reason;            // why no device is usable, when `devices` is empty
+  words::Entry reason;           // why no device is usable, when `devices` is empty: English and Chinese
 };
 
 // Asks the CUDA runtime once (cudaGetDeviceCount and attributes). Never throws: failures end up

@@ -9,7 +9,7 @@ namespace cudasync {
 GpuProbe probe_gpus() {
   GpuProbe p;
   p.built_with_cuda = false;
-  p.reason = "this cudasync was built without CUDA; rebuild with the CUDA toolkit for the GPU backend";
+  p.reason = words::say_both("core", "driver.built-without-cuda");
   return p;
 }
 

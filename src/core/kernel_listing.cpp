@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
+
+#include "core/words/words.hpp"
 
 namespace cudasync {
 
@@ -49,12 +53,28 @@ KernelListing parse_kernel_listing(const std::string& records) {
   return l;
 }
 
+namespace {
+// The reasons the build writes (cmake/kernel_listing.cmake and kernel_listing_run.cmake), keys of
+// core's catalog.
+constexpr const char* kNoListingKeys[] = {"listing.no-cuda", "listing.no-cuobjdump", "listing.sass-failed",
+                                          "listing.ptx-failed"};
+
+words::Entry no_listing_words(const KernelListingData& d) {
+  for (const char* key : kNoListingKeys)
+    if (std::string_view(d.reason) == key) {
+      if (std::string_view(key).find("-failed") == std::string_view::npos) return words::say_both("core", key);
+      return words::say_both("core", key, {{"error", *d.detail != '\0' ? d.detail : "-"}});  // what the tool said
+    }
+  throw std::logic_error(std::string("kernel listing: the build wrote an unknown reason '") + d.reason + "'");
+}
+}  // namespace
+
 const KernelListing& kernel_listing() {
   static const KernelListing l = [] {
     const KernelListingData& d = kernel_listing_data();
     KernelListing parsed = d.available ? parse_kernel_listing(d.records) : KernelListing{};
     parsed.available = d.available;
-    parsed.reason = d.reason;
+    if (!d.available) parsed.why = no_listing_words(d);
     return parsed;
   }();
   return l;

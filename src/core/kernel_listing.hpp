@@ -8,11 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "core/words/catalog.hpp"
+#include "core/words/language.hpp"
+
 namespace cudasync {
 
 struct KernelListingData {
   bool available;
-  const char* reason;   // why there is no listing, when !available
+  const char* reason;   // why there is no listing, when !available: a key of core's catalog (listing.*)
+  const char* detail;   // what the tool said, when it failed ({error} in the sentence)
   const char* tool;     // the cuobjdump that made it
   const char* records;  // "S arch sm_90\nS fn <mangled>\nS BAR.SYNC 0x1, R0\nM ...\nW ...\nP ...": see kernel_listing_run.cmake
 };
@@ -33,7 +37,8 @@ struct KernelCode {
 
 struct KernelListing {
   bool available = false;
-  std::string reason;
+  words::Entry why;  // why there is no listing, in English and Chinese
+  std::string reason() const { return why.in(words::language()); }  // in the run's language
   std::vector<KernelCode> sass;  // one entry per (arch, function)
   std::vector<KernelCode> ptx;
   std::vector<std::string> sass_archs() const;  // in the order the build lists them, without repeats

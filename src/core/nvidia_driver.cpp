@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/device_info.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync {
 
@@ -59,21 +60,24 @@ bool driver_new_enough(int driver_version, int runtime_version) {
   return driver_version > 0 && driver_version >= minimum_driver_cuda(runtime_version);
 }
 
-std::string no_driver_message() { return "no NVIDIA driver found (libcuda.so.1 cannot be loaded)"; }
+words::Entry no_driver_message() { return words::say_both("core", "driver.none"); }
 
-std::string old_driver_message(int driver_version, int runtime_version) {
+words::Entry old_driver_message(int driver_version, int runtime_version) {
   const std::string branch = minimum_driver_branch(runtime_version);
-  return "the NVIDIA driver supports CUDA " + version_string(driver_version) + ", older than this cudasync's CUDA " +
-         version_string(runtime_version) + " runtime: it needs a driver for CUDA " +
-         version_string(minimum_driver_cuda(runtime_version)) + " or newer" +
-         (branch.empty() ? "" : " (R" + branch + " or newer)");
+  const words::Args args{{"driver", version_string(driver_version)},
+                         {"runtime", version_string(runtime_version)},
+                         {"needs", version_string(minimum_driver_cuda(runtime_version))}};
+  if (branch.empty()) return words::say_both("core", "driver.too-old", args);
+  words::Args with_branch = args;
+  with_branch.emplace_back("branch", branch);
+  return words::say_both("core", "driver.too-old-branch", with_branch);
 }
 
 std::string minimum_driver_text(int runtime_version) {
-  const std::string branch = minimum_driver_branch(runtime_version);
-  return "CUDA " + std::to_string(runtime_version / 1000) + ".x: NVIDIA driver " +
-         (branch.empty() ? "for CUDA " + version_string(minimum_driver_cuda(runtime_version)) : "R" + branch) +
-         " or newer";
+  const std::string branch = minimum_driver_branch(runtime_version), major = std::to_string(runtime_version / 1000);
+  if (branch.empty())
+    return words::core("driver.minimum", {{"major", major}, {"needs", version_string(minimum_driver_cuda(runtime_version))}});
+  return words::core("driver.minimum-branch", {{"major", major}, {"branch", branch}});
 }
 
 }  // namespace cudasync

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "core/words/catalog.hpp"
+
 namespace cudasync {
 
 // libcuda.so.1 (the driver's user-mode library, loaded by the CUDA runtime at run time) can be
@@ -30,12 +32,12 @@ int minimum_driver_cuda(int runtime_version);
 // The driver (its CUDA version, cudaDriverGetVersion) runs this runtime.
 bool driver_new_enough(int driver_version, int runtime_version);
 
-// "no NVIDIA driver found (libcuda.so.1 cannot be loaded)"
-std::string no_driver_message();
+// "no NVIDIA driver found (libcuda.so.1 cannot be loaded)", in English and Chinese
+words::Entry no_driver_message();
 // "the NVIDIA driver supports CUDA 12.4, older than this cudasync's CUDA 13.0 runtime: it needs a
-// driver for CUDA 13.0 or newer (R580 or newer)"
-std::string old_driver_message(int driver_version, int runtime_version);
-// "CUDA 13.x: NVIDIA driver R580 or newer"
+// driver for CUDA 13.0 or newer (R580 or newer)", in English and Chinese
+words::Entry old_driver_message(int driver_version, int runtime_version);
+// "CUDA 13.x: NVIDIA driver R580 or newer", in the run's language
 std::string minimum_driver_text(int runtime_version);
 
 }  // namespace cudasync

@@ -8,6 +8,7 @@
 #include "core/nvidia_driver.hpp"
 #include "core/version.hpp"
 #include "core/words/language.hpp"
+#include "core/words/words.hpp"
 #include "support/cli_expect.hpp"
 
 using namespace cudasync;
@@ -214,7 +215,7 @@ TEST(DoctorReport, TheCodeThisBuildCarriesForEachGpu) {
 TEST(DoctorReport, AModelOnlyBinaryRunsOnTheModel) {
   DoctorFacts f;
   f.lessons = {"warp-primitives"};
-  f.probe.reason = "this cudasync was built without CUDA";
+  f.probe.reason = words::say_both("core", "driver.built-without-cuda");
   const report::Report r = commands::doctor_report(f);
   EXPECT_FALSE(piece_ok(r, "gpu-backend"));
   EXPECT_EQ(fact_text(r, "summary", "minimum-driver"), "none: a model-only binary");

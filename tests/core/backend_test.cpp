@@ -23,7 +23,7 @@ namespace {
 
 GpuProbe no_gpus() {
   GpuProbe p;
-  p.reason = "no CUDA-capable device is detected";
+  p.reason = {"no CUDA-capable device is detected", "未检测到支持 CUDA 的设备"};
   return p;
 }
 
@@ -157,6 +157,10 @@ TEST(Backend, TheLogSaysItInTheRunsLanguageAndTheJsonInEnglish) {
   const BackendChoice m = choose_backend(BackendRequest::model, std::nullopt, no_gpus());
   EXPECT_EQ(m.reason, "backend: model (asked for with --backend model)");
   EXPECT_EQ(m.said, "后端：参考模型（用 --backend model 指定）");
+  // Without a GPU the probe's reason is said in each one's language too.
+  const BackendChoice n = choose_backend(BackendRequest::automatic, std::nullopt, no_gpus());
+  EXPECT_EQ(n.reason, "backend: model (no usable GPU: no CUDA-capable device is detected)");
+  EXPECT_EQ(n.said, "后端：参考模型（没有可用的 GPU：未检测到支持 CUDA 的设备）");
 }
 
 TEST(Backend, ErrorsDeriveFromTheCommonErrorType) {

@@ -77,12 +77,14 @@ TEST(KernelListing, ThisBuildSaysWhatItHas) {
   const KernelListing& l = kernel_listing();
   if (!kCudaBuiltIn) {
     EXPECT_FALSE(l.available);
-    EXPECT_NE(l.reason.find("CUDA build"), std::string::npos) << l.reason;
+    EXPECT_NE(l.reason().find("CUDA build"), std::string::npos) << l.reason();
+    EXPECT_NE(l.why.zh.find("CUDA"), std::string::npos) << l.why.zh;
     return;
   }
   if (!l.available) {
-    EXPECT_NE(l.reason.find("cuobjdump"), std::string::npos) << l.reason;
-    GTEST_SKIP() << l.reason;
+    EXPECT_NE(l.reason().find("cuobjdump"), std::string::npos) << l.reason();
+    EXPECT_NE(l.why.zh.find("cuobjdump"), std::string::npos) << l.why.zh;
+    GTEST_SKIP() << l.reason();
   }
   bool found = false;
   for (const auto& k : l.sass) found = found || short_kernel_name(k.function) == "groups_kernel";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/nvidia_driver.hpp"
+#include "core/words/language.hpp"
 
 using namespace cudasync;
 
@@ -37,9 +38,19 @@ TEST(NvidiaDriver, NewEnoughWithinTheMajorRelease) {
 }
 
 TEST(NvidiaDriver, MessagesNameBothVersionsAndTheMinimum) {
-  EXPECT_EQ(no_driver_message(), "no NVIDIA driver found (libcuda.so.1 cannot be loaded)");
-  const std::string m = old_driver_message(12040, 13000);
+  EXPECT_EQ(no_driver_message().en, "no NVIDIA driver found (libcuda.so.1 cannot be loaded)");
+  const std::string m = old_driver_message(12040, 13000).en;
   EXPECT_NE(m.find("CUDA 12.4"), std::string::npos) << m;
   EXPECT_NE(m.find("CUDA 13.0 runtime"), std::string::npos) << m;
   EXPECT_NE(m.find("R580 or newer"), std::string::npos) << m;
+}
+
+// The probe's reasons come in both languages (the JSON keeps English, the screen says the run's),
+// with the same versions in each.
+TEST(NvidiaDriver, MessagesInChineseNameTheSameVersions) {
+  EXPECT_EQ(no_driver_message().zh, "没有找到 NVIDIA 驱动（无法加载 libcuda.so.1）");
+  const std::string m = old_driver_message(12040, 13000).zh;
+  for (const char* s : {"CUDA 12.4", "CUDA 13.0", "R580"}) EXPECT_NE(m.find(s), std::string::npos) << m;
+  const words::LanguageScope zh(words::Lang::zh);
+  EXPECT_EQ(minimum_driver_text(13000), "CUDA 13.x：NVIDIA 驱动 R580 或更新");
 }

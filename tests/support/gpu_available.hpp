@@ -8,7 +8,7 @@
   do {                                                                                  \
     const ::cudasync::GpuProbe cudasync_probe_ = ::cudasync::probe_gpus();              \
     if (cudasync_probe_.devices.empty())                                                \
-      GTEST_SKIP() << "no usable GPU: " << cudasync_probe_.reason;                      \
+      GTEST_SKIP() << "no usable GPU: " << cudasync_probe_.reason.en;                   \
   } while (0)
 
 // Multi-GPU tests (label multigpu) call this first: fewer than `n` GPUs, no test (skipped with
@@ -18,5 +18,5 @@
     const ::cudasync::GpuProbe cudasync_probe_ = ::cudasync::probe_gpus();                        \
     if (cudasync_probe_.devices.size() < static_cast<std::size_t>(n))                             \
       GTEST_SKIP() << "needs " << (n) << " GPUs, this machine has " << cudasync_probe_.devices.size() \
-                   << (cudasync_probe_.devices.empty() ? ": " + cudasync_probe_.reason : std::string()); \
+                   << (cudasync_probe_.devices.empty() ? ": " + cudasync_probe_.reason.en : std::string()); \
   } while (0)

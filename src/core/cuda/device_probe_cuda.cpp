@@ -5,6 +5,7 @@
 #include "core/device_info.hpp"
 #include "core/memory_budget.hpp"
 #include "core/nvidia_driver.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync {
 
@@ -29,12 +30,12 @@ GpuProbe probe_gpus() {
     if (!libcuda_loadable()) p.reason = no_driver_message();
     else if (p.driver_version > 0 && !driver_new_enough(p.driver_version, p.runtime_version))
       p.reason = old_driver_message(p.driver_version, p.runtime_version);
-    else p.reason = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
+    else p.reason = words::say_both("core", "driver.runtime-error", {{"call", "cudaGetDeviceCount"}, {"error", cudaGetErrorString(e)}});
     cudaGetLastError();  // clear the sticky-less error so later calls start clean
     return p;
   }
   if (count == 0) {
-    p.reason = "cudaGetDeviceCount found 0 devices";
+    p.reason = words::say_both("core", "driver.zero-devices");
     return p;
   }
   for (int dev = 0; dev < count; ++dev) {
@@ -60,7 +61,7 @@ GpuProbe probe_gpus() {
     else cudaGetLastError();
     p.devices.push_back(d);
   }
-  if (p.devices.empty()) p.reason = "no device answered cudaGetDeviceProperties";
+  if (p.devices.empty()) p.reason = words::say_both("core", "driver.no-properties");
   return p;
 }
 

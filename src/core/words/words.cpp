@@ -30,6 +30,10 @@ std::string say_in(Lang lang, std::string_view name, std::string_view key, const
   return fill(it->second.in(lang), args, where);
 }
 
+Entry say_both(std::string_view name, std::string_view key, const Args& args) {
+  return {say_in(Lang::en, name, key, args), say_in(Lang::zh, name, key, args)};
+}
+
 std::string say_or(std::string_view name, std::string_view key, const std::string& fallback) {
   for (const auto& f : lesson_catalogs())
     if (name == f.lesson) {

@@ -23,6 +23,9 @@ namespace cudasync::words {
 // the catalog beside them.
 std::string say(std::string_view catalog, std::string_view key, const Args& args = {});
 std::string say_in(Lang lang, std::string_view catalog, std::string_view key, const Args& args = {});
+// The sentence in both languages: a reason found before the run's language is known, or said in
+// English in the JSON and in the run's language on the screen (GpuProbe::reason).
+Entry say_both(std::string_view catalog, std::string_view key, const Args& args = {});
 
 // `key` of catalog `name` when the catalog exists and has it, else `fallback`: a lesson's title
 // ("lesson.title"), which its catalog may give in both languages.

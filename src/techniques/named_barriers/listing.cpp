@@ -71,7 +71,7 @@ report::Section listing_section(const KernelListing& listing, const std::string&
   report::Section s("listing", say("listing.title"));
   s.paragraph(say("listing.about"));
   if (!listing.available) {
-    s.note(listing.reason);
+    s.note(listing.reason());
     return s;
   }
   const auto ptx_archs = listing.ptx_archs();

@@ -161,7 +161,7 @@ report::Section ptx_section(const KernelListing& listing, const std::string& arc
   report::Section s("ptx", say("ptx.title"));
   s.paragraph(say("ptx.about"));
   if (listing.available) add_probes(s, listing, arch);
-  else s.note(listing.reason);
+  else s.note(listing.reason());
   return s;
 }
 

@@ -102,7 +102,7 @@ void add_sass(report::Section& s, int compute_capability) {
   const KernelListing& listing = kernel_listing();
   const std::string arch = listing_sass_arch(listing, compute_capability);
   if (!listing.available || arch.empty()) {
-    s.note(say("shfl-64.no-listing", {{"reason", listing.available ? say("shfl-64.no-sass") : listing.reason}}));
+    s.note(say("shfl-64.no-listing", {{"reason", listing.available ? say("shfl-64.no-sass") : listing.reason()}}));
     return;
   }
   report::Table t("sass", say("shfl-64.sass-title", {{"arch", arch}}));

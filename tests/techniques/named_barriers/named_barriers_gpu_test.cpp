@@ -151,7 +151,7 @@ TEST(NamedBarriersGpu, CostsArePlausible) {
 TEST(NamedBarriersGpu, ListingMatchesThisGpu) {
   CUDASYNC_REQUIRE_GPU();
   const KernelListing& l = kernel_listing();
-  if (!l.available) GTEST_SKIP() << l.reason;
+  if (!l.available) GTEST_SKIP() << l.reason();
   const std::string arch = listing_sass_arch(l, cc());
   ASSERT_FALSE(arch.empty());
   expect_all_checks_pass(listing_section(l, arch), arch);

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "support/report_lookup.hpp"
+#include "core/words/words.hpp"
 #include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
@@ -225,7 +226,7 @@ TEST(NamedBarriersJudge, ListingChecksLookForTheInstructions) {
   ASSERT_EQ(s.tables.size(), 1u) << "SASS only: this listing has no PTX";
   EXPECT_EQ(s.tables[0].rows.size(), 4u);
   KernelListing none;
-  none.reason = "this cudasync was built without CUDA: the PTX/SASS listing needs a CUDA build";
+  none.why = words::say_both("core", "listing.no-cuda");
   const report::Section n = listing_section(none, "");
   EXPECT_TRUE(n.checks.empty());
   ASSERT_EQ(n.notes.size(), 1u);

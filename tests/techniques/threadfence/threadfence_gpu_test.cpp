@@ -156,7 +156,7 @@ TEST(ThreadfenceGpu, FenceCostsArePlausible) {
 TEST(ThreadfenceGpu, ProbesCompiledToWhatThePtxIsaSays) {
   CUDASYNC_REQUIRE_GPU();
   const KernelListing& l = kernel_listing();
-  if (!l.available) GTEST_SKIP() << l.reason;
+  if (!l.available) GTEST_SKIP() << l.reason();
   const report::Section s = ptx_section(l, listing_sass_arch(l, cc()));
   for (const auto& c : s.checks) EXPECT_TRUE(c.passed) << c.id << ": " << c.detail;
   EXPECT_FALSE(s.checks.empty());

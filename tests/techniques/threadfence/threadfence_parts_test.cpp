@@ -261,7 +261,7 @@ TEST(ThreadfenceParts, PtxChecksReadTheListing) {
   EXPECT_EQ(failed_count(s2), 1u);
   EXPECT_FALSE(find_check(s2, "membar-gl-is-fence-sc-gpu")->passed);
   KernelListing none;
-  none.reason = "built without CUDA";
+  none.why = {"built without CUDA", "构建时没有 CUDA"};
   EXPECT_TRUE(ptx_section(none, "").checks.empty());
 }
 

@@ -98,7 +98,7 @@ TEST(WarpShfl64Section, ModelRunShowsEveryLaneAndWhatTheListingSays) {
   if (!listing.available) {
     EXPECT_EQ(find_table(s, "sass"), nullptr);
     ASSERT_FALSE(s.notes.empty());
-    EXPECT_NE(s.notes.back().find(listing.reason), std::string::npos) << s.notes.back();
+    EXPECT_NE(s.notes.back().find(listing.reason()), std::string::npos) << s.notes.back();
     return;
   }
   // The build's own SASS: one SHFL for the int kernel, two for long long and double.
