@@ -182,14 +182,8 @@ std::string WaitGraph::cycle_text() const {
 }
 
 std::string lanes_text(const std::string& noun, const std::vector<int>& lanes) {
-  std::string s;
-  for (std::size_t i = 0; i < lanes.size(); ++i) {
-    std::size_t j = i;
-    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
-    s += (s.empty() ? "" : ", ") + std::to_string(lanes[i]) + (j > i ? "-" + std::to_string(lanes[j]) : "");
-    i = j;
-  }
-  return say("span.list", {{"nouns", lanes.size() == 1 ? noun_word(noun) : nouns_word(noun)}, {"list", s}});
+  return say("span.list",
+             {{"nouns", lanes.size() == 1 ? noun_word(noun) : nouns_word(noun)}, {"list", report::ranges_text(lanes)}});
 }
 
 ModelRun run_model(const simt::Machine& m, int trace_lanes, int trace_rows) {
