@@ -17,14 +17,6 @@ std::vector<OpcodeExpectation> listing_expectations(int sm) {
   return expect;
 }
 
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
-                                         const std::vector<std::string>& opcodes) {
-  std::vector<std::string> missing;
-  for (const auto& op : opcodes)
-    if (!has_opcode(instructions, op)) missing.push_back(op);
-  return missing;
-}
-
 namespace {
 
 struct KernelPart {

@@ -145,13 +145,6 @@ report::Section cost_part(Run& run) {
       iterations, bench);
 }
 
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& code, const std::vector<std::string>& must) {
-  std::vector<std::string> out;
-  for (const auto& m : must)
-    if (!has_opcode(code, m)) out.push_back(m);
-  return out;
-}
-
 report::Section ptx_section(const KernelListing& listing, const std::string& arch) {
   report::Section s("ptx", say("ptx.title"));
   s.paragraph(say("ptx.about"));
