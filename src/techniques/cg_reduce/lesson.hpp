@@ -165,6 +165,13 @@ struct KernelRun {
   std::vector<double> wrapper_us;      // two_pass_fixed_grid and static_buffer: the whole reduce()
   std::optional<Sum> cub_reduce_plus;  // cub_sum: DeviceReduce::Reduce with cuda::std::plus<>
   std::optional<std::string> waived;   // grid-sync refused: the reason
+
+  // The sum the tables show: the GPU's where there is one, else the model's (none for CUB on the
+  // model).
+  std::optional<Sum> shown() const {
+    if (gpu) return gpu;
+    return model_available ? std::optional<Sum>(model) : std::nullopt;
+  }
 };
 
 using report::Verdict;

@@ -115,11 +115,9 @@ report::RowMark judge_kernel(const KernelRun& r, const Problem& p, report::Secti
                          : s.agreement(id + "-gpu-in-bound", say("check.in-order-bound", {{"name", name}}), *v);
   if (r.gpu && r.gpu_again && (r.fixed_order || r.kernel == Kernel::cub_sum))
     s.check(id + "-same-twice", say("check.same-twice", {{"name", name}}), same_bits_twice(*r.gpu, *r.gpu_again));
-  const std::optional<double> result =
-      r.gpu ? std::optional<double>(r.gpu->value) : r.model_available ? std::optional<double>(r.model.value) : std::nullopt;
-  if (result)
+  if (const std::optional<Sum> shown = r.shown())
     s.check(id + "-error-bound", say("check.error-bound", {{"name", name}, {"bound", error_bound_title(r.kernel, p.dtype)}}),
-            error_bound(r.kernel, p.dtype, *result, p.reference, r.depth));
+            error_bound(r.kernel, p.dtype, shown->value, p.reference, r.depth));
   if (r.cub_reduce_plus && r.gpu)
     s.check(id + "-reduce-plus", say("check.reduce-plus", {{"name", name}}),
             reduce_plus_agrees(*r.cub_reduce_plus, *r.gpu));
@@ -199,7 +197,7 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
     any_cub = any_cub || !r.model_available;
     any_atomic = any_atomic || (r.model_available && !r.fixed_order);
     any_fixed = any_fixed || (r.model_available && r.fixed_order);
-    const std::optional<Sum> result = r.gpu ? r.gpu : r.model_available ? std::optional<Sum>(r.model) : std::nullopt;
+    const std::optional<Sum> result = r.shown();
     std::vector<std::pair<std::string, Value>> cells{
         {"kernel", kernel_name(r.kernel)},
         {"model", r.model_available ? Value{r.model.value} : Value{Undefined{}}},
@@ -385,8 +383,7 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
       t.row({{"kernel", kernel}, {"sum", say("waived")}});
       continue;
     }
-    const bool has = r.gpu.has_value() || r.model_available;
-    const Sum shown = r.gpu ? *r.gpu : r.model;
+    const std::optional<Sum> shown = r.shown();
     bool agrees = true;
     const auto word = agreement_word(r, agrees);
     Value time = no_gpu, bandwidth = no_gpu, vs_cub = no_gpu, two_runs = Undefined{};
@@ -399,8 +396,8 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
     if (r.gpu && r.gpu_again) two_runs = say(r.gpu->bits == r.gpu_again->bits ? "two-runs.same" : "two-runs.differ");
     const std::vector<std::pair<std::string, Value>> cells{
         {"kernel", kernel},
-        {"sum", has ? Value{shown.value} : no_gpu},
-        {"rel-error", has ? Value{relative_error(shown.value, p.reference)} : no_gpu},
+        {"sum", shown ? Value{shown->value} : no_gpu},
+        {"rel-error", shown ? Value{relative_error(shown->value, p.reference)} : no_gpu},
         {"model", word ? Value{*word} : Value{Undefined{}}},
         {"two-runs", two_runs},
         {"time", time},
