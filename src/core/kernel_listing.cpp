@@ -156,6 +156,14 @@ bool has_opcode(const std::vector<std::string>& instructions, const std::string&
                      [&](const std::string& i) { return opcode_of(i).rfind(prefix, 0) == 0; });
 }
 
+std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
+                                         const std::vector<std::string>& must) {
+  std::vector<std::string> missing;
+  for (const auto& prefix : must)
+    if (!has_opcode(instructions, prefix)) missing.push_back(prefix);
+  return missing;
+}
+
 std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& instructions) {
   std::vector<std::string> ops;
   for (const auto& i : instructions) ops.push_back(opcode_of(i));

@@ -73,6 +73,9 @@ const KernelCode* find_kernel(const std::vector<KernelCode>& codes, const std::s
 std::string opcode_of(const std::string& instruction);
 // Whether some instruction's opcode starts with `prefix` ("BAR.RED.POPC" finds "BAR.RED.POPC.DEFER_BLOCKING").
 bool has_opcode(const std::vector<std::string>& instructions, const std::string& prefix);
+// The prefixes of `must` that no instruction's opcode starts with, in must's order.
+std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
+                                         const std::vector<std::string>& must);
 // Each opcode once, in the order it first appears, with how often it appears.
 std::vector<std::pair<std::string, int>> opcode_counts(const std::vector<std::string>& instructions);
 

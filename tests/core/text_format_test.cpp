@@ -32,6 +32,13 @@ TEST(TextFormat, ListOfSaysHowManyWhenCut) {
   EXPECT_EQ(list_of({1, 2}, 2), "1, 2");
 }
 
+TEST(TextFormat, RangesTextFoldsRunsInTheOrderGiven) {
+  EXPECT_EQ(ranges_text({}), "");
+  EXPECT_EQ(ranges_text({4}), "4");
+  EXPECT_EQ(ranges_text({0, 1, 2, 5, 7, 8}), "0-2, 5, 7-8");
+  EXPECT_EQ(ranges_text({5, 1, 2}), "5, 1-2") << "not sorted: a caller that wants that sorts";
+}
+
 TEST(FormatValue, EachFormatReadsAsAPersonExpects) {
   using I = std::int64_t;
   EXPECT_EQ(format_value(Undefined{}, Format::hex32), "-");

@@ -7,57 +7,13 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/litmus/relation.hpp"
+
 namespace cudasync::litmus {
 
 namespace {
 
 constexpr int kMaxEvents = 64;
-
-// A relation over at most 64 events: row[a] has bit b when a -> b.
-struct Rel {
-  std::vector<std::uint64_t> row;
-  explicit Rel(int n = 0) : row(static_cast<std::size_t>(n), 0) {}
-  int n() const { return static_cast<int>(row.size()); }
-  bool has(int a, int b) const { return ((row[static_cast<std::size_t>(a)] >> b) & 1u) != 0; }
-  void add(int a, int b) { row[static_cast<std::size_t>(a)] |= std::uint64_t{1} << b; }
-  bool operator==(const Rel& o) const { return row == o.row; }
-  bool operator<(const Rel& o) const { return row < o.row; }
-};
-
-Rel operator|(const Rel& a, const Rel& b) {
-  Rel r(a.n());
-  for (int i = 0; i < a.n(); ++i) r.row[static_cast<std::size_t>(i)] = a.row[static_cast<std::size_t>(i)] | b.row[static_cast<std::size_t>(i)];
-  return r;
-}
-Rel operator&(const Rel& a, const Rel& b) {
-  Rel r(a.n());
-  for (int i = 0; i < a.n(); ++i) r.row[static_cast<std::size_t>(i)] = a.row[static_cast<std::size_t>(i)] & b.row[static_cast<std::size_t>(i)];
-  return r;
-}
-Rel seq(const Rel& a, const Rel& b) {  // a ; b
-  Rel r(a.n());
-  for (int i = 0; i < a.n(); ++i)
-    for (int j = 0; j < a.n(); ++j)
-      if (a.has(i, j)) r.row[static_cast<std::size_t>(i)] |= b.row[static_cast<std::size_t>(j)];
-  return r;
-}
-Rel plus(Rel r) {  // transitive closure
-  for (int k = 0; k < r.n(); ++k)
-    for (int i = 0; i < r.n(); ++i)
-      if (r.has(i, k)) r.row[static_cast<std::size_t>(i)] |= r.row[static_cast<std::size_t>(k)];
-  return r;
-}
-Rel identity(int n) {
-  Rel r(n);
-  for (int i = 0; i < n; ++i) r.add(i, i);
-  return r;
-}
-bool irreflexive(const Rel& r) {
-  for (int i = 0; i < r.n(); ++i)
-    if (r.has(i, i)) return false;
-  return true;
-}
-bool acyclic(const Rel& r) { return irreflexive(plus(r)); }
 
 struct Event {
   enum class Kind { read, write, fence, barrier } kind = Kind::read;

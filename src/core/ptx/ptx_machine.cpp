@@ -10,6 +10,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/report/text_format.hpp"
+
 namespace cudasync::ptx {
 
 // Named, not anonymous: Machine::Impl holds these types (GCC warns of a class with fields of an
@@ -189,16 +191,7 @@ std::uint64_t mul_hi_s64(std::int64_t a, std::int64_t b) {
 
 std::string ranges_of(std::vector<int> v) {
   std::sort(v.begin(), v.end());
-  std::string s;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (!s.empty()) s += ", ";
-    s += std::to_string(v[i]);
-    if (j > i) s += "-" + std::to_string(v[j]);
-    i = j + 1;
-  }
-  return s;
+  return report::ranges_text(v);
 }
 
 // The name a student wrote for a function's static or __shared__ variable, from its mangled name:

@@ -9,8 +9,9 @@ Check model_agreement(std::string id, const std::string& what, bool passed, std:
   return {std::move(id), words::core("check.gpu-agrees", {{"what", what}}), passed, std::move(detail)};
 }
 
-void Section::agreement(std::string check_id, const std::string& what, bool passed, std::string detail) {
+RowMark Section::agreement(std::string check_id, const std::string& what, bool passed, std::string detail) {
   checks.push_back(model_agreement(std::move(check_id), what, passed, std::move(detail)));
+  return passed ? RowMark::none : RowMark::mismatch;
 }
 
 }  // namespace cudasync::report

@@ -201,6 +201,13 @@ Measurement measured(std::string id, std::string title, Format format, std::vect
 // "GPU agrees with the reference model: <what>".
 Check model_agreement(std::string id, const std::string& what, bool passed, std::string detail);
 
+// A judgement a check shows: whether it passed, and the numbers that say why. Lessons' judges return
+// it (pure functions, tested directly); a part hands it to Section::check or Section::agreement.
+struct Verdict {
+  bool passed = false;
+  std::string detail;
+};
+
 struct Section {
   Section() = default;
   Section(std::string section_id, std::string section_title)
@@ -220,7 +227,15 @@ struct Section {
   void fact(std::string fact_id, std::string fact_title, Value value, Format format = Format::plain,
             std::string fact_note = "");
   void check(std::string check_id, std::string check_title, bool passed, std::string detail = "");
-  void agreement(std::string check_id, const std::string& what, bool passed, std::string detail);
+  void check(std::string check_id, std::string check_title, Verdict v) {
+    check(std::move(check_id), std::move(check_title), v.passed, std::move(v.detail));
+  }
+  // Adds the model_agreement check and returns the mark of the row it judges: RowMark::mismatch
+  // when the GPU disagreed, RowMark::none when it agreed.
+  RowMark agreement(std::string check_id, const std::string& what, bool passed, std::string detail);
+  RowMark agreement(std::string check_id, const std::string& what, Verdict v) {
+    return agreement(std::move(check_id), what, v.passed, std::move(v.detail));
+  }
   void add(Table table) { tables.push_back(std::move(table)); }
   void add(Measurement m) { measurements.push_back(std::move(m)); }
 };

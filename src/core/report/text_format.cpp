@@ -107,6 +107,17 @@ std::string list_of(const std::vector<int>& v, std::size_t limit) {
   return s;
 }
 
+std::string ranges_text(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    s += (i ? ", " : "") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+    i = j;
+  }
+  return s;
+}
+
 std::string join(const std::vector<std::string>& words, const std::string& sep) {
   std::string s;
   for (std::size_t i = 0; i < words.size(); ++i) s += (i ? sep : "") + words[i];

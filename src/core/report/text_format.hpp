@@ -29,6 +29,9 @@ std::string grouped(std::uint64_t v);
 // The first `limit` numbers, then how many there were: "3, 7, 9, ... (12 in all)".
 std::string list_of(const std::vector<int>& v, std::size_t limit = 8);
 
+// Runs of consecutive numbers as ranges, in the order given: ranges_text({0, 1, 2, 5, 7, 8}) == "0-2, 5, 7-8".
+std::string ranges_text(const std::vector<int>& v);
+
 // The words with `sep` between them: join({"a", "b"}, ", ") == "a, b".
 std::string join(const std::vector<std::string>& words, const std::string& sep);
 

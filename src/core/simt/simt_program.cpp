@@ -1,6 +1,10 @@
 // How a lesson writes a program for core/simt: values, conditions, instructions and their modifiers.
 #include "core/simt/simt.hpp"
 
+#include <vector>
+
+#include "core/report/text_format.hpp"
+
 namespace cudasync::simt {
 
 const char* to_string(Scheduling s) { return s == Scheduling::lockstep ? "lockstep" : "independent"; }
@@ -151,18 +155,10 @@ long long Result::word(const std::string& name) const {
 }
 
 std::string mask_text(std::uint32_t mask) {
-  std::string s;
-  for (int i = 0; i < 32;) {
-    if (!((mask >> i) & 1u)) {
-      ++i;
-      continue;
-    }
-    int j = i;
-    while (j + 1 < 32 && ((mask >> (j + 1)) & 1u)) ++j;
-    s += (s.empty() ? "" : ", ") + std::to_string(i) + (j > i ? "-" + std::to_string(j) : "");
-    i = j + 1;
-  }
-  return s;
+  std::vector<int> lanes;
+  for (int i = 0; i < 32; ++i)
+    if ((mask >> i) & 1u) lanes.push_back(i);
+  return report::ranges_text(lanes);
 }
 
 }  // namespace cudasync::simt

@@ -13,7 +13,6 @@
 
 #include "core/cost/model.hpp"
 #include "core/course/exercise.hpp"
-#include "core/course/exercise.hpp"
 #include "core/parts/lesson.hpp"
 #include "core/words/words.hpp"
 #include "techniques/cg_reduce/ladder.hpp"
@@ -166,12 +165,16 @@ struct KernelRun {
   std::vector<double> wrapper_us;      // two_pass_fixed_grid and static_buffer: the whole reduce()
   std::optional<Sum> cub_reduce_plus;  // cub_sum: DeviceReduce::Reduce with cuda::std::plus<>
   std::optional<std::string> waived;   // grid-sync refused: the reason
+
+  // The sum the tables show: the GPU's where there is one, else the model's (none for CUB on the
+  // model).
+  std::optional<Sum> shown() const {
+    if (gpu) return gpu;
+    return model_available ? std::optional<Sum>(model) : std::nullopt;
+  }
 };
 
-struct Verdict {
-  bool passed = false;
-  std::string detail;
-};
+using report::Verdict;
 
 std::size_t type_bytes(Dtype d);
 double gb_per_s(std::int64_t n, Dtype d, double ms);
@@ -189,8 +192,11 @@ Verdict within_order_bound(const Sum& gpu, const Sum& model, double bound);
 std::string error_bound_title(Kernel k, Dtype d);
 Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_t depth);
 
-// The ladder's "model" column: "bit-exact" / "MISMATCH" for a fixed order, "in bound" / "OUT"
-// for atomics; nullopt without a GPU sum or a model. `agrees` is false for MISMATCH and OUT.
+// The GPU's sum against the model's: bits_agree for a fixed order, within_order_bound for atomics;
+// nullopt without a GPU sum or a model.
+std::optional<Verdict> model_verdict(const KernelRun& r);
+// The ladder's "model" column, from model_verdict: "bit-exact" / "MISMATCH" for a fixed order,
+// "in bound" / "OUT" for atomics; nullopt without one. `agrees` is false for MISMATCH and OUT.
 std::optional<std::string> agreement_word(const KernelRun& r, bool& agrees);
 
 // One cell of a bench row with a GPU sum: the size as shown ("2^20"), the sum and its bound.
@@ -203,13 +209,13 @@ struct BenchSum {
 // Every size within its error bound (gamma_depth, or CUB's tolerance).
 Verdict every_size_in_bound(Kernel k, Dtype d, const std::vector<BenchSum>& cells);
 
-// The trace: rows i of the shared tree whose live words differ between the GPU and the model
-// (word i is live after the step with offset o while i < o), and lanes of a lane table (steps x 32)
-// whose values differ. Bits are compared, not values.
+// The trace: whether row i of the shared tree has the model's live words on the GPU (word i is
+// live after the step with offset o while i < o), and whether a lane of a lane table (steps x 32)
+// has the model's values. Bits are compared, not values.
 template <typename T>
-std::vector<int> differing_tree_words(const std::vector<T>& gpu, const std::vector<T>& model, int block);
+bool tree_word_agrees(const std::vector<T>& gpu, const std::vector<T>& model, int block, int i);
 template <typename T>
-std::vector<int> differing_lanes(const std::vector<T>& gpu, const std::vector<T>& model, int steps);
+bool lane_agrees(const std::vector<T>& gpu, const std::vector<T>& model, int steps, int lane);
 
 // ---------------------------------------------------------------- the lesson (lesson.cpp)
 

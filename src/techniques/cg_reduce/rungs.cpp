@@ -104,36 +104,23 @@ Verdict reduce_plus_agrees(const Sum& reduce, const Sum& sum) {
   return {reduce.bits == sum.bits, "Reduce " + reduce.with_bits() + ", Sum " + sum.with_bits()};
 }
 
-// One kernel's checks and measurements into `s`; returns whether the GPU agreed with the model.
-bool judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
+// One kernel's checks and measurements into `s`; returns the mark of its row: mismatch when the GPU
+// disagreed with the model.
+report::RowMark judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
   const std::string id = kernel_id(r.kernel);
   const std::string name = kernel_name(r.kernel);
-  bool agrees = true;
-  if (r.gpu && r.model_available && r.fixed_order) {
-    const Verdict v = bits_agree(*r.gpu, r.model);
-    agrees = v.passed;
-    s.agreement(id + "-gpu-agrees", say("check.bit-for-bit", {{"name", name}}), v.passed, v.detail);
-  }
-  if (r.gpu && r.gpu_again && (r.fixed_order || r.kernel == Kernel::cub_sum)) {
-    const Verdict v = same_bits_twice(*r.gpu, *r.gpu_again);
-    s.check(id + "-same-twice", say("check.same-twice", {{"name", name}}), v.passed, v.detail);
-  }
-  if (r.gpu && r.model_available && !r.fixed_order) {
-    const Verdict v = within_order_bound(*r.gpu, r.model, r.order_bound);
-    agrees = v.passed;
-    s.agreement(id + "-gpu-in-bound", say("check.in-order-bound", {{"name", name}}), v.passed, v.detail);
-  }
-  const std::optional<double> result =
-      r.gpu ? std::optional<double>(r.gpu->value) : r.model_available ? std::optional<double>(r.model.value) : std::nullopt;
-  if (result) {
-    const Verdict v = error_bound(r.kernel, p.dtype, *result, p.reference, r.depth);
+  report::RowMark mark = report::RowMark::none;
+  if (const auto v = model_verdict(r))
+    mark = r.fixed_order ? s.agreement(id + "-gpu-agrees", say("check.bit-for-bit", {{"name", name}}), *v)
+                         : s.agreement(id + "-gpu-in-bound", say("check.in-order-bound", {{"name", name}}), *v);
+  if (r.gpu && r.gpu_again && (r.fixed_order || r.kernel == Kernel::cub_sum))
+    s.check(id + "-same-twice", say("check.same-twice", {{"name", name}}), same_bits_twice(*r.gpu, *r.gpu_again));
+  if (const std::optional<Sum> shown = r.shown())
     s.check(id + "-error-bound", say("check.error-bound", {{"name", name}, {"bound", error_bound_title(r.kernel, p.dtype)}}),
-            v.passed, v.detail);
-  }
-  if (r.cub_reduce_plus && r.gpu) {
-    const Verdict v = reduce_plus_agrees(*r.cub_reduce_plus, *r.gpu);
-    s.check(id + "-reduce-plus", say("check.reduce-plus", {{"name", name}}), v.passed, v.detail);
-  }
+            error_bound(r.kernel, p.dtype, shown->value, p.reference, r.depth));
+  if (r.cub_reduce_plus && r.gpu)
+    s.check(id + "-reduce-plus", say("check.reduce-plus", {{"name", name}}),
+            reduce_plus_agrees(*r.cub_reduce_plus, *r.gpu));
   std::vector<double> gbs;
   for (double ms : r.ms) gbs.push_back(gb_per_s(p.n, p.dtype, ms));
   s.add(report::measured(id + "-time", say("measure.time", {{"name", name}}), Format::ns, scaled(r.ms, 1e6), p.gpu));
@@ -143,7 +130,7 @@ bool judge_kernel(const KernelRun& r, const Problem& p, report::Section& s) {
                            scaled(r.wrapper_us, 1e3), p.gpu,
                            say(r.kernel == Kernel::static_buffer ? "measure.whole-call-static"
                                                                  : "measure.whole-call-malloc")));
-  return agrees;
+  return mark;
 }
 
 // Fan 10.5.1 ("提高线程利用率"): in the shared tree of a block of `block` threads, step k (offset
@@ -210,7 +197,7 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
     any_cub = any_cub || !r.model_available;
     any_atomic = any_atomic || (r.model_available && !r.fixed_order);
     any_fixed = any_fixed || (r.model_available && r.fixed_order);
-    const std::optional<Sum> result = r.gpu ? r.gpu : r.model_available ? std::optional<Sum>(r.model) : std::nullopt;
+    const std::optional<Sum> result = r.shown();
     std::vector<std::pair<std::string, Value>> cells{
         {"kernel", kernel_name(r.kernel)},
         {"model", r.model_available ? Value{r.model.value} : Value{Undefined{}}},
@@ -223,8 +210,7 @@ report::Section rung_section(const std::string& rung, const std::vector<KernelRu
                                          ? Value{say(r.gpu->bits == r.gpu_again->bits ? "two-runs.same" : "two-runs.differ")}
                                          : Value{Undefined{}});
     }
-    const bool agrees = judge_kernel(r, p, s);
-    t.row(cells, agrees ? report::RowMark::none : report::RowMark::mismatch);
+    t.row(cells, judge_kernel(r, p, s));
   }
   if (any_atomic) t.legend.push_back(say("results.atomic-legend"));
   if (any_fixed) t.legend.push_back(say("results.fixed-legend"));
@@ -326,14 +312,16 @@ Verdict error_bound(Kernel k, Dtype d, double sum, double reference, std::int64_
 }
 
 
-std::optional<std::string> agreement_word(const KernelRun& r, bool& agrees) {
-  agrees = true;
+std::optional<Verdict> model_verdict(const KernelRun& r) {
   if (!r.gpu || !r.model_available) return std::nullopt;
-  if (r.fixed_order) {
-    agrees = r.gpu->bits == r.model.bits;
-    return say(agrees ? "word.bit-exact" : "word.mismatch");
-  }
-  agrees = within_order_bound(*r.gpu, r.model, r.order_bound).passed;
+  return r.fixed_order ? bits_agree(*r.gpu, r.model) : within_order_bound(*r.gpu, r.model, r.order_bound);
+}
+
+std::optional<std::string> agreement_word(const KernelRun& r, bool& agrees) {
+  const std::optional<Verdict> v = model_verdict(r);
+  agrees = !v || v->passed;
+  if (!v) return std::nullopt;
+  if (r.fixed_order) return say(agrees ? "word.bit-exact" : "word.mismatch");
   return say(agrees ? "word.in-bound" : "word.out");
 }
 
@@ -348,39 +336,28 @@ Verdict every_size_in_bound(Kernel k, Dtype d, const std::vector<BenchSum>& cell
 }
 
 template <typename T>
-std::vector<int> differing_tree_words(const std::vector<T>& gpu, const std::vector<T>& model, int block) {
-  std::vector<int> bad;
-  for (int i = 0; i < block; ++i) {
-    bool ok = true;
-    // Step 0 is the input; step s (offset block >> s) leaves words 0 .. (block >> s) - 1 live.
-    for (int step = 0, live = block; live >= 1; ++step, live = block >> step) {
-      if (i >= live) break;
-      const auto at = static_cast<std::size_t>(step) * static_cast<std::size_t>(block) + static_cast<std::size_t>(i);
-      ok = ok && same_bits(gpu[at], model[at]);
-    }
-    if (!ok) bad.push_back(i);
+bool tree_word_agrees(const std::vector<T>& gpu, const std::vector<T>& model, int block, int i) {
+  // Step 0 is the input; step s (offset block >> s) leaves words 0 .. (block >> s) - 1 live.
+  for (int step = 0, live = block; i < live; ++step, live = block >> step) {
+    const auto at = static_cast<std::size_t>(step) * static_cast<std::size_t>(block) + static_cast<std::size_t>(i);
+    if (!same_bits(gpu[at], model[at])) return false;
   }
-  return bad;
+  return true;
 }
 
 template <typename T>
-std::vector<int> differing_lanes(const std::vector<T>& gpu, const std::vector<T>& model, int steps) {
-  std::vector<int> bad;
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    for (int step = 0; step < steps; ++step) {
-      const auto at = static_cast<std::size_t>(step * kWarpSize + lane);
-      if (!same_bits(gpu[at], model[at])) {
-        bad.push_back(lane);
-        break;
-      }
-    }
-  return bad;
+bool lane_agrees(const std::vector<T>& gpu, const std::vector<T>& model, int steps, int lane) {
+  for (int step = 0; step < steps; ++step) {
+    const auto at = static_cast<std::size_t>(step * kWarpSize + lane);
+    if (!same_bits(gpu[at], model[at])) return false;
+  }
+  return true;
 }
 
-template std::vector<int> differing_tree_words<float>(const std::vector<float>&, const std::vector<float>&, int);
-template std::vector<int> differing_tree_words<double>(const std::vector<double>&, const std::vector<double>&, int);
-template std::vector<int> differing_lanes<float>(const std::vector<float>&, const std::vector<float>&, int);
-template std::vector<int> differing_lanes<double>(const std::vector<double>&, const std::vector<double>&, int);
+template bool tree_word_agrees<float>(const std::vector<float>&, const std::vector<float>&, int, int);
+template bool tree_word_agrees<double>(const std::vector<double>&, const std::vector<double>&, int, int);
+template bool lane_agrees<float>(const std::vector<float>&, const std::vector<float>&, int, int);
+template bool lane_agrees<double>(const std::vector<double>&, const std::vector<double>&, int, int);
 
 // ---------------------------------------------------------------- the ladder
 
@@ -406,8 +383,7 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
       t.row({{"kernel", kernel}, {"sum", say("waived")}});
       continue;
     }
-    const bool has = r.gpu.has_value() || r.model_available;
-    const Sum shown = r.gpu ? *r.gpu : r.model;
+    const std::optional<Sum> shown = r.shown();
     bool agrees = true;
     const auto word = agreement_word(r, agrees);
     Value time = no_gpu, bandwidth = no_gpu, vs_cub = no_gpu, two_runs = Undefined{};
@@ -420,8 +396,8 @@ report::Section ladder_section(const std::vector<KernelRun>& runs, const Problem
     if (r.gpu && r.gpu_again) two_runs = say(r.gpu->bits == r.gpu_again->bits ? "two-runs.same" : "two-runs.differ");
     const std::vector<std::pair<std::string, Value>> cells{
         {"kernel", kernel},
-        {"sum", has ? Value{shown.value} : no_gpu},
-        {"rel-error", has ? Value{relative_error(shown.value, p.reference)} : no_gpu},
+        {"sum", shown ? Value{shown->value} : no_gpu},
+        {"rel-error", shown ? Value{relative_error(shown->value, p.reference)} : no_gpu},
         {"model", word ? Value{*word} : Value{Undefined{}}},
         {"two-runs", two_runs},
         {"time", time},

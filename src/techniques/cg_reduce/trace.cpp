@@ -1,7 +1,6 @@
 // Part trace (only with --part trace): what the threads of one block and one warp held after
 // each step: rung 1-2's shared tree, rung 3's shuffles, rung 5's grid-stride loop and shuffles.
-#include <algorithm>
-
+#include "core/report/observation.hpp"
 #include "techniques/cg_reduce/lesson.hpp"
 
 namespace cudasync::cg_reduce {
@@ -9,7 +8,6 @@ namespace cudasync::cg_reduce {
 namespace {
 
 using I = std::int64_t;
-using report::RowMark;
 using report::Undefined;
 using report::Value;
 
@@ -26,7 +24,7 @@ void shared_tree(report::Section& sec, const Trace<T>& model, const std::optiona
   const int B = model.block;
   const auto offs = offsets_of(B);
   const Trace<T>& shown = gpu ? *gpu : model;
-  const std::vector<int> bad = gpu ? differing_tree_words(gpu->shared_tree, model.shared_tree, B) : std::vector<int>{};
+  report::Agreement a(gpu.has_value());
   report::Table t("shared-tree", say("trace.tree-title", {{"block", model.block_index}, {"values", values}}));
   t.column("i", "i").column("input", say("column.input"));
   for (int o : offs) t.column("after-" + std::to_string(o), "+" + std::to_string(o));
@@ -38,15 +36,14 @@ void shared_tree(report::Section& sec, const Trace<T>& model, const std::optiona
       const std::string key = step == 0 ? "input" : "after-" + std::to_string(offs[step - 1]);
       cells.emplace_back(key, live ? Value{static_cast<double>(shown.shared_tree[at])} : Value{Undefined{}});
     }
-    const bool ok = std::find(bad.begin(), bad.end(), i) == bad.end();
-    t.row(cells, ok ? RowMark::none : RowMark::mismatch);
+    t.row(cells, a.note(i, !gpu || tree_word_agrees(gpu->shared_tree, model.shared_tree, B, i)));
   }
   t.legend.push_back(say("trace.tree-legend", {{"first", offs.front()}}));
   sec.add(std::move(t));
-  if (gpu)
-    sec.agreement("shared-tree-gpu-agrees", say("trace.tree-agrees"), bad.empty(),
-                  bad.empty() ? say("trace.words-agree", {{"count", B}})
-                              : say("trace.words-differ", {{"count", bad.size()}, {"first", bad.front()}}));
+  const std::vector<std::int64_t>& bad = a.differing();
+  a.check(sec, "shared-tree-gpu-agrees", say("trace.tree-agrees"),
+          a.passed() ? say("trace.words-agree", {{"count", B}})
+                     : say("trace.words-differ", {{"count", bad.size()}, {"first", bad.front()}}));
 }
 
 // One warp's 32 lanes after each step; with the grid-stride loop, each lane's thread, how many
@@ -64,7 +61,7 @@ void lane_table(report::Section& sec, const std::string& id, const std::string& 
   table.column("start", say("column.start"));
   for (int o = 16; o > 0; o >>= 1) table.column("after-" + std::to_string(o), "+" + std::to_string(o));
   const int steps = with_loop ? kGridStrideSteps : kShuffleSteps;
-  const std::vector<int> bad = gpu ? differing_lanes(*gpu, model, steps) : std::vector<int>{};
+  report::Agreement a(gpu != nullptr);
   const std::int64_t stride = static_cast<std::int64_t>(p.plan.seed_grid) * t.block;
   std::vector<std::string> keys;
   if (with_loop) keys.push_back("loop");
@@ -80,13 +77,11 @@ void lane_table(report::Section& sec, const std::string& id, const std::string& 
     for (int step = 0; step < steps; ++step)
       cells.emplace_back(keys[static_cast<std::size_t>(step)],
                          static_cast<double>((gpu ? *gpu : model)[static_cast<std::size_t>(step * kWarpSize + lane)]));
-    const bool ok = std::find(bad.begin(), bad.end(), lane) == bad.end();
-    table.row(cells, ok ? RowMark::none : RowMark::mismatch);
+    table.row(cells, a.note(lane, !gpu || lane_agrees(*gpu, model, steps, lane)));
   }
   sec.add(std::move(table));
-  if (gpu)
-    sec.agreement(id + "-gpu-agrees", agrees, bad.empty(),
-                  bad.empty() ? say("trace.lanes-agree") : say("trace.lanes-differ", {{"count", bad.size()}}));
+  a.check(sec, id + "-gpu-agrees", agrees,
+          a.passed() ? say("trace.lanes-agree") : say("trace.lanes-differ", {{"count", a.differing().size()}}));
 }
 
 template <typename T>

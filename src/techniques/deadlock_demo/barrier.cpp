@@ -108,8 +108,7 @@ void add_child(Section& s, const StartedChild& started, const std::vector<Barrie
          c.status == ChildOutcome::Status::ok
              ? say("barrier.child-time", {{"seconds", seconds}})
              : say("barrier.child-time-message", {{"message", c.message}, {"seconds", seconds}}));
-  const Verdict ended = child_ended(c);
-  s.check("child-ended", say("barrier.child-ended"), ended.passed, ended.detail);
+  s.check("child-ended", say("barrier.child-ended"), child_ended(c));
   if (c.status != ChildOutcome::Status::ok) return;
   for (std::size_t k = 0; k < c.seen.size() && k < cases.size(); ++k) add_observed_case(s, c.seen[k], cases[k], sw);
   if (c.seen.size() < cases.size()) s.note(say("barrier.cases-not-run"));

@@ -54,14 +54,12 @@ void add_gpu_grid(report::Section& s, const Run& run, const Grid& g, const GridR
   add_gpu_ranges(s, gpu.records, describe, "block", "gpu-blocks", say("gpu.every-block"), "gpu-stuck",
                  say("gpu.who-was-stuck"));
   if (g.too_many()) {
-    const Verdict v = ended_at_deadline(gpu.records, gpu.timed_out, run.options.deadline_ms, "block");
-    s.check("ended", say("checks.ended-block"), v.passed, v.detail);
+    s.check("ended", say("checks.ended-block"),
+            ended_at_deadline(gpu.records, gpu.timed_out, run.options.deadline_ms, "block"));
   } else {
-    const Verdict v = completed(gpu);
-    s.check("completes", completes, v.passed, v.detail);
+    s.check("completes", completes, completed(gpu));
   }
-  const Verdict agree = stuck_agreement(gpu.records, model.records, describe, "block");
-  s.agreement("gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
+  s.agreement("gpu-agrees", say("gpu.agrees"), stuck_agreement(gpu.records, model.records, describe, "block"));
 }
 
 }  // namespace
@@ -181,11 +179,10 @@ report::Section grid_part(Run& run) {
   s.add(launch_time("launch", launch_title, g.ms, say("grid.launch-time-note")));
 
   const GridRun fix = gpu_grid_barrier(std::min(grid.c.limit(), kMaxBlocks), ns);
-  const Verdict fixed = completed(fix);
   s.fact("fix-occupancy", say("grid.fix-occupancy"), grid_text(fix.blocks, kGridThreads), Format::plain,
          fix.completed ? say("gpu.completed-in", {{"ms", ms_text(fix.ms)}, {"result", fix.result}})
                        : say("grid.a-block-gave-up"));
-  s.check("fix-occupancy", say("grid.fix-occupancy-check"), fixed.passed, fixed.detail);
+  s.check("fix-occupancy", say("grid.fix-occupancy-check"), completed(fix));
   if (!gpu_cooperative_launch(run.ctx.device->index)) {
     s.note(say("grid.fix-2-not-run"));
   } else {
@@ -193,13 +190,10 @@ report::Section grid_part(Run& run) {
     s.fact("fix-cooperative", say("grid.fix-cooperative"),
            say("grid.fix-cooperative-value", {{"grid", grid_text(blocks, kGridThreads)}, {"outcome", cooperative_outcome(coop)}}),
            Format::plain, say("grid.fix-cooperative-note", {{"ms", ms_text(coop.host_ms)}}));
-    if (grid.too_many()) {
-      const Verdict v = cooperative_refused(coop);
-      s.check("fix-cooperative", say("grid.fix-cooperative-refused"), v.passed, v.detail);
-    } else {
-      const Verdict v = cooperative_completed(coop);
-      s.check("fix-cooperative", say("grid.fix-cooperative-completes"), v.passed, v.detail);
-    }
+    if (grid.too_many())
+      s.check("fix-cooperative", say("grid.fix-cooperative-refused"), cooperative_refused(coop));
+    else
+      s.check("fix-cooperative", say("grid.fix-cooperative-completes"), cooperative_completed(coop));
   }
   add_health(s, gpu_health(), "grid-oversubscribed");
   return s;
@@ -230,13 +224,12 @@ report::Section chain_part(Run& run) {
   s.add(launch_time("launch", launch_title, g.ms, say("gpu.cuda-events")));
 
   const GridRun fix = gpu_chain(blocks, run.deadline_ns(), true);
-  const Verdict fixed = completed(fix);
   s.fact("fix-tickets", say("chain.fix-tickets"), grid_text(fix.blocks, kGridThreads), Format::plain,
          fix.completed ? say("gpu.completed-in", {{"ms", ms_text(fix.ms)}, {"result", fix.result}})
                        : say(kGaveUpAtDeadline));
   s.fact("tickets-in-order", say("chain.tickets-in-order"), I{tickets_in_order(fix.tickets)}, Format::count,
          say("chain.tickets-in-order-note", {{"blocks", fix.blocks}}));
-  s.check("fix-completes", say("chain.fix-completes"), fixed.passed, fixed.detail);
+  s.check("fix-completes", say("chain.fix-completes"), completed(fix));
   add_health(s, gpu_health(), "producer-before-consumer");
   return s;
 }

@@ -348,11 +348,10 @@ report::Section warp_part(Run& run) {
   s.add(std::move(v));
   add_waits(s, m.lock_lockstep, "lock-lockstep", say("warp.label-lockstep-lock"));
   add_waits(s, m.ring_independent, "ring", say("warp.label-cycle"));
-  const Verdict lock_cycle = run_cycle(m.lock_lockstep), ring_cycle = run_cycle(m.ring_independent);
-  s.check("lock-lockstep-deadlocks", say("warp.lock-lockstep-deadlocks"), lock_cycle.passed, lock_cycle.detail);
+  s.check("lock-lockstep-deadlocks", say("warp.lock-lockstep-deadlocks"), run_cycle(m.lock_lockstep));
   s.check("lock-independent-completes", say("warp.lock-independent-completes"),
           m.lock_independent.completed() && m.lock_independent.word("counter") == kWarpSize, verdict(m.lock_independent));
-  s.check("ring-deadlocks", say("warp.ring-deadlocks"), ring_cycle.passed, ring_cycle.detail);
+  s.check("ring-deadlocks", say("warp.ring-deadlocks"), run_cycle(m.ring_independent));
   if (!m.lock_traces.empty()) s.add(program_table(m.lock_traces.front().result.machine, "program"));
   for (const auto& t : m.lock_traces)
     s.add(trace_table(t, std::string("trace-") + simt::to_string(t.result.machine.scheduling),
@@ -364,17 +363,16 @@ report::Section warp_part(Run& run) {
     s.add(launch_time("ring-launch", ring_title, std::nullopt));
     return s;
   }
-  const Verdict exact = lock_count_exact(*lock);
-  s.agreement("lock-gpu-agrees", say("warp.lock-gpu-agrees"), exact.passed, exact.detail);
+  s.agreement("lock-gpu-agrees", say("warp.lock-gpu-agrees"), lock_count_exact(*lock));
   const Describe describe = ring_describe();
   add_gpu_ranges(s, ring->records, describe, "lane", "gpu-ring", say("warp.gpu-ring"), "gpu-ring-stuck",
                  say("warp.gpu-ring-stuck"));
   s.add(launch_time("lock-launch", say("warp.lock-launch-title"), lock->ms, say("gpu.cuda-events")));
   s.add(launch_time("ring-launch", ring_title, ring->ms, say("gpu.cuda-events")));
-  const Verdict ended = ended_at_deadline(ring->records, ring->timed_out, run.options.deadline_ms, "lane");
-  s.check("ring-ended", say("checks.ended-lane"), ended.passed, ended.detail);
-  const Verdict agree = stuck_agreement(ring->records, m.ring_independent.records, describe, "lane");
-  s.agreement("ring-gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
+  s.check("ring-ended", say("checks.ended-lane"),
+          ended_at_deadline(ring->records, ring->timed_out, run.options.deadline_ms, "lane"));
+  s.agreement("ring-gpu-agrees", say("gpu.agrees"),
+              stuck_agreement(ring->records, m.ring_independent.records, describe, "lane"));
   add_health(s, gpu_health(), "warp-spinlock");
   return s;
 }
@@ -404,15 +402,13 @@ report::Section lock_order_part(Run& run) {
   s.fact("handshake", say("lock-order.handshake"), g.handshake, Format::plain,
          say(g.handshake ? "lock-order.handshake-made" : "lock-order.handshake-missed"));
   s.add(launch_time("launch", launch_title, g.ms, say("gpu.cuda-events")));
-  const Verdict ended = ended_at_deadline(g.records, g.timed_out, run.options.deadline_ms, "block");
-  s.check("ended", say("checks.ended-block"), ended.passed, ended.detail);
-  const Verdict agree = stuck_agreement(g.records, m.m.records, describe, "block");
-  s.agreement("gpu-agrees", say("gpu.agrees"), agree.passed, agree.detail);
+  s.check("ended", say("checks.ended-block"),
+          ended_at_deadline(g.records, g.timed_out, run.options.deadline_ms, "block"));
+  s.agreement("gpu-agrees", say("gpu.agrees"), stuck_agreement(g.records, m.m.records, describe, "block"));
   const std::string rounds = say("lock-order.rounds", {{"expected", g.expected}, {"iters", g.iters}});
   s.fact("fix-count-a", say("lock-order.fix-count-a"), I{g.count_a}, Format::count, rounds);
   s.fact("fix-count-b", say("lock-order.fix-count-b"), I{g.count_b}, Format::count, rounds);
-  const Verdict exact = fix_counts_exact(g);
-  s.check("fix-exact", say("lock-order.fix-exact"), exact.passed, exact.detail);
+  s.check("fix-exact", say("lock-order.fix-exact"), fix_counts_exact(g));
   add_health(s, gpu_health(), "lock-order");
   return s;
 }

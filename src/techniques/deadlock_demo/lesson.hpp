@@ -270,10 +270,7 @@ class SanitizerChild {
 // Verdicts on what the GPU did against what the reference model predicts, and on the fixes: pure
 // functions of the records, tested directly (tests/techniques/deadlock_demo/deadlock_demo_judge_test
 // .cpp). The parts only show them.
-struct Verdict {
-  bool passed = false;
-  std::string detail;
-};
+using report::Verdict;
 
 // The GPU's records and the model's, folded into ranges by the same `describe`, range by range:
 // "blocks 0-1055 spun on the counter at 1056/2112; ..." or "GPU: ... | model: ...".

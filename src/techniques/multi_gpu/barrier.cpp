@@ -228,7 +228,6 @@ report::Section barrier_section(const BarrierSpec& spec, const std::vector<std::
     } else if (r.run) {
       const ValuesDiff d = compare_values(r.run->values, model);
       values = d.same() ? say("barrier.agree") : say("barrier.differ", {{"count", report::grouped(d.differ)}});
-      if (!d.same()) mark = report::RowMark::mismatch;
       ns = ratio = report::Undefined{};
       if (!r.ns.empty()) {
         ns = report::median(r.ns);
@@ -237,10 +236,10 @@ report::Section barrier_section(const BarrierSpec& spec, const std::vector<std::
       const std::string differ = say("barrier.values-differ", {{"differ", report::grouped(d.differ)},
                                                                {"compared", report::grouped(d.compared)},
                                                                {"first", d.first}});
-      s.agreement("values-" + key, say("barrier.final-values-under", {{"method", key}}), d.same(),
-                  d.same() ? say("barrier.values-bit-for-bit", {{"count", report::grouped(d.compared)}})
-                  : r.run->deadline_hit ? say("barrier.gave-up", {{"what", differ}})
-                                        : differ);
+      mark = s.agreement("values-" + key, say("barrier.final-values-under", {{"method", key}}), d.same(),
+                         d.same() ? say("barrier.values-bit-for-bit", {{"count", report::grouped(d.compared)}})
+                         : r.run->deadline_hit ? say("barrier.gave-up", {{"what", differ}})
+                                               : differ);
     }
     t.row({{"method", key}, {"values", values}, {"ns", ns}, {"vs-nccl", ratio}}, mark);
     if (gpu_run && r.waived.empty())
@@ -332,17 +331,16 @@ report::Section all_reduce_section(std::uint64_t elements, std::uint64_t seed, c
       const ReduceRun& g = *r.run;
       const std::uint64_t bad = g.mismatches[0] + g.mismatches[1];
       outputs = bad == 0 ? say("all-reduce.exact") : say("all-reduce.wrong", {{"count", report::grouped(bad)}});
-      if (bad) mark = report::RowMark::mismatch;
       const double b = g.ns.empty() ? 0.0 : gbps(bytes, report::median(g.ns));
       bw = b;
       ratio = nccl_gbps > 0 ? report::Value{b / nccl_gbps} : report::Value{report::Undefined{}};
       const std::string wrong = say("all-reduce.outputs-wrong", {{"a", report::grouped(g.mismatches[0])},
                                                                  {"b", report::grouped(g.mismatches[1])},
                                                                  {"first", g.first_mismatch}});
-      s.agreement("sums-" + key, say("all-reduce.every-element", {{"method", key}}), bad == 0,
-                  bad == 0            ? say("all-reduce.elements-checked", {{"count", report::grouped(elements)}})
-                  : g.deadline_hit ? say("all-reduce.spin-gave-up", {{"what", wrong}})
-                                      : wrong);
+      mark = s.agreement("sums-" + key, say("all-reduce.every-element", {{"method", key}}), bad == 0,
+                         bad == 0         ? say("all-reduce.elements-checked", {{"count", report::grouped(elements)}})
+                         : g.deadline_hit ? say("all-reduce.spin-gave-up", {{"what", wrong}})
+                                          : wrong);
       s.add(report::measured("gbps-" + key, say("all-reduce.measured", {{"method", key}}), Format::gbps,
                              gbps_samples(bytes, g.ns), true, say("all-reduce.measured-how", {{"iterations", kIterations}})));
     }

@@ -265,15 +265,13 @@ report::Section flag_section(const std::string& id, const std::string& title, co
   s.fact("stale-where-forbidden", say("flag.stale-where-forbidden"), static_cast<I>(sum.stale_where_forbidden),
          Format::count, say("flag.of-handoffs", {{"handoffs", report::grouped(sum.checked_where_forbidden)}}));
   if (any_forbidden) {
-    std::string detail = sum.findings.empty()
-                             ? say("flag.no-stale-detail", {{"handoffs", report::grouped(sum.checked_where_forbidden)}})
-                             : std::string();
-    for (const auto& f : sum.findings) detail += (detail.empty() ? "" : "; ") + f;
-    s.check("no-stale-read", say("flag.no-stale-read"), sum.findings.empty(), detail);
+    s.check("no-stale-read", say("flag.no-stale-read"), sum.findings.empty(),
+            sum.findings.empty()
+                ? say("flag.no-stale-detail", {{"handoffs", report::grouped(sum.checked_where_forbidden)}})
+                : report::join(sum.findings, "; "));
   }
-  std::string waits = sum.timeouts.empty() ? say("flag.every-wait-saw-flag") : std::string();
-  for (const auto& w : sum.timeouts) waits += (waits.empty() ? "" : "; ") + w;
-  s.check("no-timeout", say("flag.no-timeout"), sum.timeouts.empty(), waits);
+  s.check("no-timeout", say("flag.no-timeout"), sum.timeouts.empty(),
+          sum.timeouts.empty() ? say("flag.every-wait-saw-flag") : report::join(sum.timeouts, "; "));
   return s;
 }
 

@@ -8,6 +8,8 @@
 #include "core/course/exercise_texts.hpp"
 #include "core/parts/option_binder.hpp"
 #include "core/errors.hpp"
+#include "core/number_list.hpp"
+#include "core/report/text_format.hpp"
 #include "core/version.hpp"
 
 namespace cudasync::multi_gpu {
@@ -16,18 +18,6 @@ namespace {
 
 using I = std::int64_t;
 using report::Format;
-
-std::string list_text(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
-std::string devices_text(const std::vector<int>& v) {
-  std::string s;
-  for (int d : v) s += (s.empty() ? "" : ",") + std::to_string(d);
-  return s;
-}
 
 // The options, their kinds and bounds are the manifest's (lessons/multi-gpu/lesson.json).
 void bind_options(parts::OptionBinder& b, Options& o) {
@@ -43,12 +33,12 @@ void bind_options(parts::OptionBinder& b, Options& o) {
 // Combinations CLI11 cannot check one option at a time.
 std::optional<std::string> validate(const Options& o, const parts::Selection& sel, const RunContext&) {
   if (!o.devices.empty()) {
-    const std::string given = devices_text(o.devices);
+    const std::string given = join_numbers(o.devices);
     if (o.devices.size() != 2) return say("usage.devices-pair", {{"devices", given}});
     if (o.devices[0] == o.devices[1]) return say("usage.devices-same", {{"devices", given}});
   }
   if (o.fence.size() > 2)
-    return say("usage.fences", {{"fences", list_text(o.fence)}, {"count", o.fence.size()}});
+    return say("usage.fences", {{"fences", report::join(o.fence, ", ")}, {"count", o.fence.size()}});
   if (o.fence.size() == 2 && sel.has("host-flag"))
     return say("usage.two-fences-host", {{"producer", o.fence[0]}, {"consumer", o.fence[1]}});
   const std::int64_t values = static_cast<std::int64_t>(kGpus) * o.blocks.value_or(kModelSmCount) * kBarrierThreads;

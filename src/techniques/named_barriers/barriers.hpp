@@ -305,8 +305,6 @@ struct OpcodeExpectation {
   std::vector<std::string> opcodes;
 };
 std::vector<OpcodeExpectation> listing_expectations(int sm);
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
-                                         const std::vector<std::string>& opcodes);
 
 // early-stamp:
 // The stamps of the warps that waited (every warp but the last to arrive, each round), in cycles

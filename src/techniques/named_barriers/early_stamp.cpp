@@ -93,14 +93,13 @@ report::Section early_stamp_section(const StampSpec& spec, const std::vector<std
                                {"naive-before", static_cast<I>(v.naive_before)},
                                {"guarded", static_cast<I>(v.guarded_median)},
                                {"guarded-before", static_cast<I>(v.guarded_before)}});
-    t.row(cells, v.guarded_waited() ? report::RowMark::none : report::RowMark::mismatch);
     const std::string id = barrier_id(b);
     const std::string early = say("early-stamp.guarded-early-detail", {{"early", v.guarded_before}, {"samples", v.samples}});
-    s.agreement("gpu-agrees-" + id, say("early-stamp.gpu-agrees", {{"barrier", barrier_text(spec, b)}}),
-                v.guarded_waited(),
-                v.bad_rounds.empty()
-                    ? early
-                    : say("early-stamp.guarded-early-rounds", {{"early", early}, {"rounds", report::list_of(v.bad_rounds)}}));
+    t.row(cells, s.agreement("gpu-agrees-" + id, say("early-stamp.gpu-agrees", {{"barrier", barrier_text(spec, b)}}),
+                             v.guarded_waited(),
+                             v.bad_rounds.empty() ? early
+                                                  : say("early-stamp.guarded-early-rounds",
+                                                        {{"early", early}, {"rounds", report::list_of(v.bad_rounds)}})));
     s.fact("naive-" + id, say("early-stamp.naive-stamp", {{"barrier", barrier_text(spec, b)}}), stamp_finding(v));
     if (found->second.ns_per_cycle > 0 && b == StampBarrier::syncthreads)
       t.legend.push_back(say("gpu.ns-per-cycle", {{"ns", report::fixed(found->second.ns_per_cycle, 3)}}));

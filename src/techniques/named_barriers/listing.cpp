@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/kernel_listing.hpp"
+#include "core/report/text_format.hpp"
 #include "techniques/named_barriers/lesson.hpp"
 
 namespace cudasync::named_barriers {
@@ -14,14 +15,6 @@ std::vector<OpcodeExpectation> listing_expectations(int sm) {
   if (sm >= 90) expect.push_back({"cuda_barrier_pc_kernel", {"SYNCS.ARRIVE", "SYNCS.PHASECHK"}});
   else if (sm >= 80) expect.push_back({"cuda_barrier_pc_kernel", {"ATOMS.ARRIVE"}});
   return expect;
-}
-
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& instructions,
-                                         const std::vector<std::string>& opcodes) {
-  std::vector<std::string> missing;
-  for (const auto& op : opcodes)
-    if (!has_opcode(instructions, op)) missing.push_back(op);
-  return missing;
 }
 
 namespace {
@@ -42,12 +35,6 @@ const KernelPart kKernelParts[] = {
     {"cost_kernel<3>", "listing.cost-kernel-3"},
 };
 const char* kNamespace = "named_barriers";
-
-std::string joined(const std::vector<std::string>& items, const std::string& prefix = "") {
-  std::string s;
-  for (const auto& i : items) s += (s.empty() ? "" : ", ") + prefix + i;
-  return s;
-}
 
 // "groups_kernel" -> "groups-kernel"
 std::string kebab(std::string s) {
@@ -75,12 +62,12 @@ report::Section listing_section(const KernelListing& listing, const std::string&
     return s;
   }
   const auto ptx_archs = listing.ptx_archs();
-  std::vector<std::string> ptx_numbers;
-  for (const auto& a : ptx_archs) ptx_numbers.push_back(a.substr(3));
+  std::vector<std::string> ptx_names;  // compute_90 for sm_90
+  for (const auto& a : ptx_archs) ptx_names.push_back("compute_" + a.substr(3));
   const std::string ptx_arch = ptx_archs.empty() ? "" : ptx_archs.back();
   const auto or_none = [](const std::string& v) { return v.empty() ? say("listing.none") : v; };
-  s.fact("sass-archs", say("listing.sass-archs"), or_none(joined(listing.sass_archs())));
-  s.fact("ptx-archs", say("listing.ptx-archs"), or_none(joined(ptx_numbers, "compute_")));
+  s.fact("sass-archs", say("listing.sass-archs"), or_none(report::join(listing.sass_archs(), ", ")));
+  s.fact("ptx-archs", say("listing.ptx-archs"), or_none(report::join(ptx_names, ", ")));
   s.fact("sass-shown", say("listing.sass-shown"), or_none(arch));
   report::Table ptx = code_table("ptx", "PTX" + (ptx_arch.empty() ? "" : " (compute_" + ptx_arch.substr(3) + ")"),
                                  listing.ptx, ptx_arch);
@@ -94,10 +81,11 @@ report::Section listing_section(const KernelListing& listing, const std::string&
     const std::vector<std::string> ins = k ? k->instructions : std::vector<std::string>{};
     const auto missing = missing_opcodes(ins, e.opcodes);
     s.check(kebab(e.kernel) + "-opcodes",
-            say("listing.compiled-to", {{"kernel", e.kernel}, {"opcodes", joined(e.opcodes)}, {"arch", arch}}),
+            say("listing.compiled-to",
+                {{"kernel", e.kernel}, {"opcodes", report::join(e.opcodes, ", ")}, {"arch", arch}}),
             missing.empty(),
             missing.empty() ? say("listing.sync-instructions", {{"count", ins.size()}})
-                            : say("listing.missing", {{"opcodes", joined(missing)}}));
+                            : say("listing.missing", {{"opcodes", report::join(missing, ", ")}}));
   }
   return s;
 }

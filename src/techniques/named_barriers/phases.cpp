@@ -588,10 +588,10 @@ report::Section bar_red_part(Run& run) {
         const auto& got = v.values[static_cast<std::size_t>(c)];
         cells.emplace_back(kGpuColumns[c][0], got ? Value{static_cast<I>(*got)} : Value{say("bar-red.differs")});
       }
-      if (!v.passed()) mark = report::RowMark::mismatch;
-      s.agreement("predicate-" + std::to_string(i) + "-gpu-agrees", p.text, v.passed(),
-                  v.passed() ? say("bar-red.agrees-yes", {{"threads", threads}, {"count", m.count}, {"and", m.all}, {"or", m.any}})
-                             : say("bar-red.agrees-no", {{"columns", report::list_of(v.bad_columns)}}));
+      const std::string agrees =
+          say("bar-red.agrees-yes", {{"threads", threads}, {"count", m.count}, {"and", m.all}, {"or", m.any}});
+      mark = s.agreement("predicate-" + std::to_string(i) + "-gpu-agrees", p.text, v.passed(),
+                         v.passed() ? agrees : say("bar-red.agrees-no", {{"columns", report::list_of(v.bad_columns)}}));
     }
     t.row(cells, mark);
   }

@@ -4,6 +4,7 @@
 // kernels, read back at build time with cuobjdump), beside the PTX ISA's membar levels.
 #include <algorithm>
 
+#include "core/report/text_format.hpp"
 #include "core/sweep/sweep.hpp"
 #include "techniques/threadfence/lesson.hpp"
 
@@ -59,12 +60,6 @@ const std::vector<Probe>& probes() {
 // A probe's CUDA C++ as the tables show it: the code, or its words in the run's language.
 std::string cuda_text(const Probe& p) { return p.in_words ? say(p.cuda) : std::string(p.cuda); }
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // The instructions of a probe's kernel (probe_<id, with _>) among `codes` (listing.sass or
 // listing.ptx) for `arch`; `with_memory`: with the memory accesses among the fences.
 std::vector<std::string> code_of(const std::vector<KernelCode>& codes, const std::string& arch,
@@ -110,10 +105,10 @@ void add_probes(report::Section& s, const KernelListing& listing, const std::str
   for (const auto& p : probes()) {
     const auto code = code_of(listing.ptx, ptx_arch, p.id, true);
     const auto missing = missing_opcodes(code, p.ptx_must);
-    s.check(std::string("ptx-") + p.id, say("ptx.compiles-to", {{"cuda", cuda_text(p)}, {"ptx", joined(p.ptx_must)}}),
-            missing.empty(),
-            missing.empty() ? distinct_instructions(code)
-                            : say("ptx.missing", {{"missing", joined(missing)}, {"ptx", distinct_instructions(code)}}));
+    const std::string listed = distinct_instructions(code);
+    s.check(std::string("ptx-") + p.id,
+            say("ptx.compiles-to", {{"cuda", cuda_text(p)}, {"ptx", report::join(p.ptx_must, ", ")}}), missing.empty(),
+            missing.empty() ? listed : say("ptx.missing", {{"missing", report::join(missing, ", ")}, {"ptx", listed}}));
   }
   if (!arch.empty()) {
     const auto a = code_of(listing.sass, arch, "threadfence", false);
@@ -148,13 +143,6 @@ report::Section cost_part(Run& run) {
   return cost_section(
       [&](CostVariant v, CostShape shape) { return gpu_cost_ns(v, shape, iterations, reps); }, run.ctx.gpu,
       iterations, bench);
-}
-
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& code, const std::vector<std::string>& must) {
-  std::vector<std::string> out;
-  for (const auto& m : must)
-    if (!has_opcode(code, m)) out.push_back(m);
-  return out;
 }
 
 report::Section ptx_section(const KernelListing& listing, const std::string& arch) {

@@ -253,9 +253,6 @@ struct LitmusSummary {
 };
 LitmusSummary summarize(const std::vector<LitmusRow>& rows);
 
-// The opcode prefixes of `must` that no instruction of `code` begins with.
-std::vector<std::string> missing_opcodes(const std::vector<std::string>& code, const std::vector<std::string>& must);
-
 // ---- the GPU side (fences.cu) ---------------------------------------------------------------------
 // Runs at least `iterations` instances of `spec` (whole rounds: every thread of the grid takes part
 // in each round) as many concurrent pairs as the GPU holds at once, each instance on fresh

@@ -6,6 +6,7 @@
 #include "core/course/exercise_texts.hpp"
 #include "core/parts/option_binder.hpp"
 #include "core/number_list.hpp"
+#include "core/report/text_format.hpp"
 
 namespace cudasync::threadfence {
 
@@ -18,12 +19,6 @@ const std::vector<std::string> kPlacementNames = {"different-blocks", "same-bloc
 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-std::string list_text(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // "0 instances: ..." for a value out of 1..kMaxIterations or not a whole number.
 std::optional<std::string> iterations_error(const std::string& text) {
   const auto v = whole_number(text);
@@ -35,7 +30,7 @@ std::optional<std::string> iterations_error(const std::string& text) {
 // Checks that need more than one option (CLI11 checks each alone).
 std::optional<std::string> validate(const Options& o, const parts::Selection&, const RunContext&) {
   if (o.fence.size() > 2)
-    return say("usage.fence-count", {{"fences", list_text(o.fence)}, {"count", o.fence.size()}});
+    return say("usage.fence-count", {{"fences", report::join(o.fence, ", ")}, {"count", o.fence.size()}});
   if (o.fence.size() == 2 && (o.tests.empty() || has(o.tests, "corr"))) {
     const LitmusSpec corr{
         Test::corr, {parse_fence(o.fence[0]).value_or(Fence::none), parse_fence(o.fence[1]).value_or(Fence::none)}};
@@ -47,7 +42,7 @@ std::optional<std::string> validate(const Options& o, const parts::Selection&, c
 }
 
 void bind_options(parts::OptionBinder& b, Options& o) {
-  b.bind("--test", o.tests, {}, {{"tests", list_text(kTestNames)}});
+  b.bind("--test", o.tests, {}, {{"tests", report::join(kTestNames, ", ")}});
   b.bind("--fence", o.fence);
   b.bind("--access", o.access);
   b.bind("--placement", o.placement);

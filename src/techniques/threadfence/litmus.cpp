@@ -282,11 +282,9 @@ void add_litmus_checks(report::Section& s, const std::vector<LitmusRow>& rows, b
               sum.findings.empty()
                   ? say("check.no-forbidden-detail", {{"rows", sum.rows}, {"completed", grouped(sum.completed)}})
                   : say("check.forbidden-detail", {{"count", sum.findings.size()}}));
-  std::string t;
-  for (const auto& x : sum.timeouts) t += (t.empty() ? "" : "; ") + x;
   s.check("no-wait-timed-out", say("check.no-timeout"), sum.timeouts.empty(),
           sum.timeouts.empty() ? say("check.no-timeout-detail", {{"instances", grouped(sum.bounded_waits)}})
-                               : say("check.timed-out", {{"list", t}}));
+                               : say("check.timed-out", {{"list", report::join(sum.timeouts, "; ")}}));
   for (const auto& f : sum.findings) s.note(say("check.finding", {{"finding", f}}));
 }
 

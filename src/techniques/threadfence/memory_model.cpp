@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/litmus/relation.hpp"
 #include "techniques/threadfence/lesson.hpp"
 
 namespace cudasync::threadfence {
@@ -135,53 +136,7 @@ namespace {
 
 constexpr int kMaxEvents = 16;
 
-// A relation over at most kMaxEvents events: row[a] has bit b when a -> b.
-struct Rel {
-  std::array<std::uint32_t, kMaxEvents> row{};
-  bool has(int a, int b) const { return ((row[static_cast<std::size_t>(a)] >> b) & 1u) != 0; }
-  void add(int a, int b) { row[static_cast<std::size_t>(a)] |= 1u << b; }
-};
-
-Rel unite(const Rel& a, const Rel& b) {
-  Rel r;
-  for (std::size_t i = 0; i < r.row.size(); ++i) r.row[i] = a.row[i] | b.row[i];
-  return r;
-}
-
-Rel intersect(const Rel& a, const Rel& b) {
-  Rel r;
-  for (std::size_t i = 0; i < r.row.size(); ++i) r.row[i] = a.row[i] & b.row[i];
-  return r;
-}
-
-Rel compose(const Rel& a, const Rel& b, int n) {
-  Rel r;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (a.has(i, j)) r.row[static_cast<std::size_t>(i)] |= b.row[static_cast<std::size_t>(j)];
-  return r;
-}
-
-Rel closure(Rel r, int n) {  // transitive (not reflexive)
-  for (int k = 0; k < n; ++k)
-    for (int i = 0; i < n; ++i)
-      if (r.has(i, k)) r.row[static_cast<std::size_t>(i)] |= r.row[static_cast<std::size_t>(k)];
-  return r;
-}
-
-Rel identity(int n) {
-  Rel r;
-  for (int i = 0; i < n; ++i) r.add(i, i);
-  return r;
-}
-
-bool irreflexive(const Rel& r, int n) {
-  for (int i = 0; i < n; ++i)
-    if (r.has(i, i)) return false;
-  return true;
-}
-
-bool acyclic(const Rel& r, int n) { return irreflexive(closure(r, n), n); }
+using litmus::Rel;
 
 int cta_of(const MmProgram& p, int thread) { return p.same_cta ? 0 : thread; }
 bool on_gpu(const MmProgram& p, int thread) { return thread != p.host_thread; }
@@ -217,7 +172,7 @@ ModelVerdict ptx_model(const MmProgram& p) {
       if (a < b && ev[static_cast<std::size_t>(a)].loc == ev[static_cast<std::size_t>(b)].loc)
         throw std::logic_error("ptx_model: a location written twice needs a coherence order");
 
-  Rel po, po_loc, strong_r;
+  Rel po(n), po_loc(n), strong_r(n);
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) {
       const MmEvent& ea = ev[static_cast<std::size_t>(a)];
@@ -230,12 +185,12 @@ ModelVerdict ptx_model(const MmProgram& p) {
       // operations"; weak accesses are strong only towards their own thread).
       if (contains(p, ea, eb.thread) && contains(p, eb, ea.thread)) strong_r.add(a, b);
     }
-  const Rel po_star = unite(po, identity(n));
+  const Rel po_star = po | litmus::identity(n);
 
   // prefix: from a release write to itself or a later write to the same location, or from a fence
   // to a later write. suffix: from a read to itself (if acquire) or to a later acquire read of the
   // same location, or to a later fence. (Every fence here is fence.sc, hence also acq_rel.)
-  Rel prefix, suffix;
+  Rel prefix(n), suffix(n);
   std::vector<bool> releaser(static_cast<std::size_t>(n)), acquirer(static_cast<std::size_t>(n));
   for (int a = 0; a < n; ++a) {
     const MmEvent& ea = ev[static_cast<std::size_t>(a)];
@@ -267,7 +222,7 @@ ModelVerdict ptx_model(const MmProgram& p) {
   std::vector<int> perm = sc_fences;
   std::sort(perm.begin(), perm.end());
   for (bool more = true; more;) {
-    Rel rf, fr;
+    Rel rf(n), fr(n);
     std::array<int, 2> regs = {0, 0};
     bool wanted = true;
     for (std::size_t k = 0; k < reads.size(); ++k) {
@@ -285,11 +240,11 @@ ModelVerdict ptx_model(const MmProgram& p) {
     }
     if (wanted) {
       const int outcome = outcome_index(regs[0], regs[1]);
-      const Rel com = unite(rf, fr);
-      const Rel obs = intersect(rf, strong_r);  // observation: morally strong reads-from (no RMWs here)
+      const Rel com = rf | fr;
+      const Rel obs = rf & strong_r;  // observation: morally strong reads-from (no RMWs here)
       // sync: a releaser and an acquirer, morally strong, linked by prefix; observation; suffix.
-      const Rel link = compose(compose(prefix, obs, n), suffix, n);
-      Rel sync;
+      const Rel link = seq(seq(prefix, obs), suffix);
+      Rel sync(n);
       for (int h = 0; h < n; ++h)
         for (int t = 0; t < n; ++t)
           if (releaser[static_cast<std::size_t>(h)] && acquirer[static_cast<std::size_t>(t)] && strong_r.has(h, t) &&
@@ -298,22 +253,22 @@ ModelVerdict ptx_model(const MmProgram& p) {
       std::sort(perm.begin(), perm.end());
       std::vector<Rel> orders;  // the distinct fence.sc orders already tried
       do {
-        Rel sc;  // fence.sc order: total over morally strong pairs of fence.sc
+        Rel sc(n);  // fence.sc order: total over morally strong pairs of fence.sc
         for (std::size_t i = 0; i < perm.size(); ++i)
           for (std::size_t j = i + 1; j < perm.size(); ++j)
             if (strong_r.has(perm[i], perm[j])) sc.add(perm[i], perm[j]);
         if (std::any_of(orders.begin(), orders.end(), [&](const Rel& o) { return o.row == sc.row; })) continue;
         orders.push_back(sc);
         ++v.executions;
-        const Rel base = compose(compose(po_star, unite(sync, sc), n), po_star, n);
-        const Rel cause_base = closure(base, n);
-        const Rel cause = unite(cause_base, compose(obs, unite(po_loc, cause_base), n));
+        const Rel base = seq(seq(po_star, sync | sc), po_star);
+        const Rel cause_base = plus(base);
+        const Rel cause = cause_base | seq(obs, po_loc | cause_base);
         // SC per location: morally strong communication never contradicts program order.
-        const bool location_sc = acyclic(unite(intersect(com, strong_r), po_loc), n);
+        const bool location_sc = acyclic((com & strong_r) | po_loc);
         // Causality: nothing is causally before itself, and no read is causally before the write
         // it reads from or before a write it was from-read by.
-        bool causality = irreflexive(cause, n);
-        const Rel fr_rf = unite(fr, rf);
+        bool causality = irreflexive(cause);
+        const Rel fr_rf = fr | rf;
         for (int a = 0; a < n && causality; ++a)
           for (int b = 0; b < n; ++b)
             if (fr_rf.has(a, b) && cause.has(b, a)) causality = false;

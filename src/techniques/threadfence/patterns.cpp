@@ -100,9 +100,8 @@ report::Section last_block_section(const LastBlockSpec& spec, std::uint64_t mode
                                {"reset", static_cast<I>(g.reset)}});
     const std::string id = guard_id(o.variant);
     if (correct) {
-      if (g.right != g.runs) mark = report::RowMark::mismatch;
-      s.agreement(id + "-sum", say("last-block.every-sum", {{"guard", to_string(o.variant)}}), g.right == g.runs,
-                  say("last-block.of-runs", {{"count", g.right}, {"runs", g.runs}}));
+      mark = s.agreement(id + "-sum", say("last-block.every-sum", {{"guard", to_string(o.variant)}}),
+                         g.right == g.runs, say("last-block.of-runs", {{"count", g.right}, {"runs", g.runs}}));
       s.check(id + "-counter-reset", say("last-block.counter-reset", {{"guard", to_string(o.variant)}}),
               g.reset == g.runs, say("last-block.of-runs", {{"count", g.reset}, {"runs", g.runs}}));
     } else {
@@ -536,9 +535,8 @@ report::Section work_queue_race_section(const RaceSpec& spec, const std::vector<
                                                      {"disagree", g.lanes_disagree}});
     if (ok) {
       const bool each = g.gpu.once == g.gpu.portions && g.lanes_disagree == 0 && g.gpu_misfiled == 0;
-      if (!each) mark = report::RowMark::mismatch;
-      s.agreement(id + "-each-share-once", say("race.every-share-once", {{"variant", to_string(o.variant)}}), each,
-                  counted);
+      mark = s.agreement(id + "-each-share-once", say("race.every-share-once", {{"variant", to_string(o.variant)}}),
+                         each, counted);
     } else {
       s.note(say("race.gpu-note", {{"variant", to_string(o.variant)},
                                    {"counted", counted},
@@ -740,11 +738,10 @@ report::Section last_block_partial_section(const PartialSpec& spec, const std::v
              say("partial.child-no-answer", {{"problem", o.problem}}));
     } else if (gpu_run && o.gpu && o.variant != PartialVariant::thread_zero_only) {
       const PartialVerdict v = judge_partial(spec, o.variant, *o.gpu);
-      if (!v.as_predicted) mark = report::RowMark::mismatch;
       cells.emplace_back("tickets", static_cast<I>(o.gpu->counter));
       cells.emplace_back("outcome", outcome_cell(spec, *o.gpu));
-      s.agreement(id + "-as-predicted", say("partial.as-predicted", {{"variant", to_string(o.variant)}}), v.as_predicted,
-                  v.detail);
+      mark = s.agreement(id + "-as-predicted", say("partial.as-predicted", {{"variant", to_string(o.variant)}}),
+                         v.as_predicted, v.detail);
     } else if (gpu_run && o.gpu) {
       const std::string what =
           o.gpu->completed ? say("partial.kernel-ended", {{"detail", judge_partial(spec, o.variant, *o.gpu).detail}})

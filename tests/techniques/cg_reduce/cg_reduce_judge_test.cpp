@@ -90,14 +90,15 @@ TEST(CgReduceJudge, ATraceIsComparedWhereItIsLive) {
   std::vector<float> gpu = model;
   gpu[4 + 2] = 99;  // s_y[2] after +2: dead, not compared
   gpu[8 + 1] = 99;  // s_y[1] after +1: dead
-  EXPECT_TRUE(differing_tree_words(gpu, model, 4).empty());
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(tree_word_agrees(gpu, model, 4, i)) << i;
   gpu[4 + 1] = 99;  // s_y[1] after +2: live
-  EXPECT_EQ(differing_tree_words(gpu, model, 4), std::vector<int>{1});
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(tree_word_agrees(gpu, model, 4, i), i != 1) << i;
 
   std::vector<double> lanes(2 * kWarpSize, 1.0), other = lanes;
   other[kWarpSize + 5] = 2.0;  // lane 5 at step 1
-  EXPECT_EQ(differing_lanes(other, lanes, 2), std::vector<int>{5});
-  EXPECT_TRUE(differing_lanes(other, lanes, 1).empty()) << "only the steps asked for";
+  EXPECT_FALSE(lane_agrees(other, lanes, 2, 5));
+  EXPECT_TRUE(lane_agrees(other, lanes, 2, 4));
+  EXPECT_TRUE(lane_agrees(other, lanes, 1, 5)) << "only the steps asked for";
 }
 
 TEST(CgReduceJudge, BandwidthAndRelativeError) {
