@@ -169,7 +169,8 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
   report::Section s("test", words::core("litmus.test"));
   s.fact("name", words::core("litmus.name"), test.name);
   s.fact("file", words::core("litmus.file"), test.file);
-  if (!test.doc.empty()) s.paragraph(test.doc);
+  // A library test's description in the run's language; a file of the student's as written.
+  if (!test.doc.empty()) s.paragraph(entry && ctx.lang == "zh" ? entry->doc_zh : test.doc);
   if (entry) s.paragraph(ctx.lang == "zh" ? entry->about_zh : entry->about_en);
   report::Table threads("threads", words::core("litmus.threads"));
   threads.column("thread", words::core("litmus.thread")).column("where", words::core("litmus.where"))
@@ -235,7 +236,8 @@ report::Report run_test(const RunContext& ctx, const std::string& what, bool sho
     m.fact("library-outcome", words::core("litmus.library-outcome"), entry->outcome);
     if (entry->dat3m)
       m.fact("dat3m", words::core("litmus.dat3m"), entry->dat3m->file, report::Format::plain,
-             words::core("litmus.dat3m-says", {{"says", entry->dat3m->says}, {"expected", entry->dat3m->expected}}));
+             words::core("litmus.dat3m-says", {{"says", ctx.lang == "zh" ? entry->dat3m->says_zh : entry->dat3m->says},
+                                               {"expected", entry->dat3m->expected}}));
   }
   m.note(words::core("litmus.model-source"));
   r.sections.push_back(std::move(m));

@@ -13,15 +13,16 @@ namespace {
 report::Report run_sources(const std::vector<std::string>& keys) {
   report::Report r;
   r.command = "sources";
-  r.title = "cudasync: the works the lessons cite (each lesson text ends with its own)";
+  r.title = words::core("sources.title");
   for (const Source& src : sources()) {
     if (!keys.empty() && std::find(keys.begin(), keys.end(), src.key) == keys.end()) continue;
+    // The work as it is published (its own title and language); what the lessons take, in the run's.
     report::Section s(src.key, src.cite);
-    s.fact("authors", "authors", src.authors);
-    s.fact("title", "title", src.title);
-    s.fact("published", "published", src.published);
-    if (!src.where.empty()) s.fact("where", "where", src.where);
-    s.fact("used-for", "the lessons take", src.about);
+    s.fact("authors", words::core("sources.authors"), src.authors);
+    s.fact("title", words::core("sources.work-title"), src.title);
+    s.fact("published", words::core("sources.published"), src.published);
+    if (!src.where.empty()) s.fact("where", words::core("sources.where"), src.where);
+    s.fact("used-for", words::core("sources.used-for"), words::core("source." + src.key + ".about"));
     r.sections.push_back(std::move(s));
   }
   return r;

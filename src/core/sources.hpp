@@ -15,7 +15,7 @@ struct Source {
   std::string title;
   std::string published;  // venue or publisher, and year
   std::string where;      // URL or repository path; "" where none is stable
-  std::string about;      // what the lessons take from it
+  // What the lessons take from it is prose, in core's catalog in both languages: source.<key>.about.
 };
 
 // Every source, in the order `cudasync sources` lists them.

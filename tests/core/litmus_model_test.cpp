@@ -81,6 +81,23 @@ TEST(LitmusLibrary, TheDat3mCitationsSayWhatTheOutcomeSays) {
   EXPECT_GE(cited, 10);
 }
 
+// Every library test says what it shows in both languages: its list entry, its file's own
+// description and Dat3M's result, each in Chinese beside the English.
+TEST(LitmusLibrary, EveryTestSaysItInBothLanguages) {
+  for (const LibraryTest& t : library()) {
+    SCOPED_TRACE(t.name);
+    EXPECT_FALSE(t.about_en.empty());
+    EXPECT_FALSE(t.about_zh.empty());
+    EXPECT_FALSE(t.doc_zh.empty());
+    if (t.dat3m) {  // the condition that holds ("~exists", "forall x == 2") is the same in both
+      const std::string& en = t.dat3m->says;
+      const std::size_t end = en.rfind(" holds"), colon = en.rfind(": ", end);
+      const std::size_t begin = colon == std::string::npos ? 0 : colon + 2;
+      EXPECT_NE(t.dat3m->says_zh.find(en.substr(begin, end - begin) + " "), std::string::npos) << t.dat3m->says_zh;
+    }
+  }
+}
+
 TEST(LitmusModel, AForbiddenOutcomeNamesItsAxiomAndItsCycle) {
   const Verdict v = judge(litmus_parsed(kLitmusMp));
   EXPECT_FALSE(v.reachable);

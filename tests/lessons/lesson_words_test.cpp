@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/course/built_in_manifest.hpp"
+#include "core/sources.hpp"
 #include "core/words/catalog.hpp"
 #include "core/words/words.hpp"
 #include "support/run_cli.hpp"
@@ -206,6 +207,9 @@ TEST(LessonWords, EveryKeyTheCodeNamesIsInItsCatalogAndNoneIsUnused) {
   // A command's summary is command.<name> (core/cli/app.cpp), for each command main.cpp wires.
   for (const auto& l : literals_under(src / "main.cpp"))
     if (words::catalog("core").count("command." + l)) named.insert("command." + l);
+  // What the lessons take from a work is source.<key>.about (commands/sources.cpp), for each of
+  // core/sources.cpp's works.
+  for (const Source& s : sources()) named.insert("source." + s.key + ".about");
   for (const auto& [k, e] : words::catalog("core")) EXPECT_EQ(named.count(k), 1u) << "core/words.json: '" << k << "' is named by no code";
 }
 

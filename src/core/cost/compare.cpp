@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/report/text_format.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync::cost {
 
@@ -27,15 +28,15 @@ std::vector<std::string> term_columns(const std::vector<Cell>& cells) {
 }
 
 report::Table formulas(const std::vector<Cell>& cells) {
-  report::Table t("model-formulas", "the model: each row's terms (at its last column)");
-  t.column("row", "row").column("at", "at").column("formula", "terms: how each is computed");
+  report::Table t("model-formulas", words::core("cost.formulas-title"));
+  t.column("row", words::core("cost.row")).column("at", words::core("cost.at")).column("formula", words::core("cost.formula"));
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
     if (i + 1 < cells.size() && cells[i + 1].row == c.row) continue;  // each row's last cell
     t.row({{"row", c.row}, {"at", c.column_title}, {"formula", c.predicted.terms_text()}});
   }
-  t.legend.push_back("each primitive is measured in this run (table primitives);");
-  t.legend.push_back("the terms' values are in the tables terms-<row>");
+  t.legend.push_back(words::core("cost.formulas-legend-primitives"));
+  t.legend.push_back(words::core("cost.formulas-legend-terms"));
   return t;
 }
 
@@ -72,12 +73,12 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
   const std::string tol = report::fixed(100.0 * spec.tolerance, 0) + " %";
   s.add(formulas(cells));
 
-  report::Table model("model", "the model beside the measurement, " + spec.unit);
-  model.column("row", "row")
-      .column("at", "at")
-      .column("predicted", "predicted", spec.format)
-      .column("measured", "measured", spec.format)
-      .column("ratio", "ratio", Format::ratio)
+  report::Table model("model", words::core("cost.model-title", {{"unit", spec.unit}}));
+  model.column("row", words::core("cost.row"))
+      .column("at", words::core("cost.at"))
+      .column("predicted", words::core("cost.predicted"), spec.format)
+      .column("measured", words::core("cost.measured"), spec.format)
+      .column("ratio", words::core("cost.ratio"), Format::ratio)
       .column("within", "+-" + tol);
   for (const Cell& c : cells) {
     const auto r = c.ratio();
@@ -89,11 +90,11 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
                {"ratio", r ? Value{*r} : number(NAN, gpu)},
                {"within", r ? Value{within(*r, spec.tolerance)} : number(NAN, gpu)}});
   }
-  model.legend.push_back("predicted: the sum of the row's terms (tables terms-<row>)" +
-                         std::string(spec.format == Format::gbps ? ", as bytes / time" : ""));
-  model.legend.push_back("measured: the sweep's median; ratio: measured / predicted");
-  model.legend.push_back("+-" + tol + ": the ratio between " + report::fixed(1.0 - spec.tolerance, 2) + " and " +
-                         report::fixed(1.0 + spec.tolerance, 2));
+  model.legend.push_back(words::core(spec.format == Format::gbps ? "cost.predicted-legend-gbps" : "cost.predicted-legend"));
+  model.legend.push_back(words::core("cost.measured-legend"));
+  model.legend.push_back(words::core("cost.within-legend", {{"tolerance", tol},
+                                                          {"low", report::fixed(1.0 - spec.tolerance, 2)},
+                                                          {"high", report::fixed(1.0 + spec.tolerance, 2)}}));
   s.add(std::move(model));
 
   // The terms, one table per row (each row has its own terms, and a table of every term would not
@@ -103,9 +104,9 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
     std::size_t end = i;
     while (end < cells.size() && cells[end].row == row) ++end;
     const std::vector<Cell> mine(cells.begin() + static_cast<std::ptrdiff_t>(i), cells.begin() + static_cast<std::ptrdiff_t>(end));
-    report::Table terms("terms-" + row, cells[i].row_title + ": the terms, ns" +
-                                           std::string(spec.format == Format::gbps ? " per call" : ""));
-    terms.column("at", "at");
+    report::Table terms("terms-" + row, words::core(spec.format == Format::gbps ? "cost.terms-title-per-call" : "cost.terms-title",
+                                                    {{"row", cells[i].row_title}}));
+    terms.column("at", words::core("cost.at"));
     const std::vector<std::string> ids = term_columns(mine);
     for (const std::string& id : ids) terms.column(id, id, Format::ns);
     for (const Cell& c : mine) {
@@ -120,28 +121,32 @@ void add_model(report::Section& s, const std::vector<Cell>& cells, const ModelTa
     i = end;
   }
 
-  report::Table prims("primitives", "the primitives, measured in this run (median ns)");
-  prims.column("primitive", "primitive").column("at", "at").column("ns", "ns", Format::ns).column("what", "what");
+  report::Table prims("primitives", words::core("cost.primitives-title"));
+  prims.column("primitive", words::core("cost.primitive"))
+      .column("at", words::core("cost.at"))
+      .column("ns", "ns", Format::ns)
+      .column("what", words::core("cost.what"));
   for (const Need& n : needs) {
     const std::string why = p.skipped(n.key);
-    if (!why.empty()) prims.legend.push_back(n.key.id + " " + n.key.at + ": not measured: " + why);
+    if (!why.empty())
+      prims.legend.push_back(words::core("cost.not-measured", {{"primitive", n.key.id + " " + n.key.at}, {"why", why}}));
     prims.row({{"primitive", n.key.id}, {"at", n.key.at}, {"ns", number(p.ns(n.key), gpu)}, {"what", n.title}});
   }
   s.add(std::move(prims));
 
   const Agreement a = agreement(cells, spec.tolerance);
   if (gpu) {
-    s.fact("model-cells", "cells predicted and measured", static_cast<std::int64_t>(a.compared), Format::count);
-    s.fact("model-within", "of them within +-" + tol, static_cast<std::int64_t>(a.within),
+    s.fact("model-cells", words::core("cost.model-cells"), static_cast<std::int64_t>(a.compared), Format::count);
+    s.fact("model-within", words::core("cost.model-within", {{"tolerance", tol}}), static_cast<std::int64_t>(a.within),
            Format::count);
     if (!a.outside.empty()) {
       std::string l;
       for (const auto& o : a.outside) l += (l.empty() ? "" : "; ") + o;
-      s.note("outside " + tol + " (measured / predicted): " + l);
+      s.note(words::core("cost.outside", {{"tolerance", tol}, {"cells", l}}));
     }
   } else {
-    s.fact("model-cells", "cells predicted and measured", report::NeedsGpu{}, Format::count);
-    s.fact("model-within", "of them within +-" + tol, report::NeedsGpu{}, Format::count);
+    s.fact("model-cells", words::core("cost.model-cells"), report::NeedsGpu{}, Format::count);
+    s.fact("model-within", words::core("cost.model-within", {{"tolerance", tol}}), report::NeedsGpu{}, Format::count);
   }
 }
 

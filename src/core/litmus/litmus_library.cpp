@@ -19,9 +19,12 @@ const std::vector<LibraryTest>& library() {
       t.outcome = row.at("outcome").get<std::string>();
       t.about_en = row.at("about").at("en").get<std::string>();
       t.about_zh = row.at("about").at("zh").get<std::string>();
-      if (row.contains("dat3m"))
-        t.dat3m = Dat3mCite{row["dat3m"].at("file").get<std::string>(), row["dat3m"].at("expected").get<int>(),
-                            row["dat3m"].at("says").get<std::string>()};
+      t.doc_zh = row.at("doc_zh").get<std::string>();
+      if (row.contains("dat3m")) {
+        const auto& d = row["dat3m"];
+        t.dat3m = Dat3mCite{d.at("file").get<std::string>(), d.at("expected").get<int>(),
+                            d.at("says").at("en").get<std::string>(), d.at("says").at("zh").get<std::string>()};
+      }
       for (const auto& [name, text] : embedded_litmus_files())
         if (name == t.name + ".litmus") t.text = text;
       if (t.text.empty()) throw std::logic_error("litmus/library.json: no litmus/" + t.name + ".litmus");

@@ -13,13 +13,15 @@ namespace cudasync::litmus {
 struct Dat3mCite {
   std::string file;  // "litmus/PTX/Manual/SB+sc-gpu.litmus"
   int expected = 1;  // its line in dartagnan's PTXv6_0-expected.csv: 1, the condition holds as written
-  std::string says;  // "~exists holds"
+  std::string says;     // "~exists holds"
+  std::string says_zh;  // the same in Chinese
 };
 
 struct LibraryTest {
   std::string name;
   std::string outcome;  // "allowed" or "forbidden"
   std::string about_en, about_zh;
+  std::string doc_zh;  // the file's own description (its second line) in Chinese
   std::optional<Dat3mCite> dat3m;
   std::string_view text;  // the .litmus file
 };

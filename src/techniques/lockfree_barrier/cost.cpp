@@ -88,13 +88,13 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
       break;
     }
     case Barrier::xf_lockfree: {
+      // 4 syncs: the arrival, the master's two votes, the release; 3 fences: the arrival, the
+      // master's release, the acquire; two hops of polls; the scan: the slots each master thread
+      // checks beyond one.
       const Need f = prim::fence_under(Op::fence_sc, N);
       t = {syncs(4), plain("fence", say("cost.fences"), f, 3),
            plain("poll", say("cost.poll-two-hops"), prim::poll(PollKind::volatile_load, N, 1), 2),
            plain("scan", say("cost.scan"), prim::rt_load(), ceil_div(N, s.threads) - 1)};
-      t[0].formula += ": the arrival, the master's two votes, the release";
-      t[1].formula += ": the arrival, the master's release, the acquire";
-      t[3].formula += " (slots per master thread - 1)";
       break;
     }
     case Barrier::own:
