@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/gpu_entry.hpp"
 #include "core/memory_budget.hpp"
+#include "core/words/words.hpp"
 
 namespace cudasync {
 
