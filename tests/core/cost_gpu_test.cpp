@@ -35,8 +35,8 @@ TEST(CostGpu, EveryKindOfProbeMeasuresAPlausibleDuration) {
   EXPECT_GT(median_of(prim::poll(PollKind::relaxed, 132, 1)), 0.0);
   EXPECT_GT(median_of(prim::poll(PollKind::volatile_load, 64, 4)), 0.0);
   // A barrier's protocol measured whole: a round is at least one L2 round trip, whatever the protocol.
-  for (Protocol p : {Protocol::own, Protocol::grid_sync, Protocol::xf_lock, Protocol::tree})
-    EXPECT_GE(median_of(prim::arrive_poll(p, 264, 1, 8)), 0.5 * rt) << prim::protocol_id(p);
+  for (Protocol p : {Protocol::own, Protocol::grid_sync, Protocol::xf_lock, Protocol::tree, Protocol::ticket})
+    EXPECT_GE(median_of(prim::arrive_poll(p, 264, 1, 8, 1, 1)), 0.5 * rt) << prim::protocol_id(p);
   EXPECT_GE(median_of(prim::arrive_poll(Protocol::own, 1056, 2)), 0.5 * rt);
   EXPECT_GE(median_of(prim::arrive_poll(Protocol::own, 264, 2, 8, 2)), 0.5 * rt);  // own-stagger: 2 pollers a block
   EXPECT_GE(median_of(prim::arrive_poll(Protocol::tree, 1, 1, 8)), 0.0);  // one block: no level to climb

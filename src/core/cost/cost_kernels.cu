@@ -195,6 +195,7 @@ struct ArrivePollArgs {
   int counters;   // own
   int arity;      // tree
   int pollers;    // own: K poller warps a block (stagger_kernel)
+  int sleep_ns;   // ticket: per arrival still to come
 };
 
 __device__ __forceinline__ u32 poll_load(const u32* p, PollKind k) {
@@ -261,6 +262,17 @@ __device__ bool protocol_round(const ArrivePollArgs& a, u32 r, unsigned mask, un
       atomicAdd(a.words, 1u);  // the value unused: a RED, as in the lesson's kernel
       const bool ok = poll_until(mask, start, a.timed_out, [&] { return cuda::ld_volatile(a.words) >= r * N; });
       __threadfence();
+      return ok;
+    }
+    case Protocol::ticket: {
+      const u32 goal = r * N;
+      const int missing = static_cast<int>(goal - 1u - cuda::atom_release_gpu_add(a.words, 1u));
+      bool ok = true;
+      if (missing > 0) {
+        __nanosleep(static_cast<unsigned>(missing) * static_cast<unsigned>(a.sleep_ns));
+        ok = poll_until(mask, start, a.timed_out, [&] { return cuda::ld_relaxed_gpu(a.words) >= goal; });
+      }
+      cuda::fence_acquire_gpu();
       return ok;
     }
     case Protocol::tree: {
@@ -364,7 +376,8 @@ ProbeResult run_arrive_poll(const ProbeSpec& s) {
   cuda::DeviceBuffer<u32> w(words), flags(2);
   cuda::DeviceBuffer<long long> ns(1);
   const ArrivePollArgs a{w.get(), flags.get(), flags.get() + 1, ns.get(), s.protocol,
-                         std::max(1, std::min(s.counters, 32)), std::max(2, s.arity), std::max(1, s.pollers)};
+                         std::max(1, std::min(s.counters, 32)), std::max(2, s.arity), std::max(1, s.pollers),
+                         std::max(0, s.sleep_ns)};
   for (int rep = -1; rep < s.reps; ++rep) {  // rep -1: warm-up
     w.fill_bytes(0);
     flags.fill_bytes(0);

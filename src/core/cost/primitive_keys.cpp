@@ -34,11 +34,12 @@ constexpr const char* kOpIds[] = {"atomic-round",  "cas-round",      "poll-round
 constexpr const char* kBackgroundIds[] = {"none", "atomic", "fence-sc", "fence-rel", "cas",
                                           "cas-sleep", "poll", "ticket", "leaders", "slots"};
 constexpr const char* kPollIds[] = {"relaxed", "acquire", "volatile"};
-constexpr const char* kProtocolIds[] = {"own", "grid-sync", "xf-lock", "tree"};
+constexpr const char* kProtocolIds[] = {"own", "grid-sync", "xf-lock", "tree", "ticket"};
 // What thread 0 does, in PTX and CUDA's own words (not translated).
 constexpr const char* kProtocolTitles[] = {
     "red.release, ld.relaxed, fence.acquire", "atom.add.release, ld.acquire",
-    "__threadfence, atomicAdd, ld.volatile, __threadfence", "atom.acq_rel, st.release, ld.relaxed, fence.acquire"};
+    "__threadfence, atomicAdd, ld.volatile, __threadfence", "atom.acq_rel, st.release, ld.relaxed, fence.acquire",
+    "atom.add.release, __nanosleep, ld.relaxed, fence.acquire"};
 // What the actor times, and what the others do meanwhile: keys of core's catalog.
 constexpr const char* kOpTitles[] = {"prim.op.atomic-round",  "prim.op.cas-round",     "prim.op.poll-round",
                                      "prim.op.load",          "prim.op.fence-sc",      "prim.op.fence-rel",
@@ -90,8 +91,9 @@ Need poll(PollKind kind, int blocks, int pollers) {
           s};
 }
 
-Need arrive_poll(Protocol p, int blocks, int counters, int arity, int pollers) {
+Need arrive_poll(Protocol p, int blocks, int counters, int arity, int pollers, int sleep_ns) {
   ProbeSpec s = spec(Probe::arrive_poll, blocks, 32);
+  s.sleep_ns = sleep_ns;
   s.protocol = p;
   s.counters = counters;
   s.arity = arity;
@@ -109,6 +111,8 @@ Need arrive_poll(Protocol p, int blocks, int counters, int arity, int pollers) {
   } else if (p == Protocol::tree) {
     at += "k" + std::to_string(arity);
     shape = words::core("prim.shape-arity", {{"arity", arity}});
+  } else if (p == Protocol::ticket) {
+    shape = words::core("prim.shape-sleep", {{"ns", sleep_ns}});
   }
   return {{std::string("arrive-poll-") + protocol_id(p), at},
           words::core("prim.arrive-poll", {{"protocol", kProtocolTitles[static_cast<int>(p)]}, {"shape", shape}}), s};

@@ -9,7 +9,7 @@ namespace cudasync::cost::prim {
 const char* op_id(Op op);                // "cas-round", "store-release", ...
 const char* background_id(Background b);  // "cas", "cas-sleep", ...
 const char* poll_id(PollKind k);          // "relaxed", "acquire", "volatile"
-const char* protocol_id(Protocol p);       // "own", "grid-sync", "xf-lock", "tree"
+const char* protocol_id(Protocol p);       // "own", "grid-sync", "xf-lock", "tree", "ticket"
 
 Need sync(int threads);                // __syncthreads() in one block of `threads`
 Need rt_atomic();                      // dependent atomicAdd, one thread alone: one L2 atomic round trip
@@ -24,9 +24,9 @@ Need queue_atomic(int blocks);
 // loads: ns from the change being sent until the last block has seen it.
 Need poll(PollKind kind, int blocks, int pollers);
 // Thread 0 of each of `blocks` blocks runs barrier protocol `p` (own on `counters` counters with
-// `pollers` staggered pollers a block, the tree at `arity`): ns per round, the arrivals, their
-// fences and the polls measured together.
-Need arrive_poll(Protocol p, int blocks, int counters = 1, int arity = 8, int pollers = 1);
+// `pollers` staggered pollers a block, the tree at `arity`, the ticket sleeping `sleep_ns` per
+// arrival still to come): ns per round, the arrivals, their fences and the polls measured together.
+Need arrive_poll(Protocol p, int blocks, int counters = 1, int arity = 8, int pollers = 1, int sleep_ns = 0);
 // barrier.cluster arrive + wait in clusters of `cluster`, `blocks` blocks of `threads`.
 Need cluster_barrier(int blocks, int cluster, int threads);
 // The actor's `op` while every other thread of <<<blocks, threads>>> keeps up `bg` on one word.

@@ -71,6 +71,7 @@ enum class Protocol : int {
   grid_sync,  // atom.add.release, its value waited for; acquire polls (CUDA 13's grid.sync())
   xf_lock,    // __threadfence(); atomicAdd (no value used); volatile polls; __threadfence()
   tree,       // own-tree: atom.acq_rel up a tree of `arity`; the root's last st.release; relaxed polls; fence.acquire
+  ticket,     // atom.add.release, its value waited for; `sleep_ns` per arrival still to come; relaxed polls; fence.acquire
 };
 
 struct ProbeSpec {
@@ -84,6 +85,7 @@ struct ProbeSpec {
   Protocol protocol = Protocol::own;  // arrive_poll
   int counters = 1;   // arrive_poll, own: block b arrives on counter b % counters; lane l of warp 0 polls counter l
   int arity = 8;      // arrive_poll, tree: children per node
+  int sleep_ns = 0;   // arrive_poll, ticket: ns a block sleeps for each arrival still to come before it polls
   int cluster = 1;    // cluster_barrier: blocks per cluster
   bool wide = false;  // atomic_blocks: double instead of float
   long long bytes = 0;  // stream_read

@@ -41,6 +41,7 @@ const Named kNamed[] = {
     {Barrier::own_stagger, "own-stagger", ""},
     {Barrier::own_paced, "own-paced", ""},
     {Barrier::own_tree, "own-tree", ""},
+    {Barrier::own_ticket, "own-ticket", ""},
 };
 
 // Barrier 1 on the GPU, block by block, as a timeline (--trace).
@@ -264,7 +265,8 @@ std::vector<std::uint32_t> final_words(Barrier b, int blocks, int phases, int ow
   const auto N = static_cast<std::uint32_t>(blocks);
   switch (b) {
     case Barrier::xf_lock:
-    case Barrier::xf_lock_unrepaired: return {k * N};
+    case Barrier::xf_lock_unrepaired:
+    case Barrier::own_ticket: return {k * N};
     case Barrier::xf_lockfree:
     case Barrier::xf_lockfree_unrepaired: return std::vector<std::uint32_t>(2 * static_cast<std::size_t>(blocks), k);
     case Barrier::own:

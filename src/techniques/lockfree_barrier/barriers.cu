@@ -133,7 +133,8 @@ inline std::vector<std::uint32_t> protocol_words(Barrier b, const std::vector<u3
   const WordLayout L = word_layout(blocks);
   switch (b) {
     case Barrier::xf_lock:
-    case Barrier::xf_lock_unrepaired: return {w[static_cast<std::size_t>(L.counter)]};
+    case Barrier::xf_lock_unrepaired:
+    case Barrier::own_ticket: return {w[static_cast<std::size_t>(L.counter)]};
     case Barrier::xf_lockfree:
     case Barrier::xf_lockfree_unrepaired: return {w.begin() + L.in, w.begin() + L.in + 2 * blocks};
     case Barrier::own:
@@ -182,6 +183,7 @@ using cuda::fence_acquire_gpu;
 using cuda::ld_relaxed_gpu;
 using cuda::ld_volatile;
 using cuda::atom_acq_rel_gpu_add;
+using cuda::atom_release_gpu_add;
 using cuda::red_release_gpu_add;
 using cuda::st_release_gpu;
 using cuda::st_volatile;
@@ -603,6 +605,30 @@ __device__ inline int own_tree(const PhaseArgs& a, int k) {
   return block_result(r, k);
 }
 
+// own-ticket: grid.sync()'s arrival, an atom.add.release whose value comes back, put to use. The
+// value says how many arrivals are still to come, and the block sleeps about
+// kTicketSleepNsPerArrival for each before its first poll, so that its loads stay out of the way of
+// the arrivals still queuing on the word: the contention the cost model measures, and what makes
+// own's red, which saves the wait for the value, no faster than grid.sync() (lessons' text). The last
+// arriver's own add completes the barrier: it does not poll. Relaxed polls, then fence.acquire, as
+// own (the atom reads from every earlier release of the word, so the acquire covers the last
+// arriver too). On xf-lock's word: one counter, goal k x N.
+__device__ inline int own_ticket(const PhaseArgs& a, int k) {
+  __syncthreads();
+  int r = kPassed;
+  if (threadIdx.x == 0) {
+    u32* counter = a.words + word_layout(static_cast<int>(gridDim.x)).counter;
+    const u32 goal = static_cast<u32>(k) * gridDim.x;
+    const int missing = static_cast<int>(goal - 1u - atom_release_gpu_add(counter, 1u));  // mod 2^32
+    if (missing > 0) {
+      __nanosleep(static_cast<unsigned>(missing) * kTicketSleepNsPerArrival);
+      r = wait_for([&] { return reached(ld_relaxed_gpu(counter), goal); }, a.watch);
+    }
+    fence_acquire_gpu();
+  }
+  return block_result(r, k);
+}
+
 // ---- the kernels and their launches -------------------------------------------------------------
 
 template <Barrier B>
@@ -616,6 +642,7 @@ __device__ __forceinline__ int grid_barrier(const PhaseArgs& a, int k) {
   else if constexpr (B == Barrier::own_stagger) return own_stagger(a, k);
   else if constexpr (B == Barrier::own_paced) return own_paced(a, k);
   else if constexpr (B == Barrier::own_tree) return own_tree(a, k);
+  else if constexpr (B == Barrier::own_ticket) return own_ticket(a, k);
   else {
     (void)a;
     (void)k;
@@ -871,11 +898,13 @@ Limits gpu_limits(int threads, int device) {
                 blocks_per_sm(phases_kernel<Barrier::own_stagger>, threads),
                 blocks_per_sm(phases_kernel<Barrier::own_paced>, threads)})
     g.candidates.blocks_per_sm = std::min(g.candidates.blocks_per_sm, n);
-  // own-tree apart: own-stagger's phase kernel needs 47 registers a thread on sm_90 (5 blocks of 256
-  // per SM), own-tree's 32 (8), so the tree is timed at full co-residency too.
-  g.tree = g.software;
-  for (int n : {blocks_per_sm(loop_kernel<Barrier::own_tree>, threads), blocks_per_sm(phases_kernel<Barrier::own_tree>, threads)})
-    g.tree.blocks_per_sm = std::min(g.tree.blocks_per_sm, n);
+  // own-tree and own-ticket apart: own-stagger's phase kernel needs 47 registers a thread on sm_90 (5
+  // blocks of 256 per SM), own-tree's 32 (8), so these two are timed at full co-residency too.
+  g.lean = g.software;
+  for (int n : {blocks_per_sm(loop_kernel<Barrier::own_tree>, threads), blocks_per_sm(phases_kernel<Barrier::own_tree>, threads),
+                blocks_per_sm(loop_kernel<Barrier::own_ticket>, threads),
+                blocks_per_sm(phases_kernel<Barrier::own_ticket>, threads)})
+    g.lean.blocks_per_sm = std::min(g.lean.blocks_per_sm, n);
   g.cooperative = cuda::coresidency_of(phases_kernel<Barrier::grid_sync>, threads, 0, device);
   g.cooperative.blocks_per_sm =
       std::min(g.cooperative.blocks_per_sm, blocks_per_sm(loop_kernel<Barrier::grid_sync>, threads));

@@ -35,12 +35,17 @@ enum class Barrier : int {
   own_paced,    // thread 0 polls every counter and sleeps about 1 ns per arrival still missing
   own_tree,     // a combining tree of arity K: the last of a node's K children goes on up; the root's last
                 // arriver releases one generation word that every block polls (its own words)
+  own_ticket,   // grid.sync()'s atom.add.release, whose value says how many arrivals are still to come:
+                // the block sleeps that long before it polls, out of the arrivals' way (xf-lock's word)
 };
 inline constexpr int kBarrierCount = 9;  // the parts (all_barriers()); the bench's candidates come after
 // own's candidates in --bench's sweep; own-tree is timed apart, at the arity the cost model chooses
 // (bench.cpp's tree table).
-inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced};
-inline constexpr Barrier kLastBarrier = Barrier::own_tree;
+inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced, Barrier::own_ticket};
+inline constexpr Barrier kLastBarrier = Barrier::own_ticket;
+// own-ticket: ns a block sleeps for each arrival still to come before its first poll (about the L2's
+// time per same-address atomic: queue-atomic(1056) took 721.5 ns on an H200, docs/measurements.md).
+inline constexpr int kTicketSleepNsPerArrival = 1;
 
 // own-tree's arities the cost model chooses from, and the one it runs with when nothing is measured.
 inline constexpr int kTreeArities[] = {2, 4, 8, 16, 32};
@@ -110,7 +115,7 @@ CUDASYNC_LB_HD inline std::uint32_t initial_value(std::uint64_t seed, std::uint3
 struct Limits {
   Coresidency software;     // the fewest blocks per SM of any kernel with a software barrier (phase and bench kernels)
   Coresidency candidates;   // the same for the bench's own candidates (own-stagger, own-paced), at most `software`
-  Coresidency tree;         // own-tree's kernels alone (fewer registers than own-stagger's), at most `software`
+  Coresidency lean;         // own-tree's and own-ticket's kernels (fewer registers than own-stagger's), at most `software`
   Coresidency cooperative;  // the grid-sync kernels: what cudaLaunchCooperativeKernel accepts
   bool cooperative_launch = true;   // cudaDevAttrCooperativeLaunch
   std::string cluster_unsupported;  // empty: own-cluster can run here; else why not ("needs sm_90: ...")

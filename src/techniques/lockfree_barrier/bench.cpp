@@ -28,7 +28,7 @@ namespace {
 constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
 // The bench's candidates for cudasync's own barrier (not parts of the lesson).
 constexpr bool is_candidate(Barrier b) {
-  return b == Barrier::own_stagger || b == Barrier::own_paced || b == Barrier::own_tree;
+  return b == Barrier::own_stagger || b == Barrier::own_paced || b == Barrier::own_tree || b == Barrier::own_ticket;
 }
 
 // The sweep's rows and columns.
@@ -68,8 +68,11 @@ std::vector<Barrier> timed_barriers() {
   return v;
 }
 
-// What the bench's candidate b may hold at once: own-tree's kernels fit more blocks than the others'.
-const Coresidency& candidate_limit(Barrier b, const Limits& lim) { return b == Barrier::own_tree ? lim.tree : lim.candidates; }
+// What the bench's candidate b may hold at once: own-tree's and own-ticket's kernels fit more blocks
+// than the others'.
+const Coresidency& candidate_limit(Barrier b, const Limits& lim) {
+  return b == Barrier::own_tree || b == Barrier::own_ticket ? lim.lean : lim.candidates;
+}
 
 // Why barrier b is not timed at a grid of n blocks on this GPU, or "" when it is.
 std::string not_timed(Barrier b, int n, const Run& run) {
@@ -150,7 +153,7 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
   if (!run.ctx.gpu) return;
   std::string bad;
   int checked = 0;
-  for (Barrier b : {Barrier::own_stagger, Barrier::own_paced, Barrier::own_tree})
+  for (Barrier b : {Barrier::own_stagger, Barrier::own_paced, Barrier::own_tree, Barrier::own_ticket})
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       const int n = g.blocks[c];
       if (n > candidate_limit(b, run.limits).limit()) continue;

@@ -115,6 +115,14 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
         t.push_back(plain("cluster", say("cost.cluster"), prim::cluster_barrier(N, s.cluster, s.threads)));
       break;
     }
+    case Barrier::own_ticket: {
+      // grid.sync()'s arrival, own's polls and acquire; its sleep is in its protocol, measured whole.
+      const std::vector<BarrierTerm> parts{release, queue(N),
+                                           plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1)), acquire};
+      t = {syncs(2), parts[0], parts[1], parts[2], parts[3],
+           contention(prim::arrive_poll(Protocol::ticket, N, 1, kDefaultTreeArity, 1, kTicketSleepNsPerArrival), parts)};
+      break;
+    }
     case Barrier::own_tree: {
       // The last arriver climbs: at each level one atom.acq_rel, behind up to `arity` others on its
       // node; its first fence is paid with every block fencing at once, the ones above it alone.

@@ -58,7 +58,7 @@ Limits limits_for(int threads, const RunContext& ctx) {
   Limits l;
   l.software = model_coresidency(threads);
   l.candidates = l.software;
-  l.tree = l.software;
+  l.lean = l.software;
   l.cooperative = l.software;
   for (int cs : kClusterSizes) l.clusters.push_back(model_cluster_coresidency(threads, cs));
   return l;

@@ -177,9 +177,9 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   const auto& bench = doc["report"]["sections"]["bench"];
   const auto& median = bench["tables"]["median"];
   EXPECT_EQ(median["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
-  EXPECT_EQ(median["rows"].size(), 9u);     // the correct barriers and own's two candidates
+  EXPECT_EQ(median["rows"].size(), 10u);    // the correct barriers and own's three candidates
   EXPECT_TRUE(bench["tables"].contains("vs-grid-sync"));
-  EXPECT_EQ(bench["measurements"].size(), 9u * 4u + 1u + 4u);  // every cell, the floor, own-tree at each size
+  EXPECT_EQ(bench["measurements"].size(), 10u * 4u + 1u + 4u);  // every cell, the floor, own-tree at each size
   for (const auto& [id, m] : bench["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << id;
   EXPECT_TRUE(bench["checks"].empty());  // the deadline and candidate checks need a GPU
 }
@@ -187,10 +187,10 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
 TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
   const auto& tables = doc["report"]["sections"]["bench"]["tables"];
-  // Every barrier inside a kernel (5, own's 2 candidates and own-tree) at every grid size (4):
+  // Every barrier inside a kernel (5, own's 3 candidates and own-tree) at every grid size (4):
   // relaunch and graph are their launches, not modelled.
   const auto& model = tables["model"];
-  EXPECT_EQ(model["rows"].size(), 8u * 4u);
+  EXPECT_EQ(model["rows"].size(), 9u * 4u);
   for (const auto& row : model["rows"]) {
     EXPECT_NE(row["row"], "relaunch");
     EXPECT_TRUE(row["predicted"].is_null()) << row.dump();  // needs a GPU

@@ -37,7 +37,7 @@ TEST(LockfreeBarrierCost, EveryBarrierReadsOnlyWhatItNeedsAndSumsItsTerms) {
   const BarrierShape shapes[] = {{132, 256, 1, 4, 4}, {528, 256, 2, 8, 1}, {1056, 256, 2, 2, 1}};
   for (Barrier d : {Barrier::xf_lock, Barrier::xf_lockfree, Barrier::grid_sync,
                           Barrier::own, Barrier::own_cluster, Barrier::own_stagger,
-                          Barrier::own_paced, Barrier::own_tree})
+                          Barrier::own_paced, Barrier::own_tree, Barrier::own_ticket})
     for (const BarrierShape& s : shapes) {
       const Prediction p = predict_barrier(d, s, measured(barrier_needs(d, s), plausible));
       SCOPED_TRACE(static_cast<int>(d));
@@ -68,6 +68,7 @@ TEST(LockfreeBarrierCost, ABarrierIsItsSyncsPlusItsProtocolMeasuredWhole) {
   EXPECT_DOUBLE_EQ(predict(Barrier::grid_sync, own132, plausible).ns(),
                    2 * 20.0 + whole("arrive-poll-grid-sync", "132"));
   EXPECT_DOUBLE_EQ(predict(Barrier::xf_lock, own132, plausible).ns(), 2 * 20.0 + whole("arrive-poll-xf-lock", "132"));
+  EXPECT_DOUBLE_EQ(predict(Barrier::own_ticket, own132, plausible).ns(), 2 * 20.0 + whole("arrive-poll-ticket", "132"));
   const BarrierShape tree{1056, 256, 1, 1, 1, 16};
   EXPECT_DOUBLE_EQ(predict(Barrier::own_tree, tree, plausible).ns(), 2 * 20.0 + whole("arrive-poll-tree", "1056k16"));
   // The contention term names what it subtracts.

@@ -87,7 +87,7 @@ TEST(LockfreeBarrierGpu, OwnTreeMatchesTheModelAtEveryArity) {
   CUDASYNC_REQUIRE_GPU();
   const int threads = 256;
   const Limits lim = gpu_limits(threads, 0);
-  const int full = lim.tree.limit();
+  const int full = lim.lean.limit();
   for (int arity : kTreeArities)
     for (int blocks : {1, 2, 7, lim.software.sm_count, full}) {
       if (blocks > full) continue;
@@ -98,6 +98,24 @@ TEST(LockfreeBarrierGpu, OwnTreeMatchesTheModelAtEveryArity) {
       expect_matches_the_model(Barrier::own_tree, s, initial_values(blocks, threads, 3),
                                model_values(blocks, threads, phases, 3));
     }
+}
+
+// own-ticket, the bench's candidate that sleeps for the arrivals still to come: its values and its
+// counter (k x N) at one block, grids smaller than a warp, one per SM and full co-residency, with
+// 32 to 1024 threads.
+TEST(LockfreeBarrierGpu, OwnTicketMatchesTheModel) {
+  CUDASYNC_REQUIRE_GPU();
+  for (int threads : {32, 256, 1024}) {
+    const Limits lim = gpu_limits(threads, 0);
+    const int full = lim.lean.limit();
+    for (int blocks : {1, 2, 7, lim.software.sm_count, full}) {
+      if (blocks > full) continue;
+      const int phases = 9;
+      SCOPED_TRACE("own-ticket, " + std::to_string(blocks) + " blocks of " + std::to_string(threads));
+      expect_matches_the_model(Barrier::own_ticket, spec_for(blocks, threads, phases, lim),
+                               initial_values(blocks, threads, 4), model_values(blocks, threads, phases, 4));
+    }
+  }
 }
 
 TEST(LockfreeBarrierGpu, OwnClusterMatchesTheModelInEveryClusterSize) {
