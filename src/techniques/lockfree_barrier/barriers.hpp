@@ -39,9 +39,9 @@ enum class Barrier : int {
                 // the block sleeps that long before it polls, out of the arrivals' way (xf-lock's word)
 };
 inline constexpr int kBarrierCount = 9;  // the parts (all_barriers()); the bench's candidates come after
-// own's candidates in --bench's sweep; own-tree is timed apart, at the arity the cost model chooses
-// (bench.cpp's tree table).
-inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced, Barrier::own_ticket};
+// own's candidates in --bench's sweep (own's arrival, another wait); own-tree (at the arity the cost
+// model chooses) and own-ticket (grid.sync()'s arrival) are timed apart, beside them.
+inline constexpr Barrier kOwnCandidates[] = {Barrier::own_stagger, Barrier::own_paced};
 inline constexpr Barrier kLastBarrier = Barrier::own_ticket;
 // own-ticket: ns a block sleeps for each arrival still to come before its first poll (about the L2's
 // time per same-address atomic: queue-atomic(1056) took 721.5 ns on an H200, docs/measurements.md).

@@ -104,18 +104,15 @@ Value ratio_or(std::optional<double> r, bool gpu) {
   return r ? Value{*r} : gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}};
 }
 
+// A barrier's median at column c of the sweep, or of the barriers timed apart (own-tree, own-ticket).
+using MedianOf = std::function<std::optional<double>(Barrier, std::size_t)>;
+
 // own and its candidates against grid.sync at every size: is a hand-made barrier clearly faster?
 // Beside the measured ratio, the model's: own's prediction over grid.sync's, the bound its terms
 // leave (both pay the same syncs; only the arrival and the poll differ).
-void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, bool gpu,
-                          const std::function<double(Barrier, std::size_t)>& predicted) {
-  std::optional<std::size_t> base;
-  std::vector<std::size_t> owns;
-  for (std::size_t r = 0; r < g.barriers.size(); ++r) {
-    if (g.barriers[r] == Barrier::grid_sync) base = r;
-    if (g.barriers[r] == Barrier::own || is_candidate(g.barriers[r])) owns.push_back(r);
-  }
-  if (!base || owns.empty()) return;
+void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const std::vector<Barrier>& owns,
+                          const MedianOf& median, const std::function<double(Barrier, std::size_t)>& predicted,
+                          bool gpu) {
   report::Table t("own-vs-grid-sync", say("cost.versus-title", {{"ratio", report::fixed(kClearlyFaster, 2)}}));
   t.column("blocks", say("column.blocks"), Format::count)
       .column("grid-sync", say("cost.grid-sync-median"), Format::ns)
@@ -126,21 +123,26 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const sweep:
       .column("clearly-faster", say("cost.clearly-faster"));
   bool own_met = true, best_met = true;
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
-    const auto own = sw.ratio(owns.front(), c);
-    std::optional<std::size_t> best;
-    for (std::size_t r : owns)
-      if (const auto q = sw.ratio(r, c); q && (!best || *q < *sw.ratio(*best, c))) best = r;
-    const auto best_ratio = best ? sw.ratio(*best, c) : std::nullopt;
+    const auto base = median(Barrier::grid_sync, c);
+    const auto ratio = [&](Barrier b) -> std::optional<double> {
+      const auto m = median(b, c);
+      return m && base && *base > 0 ? std::optional<double>(*m / *base) : std::nullopt;
+    };
+    const auto own = ratio(Barrier::own);
+    std::optional<Barrier> best;
+    for (Barrier b : owns)
+      if (const auto q = ratio(b); q && (!best || *q < *ratio(*best))) best = b;
+    const auto best_ratio = best ? ratio(*best) : std::nullopt;
     const double own_ns = predicted(Barrier::own, c), base_ns = predicted(Barrier::grid_sync, c);
     const auto own_predicted =
         std::isnan(own_ns) || std::isnan(base_ns) ? std::nullopt : std::optional<double>(own_ns / base_ns);
     own_met = own_met && own && *own <= kClearlyFaster;
     best_met = best_met && best_ratio && *best_ratio <= kClearlyFaster;
     t.row({{"blocks", static_cast<std::int64_t>(g.blocks[c])},
-           {"grid-sync", sw.median(*base, c) ? Value{*sw.median(*base, c)} : ratio_or(std::nullopt, gpu)},
+           {"grid-sync", base ? Value{*base} : ratio_or(std::nullopt, gpu)},
            {"own", ratio_or(own, gpu)},
            {"own-predicted", ratio_or(own_predicted, gpu)},
-           {"best", best ? Value{std::string(barrier_key(g.barriers[*best]))} : ratio_or(std::nullopt, gpu)},
+           {"best", best ? Value{std::string(barrier_key(*best))} : ratio_or(std::nullopt, gpu)},
            {"best-ratio", ratio_or(best_ratio, gpu)},
            {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : ratio_or(std::nullopt, gpu)}});
   }
@@ -190,12 +192,18 @@ std::vector<cost::Need> bench_needs(const Run& run, const BenchGrid& g) {
 // grid size, beside own and grid.sync of the sweep: its prediction, its measurement, and where a
 // tree pays (the first grid size at which it beats own), predicted and measured; then the model's
 // ns for every arity, from which it chose.
-// own-tree's samples at each grid size of the sweep (none where it is not timed, or on the model).
-std::vector<std::vector<double>> time_tree(const Run& run, const BenchGrid& g) {
+// The samples of a barrier timed apart from the sweep (own-tree, own-ticket) at each of its grid
+// sizes (none where it is not timed, or on the model), and their measurements ("<id>-<blocks>").
+std::vector<std::vector<double>> time_apart(const Run& run, report::Section& sec, const BenchGrid& g, Barrier b,
+                                            const char* id, const std::function<std::string(std::size_t)>& title) {
   std::vector<std::vector<double>> samples(g.blocks.size());
-  for (std::size_t c = 0; c < g.blocks.size(); ++c)
-    if (run.ctx.gpu && not_timed(Barrier::own_tree, g.blocks[c], run).empty())
-      samples[c] = gpu_time(Barrier::own_tree, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
+  for (std::size_t c = 0; c < g.blocks.size(); ++c) {
+    const int n = g.blocks[c];
+    const std::string why = not_timed(b, n, run);
+    if (run.ctx.gpu && why.empty())
+      samples[c] = gpu_time(b, spec_at(run, g, c, kDefaultPhases), kBenchReps, kBenchK1, kBenchK2).ns;
+    sec.add(report::measured(std::string(id) + "-" + std::to_string(n), title(c), Format::ns, samples[c], run.ctx.gpu, why));
+  }
   return samples;
 }
 
@@ -230,8 +238,6 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const int n = g.blocks[c];
     measured[c] = median_of(tree_samples[c]);
-    sec.add(report::measured("tree-" + std::to_string(n), say("tree.measurement", {{"blocks", n}, {"arity", g.arity[c]}}),
-                             Format::ns, tree_samples[c], gpu, not_timed(Barrier::own_tree, n, run)));
     const auto base = base_row ? sw.median(*base_row, c) : std::nullopt;
     t.row({{"blocks", static_cast<I>(n)},
            {"arity", static_cast<I>(g.arity[c])},
@@ -292,27 +298,43 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
 
 void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw,
                     const std::vector<cost::Need>& needs, const cost::Primitives& p) {
-  // Every in-kernel barrier of the sweep, then own-tree at the arity the model chose.
-  const std::vector<std::vector<double>> tree_samples = time_tree(run, g);
+  // Every in-kernel barrier of the sweep, then the two timed apart: own-tree at the arity the model
+  // chose, and own-ticket.
+  const auto tree_samples = time_apart(run, sec, g, Barrier::own_tree, "tree", [&](std::size_t c) {
+    return say("tree.measurement", {{"blocks", g.blocks[c]}, {"arity", g.arity[c]}});
+  });
+  const auto ticket_samples = time_apart(run, sec, g, Barrier::own_ticket, "ticket", [&](std::size_t c) {
+    return say("ticket.measurement", {{"blocks", g.blocks[c]}});
+  });
+  const MedianOf median = [&](Barrier b, std::size_t c) -> std::optional<double> {
+    if (b == Barrier::own_tree) return median_of(tree_samples[c]);
+    if (b == Barrier::own_ticket) return median_of(ticket_samples[c]);
+    for (std::size_t r = 0; r < g.barriers.size(); ++r)
+      if (g.barriers[r] == b) return sw.median(r, c);
+    return std::nullopt;
+  };
   std::vector<cost::Cell> cells;
-  const auto add_row = [&](Barrier b, const std::function<std::optional<double>(std::size_t)>& measured) {
+  std::vector<Barrier> modelled, owns;
+  for (Barrier b : g.barriers)
+    if (needs_coresidency(b)) modelled.push_back(b);
+  modelled.push_back(Barrier::own_tree);
+  modelled.push_back(Barrier::own_ticket);
+  for (Barrier b : modelled) {
+    if (b == Barrier::own || is_candidate(b)) owns.push_back(b);
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       cost::Cell cell;
       cell.row = cell.row_title = barrier_key(b);
       cell.column = std::to_string(g.blocks[c]);
       cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
       cell.predicted = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p);
-      cell.measured = measured(c);
+      cell.measured = median(b, c);
       cells.push_back(std::move(cell));
     }
-  };
-  for (std::size_t r = 0; r < g.barriers.size(); ++r)
-    if (needs_coresidency(g.barriers[r])) add_row(g.barriers[r], [&](std::size_t c) { return sw.median(r, c); });
-  add_row(Barrier::own_tree, [&](std::size_t c) { return median_of(tree_samples[c]); });
+  }
   cost::add_model(sec, cells, {say("bench.ns-per-barrier"), Format::ns, cost::kTolerance}, needs, p, run.ctx.gpu);
-  add_versus_grid_sync(sec, g, sw, run.ctx.gpu, [&](Barrier b, std::size_t c) {
+  add_versus_grid_sync(sec, g, owns, median, [&](Barrier b, std::size_t c) {
     return predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
-  });
+  }, run.ctx.gpu);
   add_tree(run, sec, g, sw, p, tree_samples);
 }
 

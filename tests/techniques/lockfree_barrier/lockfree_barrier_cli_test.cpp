@@ -177,9 +177,10 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
   const auto& bench = doc["report"]["sections"]["bench"];
   const auto& median = bench["tables"]["median"];
   EXPECT_EQ(median["columns"].size(), 5u);  // barrier + 132, 264, 528, 1056
-  EXPECT_EQ(median["rows"].size(), 10u);    // the correct barriers and own's three candidates
+  EXPECT_EQ(median["rows"].size(), 9u);     // the correct barriers and own's two candidates
   EXPECT_TRUE(bench["tables"].contains("vs-grid-sync"));
-  EXPECT_EQ(bench["measurements"].size(), 10u * 4u + 1u + 4u);  // every cell, the floor, own-tree at each size
+  // every cell, the floor, own-tree and own-ticket at each size
+  EXPECT_EQ(bench["measurements"].size(), 9u * 4u + 1u + 4u + 4u);
   for (const auto& [id, m] : bench["measurements"].items()) EXPECT_TRUE(m["needs_gpu"].get<bool>()) << id;
   EXPECT_TRUE(bench["checks"].empty());  // the deadline and candidate checks need a GPU
 }
@@ -187,7 +188,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelSaysWhatNeedsAGpu) {
 TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   const auto doc = valid_document("lockfree-barrier --backend model --bench --json", 0);
   const auto& tables = doc["report"]["sections"]["bench"]["tables"];
-  // Every barrier inside a kernel (5, own's 3 candidates and own-tree) at every grid size (4):
+  // Every barrier inside a kernel (5, own's 2 candidates, own-tree and own-ticket) at every grid size (4):
   // relaunch and graph are their launches, not modelled.
   const auto& model = tables["model"];
   EXPECT_EQ(model["rows"].size(), 9u * 4u);
@@ -234,6 +235,7 @@ TEST(LockfreeBarrierCli, BenchOnTheModelShowsTheCostModelsStructure) {
   EXPECT_EQ(timed[3]["levels"], 4);
   EXPECT_TRUE(timed[3]["measured"].is_null());
   EXPECT_TRUE(doc["report"]["sections"]["bench"]["measurements"]["tree-1056"]["needs_gpu"].get<bool>());
+  EXPECT_TRUE(doc["report"]["sections"]["bench"]["measurements"]["ticket-1056"]["needs_gpu"].get<bool>());
   std::string legends;
   for (const auto& l : tables["tree"]["legend"]) legends += l.get<std::string>() + "\n";
   for (const char* s : {"fence = fence-rel(1056) + 4 x fence-rel(1)", "climb = 4 x max(queue-atomic(8), rt-atomic)",
