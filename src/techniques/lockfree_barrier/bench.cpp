@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "core/cost/compare.hpp"
 #include "core/cost/cost_gpu.hpp"
@@ -173,14 +174,16 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
             bad.empty() ? say("cost.candidates-detail", {{"runs", checked}, {"phases", kCheckPhases}}) : bad);
 }
 
-// Every primitive the bench's predictions read: each in-kernel barrier at every grid size, and
-// own-tree at every arity it may choose.
+// Every primitive the bench's predictions read: each in-kernel barrier of the sweep and own-ticket
+// at every grid size, and own-tree at every arity it may choose.
 std::vector<cost::Need> bench_needs(const Run& run, const BenchGrid& g) {
   std::vector<cost::Need> needs;
+  std::vector<Barrier> modelled{Barrier::own_ticket};
   for (Barrier b : g.barriers)
-    if (needs_coresidency(b))  // relaunch and graph: their time is the launch itself
-      for (int n : g.blocks)
-        for (cost::Need& need : barrier_needs(b, shape_of(run, n))) cost::add_need(needs, std::move(need));
+    if (needs_coresidency(b)) modelled.push_back(b);  // relaunch and graph: their time is the launch itself
+  for (Barrier b : modelled)
+    for (int n : g.blocks)
+      for (cost::Need& need : barrier_needs(b, shape_of(run, n))) cost::add_need(needs, std::move(need));
   for (int n : g.blocks)
     for (int arity : kTreeArities)
       for (cost::Need& need : barrier_needs(Barrier::own_tree, shape_of(run, n, arity)))
@@ -326,7 +329,14 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
       cell.row = cell.row_title = barrier_key(b);
       cell.column = std::to_string(g.blocks[c]);
       cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
-      cell.predicted = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p);
+      const BarrierShape shape = shape_of(run, g.blocks[c], g.arity[c]);
+      // Every primitive a prediction reads is one the bench measures (a programming error
+      // otherwise: the prediction would be NaN on every GPU, silently).
+      for (const cost::Need& n : barrier_needs(b, shape))
+        if (std::none_of(needs.begin(), needs.end(), [&](const cost::Need& m) { return m.key == n.key; }))
+          throw std::logic_error(std::string("lockfree-barrier --bench: ") + barrier_key(b) + " reads " + n.key.id +
+                                 "(" + n.key.at + "), which the bench does not measure");
+      cell.predicted = predict_barrier(b, shape, p);
       cell.measured = median(b, c);
       cells.push_back(std::move(cell));
     }
