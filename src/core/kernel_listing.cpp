@@ -55,16 +55,21 @@ KernelListing parse_kernel_listing(const std::string& records) {
 
 namespace {
 // The reasons the build writes (cmake/kernel_listing.cmake and kernel_listing_run.cmake), keys of
-// core's catalog.
-constexpr const char* kNoListingKeys[] = {"listing.no-cuda", "listing.no-cuobjdump", "listing.sass-failed",
-                                          "listing.ptx-failed"};
+// core's catalog; a failed tool's reason quotes what it said.
+struct NoListing {
+  const char* key;
+  bool quotes_the_tool;
+};
+constexpr NoListing kNoListing[] = {{"listing.no-cuda", false},
+                                    {"listing.no-cuobjdump", false},
+                                    {"listing.sass-failed", true},
+                                    {"listing.ptx-failed", true}};
 
 words::Entry no_listing_words(const KernelListingData& d) {
-  for (const char* key : kNoListingKeys)
-    if (std::string_view(d.reason) == key) {
-      if (std::string_view(key).find("-failed") == std::string_view::npos) return words::say_both("core", key);
-      return words::say_both("core", key, {{"error", *d.detail != '\0' ? d.detail : "-"}});  // what the tool said
-    }
+  for (const NoListing& n : kNoListing)
+    if (std::string_view(d.reason) == n.key)
+      return n.quotes_the_tool ? words::say_both("core", n.key, {{"error", *d.detail != '\0' ? d.detail : "-"}})
+                               : words::say_both("core", n.key);
   throw std::logic_error(std::string("kernel listing: the build wrote an unknown reason '") + d.reason + "'");
 }
 }  // namespace

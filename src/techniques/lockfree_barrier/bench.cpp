@@ -8,7 +8,6 @@
 #include <cmath>
 #include <functional>
 #include <optional>
-#include <stdexcept>
 
 #include "core/cost/compare.hpp"
 #include "core/cost/cost_gpu.hpp"
@@ -26,7 +25,6 @@ using report::Value;
 namespace {
 
 // own and the candidates that share its arrival on the same counters.
-constexpr bool is_own(Barrier b) { return b == Barrier::own || b == Barrier::own_stagger || b == Barrier::own_paced; }
 // The bench's candidates for cudasync's own barrier (not parts of the lesson).
 constexpr bool is_candidate(Barrier b) {
   return b == Barrier::own_stagger || b == Barrier::own_paced || b == Barrier::own_tree || b == Barrier::own_ticket;
@@ -101,7 +99,8 @@ GpuSpec spec_at(const Run& run, const BenchGrid& g, std::size_t c, int phases) {
   return s;
 }
 
-Value ratio_or(std::optional<double> r, bool gpu) {
+// A number, or why there is none: a GPU could not measure it, or this run had no GPU.
+Value or_missing(std::optional<double> r, bool gpu) {
   return r ? Value{*r} : gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}};
 }
 
@@ -140,12 +139,12 @@ void add_versus_grid_sync(report::Section& sec, const BenchGrid& g, const std::v
     own_met = own_met && own && *own <= kClearlyFaster;
     best_met = best_met && best_ratio && *best_ratio <= kClearlyFaster;
     t.row({{"blocks", static_cast<std::int64_t>(g.blocks[c])},
-           {"grid-sync", base ? Value{*base} : ratio_or(std::nullopt, gpu)},
-           {"own", ratio_or(own, gpu)},
-           {"own-predicted", ratio_or(own_predicted, gpu)},
-           {"best", best ? Value{std::string(barrier_key(*best))} : ratio_or(std::nullopt, gpu)},
-           {"best-ratio", ratio_or(best_ratio, gpu)},
-           {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : ratio_or(std::nullopt, gpu)}});
+           {"grid-sync", or_missing(base, gpu)},
+           {"own", or_missing(own, gpu)},
+           {"own-predicted", or_missing(own_predicted, gpu)},
+           {"best", best ? Value{std::string(barrier_key(*best))} : or_missing(std::nullopt, gpu)},
+           {"best-ratio", or_missing(best_ratio, gpu)},
+           {"clearly-faster", best_ratio ? Value{*best_ratio <= kClearlyFaster} : or_missing(std::nullopt, gpu)}});
   }
   sec.add(std::move(t));
   sec.fact("own-clearly-faster", say("cost.own-clearly-faster"), gpu ? Value{own_met} : Value{report::NeedsGpu{}});
@@ -174,20 +173,26 @@ void check_candidates(Run& run, report::Section& sec, const BenchGrid& g) {
             bad.empty() ? say("cost.candidates-detail", {{"runs", checked}, {"phases", kCheckPhases}}) : bad);
 }
 
-// Every primitive the bench's predictions read: each in-kernel barrier of the sweep and own-ticket
-// at every grid size, and own-tree at every arity it may choose.
+// The barriers the cost model predicts: the sweep's in-kernel barriers (relaunch and graph: their
+// time is the launch itself), then the two timed apart, own-tree and own-ticket.
+std::vector<Barrier> modelled_barriers(const BenchGrid& g) {
+  std::vector<Barrier> v;
+  for (Barrier b : g.barriers)
+    if (needs_coresidency(b)) v.push_back(b);
+  v.push_back(Barrier::own_tree);
+  v.push_back(Barrier::own_ticket);
+  return v;
+}
+
+// Every primitive the bench's predictions read: each modelled barrier at every grid size, own-tree
+// at every arity it may choose.
 std::vector<cost::Need> bench_needs(const Run& run, const BenchGrid& g) {
   std::vector<cost::Need> needs;
-  std::vector<Barrier> modelled{Barrier::own_ticket};
-  for (Barrier b : g.barriers)
-    if (needs_coresidency(b)) modelled.push_back(b);  // relaunch and graph: their time is the launch itself
-  for (Barrier b : modelled)
+  for (Barrier b : modelled_barriers(g))
     for (int n : g.blocks)
-      for (cost::Need& need : barrier_needs(b, shape_of(run, n))) cost::add_need(needs, std::move(need));
-  for (int n : g.blocks)
-    for (int arity : kTreeArities)
-      for (cost::Need& need : barrier_needs(Barrier::own_tree, shape_of(run, n, arity)))
-        cost::add_need(needs, std::move(need));
+      for (int arity : b == Barrier::own_tree ? std::vector<int>(std::begin(kTreeArities), std::end(kTreeArities))
+                                              : std::vector<int>{kDefaultTreeArity})
+        for (cost::Need& need : barrier_needs(b, shape_of(run, n, arity))) cost::add_need(needs, std::move(need));
   return needs;
 }
 
@@ -214,20 +219,11 @@ std::optional<double> median_of(const std::vector<double>& samples) {
   return samples.empty() ? std::nullopt : std::optional<double>(report::median(samples));
 }
 
-void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::Sweep& sw, const cost::Primitives& p,
-              const std::vector<std::vector<double>>& tree_samples) {
+void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const cost::Primitives& p, const MedianOf& median) {
   const bool gpu = run.ctx.gpu;
-  std::optional<std::size_t> own_row, base_row;
-  for (std::size_t r = 0; r < g.barriers.size(); ++r) {
-    if (g.barriers[r] == Barrier::own) own_row = r;
-    if (g.barriers[r] == Barrier::grid_sync) base_row = r;
-  }
   const auto predicted = [&](Barrier b, std::size_t c) -> std::optional<double> {
     const double ns = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
     return std::isnan(ns) ? std::nullopt : std::optional<double>(ns);
-  };
-  const auto or_missing = [&](std::optional<double> v) {
-    return v ? Value{*v} : gpu ? Value{report::Undefined{}} : Value{report::NeedsGpu{}};
   };
   report::Table t("tree", say("tree.title"));
   t.column("blocks", say("column.blocks"), Format::count)
@@ -237,18 +233,16 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
       .column("measured", say("tree.measured"), Format::ns)
       .column("own", say("tree.own"), Format::ns)
       .column("vs-grid-sync", "x grid.sync", Format::ratio);
-  std::vector<std::optional<double>> measured(g.blocks.size());
   for (std::size_t c = 0; c < g.blocks.size(); ++c) {
     const int n = g.blocks[c];
-    measured[c] = median_of(tree_samples[c]);
-    const auto base = base_row ? sw.median(*base_row, c) : std::nullopt;
+    const auto tree = median(Barrier::own_tree, c), base = median(Barrier::grid_sync, c);
     t.row({{"blocks", static_cast<I>(n)},
            {"arity", static_cast<I>(g.arity[c])},
            {"levels", static_cast<I>(tree_levels(n, g.arity[c]))},
-           {"predicted", or_missing(predicted(Barrier::own_tree, c))},
-           {"measured", or_missing(measured[c])},
-           {"own", or_missing(own_row ? sw.median(*own_row, c) : std::nullopt)},
-           {"vs-grid-sync", or_missing(measured[c] && base ? std::optional<double>(*measured[c] / *base) : std::nullopt)}});
+           {"predicted", or_missing(predicted(Barrier::own_tree, c), gpu)},
+           {"measured", or_missing(tree, gpu)},
+           {"own", or_missing(median(Barrier::own, c), gpu)},
+           {"vs-grid-sync", or_missing(tree && base ? std::optional<double>(*tree / *base) : std::nullopt, gpu)}});
   }
   t.legend.push_back(say("tree.legend"));
   // Its terms at the largest grid, each with what it reads (the table model-formulas does the same
@@ -274,9 +268,7 @@ void add_tree(Run& run, report::Section& sec, const BenchGrid& g, const sweep::S
            pays_at([&](bool tree, std::size_t c) { return predicted(tree ? Barrier::own_tree : Barrier::own, c); }),
            Format::count, say("tree.pays-note"));
   sec.fact("tree-pays-measured", say("tree.pays-measured"),
-           gpu ? pays_at([&](bool tree, std::size_t c) {
-             return tree ? measured[c] : own_row ? sw.median(*own_row, c) : std::nullopt;
-           })
+           gpu ? pays_at([&](bool tree, std::size_t c) { return median(tree ? Barrier::own_tree : Barrier::own, c); })
                : Value{report::NeedsGpu{}},
            Format::count);
   // The model's choice: its ns for every arity at every grid size.
@@ -317,26 +309,15 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
     return std::nullopt;
   };
   std::vector<cost::Cell> cells;
-  std::vector<Barrier> modelled, owns;
-  for (Barrier b : g.barriers)
-    if (needs_coresidency(b)) modelled.push_back(b);
-  modelled.push_back(Barrier::own_tree);
-  modelled.push_back(Barrier::own_ticket);
-  for (Barrier b : modelled) {
+  std::vector<Barrier> owns;
+  for (Barrier b : modelled_barriers(g)) {
     if (b == Barrier::own || is_candidate(b)) owns.push_back(b);
     for (std::size_t c = 0; c < g.blocks.size(); ++c) {
       cost::Cell cell;
       cell.row = cell.row_title = barrier_key(b);
       cell.column = std::to_string(g.blocks[c]);
       cell.column_title = say("count.blocks", {{"count", g.blocks[c]}});
-      const BarrierShape shape = shape_of(run, g.blocks[c], g.arity[c]);
-      // Every primitive a prediction reads is one the bench measures (a programming error
-      // otherwise: the prediction would be NaN on every GPU, silently).
-      for (const cost::Need& n : barrier_needs(b, shape))
-        if (std::none_of(needs.begin(), needs.end(), [&](const cost::Need& m) { return m.key == n.key; }))
-          throw std::logic_error(std::string("lockfree-barrier --bench: ") + barrier_key(b) + " reads " + n.key.id +
-                                 "(" + n.key.at + "), which the bench does not measure");
-      cell.predicted = predict_barrier(b, shape, p);
+      cell.predicted = predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p);
       cell.measured = median(b, c);
       cells.push_back(std::move(cell));
     }
@@ -345,7 +326,7 @@ void add_cost_model(Run& run, report::Section& sec, const BenchGrid& g, const sw
   add_versus_grid_sync(sec, g, owns, median, [&](Barrier b, std::size_t c) {
     return predict_barrier(b, shape_of(run, g.blocks[c], g.arity[c]), p).ns();
   }, run.ctx.gpu);
-  add_tree(run, sec, g, sw, p, tree_samples);
+  add_tree(run, sec, g, p, median);
 }
 
 }  // namespace

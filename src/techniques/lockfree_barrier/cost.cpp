@@ -57,6 +57,15 @@ BarrierTerm contention(const Need& together, const std::vector<BarrierTerm>& par
           }};
 }
 
+// A barrier whose blocks meet on one word: its syncs, its protocol's parts measured apart, and the
+// contention, what the protocol measured whole costs beyond them.
+std::vector<BarrierTerm> with_contention(BarrierTerm syncs, const std::vector<BarrierTerm>& parts, const Need& whole) {
+  std::vector<BarrierTerm> t{std::move(syncs)};
+  t.insert(t.end(), parts.begin(), parts.end());
+  t.push_back(contention(whole, parts));
+  return t;
+}
+
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
@@ -67,13 +76,16 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
   const auto syncs = [&](int k) { return plain("sync", say("cost.sync"), prim::sync(s.threads), k); };
   const BarrierTerm acquire = plain("acquire", say("cost.acquire"), prim::fence_acquire());
   const BarrierTerm release = plain("fence", say("cost.release-fence"), prim::fence_under(Op::fence_rel, N));
+  const auto polls = [&](PollKind kind, int blocks, int pollers) {
+    return plain("poll", say("cost.poll"), prim::poll(kind, blocks, pollers));
+  };
   std::vector<BarrierTerm> t;
   switch (d) {
     case Barrier::xf_lock: {
-      const std::vector<BarrierTerm> parts{plain("fence", say("cost.fences"), prim::fence_under(Op::fence_sc, N), 2),
-                                           queue(N),
-                                           plain("poll", say("cost.poll"), prim::poll(PollKind::volatile_load, N, 1))};
-      t = {syncs(2), parts[0], parts[1], parts[2], contention(prim::arrive_poll(Protocol::xf_lock, N), parts)};
+      t = with_contention(syncs(2),
+                          {plain("fence", say("cost.fences"), prim::fence_under(Op::fence_sc, N), 2), queue(N),
+                           polls(PollKind::volatile_load, N, 1)},
+                          prim::arrive_poll(Protocol::xf_lock, N));
       break;
     }
     case Barrier::grid_sync: {
@@ -83,8 +95,7 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
                              [pl, rt, ld](const Primitives& p) {
                                return cost::nan_max(p.ns(pl.key), p.ns(rt.key) + p.ns(ld.key));
                              }};
-      const std::vector<BarrierTerm> parts{release, queue(N), poll};
-      t = {syncs(2), parts[0], parts[1], parts[2], contention(prim::arrive_poll(Protocol::grid_sync, N), parts)};
+      t = with_contention(syncs(2), {release, queue(N), poll}, prim::arrive_poll(Protocol::grid_sync, N));
       break;
     }
     case Barrier::xf_lockfree: {
@@ -105,22 +116,20 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
       // own-paced and own-cluster differ from own in who polls how, which only the poll term,
       // measured apart, says (the contention is own's).
       const int C = std::min(s.counters, N), K = d == Barrier::own_stagger ? s.pollers : 1;
-      BarrierTerm poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, K));
-      const std::vector<BarrierTerm> parts{release, queue(C > 1 ? ceil_div(N, C) : N), poll, acquire};
-      if (d == Barrier::own_cluster)
-        poll = plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, ceil_div(N, s.cluster), 1));
-      t = {syncs(d == Barrier::own_cluster ? 1 : 2), parts[0], parts[1], poll, acquire,
-           contention(prim::arrive_poll(Protocol::own, N, C, kDefaultTreeArity, K), parts)};
-      if (d == Barrier::own_cluster)
+      const bool cluster = d == Barrier::own_cluster;
+      t = with_contention(syncs(cluster ? 1 : 2),
+                          {release, queue(C > 1 ? ceil_div(N, C) : N), polls(PollKind::relaxed, N, K), acquire},
+                          prim::arrive_poll(Protocol::own, N, C, kDefaultTreeArity, K));
+      if (cluster) {
+        t[3] = polls(PollKind::relaxed, ceil_div(N, s.cluster), 1);  // the poll: one block per cluster
         t.push_back(plain("cluster", say("cost.cluster"), prim::cluster_barrier(N, s.cluster, s.threads)));
+      }
       break;
     }
     case Barrier::own_ticket: {
       // grid.sync()'s arrival, own's polls and acquire; its sleep is in its protocol, measured whole.
-      const std::vector<BarrierTerm> parts{release, queue(N),
-                                           plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1)), acquire};
-      t = {syncs(2), parts[0], parts[1], parts[2], parts[3],
-           contention(prim::arrive_poll(Protocol::ticket, N, 1, kDefaultTreeArity, 1, kTicketSleepNsPerArrival), parts)};
+      t = with_contention(syncs(2), {release, queue(N), polls(PollKind::relaxed, N, 1), acquire},
+                          prim::arrive_poll(Protocol::ticket, N, 1, kDefaultTreeArity, 1, kTicketSleepNsPerArrival));
       break;
     }
     case Barrier::own_tree: {
@@ -134,10 +143,8 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
                                [f, f1, levels](const Primitives& p) { return p.ns(f.key) + levels * p.ns(f1.key); }};
       const BarrierTerm climb{"climb", say("cost.tree-climb"), L + " x max(" + call(q) + ", rt-atomic)", {q, rt},
                               [q, rt, levels](const Primitives& p) { return levels * std::max(p.ns(q.key), p.ns(rt.key)); }};
-      const std::vector<BarrierTerm> parts{fences, climb,
-                                           plain("poll", say("cost.poll"), prim::poll(PollKind::relaxed, N, 1)), acquire};
-      t = {syncs(2), parts[0], parts[1], parts[2], parts[3],
-           contention(prim::arrive_poll(Protocol::tree, N, 1, s.arity), parts)};
+      t = with_contention(syncs(2), {fences, climb, polls(PollKind::relaxed, N, 1), acquire},
+                          prim::arrive_poll(Protocol::tree, N, 1, s.arity));
       break;
     }
     default: break;  // relaunch, graph and the transcription's barriers: not modelled
