@@ -41,6 +41,10 @@ double plausible(const cost::Key& k) {
     const double words = slash == std::string::npos ? 1.0 : std::atof(k.at.c_str() + slash + 1);
     return 300.0 + std::max(200.0, 1.5 * at / words) + 300.0 + 0.2 * at;
   }
+  if (k.id.rfind("handoff-", 0) == 0) {  // a lock's protocol measured whole at "132x128": longer the more wait
+    const double threads = std::atof(k.at.c_str() + k.at.find('x') + 1);
+    return 500.0 + 0.5 * at * threads;
+  }
   if (k.id.rfind("poll-", 0) == 0) return 300.0 + 0.2 * at;
   if (k.id == "fence-acquire") return 10.0;
   if (k.id.rfind("fence", 0) == 0) return 300.0;

@@ -1,12 +1,14 @@
 // --bench: every lock at contention levels from one thread to 132 blocks of 128, ns per update, with
 // the CAS lock (the blog's fixed class) as the baseline of every ratio; the model's verdict on each
 // lock in one lockstep warp; and the cost model: every lock at every contention level predicted from
-// primitives measured in the same run under that lock's own waiters, beside its median.
+// primitives measured in the same run (its handoff measured whole, the parts of its protocol and
+// its critical section under that lock's own waiters), beside its median.
 #include <algorithm>
 #include <optional>
 
 #include "core/cost/compare.hpp"
 #include "core/cost/cost_gpu.hpp"
+#include "core/cost/formula.hpp"
 #include "core/cost/primitive_keys.hpp"
 #include "core/report/text_format.hpp"
 #include "core/sweep/sweep.hpp"
@@ -16,17 +18,21 @@ namespace cudasync::lock {
 
 namespace {
 
-// What the lock does, as the primitives its formula reads.
+using cost::FormulaTerm;
+using cost::Need;
+
+// What the lock's protocol does, as the primitives its parts read.
 struct Recipe {
   bool fetch = false;      // ticket, alone: the fetch_add of its ticket is on the path
   bool detect = false;     // waiters poll with loads; the release must be seen first
   bool take = true;        // a compare-and-swap takes the lock
   cost::Op fence_after = cost::Op::fence_acquire;  // fence_sc (the CAS lock) or fence_acquire
   bool acquire = true;     // anything after taking (the book's lock has nothing)
-  int loads = 1;           // L2 loads in the critical section (and, combining, around it)
+  int scan = 0;            // combining: L2 loads of the protocol itself (the slots, the handoff count, a waiter's polls)
   bool serve = false;      // combining: a store per request served
-  cost::Op release = cost::Op::store_release;  // store_release, store_fence_sc, or load (book: nothing to wait for)
-  bool releases = true;
+  cost::Op release = cost::Op::store_release;  // store_release or store_fence_sc
+  bool releases = true;    // the book's atomicExch waits for nothing
+  bool section_from_l2 = true;  // the book's section reads its SM's L1 (stale) and waits for nothing
   int lanes = 1;           // updates one handoff carries (the divisor)
 };
 
@@ -36,7 +42,7 @@ Recipe recipe(LockDesign d, int blocks, int threads) {
   Recipe r;
   const int w = blocks * threads;
   switch (d) {
-    case LockDesign::book: r.acquire = false, r.loads = 0, r.releases = false; break;
+    case LockDesign::book: r.acquire = false, r.releases = false, r.section_from_l2 = false; break;
     case LockDesign::fenced: r.fence_after = cost::Op::fence_sc, r.release = cost::Op::store_fence_sc; break;
     case LockDesign::acq_rel:
     case LockDesign::backoff: break;
@@ -45,10 +51,10 @@ Recipe recipe(LockDesign d, int blocks, int threads) {
     case LockDesign::ticket: r.fetch = w == 1, r.detect = true, r.take = false, r.acquire = false; break;
     case LockDesign::warp_aggregated: r.lanes = std::min(threads, 32); break;
     case LockDesign::combining:
-      // cnt and the handoff count read under the lock, the slots 32 at a time (8 vector loads in
-      // flight: one round trip per 32), and between two passes a waiter's three polls: its answer,
-      // its next request still pending, the lock word free, before its compare-and-swap.
-      r.loads = 2 + (padded_slots(w) + 31) / 32 + 3;
+      // The handoff count read under the lock, the slots 32 at a time (8 vector loads in flight:
+      // one round trip per 32), and between two passes a waiter's three polls: its answer, its
+      // next request still pending, the lock word free, before its compare-and-swap.
+      r.scan = 1 + (padded_slots(w) + 31) / 32 + 3;
       r.serve = true;
       r.lanes = w;
       break;
@@ -56,47 +62,64 @@ Recipe recipe(LockDesign d, int blocks, int threads) {
   return r;
 }
 
-// One term of a lock's formula: the primitive it reads, times `scale`, and how the formula writes
-// it ("cas-round-under-cas(132x128) / 32").
-struct LockTerm {
-  const char* id;
-  std::string title;
-  cost::Need need;
-  double scale;
-  std::string formula;
-};
+int bench_iters(int blocks, int threads) {
+  return static_cast<int>(std::max<long long>(1, kBenchUpdates / (static_cast<long long>(blocks) * threads)));
+}
 
-std::vector<LockTerm> lock_terms(LockDesign d, int blocks, int threads) {
+constexpr int kBenchReps = 9;  // per lock and contention level
+
+// The lock's protocol measured whole: its kernel with nothing between taking and releasing, at
+// the bench's grid and iterations (the bench measures it: Probe::lock_handoff).
+Need handoff(LockDesign d, int blocks, int threads) {
+  cost::ProbeSpec s;
+  s.probe = cost::Probe::lock_handoff;
+  s.lock = static_cast<int>(variant_of(d));
+  s.blocks = blocks;
+  s.threads = threads;
+  s.reps = kBenchReps;
+  return {{std::string("handoff-") + bench_id(variant_of(d)), cost::at_grid(blocks, threads)}, say("cost.handoff-need"),
+          s};
+}
+
+// `scale` x one primitive, the formula written "2 x load(...) / 32".
+FormulaTerm scaled(const char* id, std::string title, const Need& n, double scale, const std::string& before,
+                   const std::string& after) {
+  return {id, std::move(title), before + cost::call(n) + after, {n},
+          [n, scale](const cost::Primitives& p) { return scale * p.ns(n.key); }};
+}
+
+// A lock's terms: the parts of its protocol measured apart under its own waiters, the contention
+// (the protocol measured whole, beyond those parts), and its critical section, each divided among
+// the updates one handoff carries. The parts and the contention add up to the handoff.
+std::vector<FormulaTerm> lock_terms(LockDesign d, int blocks, int threads) {
   const Recipe r = recipe(d, blocks, threads);
   const cost::Background bg = lock_background(d, blocks, threads);
   const double per = 1.0 / r.lanes;
   const std::string div = r.lanes > 1 ? " / " + std::to_string(r.lanes) : "";
   const auto under = [&](cost::Op op) { return cost::prim::under(op, bg, blocks, threads); };
-  std::vector<LockTerm> t;
-  const auto term = [&](const char* id, std::string title, cost::Need n, double scale, const std::string& before,
-                        const std::string& after) {
-    const std::string name = n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")");
-    t.push_back({id, std::move(title), std::move(n), scale, before + name + after});
-  };
-  if (r.fetch) term("fetch", say("cost.fetch"), cost::prim::rt_atomic(), 1.0, "", "");
-  if (r.detect) term("detect", say("cost.detect"), under(cost::Op::poll_round), per, "", div);
-  if (r.take) term("take", say("cost.take"), under(cost::Op::cas_round), per, "", div);
+  std::vector<FormulaTerm> parts;
+  if (r.fetch) parts.push_back(scaled("fetch", say("cost.fetch"), cost::prim::rt_atomic(), 1.0, "", ""));
+  if (r.detect) parts.push_back(scaled("detect", say("cost.detect"), under(cost::Op::poll_round), per, "", div));
+  if (r.take) parts.push_back(scaled("take", say("cost.take"), under(cost::Op::cas_round), per, "", div));
   if (r.acquire) {
     const bool sc = r.fence_after == cost::Op::fence_sc;
-    term(sc ? "fence" : "acquire", say(sc ? "cost.fence" : "cost.acquire"),
-         sc ? under(cost::Op::fence_sc) : cost::prim::fence_acquire(), per, "", div);
+    parts.push_back(scaled(sc ? "fence" : "acquire", say(sc ? "cost.fence" : "cost.acquire"),
+                           sc ? under(cost::Op::fence_sc) : cost::prim::fence_acquire(), per, "", div));
   }
-  if (r.loads > 0)
-    term("load", say(r.loads == 1 ? "cost.load" : "cost.loads"), under(cost::Op::load), r.loads * per,
-         r.loads > 1 ? std::to_string(r.loads) + " x " : "", div);
-  if (r.serve) term("serve", say("cost.serve"), cost::prim::store_issue(), 1.0, "", " (x requests" + div + ")");
+  if (r.scan > 0)
+    parts.push_back(scaled("scan", say("cost.scan"), under(cost::Op::load), r.scan * per, std::to_string(r.scan) + " x ", div));
+  if (r.serve) parts.push_back(scaled("serve", say("cost.serve"), cost::prim::store_issue(), 1.0, "", " (x requests" + div + ")"));
   if (r.releases)
-    term("release", say(r.release == cost::Op::store_fence_sc ? "cost.release-fence" : "cost.release"),
-         under(r.release), per, "", div);
+    parts.push_back(scaled("release", say(r.release == cost::Op::store_fence_sc ? "cost.release-fence" : "cost.release"),
+                           under(r.release), per, "", div));
+  std::vector<FormulaTerm> t = cost::with_contention(std::move(parts), handoff(d, blocks, threads), say("cost.contention"));
+  // The critical section, *cnt = *cnt + 1: its load from the L2 is on the path; the store is not,
+  // because the release's fence costs as much with the store in flight as without it (measured:
+  // docs/measurements.md, 2026-11-29). The book's load hits its SM's L1, and its atomicExch
+  // waits for nothing: its section costs nothing on the path.
+  if (r.section_from_l2) t.push_back(scaled("load", say("cost.load"), under(cost::Op::load), per, "", div));
   return t;
 }
-
-constexpr int kBenchReps = 9;               // per lock and contention level
 
 std::size_t cell(const BenchPart& p, std::size_t lock, std::size_t config) { return lock * p.configs.size() + config; }
 
@@ -145,10 +168,7 @@ std::vector<BenchConfig> bench_configs() {
   std::vector<BenchConfig> out;
   for (int b : {1, 8, 33, 66, 132, 264}) out.push_back({b, 1, 0});
   for (int b : {1, 33, 132}) out.push_back({b, 128, 0});
-  for (auto& c : out) {
-    const long long threads = static_cast<long long>(c.blocks) * c.threads;
-    c.iters = static_cast<int>(std::max<long long>(1, kBenchUpdates / threads));
-  }
+  for (auto& c : out) c.iters = bench_iters(c.blocks, c.threads);
   return out;
 }
 
@@ -246,11 +266,32 @@ std::vector<report::Section> bench(Run& run) {
     for (const auto& c : b.configs)
       b.gpu.push_back(run.ctx.gpu ? gpu_runs(RunSpec::of(v, c.blocks, c.threads, c.iters), kBenchReps, true)
                                   : std::vector<LockRun>{});
-  b.primitives = cost::measure(cost_needs(b), run.ctx.gpu);
+  // The handoffs are this lesson's kernels, run here; every other primitive is core's probe.
+  b.primitives = cost::measure_all(cost_needs(b), run.ctx.gpu, [](const cost::ProbeSpec& s) {
+    if (s.probe != cost::Probe::lock_handoff) return cost::gpu_probe(s);
+    RunSpec spec = RunSpec::of(static_cast<Variant>(s.lock), s.blocks, s.threads, bench_iters(s.blocks, s.threads));
+    spec.section = false;
+    return cost::ProbeResult{ns_samples(gpu_runs(spec, s.reps, true)), ""};
+  });
   for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::ttas, Protocol::backoff, Protocol::ticket,
                      Protocol::warp_aggregated, Protocol::combining})
     for (Regime g : {Regime::lockstep, Regime::independent}) b.verdicts.push_back(sim(p, g, 1, kTraceLanes, 1));
   return {bench_section(b, run.ctx.gpu)};
+}
+
+Variant variant_of(LockDesign d) {
+  switch (d) {
+    case LockDesign::book: return Variant::book;
+    case LockDesign::fenced: return Variant::fenced;
+    case LockDesign::acq_rel: return Variant::acq_rel;
+    case LockDesign::ttas: return Variant::ttas;
+    case LockDesign::ttas_same_line: return Variant::ttas_same_line;
+    case LockDesign::backoff: return Variant::backoff;
+    case LockDesign::ticket: return Variant::ticket;
+    case LockDesign::warp_aggregated: return Variant::warp_aggregated;
+    case LockDesign::combining: return Variant::combining;
+  }
+  return Variant::fenced;
 }
 
 cost::Background lock_background(LockDesign d, int blocks, int threads) {
@@ -268,16 +309,11 @@ cost::Background lock_background(LockDesign d, int blocks, int threads) {
 }
 
 std::vector<cost::Need> lock_needs(LockDesign d, int blocks, int threads) {
-  std::vector<cost::Need> n;
-  for (LockTerm& t : lock_terms(d, blocks, threads)) cost::add_need(n, std::move(t.need));
-  return n;
+  return cost::needs_of(lock_terms(d, blocks, threads));
 }
 
 cost::Prediction predict_lock(LockDesign d, int blocks, int threads, const cost::Primitives& p) {
-  cost::Prediction out;
-  for (const LockTerm& t : lock_terms(d, blocks, threads))
-    out.add(t.id, t.title, t.scale * p.ns(t.need.key), t.formula);
-  return out;
+  return cost::predict(lock_terms(d, blocks, threads), p);
 }
 
 }  // namespace cudasync::lock

@@ -273,19 +273,21 @@ struct BenchPart {
   cost::Primitives primitives;       // the cost model's, measured in the same run (empty on the model)
 };
 
-// The cost of one lock handoff (--bench), term by term. Under contention a handoff is: the
-// release reaches the lock word, the next taker's atomic gets through the queue of waiters'
-// atomics there (take), the taker's acquire (acquire), the critical section's load of the counter
-// from the L2 (load), and the release, which waits for the counter's store (release). A lock whose
-// waiters poll with loads first (detect) or that serves many requests per handoff (serve) adds its
-// own terms. Each primitive is measured under the same waiters as the lock it explains
-// (core/cost/probe.hpp, Background), at the same <<<blocks, threads>>>:
+// The cost of one update (--bench), term by term: the lock's handoff plus its critical section.
+// The handoff is the lock's protocol with nothing between taking and releasing, measured whole
+// (handoff-<lock>: its own kernel, the same grid); its parts are measured apart under the same
+// waiters (core/cost/probe.hpp, Background), and the contention is what the whole costs beyond
+// them (negative: they overlap). The parts: the taker's atomic behind the waiters' (take), its
+// acquire or fence, the release; a lock whose waiters poll first adds detect, the combining lock
+// its scan of the slots and an answer stored per request (serve). The section is the counter's
+// load from the L2 (load), under the same waiters:
 //
 //   the CAS lock at <<<132, 1>>> (waiters: 131 threads spinning with atomicCAS):
-//     take     cas-round-under-cas(132x1)        one CAS on the lock word behind the waiters'
-//     fence    fence-sc-under-cas(132x1)         __threadfence() after taking
-//     load     load-under-cas(132x1)             *cnt from the L2 (the fence dropped the L1)
-//     release  store-fence-sc-under-cas(132x1)   *cnt = ..., __threadfence() waits for it, atomicExch
+//     take        cas-round-under-cas(132x1)        one CAS on the lock word behind the waiters'
+//     fence       fence-sc-under-cas(132x1)         __threadfence() after taking
+//     release     store-fence-sc-under-cas(132x1)   a store, __threadfence() waits for it, atomicExch
+//     contention  handoff-cas(132x1) - (take + fence + release)
+//     load        load-under-cas(132x1)             *cnt from the L2 (the fence dropped the L1)
 enum class LockDesign : int {
   book = 0,         // atomicCAS / atomicExch, no fence: the critical section hits the L1 (not correct)
   fenced,           // the CAS lock: __threadfence() after taking and before releasing
@@ -298,6 +300,7 @@ enum class LockDesign : int {
   combining,        // flat combining: the holder serves every published request
 };
 
+Variant variant_of(LockDesign d);  // the kernel that runs it
 // The waiters a lock's primitives are measured under.
 cost::Background lock_background(LockDesign d, int blocks, int threads);
 std::vector<cost::Need> lock_needs(LockDesign d, int blocks, int threads);

@@ -76,6 +76,7 @@ struct Shared {
   unsigned* slots;     // one per thread of the grid, padded with idle slots to a multiple of 4
   int slot_count;      // padded
   int* handoffs;       // times the lock was taken (each a pass over the slots), under the lock
+  bool section;        // false: the pass leaves the counter alone (RunSpec::section)
 };
 
 // Serve one slot word `w` of slot `s`: a pending fetch-and-add gets the counter's value as answer.
@@ -87,7 +88,7 @@ __device__ __forceinline__ void serve(const Shared& g, int s, unsigned w, int& c
 
 // The holder's pass: every published request, in slot order, applied to the counter.
 __device__ __forceinline__ void combine(const Shared& g) {
-  int counter = *g.cnt;  // a plain load: the acquire that took the lock dropped this SM's L1
+  int counter = g.section ? *g.cnt : 0;  // a plain load: the acquire that took the lock dropped this SM's L1
   for (int base = 0; base < g.slot_count; base += kScanChunk) {
     uint4 w[kScanChunk / 4];
 #pragma unroll
@@ -102,7 +103,7 @@ __device__ __forceinline__ void combine(const Shared& g) {
       serve(g, s + 3, w[k].w, counter);
     }
   }
-  *g.cnt = counter;
+  if (g.section) *g.cnt = counter;
   *g.handoffs += 1;
 }
 
@@ -155,6 +156,7 @@ struct Args {
   combining::Shared comb;  // combining: the slots and the handoff count (mutex and cnt as above)
   int* answers;            // combining: answers[tid * iters + i], what request i returned
   unsigned delay_ns;       // delay_after, delay_before: the blog's delay
+  bool section;            // false: nothing between taking and releasing (RunSpec::section)
 };
 
 __device__ __forceinline__ int global_tid() { return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); }
@@ -275,7 +277,7 @@ template <typename Lock, typename Unlock, typename Section>
 __device__ __forceinline__ void counting_loop(const Args& a, Lock lock, Unlock unlock, Section section) {
   each_acquisition(a, [&](int) {
     if (!lock()) return false;
-    section();
+    if (a.section) section();
     unlock();
     return true;
   });
@@ -372,7 +374,7 @@ __global__ void warp_aggregated_kernel(Args a) {
     if (lane == leader) {
       ok = acq_lock(a.mutex, a.d) ? 1 : 0;
       if (ok) {
-        *a.cnt = *a.cnt + __popc(mask);
+        if (a.section) *a.cnt = *a.cnt + __popc(mask);
         rel_unlock(a.mutex);
       }
     }
@@ -423,8 +425,9 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
   int* counter = spec.variant == Variant::ttas_same_line ? mutex.get() + 1 : cnt.get();
   Args a{mutex.get(), counter, next.get(), serving.get(), spec.iters, done.get(), gave_up.get(),
          SpinDeadline{spec.deadline_ns, timed_out.get()},
-         combining::Shared{mutex.get(), counter, slots.get(), static_cast<int>(slots.size()), handoffs.get()},
-         answers.get(), spec.delay_ns};
+         combining::Shared{mutex.get(), counter, slots.get(), static_cast<int>(slots.size()), handoffs.get(),
+                           spec.section},
+         answers.get(), spec.delay_ns, spec.section};
   const KernelFn kernel = kKernels[static_cast<int>(spec.variant)];
   const auto reset = [&] {
     const int words[2] = {spec.start_locked ? 1 : 0, 0};
@@ -480,7 +483,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
       handoffs.download(&h, 1);
       run.handoffs = h;
       // A thread that gave up left requests unanswered: the timeout is the finding, not the answers.
-      if (!run.timed_out()) check_answers(answers.download(), spec.iters, run);
+      if (!run.timed_out() && spec.section) check_answers(answers.download(), spec.iters, run);
     }
     runs.push_back(std::move(run));
   }

@@ -87,6 +87,10 @@ struct RunSpec {
   unsigned long long deadline_ns = kDefaultDeadlineNs;
   bool start_locked = false;  // tests: the mutex starts taken and nobody releases it
   unsigned delay_ns = 0;      // delay_after, delay_before: the wait inside the critical section
+  // false: nothing between taking and releasing (the counter untouched; the combining lock serves
+  // its requests without reading or writing it): what the lock's protocol costs by itself, the
+  // cost model's handoff. The run's count and answers then mean nothing; only its time is used.
+  bool section = true;
   long long threads_total() const { return static_cast<long long>(blocks) * threads; }
   long long acquisitions() const { return threads_total() * iters; }
   // `v` at blocks x threads, `iters` acquisitions each, with the deadline for that many.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/cost/formula.hpp"
 #include "core/cost/primitive_keys.hpp"
 #include "techniques/lockfree_barrier/lesson.hpp"
 
@@ -19,19 +20,9 @@ using cost::Need;
 using cost::Primitives;
 namespace prim = cost::prim;
 
-// One term: what it reads and how its ns follow from them.
-struct BarrierTerm {
-  std::string id, title, formula;
-  std::vector<Need> reads;
-  std::function<double(const Primitives&)> ns;
-};
-
-std::string call(const Need& n) { return n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")"); }
-
-BarrierTerm plain(std::string id, std::string title, const Need& n, int times = 1) {
-  const std::string f = (times == 1 ? "" : std::to_string(times) + " x ") + call(n);
-  return {std::move(id), std::move(title), f, {n}, [n, times](const Primitives& p) { return times * p.ns(n.key); }};
-}
+using BarrierTerm = cost::FormulaTerm;
+using cost::call;
+using cost::plain;
 
 // The queue: how much longer the last of n arrivals to one word waits than one atomic alone.
 BarrierTerm queue(int n) {
@@ -40,29 +31,11 @@ BarrierTerm queue(int n) {
           [q, rt](const Primitives& p) { return cost::excess(p.ns(q.key) - p.ns(rt.key)); }};
 }
 
-// What the protocol costs measured together beyond its parts measured apart (negative: they
-// overlap).
-BarrierTerm contention(const Need& together, const std::vector<BarrierTerm>& parts) {
-  std::string sum;
-  std::vector<Need> reads{together};
-  for (const BarrierTerm& t : parts) {
-    sum += (sum.empty() ? "" : " + ") + t.id;
-    reads.insert(reads.end(), t.reads.begin(), t.reads.end());
-  }
-  return {"contention", say("cost.contention"), call(together) + " - (" + sum + ")", reads,
-          [together, parts](const Primitives& p) {
-            double apart = 0;
-            for (const BarrierTerm& t : parts) apart += t.ns(p);
-            return p.ns(together.key) - apart;
-          }};
-}
-
 // A barrier whose blocks meet on one word: its syncs, its protocol's parts measured apart, and the
 // contention, what the protocol measured whole costs beyond them.
 std::vector<BarrierTerm> with_contention(BarrierTerm syncs, const std::vector<BarrierTerm>& parts, const Need& whole) {
   std::vector<BarrierTerm> t{std::move(syncs)};
-  t.insert(t.end(), parts.begin(), parts.end());
-  t.push_back(contention(whole, parts));
+  for (BarrierTerm& p : cost::with_contention(parts, whole, say("cost.contention"))) t.push_back(std::move(p));
   return t;
 }
 
@@ -154,17 +127,10 @@ std::vector<BarrierTerm> barrier_terms(Barrier d, const BarrierShape& s) {
 
 }  // namespace
 
-std::vector<Need> barrier_needs(Barrier d, const BarrierShape& s) {
-  std::vector<Need> n;
-  for (const BarrierTerm& t : barrier_terms(d, s))
-    for (const Need& r : t.reads) cost::add_need(n, r);
-  return n;
-}
+std::vector<Need> barrier_needs(Barrier d, const BarrierShape& s) { return cost::needs_of(barrier_terms(d, s)); }
 
 cost::Prediction predict_barrier(Barrier d, const BarrierShape& s, const Primitives& p) {
-  cost::Prediction out;
-  for (const BarrierTerm& t : barrier_terms(d, s)) out.add(t.id, t.title, t.ns(p), t.formula);
-  return out;
+  return cost::predict(barrier_terms(d, s), p);
 }
 
 int tree_arity_for(const BarrierShape& s, const Primitives& p) {
