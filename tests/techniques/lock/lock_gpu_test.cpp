@@ -77,6 +77,29 @@ TEST(LockGpu, WarpAggregatedCountsPartialWarps) {
   }
 }
 
+// The cost model's handoff: each lock with nothing between taking and releasing completes every
+// acquisition (the combining lock: every request served, in passes) and leaves the counter alone.
+TEST(LockGpu, AnEmptySectionTakesAndReleasesEveryTimeAndLeavesTheCounterAlone) {
+  CUDASYNC_REQUIRE_GPU();
+  const Shape shapes[] = {{1, 1, 40}, {132, 1, 20}, {33, 128, 2}};
+  for (Variant v : {Variant::book, Variant::fenced, Variant::acq_rel, Variant::ttas, Variant::ttas_same_line,
+                    Variant::backoff, Variant::ticket, Variant::warp_aggregated, Variant::combining})
+    for (const Shape& sh : shapes) {
+      RunSpec s = RunSpec::of(v, sh.blocks, sh.threads, sh.iters);
+      s.section = false;
+      const LockRun r = gpu_run(s);
+      SCOPED_TRACE("variant " + std::to_string(static_cast<int>(v)) + " <<<" + std::to_string(sh.blocks) + "," +
+                   std::to_string(sh.threads) + ">>>");
+      EXPECT_FALSE(r.timed_out());
+      EXPECT_EQ(r.completed, s.acquisitions());
+      EXPECT_EQ(r.count, 0);
+      EXPECT_GT(r.ms, 0.0);
+      if (v == Variant::combining) {
+        EXPECT_GE(r.handoffs, 1);
+      }
+    }
+}
+
 TEST(LockGpu, ALockNeverReleasedEndsEveryWaitAtTheDeadlineAndNamesTheBlocks) {
   CUDASYNC_REQUIRE_GPU();
   for (int i = 0; i < kVariants; ++i) {
@@ -200,6 +223,15 @@ TEST(LockGpu, TheBenchIsASweepWithEveryCountExact) {
   const auto& bench = doc["report"]["sections"]["bench"];
   EXPECT_DOUBLE_EQ(bench["tables"]["vs-cas"]["rows"][1]["132x1"].get<double>(), 1.0);
   EXPECT_FALSE(bench["measurements"]["cas-at-132x1"]["needs_gpu"].get<bool>());
+  // Every lock's handoff, measured by the lesson's own kernels, is in the primitives and in the model.
+  int handoffs = 0;
+  for (const auto& row : bench["tables"]["primitives"]["rows"])
+    if (row["primitive"].get<std::string>().rfind("handoff-", 0) == 0) {
+      ++handoffs;
+      EXPECT_TRUE(row["ns"].is_number()) << row.dump();
+    }
+  EXPECT_EQ(handoffs, 9 * 9);  // 9 locks at 9 contention levels
+  for (const auto& row : bench["tables"]["model"]["rows"]) EXPECT_TRUE(row["predicted"].is_number()) << row.dump();
 }
 
 }  // namespace
