@@ -29,7 +29,7 @@ enum class Probe : int {
   atomic_blocks,    // one launch of `blocks` blocks of `threads`; thread 0 of each: one atomicAdd (float or double: `wide`) to one word: ns per call
   stream_read,      // one launch reading `bytes` of the caller's own input (the caller measures it): ns per call
   arrive_poll,      // thread 0 of `blocks` blocks runs a barrier's `protocol`, round after round: ns per round
-  lock_handoff,     // the lock lesson's kernel `lock` with an empty critical section (the caller measures it): ns per acquisition
+  lock_handoff,     // a lock lesson kernel with an empty critical section (the caller measures it): ns per acquisition
 };
 
 // What the actor times in a contended probe (each a chain of `ops`, the next one waiting where the
@@ -90,7 +90,6 @@ struct ProbeSpec {
   int cluster = 1;    // cluster_barrier: blocks per cluster
   bool wide = false;  // atomic_blocks: double instead of float
   long long bytes = 0;  // stream_read
-  int lock = 0;       // lock_handoff: the lock lesson's variant (its own enum)
   int reps = 5;       // samples (launches)
 };
 

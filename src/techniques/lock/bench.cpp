@@ -69,11 +69,11 @@ int bench_iters(int blocks, int threads) {
 constexpr int kBenchReps = 9;  // per lock and contention level
 
 // The lock's protocol measured whole: its kernel with nothing between taking and releasing, at
-// the bench's grid and iterations (the bench measures it: Probe::lock_handoff).
+// the bench's grid and iterations, on the words of the bench's own launch just before it (the
+// bench measures it: Probe::lock_handoff, RunSpec::handoff_too).
 Need handoff(LockDesign d, int blocks, int threads) {
   cost::ProbeSpec s;
   s.probe = cost::Probe::lock_handoff;
-  s.lock = static_cast<int>(variant_of(d));
   s.blocks = blocks;
   s.threads = threads;
   s.reps = kBenchReps;
@@ -187,6 +187,13 @@ std::optional<LockDesign> design_of(Variant v) {
   }
 }
 
+// A bench launch: the lock at `c`, and its handoff timed after each launch where the model has it.
+RunSpec bench_spec(Variant v, const BenchConfig& c) {
+  RunSpec s = RunSpec::of(v, c.blocks, c.threads, c.iters);
+  s.handoff_too = design_of(v).has_value();
+  return s;
+}
+
 std::vector<cost::Need> cost_needs(const BenchPart& p) {
   std::vector<cost::Need> needs;
   for (Variant v : p.locks)
@@ -264,15 +271,19 @@ std::vector<report::Section> bench(Run& run) {
   b.reps = kBenchReps;
   for (Variant v : b.locks)
     for (const auto& c : b.configs)
-      b.gpu.push_back(run.ctx.gpu ? gpu_runs(RunSpec::of(v, c.blocks, c.threads, c.iters), kBenchReps, true)
-                                  : std::vector<LockRun>{});
-  // The handoffs are this lesson's kernels, run here; every other primitive is core's probe.
-  b.primitives = cost::measure_all(cost_needs(b), run.ctx.gpu, [](const cost::ProbeSpec& s) {
-    if (s.probe != cost::Probe::lock_handoff) return cost::gpu_probe(s);
-    RunSpec spec = RunSpec::of(static_cast<Variant>(s.lock), s.blocks, s.threads, bench_iters(s.blocks, s.threads));
-    spec.section = false;
-    return cost::ProbeResult{ns_samples(gpu_runs(spec, s.reps, true)), ""};
-  });
+      b.gpu.push_back(run.ctx.gpu ? gpu_runs(bench_spec(v, c), kBenchReps, true) : std::vector<LockRun>{});
+  b.primitives = cost::measure(cost_needs(b), run.ctx.gpu);
+  // The handoffs were timed by the bench's own launches, each after its lock, on the same words.
+  for (std::size_t l = 0; run.ctx.gpu && l < b.locks.size(); ++l)
+    if (const auto d = design_of(b.locks[l]))
+      for (std::size_t c = 0; c < b.configs.size(); ++c) {
+        std::vector<double> ns;
+        for (const LockRun& r : b.gpu[cell(b, l, c)])
+          if (r.handoff_ms && r.expected > 0) ns.push_back(*r.handoff_ms * 1e6 / static_cast<double>(r.expected));
+        const cost::Key k = handoff(*d, b.configs[c].blocks, b.configs[c].threads).key;
+        if (ns.empty()) b.primitives.skip(k, say("cost.handoff-gave-up"));
+        else b.primitives.set(k, std::move(ns));
+      }
   for (Protocol p : {Protocol::fenced, Protocol::acq_rel, Protocol::ttas, Protocol::backoff, Protocol::ticket,
                      Protocol::warp_aggregated, Protocol::combining})
     for (Regime g : {Regime::lockstep, Regime::independent}) b.verdicts.push_back(sim(p, g, 1, kTraceLanes, 1));

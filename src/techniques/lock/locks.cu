@@ -457,6 +457,20 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
   }
   std::vector<LockRun> runs;
   cuda::Event start, stop;
+  // The same kernel on the same words with an empty section (the cost model's handoff).
+  const auto time_handoff = [&]() -> std::optional<double> {
+    Args empty = a;
+    empty.section = empty.comb.section = false;
+    reset();
+    start.record();
+    kernel<<<spec.blocks, spec.threads>>>(empty);
+    CUDA_CHECK_LAUNCH();
+    stop.record();
+    const double ms = cuda::elapsed_ms(start, stop);
+    const std::vector<int> g = gave_up.download();
+    if (std::any_of(g.begin(), g.end(), [](int x) { return x != 0; })) return std::nullopt;
+    return ms;
+  };
   for (int r = 0; r < reps; ++r) {
     reset();
     start.record();
@@ -485,6 +499,7 @@ std::vector<LockRun> gpu_runs(const RunSpec& spec, int reps, bool warmup) {
       // A thread that gave up left requests unanswered: the timeout is the finding, not the answers.
       if (!run.timed_out() && spec.section) check_answers(answers.download(), spec.iters, run);
     }
+    if (spec.handoff_too) run.handoff_ms = time_handoff();
     runs.push_back(std::move(run));
   }
   return runs;

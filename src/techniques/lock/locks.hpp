@@ -5,6 +5,7 @@
 // share: every lock variant, one launch's shape and what it did. nvcc compiles it too, so it
 // includes only the standard library and the word catalogs (plain C++).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,9 @@ struct RunSpec {
   // its requests without reading or writing it): what the lock's protocol costs by itself, the
   // cost model's handoff. The run's count and answers then mean nothing; only its time is used.
   bool section = true;
+  // --bench: after each timed launch, time the same lock with an empty section on the same words
+  // (LockRun::handoff_ms): the handoff and the lock measured alike, launch after launch.
+  bool handoff_too = false;
   long long threads_total() const { return static_cast<long long>(blocks) * threads; }
   long long acquisitions() const { return threads_total() * iters; }
   // `v` at blocks x threads, `iters` acquisitions each, with the deadline for that many.
@@ -117,6 +121,7 @@ struct LockRun {
   std::vector<int> stuck_blocks;  // blocks with a thread that gave up, ascending
   std::vector<int> stuck_threads; // the first few of those threads (global ids)
   double ms = 0.0;             // the launch, timed with events
+  std::optional<double> handoff_ms;  // RunSpec::handoff_too: the empty-section launch after it (none if it gave up)
   long long handoffs = 0;      // combining: times the lock was taken (each a pass over the slots); 0 otherwise
   long long answers_checked = 0;  // combining: answers compared with 0 .. expected-1
   long long answers_bad = 0;      // answers out of range or given twice

@@ -97,6 +97,18 @@ TEST(LockGpu, AnEmptySectionTakesAndReleasesEveryTimeAndLeavesTheCounterAlone) {
       if (v == Variant::combining) {
         EXPECT_GE(r.handoffs, 1);
       }
+      // The bench's way: the lock, then its handoff on the same words, launch after launch.
+      RunSpec both = RunSpec::of(v, sh.blocks, sh.threads, sh.iters);
+      both.handoff_too = true;
+      for (const LockRun& b : gpu_runs(both, 2, false)) {
+        if (v == Variant::book) {
+          EXPECT_FALSE(b.timed_out());  // the book's lock loses updates: only that it completes
+        } else {
+          expect_exact(both, b);
+        }
+        ASSERT_TRUE(b.handoff_ms.has_value());
+        EXPECT_GT(*b.handoff_ms, 0.0);
+      }
     }
 }
 
