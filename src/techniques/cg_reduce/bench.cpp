@@ -5,6 +5,7 @@
 // a primitive measured in the same run, and the target, the best kernel >= 0.98 x CUB at every size.
 #include "core/cost/compare.hpp"
 #include "core/cost/cost_gpu.hpp"
+#include "core/cost/formula.hpp"
 #include "core/cost/primitive_keys.hpp"
 #include "core/errors.hpp"
 #include "core/report/text_format.hpp"
@@ -21,8 +22,6 @@ using report::Value;
 constexpr int kBenchReps = 20;  // per kernel and size
 constexpr int kBenchWarmup = 3;
 constexpr int kTreeSteps = 5;           // __syncthreads() in a block's tree down to one warp (1024 -> 32)
-
-std::string named(const cost::Need& n) { return n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")"); }
 
 cost::Need launch_of(ReduceDesign d) {
   switch (d) {
@@ -154,8 +153,15 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
   for (int l : sizes) columns.push_back({"2-" + std::to_string(l), "2^" + std::to_string(l)});
   sw.rows(say("column.kernel"), rows).columns(say("column.size"), columns).baseline(kernel_id(Kernel::cub_sum));
 
-  // The cost model's primitives; the streaming read of each size's input is measured with it below.
+  // The cost model's primitives; the streaming read of each size's input is measured with it below,
+  // CUB's fixed cost per call here, on an input of its own.
   cost::Primitives prims = cost::measure(cost_needs(kernels, plan, dtype, sizes), ctx.gpu);
+  if (ctx.gpu) {
+    const auto small = gpu_upload(make_inputs<T>(std::int64_t{1} << kCubCallLog2, ctx.seed), 1);
+    std::vector<double> ns;
+    for (double ms : gpu_time_ms(*small, Kernel::cub_sum, plan, kBenchReps, kBenchWarmup)) ns.push_back(ms * 1e6);
+    prims.set(cub_call_need(static_cast<int>(type_bytes(dtype))).key, std::move(ns));
+  }
   std::vector<std::vector<BenchSum>> sums(kernels.size());
   for (std::size_t c = 0; ctx.gpu && c < sizes.size(); ++c) {
     const std::int64_t n = std::int64_t{1} << sizes[c];
@@ -206,10 +212,24 @@ cost::Need read_need(const ReduceShape& s) {
   return {{s.elem_bytes == 8 ? "read-double" : "read-float", s.at}, say("cost.read-need"), spec};
 }
 
+cost::Need cub_call_need(int elem_bytes) {
+  cost::ProbeSpec spec;
+  spec.probe = cost::Probe::library_call;
+  spec.reps = kBenchReps;
+  return {{elem_bytes == 8 ? "cub-call-double" : "cub-call-float", "2-" + std::to_string(kCubCallLog2)},
+          say("cost.cub-call-need"), spec};
+}
+
+// What a call's fixed cost is read from: CUB's own call on a small input, or the launches the
+// kernel makes, empty.
+cost::Need fixed_need(ReduceDesign d, const ReduceShape& s) {
+  return d == ReduceDesign::cub ? cub_call_need(s.elem_bytes) : launch_of(d);
+}
+
 std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s) {
   std::vector<cost::Need> n;
   cost::add_need(n, cost::prim::launch(cost::Probe::launch_1));
-  cost::add_need(n, launch_of(d));
+  cost::add_need(n, fixed_need(d, s));
   cost::add_need(n, read_need(s));
   switch (d) {
     case ReduceDesign::atomic:
@@ -239,11 +259,11 @@ std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s) {
 
 cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost::Primitives& p) {
   cost::Prediction out;
-  const cost::Need one = cost::prim::launch(cost::Probe::launch_1), launch = launch_of(d), read = read_need(s);
+  const cost::Need one = cost::prim::launch(cost::Probe::launch_1), launch = fixed_need(d, s), read = read_need(s);
   const double launch_1 = p.ns(one.key);
-  out.add("launch", say("cost.launch"), p.ns(launch.key), named(launch));
+  out.add("launch", say("cost.launch"), p.ns(launch.key), cost::call(launch));
   const double bytes = p.ns(read.key) - launch_1;
-  out.add("bytes", say("cost.bytes"), bytes, named(read) + " - launch-1");
+  out.add("bytes", say("cost.bytes"), bytes, cost::call(read) + " - launch-1");
   const auto per_block = [&](const cost::Need& probe, int blocks) { return (p.ns(probe.key) - launch_1) / blocks; };
   const auto second_pass = [&](std::int64_t partials, int block) {
     const cost::Need l = cost::prim::rt_load(), y = cost::prim::sync(block);
@@ -259,7 +279,7 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
       const std::int64_t blocks = blocks_for(s.n, s.block);
       const double each = cost::nan_max(per_block(e, kDispatchBlocks), per_block(a, kAtomicProbeBlocks));
       out.add("atomics", say("cost.atomics"), cost::excess(static_cast<double>(blocks) * each - bytes),
-              "max(0, " + std::to_string(blocks) + " blocks x max(per block of " + named(e) + ", of " + named(a) +
+              "max(0, " + std::to_string(blocks) + " blocks x max(per block of " + cost::call(e) + ", of " + cost::call(a) +
                   ") - bytes)");
       break;
     }
@@ -267,19 +287,19 @@ cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost
     case ReduceDesign::cub: {
       const cost::Need e = cost::prim::empty_blocks(kDispatchBlocks, s.block);
       out.add("blocks", say("cost.blocks"), cost::excess(s.grid * per_block(e, kDispatchBlocks) - bytes),
-              "max(0, " + std::to_string(s.grid) + " x per block of " + named(e) + " - bytes)");
+              "max(0, " + std::to_string(s.grid) + " x per block of " + cost::call(e) + " - bytes)");
       second_pass(s.grid, kSecondPassBlock);
       break;
     }
     case ReduceDesign::grid_sync: {
       const cost::Need g = cost::prim::grid_sync(s.grid, s.block);
-      out.add("barrier", say("cost.barrier"), p.ns(g.key), named(g));
+      out.add("barrier", say("cost.barrier"), p.ns(g.key), cost::call(g));
       second_pass(s.grid, s.block);
       break;
     }
     case ReduceDesign::one_pass: {
       const cost::Need a = cost::prim::rt_atomic(), f = cost::prim::fence_under(cost::Op::fence_sc, 1);
-      out.add("ticket", say("cost.ticket"), p.ns(f.key) + p.ns(a.key), named(f) + " + rt-atomic");
+      out.add("ticket", say("cost.ticket"), p.ns(f.key) + p.ns(a.key), cost::call(f) + " + rt-atomic");
       second_pass(s.grid, kOnePassBlock);
       break;
     }
