@@ -209,7 +209,6 @@ ProbeResult gpu_probe(const ProbeSpec& s) {
       case Probe::grid_sync: return gpu::run_grid_sync(s);
       case Probe::stream_read: return gpu::skipped("a streaming read of the caller's own input: the caller measures it");
       case Probe::lock_handoff: return gpu::skipped("the lock lesson's own kernel: the caller measures it");
-      case Probe::library_call: return gpu::skipped("a library call on the caller's own input: the caller measures it");
       default: return gpu::run_launches(s);
     }
   } catch (const cuda::CudaError& e) {

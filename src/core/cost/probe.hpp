@@ -30,7 +30,6 @@ enum class Probe : int {
   stream_read,      // one launch reading `bytes` of the caller's own input (the caller measures it): ns per call
   arrive_poll,      // thread 0 of `blocks` blocks runs a barrier's `protocol`, round after round: ns per round
   lock_handoff,     // a lock lesson kernel with an empty critical section (the caller measures it): ns per acquisition
-  library_call,     // a library's call on the caller's own small input (the caller measures it): ns per call
 };
 
 // What the actor times in a contended probe (each a chain of `ops`, the next one waiting where the

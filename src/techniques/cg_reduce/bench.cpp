@@ -23,6 +23,10 @@ constexpr int kBenchReps = 20;  // per kernel and size
 constexpr int kBenchWarmup = 3;
 constexpr int kTreeSteps = 5;           // __syncthreads() in a block's tree down to one warp (1024 -> 32)
 
+// CUB's fixed cost is read as two empty launches, like rungs 5-6. Measured directly, a CUB call on
+// 2^16 elements took nearly as long as CUB's whole call at 2^20 (docs/measurements.md,
+// 2026-11-29): it holds more than the fixed part, and with the bytes added on top it under-predicted
+// CUB's speed at 2^20-2^21.
 cost::Need launch_of(ReduceDesign d) {
   switch (d) {
     case ReduceDesign::atomic: return cost::prim::launch(cost::Probe::launch_memset_1);
@@ -153,15 +157,8 @@ report::Section bench_dtype(Run& run, const std::vector<int>& sizes) {
   for (int l : sizes) columns.push_back({"2-" + std::to_string(l), "2^" + std::to_string(l)});
   sw.rows(say("column.kernel"), rows).columns(say("column.size"), columns).baseline(kernel_id(Kernel::cub_sum));
 
-  // The cost model's primitives; the streaming read of each size's input is measured with it below,
-  // CUB's fixed cost per call here, on an input of its own.
+  // The cost model's primitives; the streaming read of each size's input is measured with it below.
   cost::Primitives prims = cost::measure(cost_needs(kernels, plan, dtype, sizes), ctx.gpu);
-  if (ctx.gpu) {
-    const auto small = gpu_upload(make_inputs<T>(std::int64_t{1} << kCubCallLog2, ctx.seed), 1);
-    std::vector<double> ns;
-    for (double ms : gpu_time_ms(*small, Kernel::cub_sum, plan, kBenchReps, kBenchWarmup)) ns.push_back(ms * 1e6);
-    prims.set(cub_call_need(static_cast<int>(type_bytes(dtype))).key, std::move(ns));
-  }
   std::vector<std::vector<BenchSum>> sums(kernels.size());
   for (std::size_t c = 0; ctx.gpu && c < sizes.size(); ++c) {
     const std::int64_t n = std::int64_t{1} << sizes[c];
@@ -212,24 +209,10 @@ cost::Need read_need(const ReduceShape& s) {
   return {{s.elem_bytes == 8 ? "read-double" : "read-float", s.at}, say("cost.read-need"), spec};
 }
 
-cost::Need cub_call_need(int elem_bytes) {
-  cost::ProbeSpec spec;
-  spec.probe = cost::Probe::library_call;
-  spec.reps = kBenchReps;
-  return {{elem_bytes == 8 ? "cub-call-double" : "cub-call-float", "2-" + std::to_string(kCubCallLog2)},
-          say("cost.cub-call-need"), spec};
-}
-
-// What a call's fixed cost is read from: CUB's own call on a small input, or the launches the
-// kernel makes, empty.
-cost::Need fixed_need(ReduceDesign d, const ReduceShape& s) {
-  return d == ReduceDesign::cub ? cub_call_need(s.elem_bytes) : launch_of(d);
-}
-
 std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s) {
   std::vector<cost::Need> n;
   cost::add_need(n, cost::prim::launch(cost::Probe::launch_1));
-  cost::add_need(n, fixed_need(d, s));
+  cost::add_need(n, launch_of(d));
   cost::add_need(n, read_need(s));
   switch (d) {
     case ReduceDesign::atomic:
@@ -259,7 +242,7 @@ std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s) {
 
 cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost::Primitives& p) {
   cost::Prediction out;
-  const cost::Need one = cost::prim::launch(cost::Probe::launch_1), launch = fixed_need(d, s), read = read_need(s);
+  const cost::Need one = cost::prim::launch(cost::Probe::launch_1), launch = launch_of(d), read = read_need(s);
   const double launch_1 = p.ns(one.key);
   out.add("launch", say("cost.launch"), p.ns(launch.key), cost::call(launch));
   const double bytes = p.ns(read.key) - launch_1;

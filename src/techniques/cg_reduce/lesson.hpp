@@ -334,11 +334,6 @@ inline constexpr int kAtomicProbeBlocks = 1 << 18;  // the atomic-blocks probe
 
 // The streaming read of the bench's own input (the caller measures it: Probe::stream_read).
 cost::Need read_need(const ReduceShape& s);
-// CUB's fixed cost per call: cub::DeviceReduce::Sum on 2^kCubCallLog2 elements, timed as the bench
-// times a call (the bench measures it: Probe::library_call). 2^16 already takes CUB's two-kernel
-// path, and reading it takes well under a microsecond.
-inline constexpr int kCubCallLog2 = 16;
-cost::Need cub_call_need(int elem_bytes);
 std::vector<cost::Need> reduce_needs(ReduceDesign d, const ReduceShape& s);
 // ns per call; GB/s = s.bytes() / ns.
 cost::Prediction predict_reduce(ReduceDesign d, const ReduceShape& s, const cost::Primitives& p);
