@@ -4,9 +4,14 @@ namespace cudasync::cost {
 
 std::string call(const Need& n) { return n.key.id + (n.key.at.empty() ? "" : "(" + n.key.at + ")"); }
 
+FormulaTerm scaled(std::string id, std::string title, const Need& n, double scale, const std::string& before,
+                   const std::string& after) {
+  return {std::move(id), std::move(title), before + call(n) + after, {n},
+          [n, scale](const Primitives& p) { return scale * p.ns(n.key); }};
+}
+
 FormulaTerm plain(std::string id, std::string title, const Need& n, int times) {
-  const std::string f = (times == 1 ? "" : std::to_string(times) + " x ") + call(n);
-  return {std::move(id), std::move(title), f, {n}, [n, times](const Primitives& p) { return times * p.ns(n.key); }};
+  return scaled(std::move(id), std::move(title), n, times, times == 1 ? "" : std::to_string(times) + " x ", "");
 }
 
 FormulaTerm contention(std::string title, const Need& whole, const std::vector<FormulaTerm>& parts) {

@@ -25,7 +25,10 @@ struct FormulaTerm {
 // How a formula names a primitive: "fence-sc(132)", "rt-atomic".
 std::string call(const Need& n);
 
-// `times` x one primitive.
+// `scale` x one primitive, the formula written before + "load(132x1)" + after ("2 x ", " / 32").
+FormulaTerm scaled(std::string id, std::string title, const Need& n, double scale, const std::string& before,
+                   const std::string& after);
+// `times` x one primitive: "2 x fence-sc(132)".
 FormulaTerm plain(std::string id, std::string title, const Need& n, int times = 1);
 
 // What a protocol measured whole costs beyond its parts measured apart (negative: they overlap),

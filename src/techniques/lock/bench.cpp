@@ -19,6 +19,7 @@ namespace cudasync::lock {
 namespace {
 
 using cost::FormulaTerm;
+using cost::scaled;
 using cost::Need;
 
 // What the lock's protocol does, as the primitives its parts read.
@@ -76,16 +77,8 @@ Need handoff(LockDesign d, int blocks, int threads) {
   s.probe = cost::Probe::lock_handoff;
   s.blocks = blocks;
   s.threads = threads;
-  s.reps = kBenchReps;
   return {{std::string("handoff-") + bench_id(variant_of(d)), cost::at_grid(blocks, threads)}, say("cost.handoff-need"),
           s};
-}
-
-// `scale` x one primitive, the formula written "2 x load(...) / 32".
-FormulaTerm scaled(const char* id, std::string title, const Need& n, double scale, const std::string& before,
-                   const std::string& after) {
-  return {id, std::move(title), before + cost::call(n) + after, {n},
-          [n, scale](const cost::Primitives& p) { return scale * p.ns(n.key); }};
 }
 
 // A lock's terms: the parts of its protocol measured apart under its own waiters, the contention
@@ -172,19 +165,11 @@ std::vector<BenchConfig> bench_configs() {
   return out;
 }
 
+// The design a bench row runs, the inverse of variant_of (none: a variant the bench does not run).
 std::optional<LockDesign> design_of(Variant v) {
-  switch (v) {
-    case Variant::book: return LockDesign::book;
-    case Variant::fenced: return LockDesign::fenced;
-    case Variant::acq_rel: return LockDesign::acq_rel;
-    case Variant::ttas: return LockDesign::ttas;
-    case Variant::ttas_same_line: return LockDesign::ttas_same_line;
-    case Variant::backoff: return LockDesign::backoff;
-    case Variant::ticket: return LockDesign::ticket;
-    case Variant::warp_aggregated: return LockDesign::warp_aggregated;
-    case Variant::combining: return LockDesign::combining;
-    default: return std::nullopt;  // not in the bench
-  }
+  for (int i = 0; i <= static_cast<int>(LockDesign::combining); ++i)
+    if (variant_of(static_cast<LockDesign>(i)) == v) return static_cast<LockDesign>(i);
+  return std::nullopt;
 }
 
 // A bench launch: the lock at `c`, and its handoff timed after each launch where the model has it.
@@ -277,9 +262,7 @@ std::vector<report::Section> bench(Run& run) {
   for (std::size_t l = 0; run.ctx.gpu && l < b.locks.size(); ++l)
     if (const auto d = design_of(b.locks[l]))
       for (std::size_t c = 0; c < b.configs.size(); ++c) {
-        std::vector<double> ns;
-        for (const LockRun& r : b.gpu[cell(b, l, c)])
-          if (r.handoff_ms && r.expected > 0) ns.push_back(*r.handoff_ms * 1e6 / static_cast<double>(r.expected));
+        std::vector<double> ns = handoff_ns_samples(b.gpu[cell(b, l, c)]);
         const cost::Key k = handoff(*d, b.configs[c].blocks, b.configs[c].threads).key;
         if (ns.empty()) b.primitives.skip(k, say("cost.handoff-gave-up"));
         else b.primitives.set(k, std::move(ns));

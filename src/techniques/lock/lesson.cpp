@@ -231,10 +231,23 @@ std::string count_text(long long count, long long expected) {
   return say(count == expected ? "judge.count-exact" : "judge.count", {{"count", count}, {"expected", expected}});
 }
 
+namespace {
+double ns_per_acquisition(double ms, long long acquisitions) {
+  return acquisitions > 0 ? ms * 1e6 / static_cast<double>(acquisitions) : 0.0;
+}
+}  // namespace
+
 std::vector<double> ns_samples(const std::vector<LockRun>& runs) {
   std::vector<double> ns;
   for (const auto& r : runs)
-    if (!r.timed_out()) ns.push_back(r.expected > 0 ? r.ms * 1e6 / static_cast<double>(r.expected) : 0.0);
+    if (!r.timed_out()) ns.push_back(ns_per_acquisition(r.ms, r.expected));
+  return ns;
+}
+
+std::vector<double> handoff_ns_samples(const std::vector<LockRun>& runs) {
+  std::vector<double> ns;
+  for (const auto& r : runs)
+    if (r.handoff_ms && r.expected > 0) ns.push_back(ns_per_acquisition(*r.handoff_ms, r.expected));
   return ns;
 }
 

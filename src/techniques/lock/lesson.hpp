@@ -96,6 +96,8 @@ std::string stuck_text(const LockRun& r);
 std::string count_text(long long count, long long expected);  // "320 of 320 (exact)"
 // The launches' ns per acquisition; launches that timed out are left out (a stuck launch is not a time).
 std::vector<double> ns_samples(const std::vector<LockRun>& runs);
+// The same for the empty-section launches timed after them (RunSpec::handoff_too).
+std::vector<double> handoff_ns_samples(const std::vector<LockRun>& runs);
 bool any_timed_out(const std::vector<LockRun>& runs);
 
 // Passes when every launch completed with its exact count (and, for the combining lock, every answer
